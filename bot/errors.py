@@ -1,0 +1,45 @@
+"""Errors the service raises for bad or out-of-date input; adapters turn each into a localised message."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from bot.domain import GameSnapshot
+
+
+class BotError(Exception):
+    """Base class of every error an adapter should answer with a message rather than a traceback."""
+
+
+class BadPayload(BotError, ValueError):
+    """A button payload or command argument that is malformed or tampered with."""
+
+
+class GameNotFound(BotError):
+    """No game has that id."""
+
+    def __init__(self, game_id: int) -> None:
+        super().__init__(f"no game {game_id}")
+        self.game_id = game_id
+
+
+class NoActiveGame(BotError):
+    """The player has no game in progress to resume or act on."""
+
+
+class NotYourGame(BotError):
+    """Someone tapped another player's game."""
+
+    def __init__(self, owner_name: str) -> None:
+        super().__init__(f"this is {owner_name}'s game")
+        self.owner_name = owner_name
+
+
+class StaleGame(BotError):
+    """The tap carried an old version (an old message, a double tap); nothing changed. ``current`` is the game as
+    it stands, for the adapter to refresh the message with."""
+
+    def __init__(self, current: GameSnapshot) -> None:
+        super().__init__(f"game {current.game_id} is at version {current.version}")
+        self.current = current
