@@ -71,7 +71,7 @@ class Rank(enum.IntEnum):
 _RANK_BY_TEXT = {r.letter: r for r in Rank} | {"10": Rank.TEN, "1": Rank.ACE}
 
 
-@dataclass(frozen=True, order=True)
+@dataclass(frozen=True)
 class Card:
     """A playing card. ``str(card)`` is the two-letter form ``rank + suit`` (``"TH"``)."""
 

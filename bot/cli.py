@@ -1,0 +1,154 @@
+"""The ``tripeaks`` command line: play or check a deal without a chat, run the bot, manage the database.
+
+Every mistake in the input (a malformed code, card or action, a bad setting) is one line on stderr and exit
+status 2, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable, Sequence
+from typing import Any, NoReturn
+
+from core.deal import GameCode
+from core.errors import TriPeaksError
+from core.game import Action, Game
+from core.layout import ROWS
+
+EXIT_USAGE = 2
+
+
+class UsageError(Exception):
+    """Bad input on the command line: printed as one line, exit status 2."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(message)
+
+
+def _game_json(game: Game) -> dict[str, Any]:
+    return {
+        "code": str(game.code) if game.code else None,
+        "rules": game.rules.value,
+        "status": game.status.value,
+        "score": game.score,
+        "moves": game.moves,
+        "waste": str(game.waste),
+        "stock_left": game.stock_left,
+        "tableau": [
+            {"card": str(game.card_at(s)), "face_up": game.is_face_up(s), "removed": game.is_removed(s)}
+            for s in range(28)
+        ],
+    }
+
+
+def _parse_code(text: str) -> GameCode:
+    try:
+        return GameCode.parse(text)
+    except TriPeaksError as error:
+        raise UsageError(str(error)) from None
+
+
+def _parse_actions(words: Sequence[str]) -> list[Action]:
+    try:
+        return [Action.parse(word) for word in words]
+    except TriPeaksError as error:
+        raise UsageError(str(error)) from None
+
+
+def text_tableau(game: Game) -> str:
+    """A plain picture of the position with slot numbers, for typing actions: ``[22]7H`` is slot 22, the 7 of
+    hearts, free to play; ``##`` is face down; ``..`` is removed."""
+    lines = []
+    for row, indent in zip(ROWS, (9, 6, 3, 0), strict=True):
+        cells = []
+        for slot in row:
+            if game.is_removed(slot):
+                cells.append(f"{'':>4}..")
+            elif game.is_face_up(slot):
+                cells.append(f"{slot:>3}:{game.card_at(slot)}")
+            else:
+                cells.append(f"{slot:>3}:##")
+        lines.append(" " * indent + " ".join(cells))
+    lines.append(f"waste {game.waste}   stock {game.stock_left}")
+    return "\n".join(lines)
+
+
+def cmd_deal(args: argparse.Namespace) -> int:
+    code = _parse_code(args.code)
+    deal = code.deal()
+    if args.json:
+        print(json.dumps({
+            "code": str(code),
+            "rules": code.rules.value,
+            "tableau": [str(c) for c in deal.tableau],
+            "waste": str(deal.waste),
+            "stock": [str(c) for c in deal.stock],
+        }))
+    else:
+        game = Game.from_code(code)
+        print(f"{code}  ({code.rules.value})")
+        print(text_tableau(game))
+        print("stock (next first): " + " ".join(c.symbol() for c in deal.stock))
+    return 0
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    code = _parse_code(args.code)
+    actions = _parse_actions(args.actions)
+    game = Game.from_code(code)
+    log = []
+    for action in actions:
+        outcome = game.apply(action)
+        log.append({"action": str(action), "ok": outcome.ok,
+                    "reason": outcome.reason.value if outcome.reason else None})
+    if args.json:
+        print(json.dumps(_game_json(game) | {"log": log}))
+    else:
+        for entry in log:
+            if not entry["ok"]:
+                print(f"{entry['action']}: refused ({entry['reason']})")
+        print(f"{code}  {game.rules.value}  {game.status.value}  score {game.score}  moves {game.moves}")
+        print(text_tableau(game))
+    return 0
+
+
+Handler = Callable[[argparse.Namespace], int]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="tripeaks", description="TriPeaks solitaire: play, check deals, run the bot.")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+
+    deal = sub.add_parser("deal", help="show the full layout of a deal")
+    deal.add_argument("code", help="a game code such as TP1-E-AAAAAAB")
+    deal.add_argument("--json", action="store_true", help="print JSON")
+    deal.set_defaults(handler=cmd_deal)
+
+    play = sub.add_parser("play", help="apply actions to a deal and show the result")
+    play.add_argument("code", help="a game code such as TP1-E-AAAAAAB")
+    play.add_argument("actions", nargs="*", help="slot 0-27, d (draw) or u (undo)")
+    play.add_argument("--json", action="store_true", help="print JSON")
+    play.set_defaults(handler=cmd_play)
+
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+        handler: Handler = args.handler
+        return handler(args)
+    except UsageError as error:
+        print(f"tripeaks: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())
