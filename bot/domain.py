@@ -56,6 +56,8 @@ class GameSnapshot:
     verdict: DealVerdict | None = None  # set once the game has ended (won or blocked)
     hints_used: int = 0
     abandoned: bool = False
+    #: the owner's settings, read with the game so an adapter need not ask for them on every tap
+    settings: Settings = Settings()
 
 
 @dataclass(frozen=True)

@@ -16,6 +16,18 @@ class BadPayload(BotError, ValueError):
     """A button payload or command argument that is malformed or tampered with."""
 
 
+class BadGameCode(BadPayload):
+    """A game code typed by a player that is not one (``text`` is what they typed)."""
+
+    def __init__(self, text: str, reason: str) -> None:
+        super().__init__(reason)
+        self.text = text
+
+
+class NoWinnableDeal(BotError):
+    """A winnable deal was asked for, but the solver proved none winnable within its time budget; try again."""
+
+
 class GameNotFound(BotError):
     """No game has that id."""
 

@@ -21,7 +21,7 @@ import datetime as dt
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from sqlalchemy import (
     BigInteger,
@@ -35,6 +35,7 @@ from sqlalchemy import (
     Integer,
     MetaData,
     String,
+    Table,
     Text,
     UniqueConstraint,
     event,
@@ -145,8 +146,8 @@ class GameRow(Base):
     )
 
 
-players = PlayerRow.__table__
-games = GameRow.__table__
+players = cast(Table, PlayerRow.__table__)
+games = cast(Table, GameRow.__table__)
 
 
 # --- engines -----------------------------------------------------------------------------------------------------
