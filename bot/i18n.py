@@ -1,0 +1,115 @@
+"""Localisation: gettext catalogues through Babel, and choosing a player's language.
+
+The catalogues are the ``.po`` files in ``bot/locales/<lang>/LC_MESSAGES/messages.po``. They are compiled in memory
+the first time a language is used (no ``.mo`` files, no build step), so editing a ``.po`` file and restarting is all a
+translator needs.
+
+>>> resolve_locale(None, "en-US"), resolve_locale(None, "uk"), resolve_locale("ja", "ru"), resolve_locale(None, "pt-BR")
+('en', 'uk', 'ja', 'en')
+>>> tr = translator("uk")
+>>> tr.gettext("This card is blocked")
+'Ця карта заблокована'
+>>> [tr.ngettext("{n} card in the stock", "{n} cards in the stock", n).format(n=n) for n in (1, 2, 5)]
+['1 карта в прикупі', '2 карти в прикупі', '5 карт у прикупі']
+"""
+
+from __future__ import annotations
+
+import functools
+import io
+from dataclasses import dataclass
+from importlib import resources
+
+from babel import Locale
+from babel.messages.catalog import Catalog
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
+from babel.support import Translations
+
+#: The languages players are answered in; the first is the fallback.
+SUPPORTED_LOCALES: tuple[str, ...] = ("en", "uk", "ru", "ja")
+DEFAULT_LOCALE = "en"
+DOMAIN = "messages"
+
+#: Each language's own name, for the language picker (never translated).
+LANGUAGE_NAMES: dict[str, str] = {"en": "English", "uk": "Українська", "ru": "Русский", "ja": "日本語"}
+
+
+def N_(message: str) -> str:  # noqa: N802 - the conventional name the extractor looks for
+    """Mark a string for extraction without translating it here (it is translated where it is shown)."""
+    return message
+
+
+def _match(tag: str | None) -> str | None:
+    """The supported language a locale tag names (``en-US``, ``uk_UA``, ``JA``), or None."""
+    if not tag:
+        return None
+    primary = tag.strip().replace("_", "-").split("-", 1)[0].lower()
+    return primary if primary in SUPPORTED_LOCALES else None
+
+
+def resolve_locale(override: str | None, platform_locale: str | None = None) -> str:
+    """The language to answer in: the player's own choice first, then the platform's user locale (Discord's
+    ``en-US``/``uk``/``ru``/``ja``..., Telegram's IETF ``language_code``), English for anything else."""
+    return _match(override) or _match(platform_locale) or DEFAULT_LOCALE
+
+
+def catalogue_path(locale: str) -> resources.abc.Traversable:
+    """Where the ``.po`` catalogue of ``locale`` lives inside the package."""
+    return resources.files("bot") / "locales" / locale / "LC_MESSAGES" / f"{DOMAIN}.po"
+
+
+def read_catalogue(locale: str) -> Catalog:
+    """Parse the ``.po`` catalogue of a supported language."""
+    if locale not in SUPPORTED_LOCALES:
+        raise ValueError(f"unsupported locale {locale!r}: use one of {', '.join(SUPPORTED_LOCALES)}")
+    with catalogue_path(locale).open("rb") as handle:
+        return read_po(handle, locale=locale, domain=DOMAIN)
+
+
+def compile_catalogue(catalog: Catalog) -> Translations:
+    """Compile a catalogue in memory, as ``pybabel compile`` would, skipping fuzzy entries."""
+    buffer = io.BytesIO()
+    write_mo(buffer, catalog, use_fuzzy=False)
+    buffer.seek(0)
+    return Translations(fp=buffer, domain=DOMAIN)
+
+
+@dataclass(frozen=True, eq=False)
+class Translator:
+    """The gettext functions for one language.
+
+    Translated strings use ``str.format`` placeholders filled in after translation, never f-strings:
+    ``tr.gettext("Final score: {score}").format(score=score)``.
+    """
+
+    locale: str
+    translations: Translations
+
+    def gettext(self, message: str) -> str:
+        return self.translations.gettext(message)
+
+    def ngettext(self, singular: str, plural: str, n: int) -> str:
+        return self.translations.ngettext(singular, plural, n)
+
+    def pgettext(self, context: str, message: str) -> str:
+        return str(self.translations.pgettext(context, message))
+
+    def npgettext(self, context: str, singular: str, plural: str, n: int) -> str:
+        return str(self.translations.npgettext(context, singular, plural, n))
+
+    @property
+    def babel_locale(self) -> Locale:
+        """For Babel's number and date formatting."""
+        return Locale.parse(self.locale)
+
+
+def translator(locale: str | None) -> Translator:
+    """The translator for a language tag (``uk``, ``en-US``...); anything unsupported gets English."""
+    return _load(_match(locale) or DEFAULT_LOCALE)
+
+
+@functools.cache
+def _load(locale: str) -> Translator:
+    """Read and compile one catalogue, once per process."""
+    return Translator(locale, compile_catalogue(read_catalogue(locale)))
