@@ -1,0 +1,213 @@
+"""Shared fixtures: databases on SQLite (always) and PostgreSQL (when a server answers).
+
+PostgreSQL: ``TEST_POSTGRES_URL`` (default ``postgresql+asyncpg://postgres@127.0.0.1:5432/test``) names a database
+to connect to; the tests create their own fresh databases next to it and drop them afterwards. When no server
+answers, the PostgreSQL tests are skipped and the run's summary says why; with ``TEST_POSTGRES_REQUIRED=1`` (as
+``.ci/run`` sets) they fail instead.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import secrets
+import shutil
+from collections.abc import AsyncIterator, Coroutine, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any, TypeVar
+
+import pytest
+from sqlalchemy.engine import URL, make_url
+
+from bot.domain import DealVerdict, Hint
+from bot.service import GameService
+from bot.storage import Database, open_database, upgrade_database
+from core.deal import GameCode
+from core.game import Game
+
+DEFAULT_POSTGRES_URL = "postgresql+asyncpg://postgres@127.0.0.1:5432/test"
+POSTGRES_URL = make_url(os.environ.get("TEST_POSTGRES_URL") or DEFAULT_POSTGRES_URL)
+POSTGRES_REQUIRED = os.environ.get("TEST_POSTGRES_REQUIRED") == "1"
+
+_postgres_skip_reason: list[str] = []
+T = TypeVar("T")
+
+
+def run_sync(coroutine: Coroutine[Any, Any, T]) -> T:
+    """Run a coroutine to completion from synchronous code, even one called while an event loop runs (a fixture
+    requested by an async fixture)."""
+    with ThreadPoolExecutor(1) as thread:
+        return thread.submit(asyncio.run, coroutine).result()
+
+
+def _asyncpg_dsn(url: URL) -> str:
+    return url.set(drivername="postgresql").render_as_string(hide_password=False)
+
+
+class PostgresServer:
+    """Creates fresh databases on the test server and drops them at the end of the session."""
+
+    def __init__(self, url: URL) -> None:
+        self.url = url
+        self.created: list[str] = []
+
+    async def _admin(self, sql: str) -> None:
+        import asyncpg
+
+        connection = await asyncpg.connect(_asyncpg_dsn(self.url), timeout=10)
+        try:
+            await connection.execute(sql)
+        finally:
+            await connection.close()
+
+    def create_database(self, label: str) -> URL:
+        name = f"tripeaks_{label}_{os.getpid()}_{secrets.token_hex(4)}"
+        run_sync(self._admin(f'CREATE DATABASE "{name}"'))
+        self.created.append(name)
+        return self.url.set(database=name)
+
+    def drop_database(self, url: URL) -> None:
+        run_sync(self._admin(f'DROP DATABASE IF EXISTS "{url.database}" WITH (FORCE)'))
+        if url.database in self.created:
+            self.created.remove(url.database)
+
+    def drop_all(self) -> None:
+        for name in list(self.created):
+            self.drop_database(self.url.set(database=name))
+
+
+async def _probe(url: URL) -> str | None:
+    """None when the server answers, else why not."""
+    try:
+        import asyncpg
+
+        connection = await asyncpg.connect(_asyncpg_dsn(url), timeout=5)
+        await connection.close()
+    except Exception as error:  # any failure to connect means "not reachable" here
+        return f"{type(error).__name__}: {error}"
+    return None
+
+
+@pytest.fixture(scope="session")
+def postgres_server() -> Iterator[PostgresServer]:
+    error = run_sync(_probe(POSTGRES_URL))
+    shown = POSTGRES_URL.render_as_string(hide_password=True)
+    if error is not None:
+        reason = f"PostgreSQL not reachable at {shown} ({error})"
+        if POSTGRES_REQUIRED:
+            pytest.fail(f"{reason}, and TEST_POSTGRES_REQUIRED=1", pytrace=False)
+        if not _postgres_skip_reason:
+            _postgres_skip_reason.append(reason)
+        pytest.skip(reason)
+    server = PostgresServer(POSTGRES_URL)
+    yield server
+    server.drop_all()
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    if _postgres_skip_reason:
+        terminalreporter.write_line(
+            f"PostgreSQL tests SKIPPED: {_postgres_skip_reason[0]}; set TEST_POSTGRES_URL to run them.", yellow=True)
+
+
+# --- databases migrated to the latest schema --------------------------------------------------------------------
+
+
+@pytest.fixture(scope="session")
+def sqlite_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A SQLite file migrated once; each test gets a copy."""
+    path = tmp_path_factory.mktemp("template") / "tripeaks.db"
+    run_sync(upgrade_database(f"sqlite+aiosqlite:///{path}"))
+    return path
+
+
+@pytest.fixture(scope="session")
+def postgres_migrated(postgres_server: PostgresServer) -> URL:
+    """A PostgreSQL database migrated once for the session; each test starts with its tables emptied."""
+    url = postgres_server.create_database("service")
+    run_sync(upgrade_database(url))
+    return url
+
+
+async def _empty_tables(url: URL) -> None:
+    import asyncpg
+
+    connection = await asyncpg.connect(_asyncpg_dsn(url), timeout=10)
+    try:
+        await connection.execute("TRUNCATE games, players RESTART IDENTITY CASCADE")
+    finally:
+        await connection.close()
+
+
+BACKENDS = ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)]
+
+
+@pytest.fixture(params=BACKENDS)
+def backend(request: pytest.FixtureRequest) -> str:
+    return str(request.param)
+
+
+@pytest.fixture
+async def db_url(backend: str, request: pytest.FixtureRequest, tmp_path: Path) -> URL:
+    """An empty, migrated database of each kind."""
+    if backend == "sqlite":
+        template: Path = request.getfixturevalue("sqlite_template")
+        path = tmp_path / "tripeaks.db"
+        shutil.copyfile(template, path)
+        return make_url(f"sqlite+aiosqlite:///{path}")
+    url: URL = request.getfixturevalue("postgres_migrated")
+    await _empty_tables(url)
+    return url
+
+
+@pytest.fixture
+def fresh_url(backend: str, request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[URL]:
+    """A database of each kind with nothing in it, not even the schema."""
+    if backend == "sqlite":
+        yield make_url(f"sqlite+aiosqlite:///{tmp_path / 'fresh.db'}")
+        return
+    server: PostgresServer = request.getfixturevalue("postgres_server")
+    url = server.create_database("fresh")
+    yield url
+    server.drop_database(url)
+
+
+@pytest.fixture
+async def database(db_url: URL) -> AsyncIterator[Database]:
+    db = await open_database(db_url, migrate=False)
+    yield db
+    await db.close()
+
+
+# --- a stand-in solver ------------------------------------------------------------------------------------------
+# Deterministic and instant, so the service's own logic is tested apart from the real solver (tested for real in
+# test_service.py's solver tests).
+
+
+def fake_winnable(code: str) -> bool:
+    """The stand-in solver's verdict: deals whose number is a multiple of 7 are winnable."""
+    return GameCode.parse(code).number % 7 == 0
+
+
+def fake_best_score(code: str) -> int:
+    return 700 + GameCode.parse(code).number % 50
+
+
+def fake_verdict(code: str, budget: float, best: bool) -> DealVerdict:
+    winnable = fake_winnable(code)
+    return DealVerdict(winnable, fake_best_score(code) if best and winnable else None)
+
+
+def fake_hint(state: str, budget: float) -> Hint:
+    """The first legal action (taps first, then draw, then undo)."""
+    game = Game.from_text(state)
+    return Hint(next(iter(game.legal_actions()), None), None, None)
+
+
+@pytest.fixture
+async def service(database: Database) -> AsyncIterator[GameService]:
+    with ThreadPoolExecutor(2) as executor:
+        async with GameService(database, executor=executor, hint_function=fake_hint,
+                               verdict_function=fake_verdict) as svc:
+            yield svc

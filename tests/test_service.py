@@ -1,0 +1,515 @@
+"""The game service as adapters use it, on SQLite and on PostgreSQL."""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+import functools
+import random
+import threading
+from collections.abc import AsyncIterator
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+from sqlalchemy.engine import URL
+
+from bot import errors
+from bot.domain import DealVerdict, Hint, PlayerKey, Settings, Stats
+from bot.service import GameService
+from bot.storage import Database, open_database
+from core.deal import GameCode, Rules
+from core.game import DRAW, UNDO, Action, Game, Reason, Status, Tap, Undo
+from tests.conftest import fake_best_score, fake_hint, fake_verdict, fake_winnable
+
+ALICE = PlayerKey("discord", "100")
+BOB = PlayerKey("discord", "200")
+ALICE_ON_TELEGRAM = PlayerKey("telegram", "100")
+
+WIN_CODE = "TP1-E-AAAAAAC"  # won by the line find_win() finds
+BLOCK_CODE = "TP1-E-AAAAAAA"  # blocked after drawing the whole stock
+
+
+@functools.cache
+def find_win(code: str) -> tuple[Action, ...]:
+    """A winning line for ``code``, by depth-first search (the deals used here are won in a few ms)."""
+    game = Game.from_code(code)
+    seen: set[object] = set()
+    line: list[Action] = []
+
+    def search() -> bool:
+        if game.status is Status.WON:
+            return True
+        key = (game.removed, game.drawn, game.waste)
+        if key in seen:
+            return False
+        seen.add(key)
+        for action in [a for a in game.legal_actions() if not isinstance(a, Undo)]:
+            game.apply(action)
+            line.append(action)
+            if search():
+                return True
+            game.apply(UNDO)
+            line.pop()
+        return False
+
+    assert search(), f"no win found for {code}"
+    return tuple(line)
+
+
+async def play(service: GameService, player: PlayerKey, game_id: int, version: int, actions: tuple[Action, ...] |
+               list[Action]) -> int:
+    """Apply ``actions`` one by one, each applied; return the final version."""
+    snapshot = None
+    for action in actions:
+        snapshot = await service.act(player, "Alice", game_id, version, str(action))
+        assert snapshot.outcome is not None and snapshot.outcome.ok, (action, snapshot.outcome)
+        version = snapshot.version
+    return version
+
+
+async def win_game(service: GameService, player: PlayerKey = ALICE) -> int:
+    start = await service.new_game(player, "Alice", code=WIN_CODE)
+    await play(service, player, start.game_id, start.version, find_win(WIN_CODE))
+    return start.game_id
+
+
+async def block_game(service: GameService, player: PlayerKey = ALICE) -> int:
+    start = await service.new_game(player, "Alice", code=BLOCK_CODE)
+    await play(service, player, start.game_id, start.version, [DRAW] * 23)
+    return start.game_id
+
+
+# --- starting and resuming --------------------------------------------------------------------------------------
+
+
+async def test_a_random_deal_is_stored_and_resumed(service: GameService) -> None:
+    started = await service.new_game(ALICE, "Alice")
+    assert started.version == 0 and started.owner == ALICE and started.owner_name == "Alice"
+    assert started.game.status is Status.PLAYING and started.game.rules is Rules.EASY
+    assert started.game.code is not None and started.game.moves == 0 and started.game.stock_left == 23
+    resumed = await service.current_game(ALICE)
+    assert resumed is not None
+    assert resumed.game_id == started.game_id and resumed.version == 0
+    assert resumed.game.to_text() == started.game.to_text()
+
+
+async def test_random_deals_differ(service: GameService) -> None:
+    codes = {str((await service.new_game(ALICE, "Alice")).game.code) for _ in range(5)}
+    assert len(codes) == 5
+
+
+async def test_a_code_deals_exactly_that_deal_and_its_rules(service: GameService) -> None:
+    easy = await service.new_game(ALICE, "Alice", code=" tp1-n-aaaaaab ")
+    assert easy.game == Game.from_code("TP1-E-AAAAAAB")
+    classic = await service.new_game(ALICE, "Alice", code=GameCode(Rules.CLASSIC, 3), rules=Rules.EASY)
+    assert classic.game == Game.from_code("TP1-C-AAAAAAD") and classic.game.rules is Rules.CLASSIC
+
+
+async def test_a_bad_code_is_a_bad_game_code_and_starts_nothing(service: GameService) -> None:
+    with pytest.raises(errors.BadGameCode) as caught:
+        await service.new_game(ALICE, "Alice", code="TP2-E-AAAAAAB")
+    assert caught.value.text == "TP2-E-AAAAAAB"
+    assert isinstance(caught.value, errors.BadPayload)
+    assert await service.current_game(ALICE) is None
+
+
+async def test_random_deals_follow_the_rules_asked_for_else_the_players_default(service: GameService) -> None:
+    assert (await service.new_game(ALICE, "Alice", rules=Rules.CLASSIC)).game.rules is Rules.CLASSIC
+    assert (await service.new_game(ALICE, "Alice")).game.rules is Rules.EASY
+    await service.update_settings(ALICE, default_rules=Rules.CLASSIC)
+    assert (await service.new_game(ALICE, "Alice")).game.rules is Rules.CLASSIC
+    assert (await service.new_game(ALICE, "Alice", rules=Rules.EASY)).game.rules is Rules.EASY
+
+
+async def test_a_daily_game_is_marked_with_its_day(service: GameService) -> None:
+    day = dt.date(2026, 11, 29)
+    snapshot = await service.new_game(ALICE, "Alice", code="TP1-E-AAAAAAB", daily=day)
+    assert snapshot.daily == day
+    assert (await service.current_game(ALICE)).daily == day  # type: ignore[union-attr]
+    with pytest.raises(ValueError):
+        await service.new_game(ALICE, "Alice", daily=day)
+
+
+async def test_players_are_keyed_by_platform_and_user_id(service: GameService) -> None:
+    on_discord = await service.new_game(ALICE, "Alice")
+    on_telegram = await service.new_game(ALICE_ON_TELEGRAM, "Alice T")
+    assert (await service.current_game(ALICE)).game_id == on_discord.game_id  # type: ignore[union-attr]
+    assert (await service.current_game(ALICE_ON_TELEGRAM)).game_id == on_telegram.game_id  # type: ignore[union-attr]
+    assert await service.current_game(BOB) is None
+
+
+async def test_a_new_game_abandons_the_one_in_progress(service: GameService) -> None:
+    old = await service.new_game(ALICE, "Alice", code="TP1-E-AAAAAAB")
+    drawn = await service.act(ALICE, "Alice", old.game_id, old.version, "d")
+    new = await service.new_game(ALICE, "Alice")
+    assert (await service.current_game(ALICE)).game_id == new.game_id  # type: ignore[union-attr]
+    gone = await service.game(old.game_id)
+    assert gone.abandoned and gone.version == drawn.version + 1
+    assert gone.game.moves == 1  # what was played is kept
+    # the old message is out of date; even with the right version the game takes no more actions
+    with pytest.raises(errors.StaleGame):
+        await service.act(ALICE, "Alice", old.game_id, drawn.version, "u")
+    refused = await service.act(ALICE, "Alice", old.game_id, gone.version, "u")
+    assert refused.outcome is not None and refused.outcome.reason is Reason.GAME_OVER
+    assert refused.version == gone.version and refused.game.moves == 1
+    assert await service.stats(ALICE) == Stats(games=1, wins=0, best_score=None, current_streak=0,
+                                               longest_streak=0)
+
+
+async def test_display_names_follow_the_platform(service: GameService) -> None:
+    game = await service.new_game(ALICE, "Alice")
+    after = await service.act(ALICE, "Alicia", game.game_id, game.version, "d")
+    assert after.owner_name == "Alicia"
+    assert (await service.game(game.game_id)).owner_name == "Alicia"
+
+
+# --- acting -------------------------------------------------------------------------------------------------------
+
+
+async def test_actions_apply_in_order_and_are_stored(service: GameService) -> None:
+    start = await service.new_game(ALICE, "Alice", code=WIN_CODE)
+    line = find_win(WIN_CODE)[:6]
+    expected = Game.from_code(WIN_CODE)
+    version = start.version
+    for action in line:
+        outcome = expected.apply(action)
+        snapshot = await service.act(ALICE, "Alice", start.game_id, version, str(action))
+        assert snapshot.version == version + 1
+        assert snapshot.outcome == outcome
+        assert snapshot.game.to_text() == expected.to_text()
+        version = snapshot.version
+    undone = await service.act(ALICE, "Alice", start.game_id, version, "u")
+    expected.apply(UNDO)
+    assert undone.outcome is not None and undone.outcome.ok and undone.version == version + 1
+    stored = await service.current_game(ALICE)
+    assert stored is not None and stored.version == version + 1 and stored.game.to_text() == expected.to_text()
+
+
+async def test_a_refused_action_changes_nothing_and_says_why(service: GameService) -> None:
+    start = await service.new_game(ALICE, "Alice", code="TP1-E-AAAAAAB")
+    game = Game.from_code("TP1-E-AAAAAAB")
+    wrong_rank = next(s for s in game.playable_slots() if not game.fits(s))
+    for command, reason in (("0", Reason.BLOCKED),  # a top card, face down
+                            (str(wrong_rank), Reason.NOT_ADJACENT),
+                            ("u", Reason.NOTHING_TO_UNDO)):
+        snapshot = await service.act(ALICE, "Alice", start.game_id, 0, command)
+        assert snapshot.outcome is not None and snapshot.outcome.reason is reason, command
+        assert snapshot.version == 0
+    stored = await service.game(start.game_id)
+    assert stored.version == 0 and stored.game.to_text() == game.to_text()
+
+
+async def test_a_stale_version_changes_nothing_and_returns_the_game_as_it_stands(service: GameService) -> None:
+    start = await service.new_game(ALICE, "Alice", code="TP1-E-AAAAAAB")
+    first = await service.act(ALICE, "Alice", start.game_id, 0, "d")
+    with pytest.raises(errors.StaleGame) as caught:
+        await service.act(ALICE, "Alice", start.game_id, 0, "d")  # the same tap again, from the old message
+    assert caught.value.current.version == 1
+    assert caught.value.current.game.to_text() == first.game.to_text()
+    with pytest.raises(errors.StaleGame):
+        await service.act(ALICE, "Alice", start.game_id, 7, "d")  # a version from nowhere
+    stored = await service.game(start.game_id)
+    assert stored.version == 1 and stored.game.stock_left == 22
+
+
+async def test_bad_input_gets_a_distinct_error_and_reaches_nothing(service: GameService) -> None:
+    mine = await service.new_game(ALICE, "Alice")
+    with pytest.raises(errors.GameNotFound) as not_found:
+        await service.act(ALICE, "Alice", mine.game_id + 1000, 0, "d")
+    assert not_found.value.game_id == mine.game_id + 1000
+    with pytest.raises(errors.NotYourGame) as not_yours:
+        await service.act(BOB, "Bob", mine.game_id, 0, "d")
+    assert not_yours.value.owner_name == "Alice"
+    with pytest.raises(errors.NotYourGame):
+        await service.act(ALICE_ON_TELEGRAM, "Alice", mine.game_id, 0, "d")
+    for command in ("28", "99", "x", "", "dd", "-1", " d", "12 "):
+        with pytest.raises(errors.BadPayload):
+            await service.act(ALICE, "Alice", mine.game_id, 0, command)
+    for game_id, version in ((-1, 0), (mine.game_id, -1), (True, 0), ("1", 0)):
+        with pytest.raises(errors.BadPayload):
+            await service.act(ALICE, "Alice", game_id, version, "d")  # type: ignore[arg-type]
+    with pytest.raises(errors.GameNotFound):
+        await service.game(mine.game_id + 1000)
+    kinds = {errors.GameNotFound, errors.NotYourGame, errors.BadPayload, errors.StaleGame}
+    assert all(issubclass(kind, errors.BotError) for kind in kinds)
+    assert not any(issubclass(a, b) for a in kinds for b in kinds if a is not b)
+    stored = await service.game(mine.game_id)
+    assert stored.version == 0 and stored.game.moves == 0 and await service.stats(BOB) == Stats(0, 0, None, 0, 0)
+
+
+async def test_a_won_game_is_over(service: GameService) -> None:
+    game_id = await win_game(service)
+    won = await service.game(game_id)
+    assert won.game.status is Status.WON
+    assert await service.current_game(ALICE) is None  # nothing left to resume
+    for command in ("u", "d", "5"):
+        snapshot = await service.act(ALICE, "Alice", game_id, won.version, command)
+        assert snapshot.outcome is not None and snapshot.outcome.reason is Reason.GAME_OVER
+        assert snapshot.version == won.version
+    stats = await service.stats(ALICE)
+    assert stats == Stats(games=1, wins=1, best_score=won.game.score, current_streak=1, longest_streak=1)
+    assert stats.win_rate == 1.0
+
+
+async def test_a_blocked_game_stays_current_and_undo_revives_it(service: GameService) -> None:
+    game_id = await block_game(service)
+    blocked = await service.current_game(ALICE)
+    assert blocked is not None and blocked.game_id == game_id and blocked.game.status is Status.BLOCKED
+    assert await service.stats(ALICE) == Stats(games=1, wins=0, best_score=blocked.game.score, current_streak=0,
+                                               longest_streak=0)
+    revived = await service.act(ALICE, "Alice", game_id, blocked.version, "u")
+    assert revived.game.status is Status.PLAYING
+    assert await service.stats(ALICE) == Stats(0, 0, None, 0, 0)  # playing again: not counted
+
+
+async def test_statistics_count_ended_games_and_win_streaks(service: GameService) -> None:
+    await win_game(service)
+    await win_game(service)
+    await service.new_game(ALICE, "Alice")  # abandoned by the next new game: a loss
+    for _ in range(3):
+        await win_game(service)
+    stats = await service.stats(ALICE)
+    assert (stats.games, stats.wins, stats.current_streak, stats.longest_streak) == (6, 5, 3, 3)
+    assert stats.win_rate == pytest.approx(5 / 6)
+    won_score = (await service.game(await win_game(service))).game.score
+    assert (await service.stats(ALICE)).current_streak == 4
+    await block_game(service)
+    stats = await service.stats(ALICE)
+    assert (stats.games, stats.wins, stats.current_streak, stats.longest_streak) == (8, 6, 0, 4)
+    assert stats.best_score == won_score  # abandoned games (still at 500) do not count for the best score
+    assert await service.stats(BOB) == Stats(0, 0, None, 0, 0)
+
+
+# --- hints ---------------------------------------------------------------------------------------------------------
+
+
+async def test_a_hint_shows_the_solvers_move_without_changing_the_game(service: GameService) -> None:
+    start = await service.new_game(ALICE, "Alice", code="TP1-E-AAAAAAB")
+    snapshot = await service.act(ALICE, "Alice", start.game_id, 0, "h")
+    assert snapshot.hint == fake_hint(Game.from_code("TP1-E-AAAAAAB").to_text(), 1.0)
+    assert snapshot.hint is not None and snapshot.hint.action is not None
+    assert snapshot.version == 0 and snapshot.hints_used == 1 and snapshot.outcome is None
+    again = await service.act(ALICE, "Alice", start.game_id, 0, "h")
+    assert again.hints_used == 2 and (await service.game(start.game_id)).hints_used == 2
+    # the hinted action can be played from the same message
+    played = await service.act(ALICE, "Alice", start.game_id, 0, str(snapshot.hint.action))
+    assert played.outcome is not None and played.outcome.ok
+    with pytest.raises(errors.StaleGame):
+        await service.act(ALICE, "Alice", start.game_id, 0, "h")
+    with pytest.raises(errors.NotYourGame):
+        await service.act(BOB, "Bob", start.game_id, 1, "h")
+
+
+def _stuck_hint(state: str, budget: float) -> Hint:
+    _release.wait(timeout=60)
+    return Hint(DRAW, True, 700)
+
+
+_release = threading.Event()
+
+
+async def test_a_hint_the_solver_cannot_give_in_time_is_answered_empty(database: Database) -> None:
+    _release.clear()
+    with ThreadPoolExecutor(2) as executor:
+        async with GameService(database, executor=executor, hint_function=_stuck_hint, verdict_function=fake_verdict,
+                               hint_budget=0.05) as service:
+            start = await service.new_game(ALICE, "Alice")
+            snapshot = await service.act(ALICE, "Alice", start.game_id, 0, "h")
+            _release.set()
+    assert snapshot.hint == Hint(None, None, None)
+    assert snapshot.hints_used == 0 and snapshot.version == 0
+
+
+# --- the solver's verdict and winnable deals -------------------------------------------------------------------
+
+
+async def test_an_ended_game_carries_the_solvers_verdict_on_its_deal(service: GameService) -> None:
+    start = await service.new_game(ALICE, "Alice", code=WIN_CODE)
+    assert start.verdict is None
+    expected = fake_verdict(WIN_CODE, 1.0, True)
+    assert await service.wait_for_verdict(start.game_id, timeout=30) == expected
+    assert (await service.game(start.game_id)).verdict is None  # not shown while playing
+    await play(service, ALICE, start.game_id, 0, find_win(WIN_CODE))
+    assert (await service.game(start.game_id)).verdict == expected
+    blocked_id = await block_game(service)
+    assert await service.wait_for_verdict(blocked_id, timeout=30) == fake_verdict(BLOCK_CODE, 1.0, True)
+    assert (await service.game(blocked_id)).verdict == fake_verdict(BLOCK_CODE, 1.0, True)
+
+
+async def test_a_deal_solved_for_one_player_is_not_solved_again(database: Database) -> None:
+    calls: list[str] = []
+
+    def counting_verdict(code: str, budget: float, best: bool) -> DealVerdict:
+        calls.append(code)
+        return fake_verdict(code, budget, best)
+
+    with ThreadPoolExecutor(2) as executor:
+        async with GameService(database, executor=executor, hint_function=fake_hint,
+                               verdict_function=counting_verdict) as service:
+            first = await service.new_game(ALICE, "Alice", code=WIN_CODE)
+            await service.wait_for_verdict(first.game_id, timeout=30)
+            second = await service.new_game(BOB, "Bob", code=WIN_CODE)
+            await play(service, BOB, second.game_id, 0, find_win(WIN_CODE))
+            assert (await service.game(second.game_id)).verdict == fake_verdict(WIN_CODE, 1.0, True)
+    assert calls == [WIN_CODE]
+
+
+async def test_a_winnable_deal_is_one_the_solver_proved_winnable(service: GameService) -> None:
+    for rules in (Rules.EASY, Rules.CLASSIC, Rules.EASY, Rules.CLASSIC, Rules.EASY):
+        snapshot = await service.new_game(ALICE, "Alice", rules=rules, winnable=True)
+        code = str(snapshot.game.code)
+        assert snapshot.game.rules is rules and fake_winnable(code), code
+    await play(service, ALICE, snapshot.game_id, 0, [DRAW] * 23)
+    ended = await service.game(snapshot.game_id)
+    if ended.game.status is Status.BLOCKED:
+        assert await service.wait_for_verdict(snapshot.game_id, timeout=30) == DealVerdict(
+            True, fake_best_score(code))
+    # "new game" from the buttons deals another winnable deal with the same rules
+    again = await service.act(ALICE, "Alice", snapshot.game_id, ended.version, "n")
+    assert again.game_id != snapshot.game_id and fake_winnable(str(again.game.code))
+
+
+async def test_no_winnable_deal_in_time_is_an_error(database: Database) -> None:
+    def never(code: str, budget: float, best: bool) -> DealVerdict:
+        return DealVerdict(False, None)
+
+    with ThreadPoolExecutor(2) as executor:
+        async with GameService(database, executor=executor, hint_function=fake_hint, verdict_function=never,
+                               winnable_budget=0.05) as service:
+            with pytest.raises(errors.NoWinnableDeal):
+                await service.new_game(ALICE, "Alice", winnable=True)
+            assert await service.current_game(ALICE) is None
+
+
+async def test_new_game_from_a_game_message_keeps_its_rules(service: GameService) -> None:
+    old = await service.new_game(ALICE, "Alice", code="TP1-C-AAAAAAD")
+    new = await service.act(ALICE, "Alice", old.game_id, 0, "n")
+    assert new.game_id != old.game_id and new.version == 0 and new.game.rules is Rules.CLASSIC
+    assert (await service.game(old.game_id)).abandoned
+    assert (await service.current_game(ALICE)).game_id == new.game_id  # type: ignore[union-attr]
+    with pytest.raises(errors.StaleGame):  # a second tap on the same old message starts nothing
+        await service.act(ALICE, "Alice", old.game_id, 0, "n")
+    with pytest.raises(errors.NotYourGame):
+        await service.act(BOB, "Bob", new.game_id, 0, "n")
+    assert (await service.current_game(ALICE)).game_id == new.game_id  # type: ignore[union-attr]
+
+
+# --- settings ------------------------------------------------------------------------------------------------------
+
+
+async def test_settings_default_then_change_and_persist(service: GameService, db_url: URL) -> None:
+    assert await service.get_settings(ALICE) == Settings(language=None, explain_refusals=True,
+                                                         default_rules=Rules.EASY)
+    changed = await service.update_settings(ALICE, name="Alice", language="uk", explain_refusals=False)
+    assert changed == Settings(language="uk", explain_refusals=False, default_rules=Rules.EASY)
+    assert await service.update_settings(ALICE, default_rules="classic") == Settings("uk", False, Rules.CLASSIC)
+    assert await service.update_settings(ALICE, language=None) == Settings(None, False, Rules.CLASSIC)
+    assert await service.get_settings(BOB) == Settings()
+    # they are in the database, and every snapshot of the player's games carries them
+    async with GameService(await open_database(db_url, migrate=False), owns_database=True) as reopened:
+        assert await reopened.get_settings(ALICE) == Settings(None, False, Rules.CLASSIC)
+    game = await service.new_game(ALICE, "Alice")
+    assert game.settings == Settings(None, False, Rules.CLASSIC)
+    assert (await service.act(ALICE, "Alice", game.game_id, 0, "d")).settings == game.settings
+
+
+async def test_bad_settings_are_refused(service: GameService) -> None:
+    for changes in ({"language": "english please"}, {"language": 5}, {"explain_refusals": "yes"},
+                    {"default_rules": "hard"}, {"default_rules": 1}):
+        with pytest.raises(errors.BadPayload):
+            await service.update_settings(ALICE, **changes)
+    with pytest.raises(TypeError):
+        await service.update_settings(ALICE, colour="red")
+    assert await service.get_settings(ALICE) == Settings()
+
+
+# --- concurrency -------------------------------------------------------------------------------------------------
+
+
+@pytest.fixture
+async def two_services(db_url: URL) -> AsyncIterator[tuple[GameService, GameService]]:
+    """Two services with their own engines on one database, as two bot processes would be."""
+    with ThreadPoolExecutor(2) as executor:
+        first = GameService(await open_database(db_url, migrate=False), executor=executor, owns_database=True,
+                            hint_function=fake_hint, verdict_function=fake_verdict)
+        second = GameService(await open_database(db_url, migrate=False), executor=executor, owns_database=True,
+                             hint_function=fake_hint, verdict_function=fake_verdict)
+        async with first, second:
+            yield first, second
+
+
+async def test_a_double_tap_applies_once(two_services: tuple[GameService, GameService]) -> None:
+    first, second = two_services
+    start = await first.new_game(ALICE, "Alice", code="TP1-E-AAAAAAB")
+    for round_ in range(5):
+        taps = [service.act(ALICE, "Alice", start.game_id, round_, "d") for service in (first, second, first)]
+        results = await asyncio.gather(*taps, return_exceptions=True)
+        applied = [r for r in results if not isinstance(r, BaseException)]
+        stale = [r for r in results if isinstance(r, errors.StaleGame)]
+        assert len(applied) == 1 and len(stale) == 2, results
+        assert applied[0].version == round_ + 1
+    stored = await second.game(start.game_id)
+    assert stored.version == 5 and stored.game.moves == 5 and stored.game.stock_left == 18
+
+
+async def test_concurrent_actions_equal_a_serial_replay(two_services: tuple[GameService, GameService]) -> None:
+    """Players tapping at once through two processes: every applied action was applied to the state its tap
+    saw, one after the other, so replaying them in version order gives exactly the stored game."""
+    start = await two_services[0].new_game(ALICE, "Alice", code=WIN_CODE)
+    applied: list[tuple[int, Action]] = []
+    stale = 0
+
+    async def player(service: GameService, seed: int) -> None:
+        nonlocal stale
+        rng = random.Random(seed)
+        snapshot = await service.game(start.game_id)
+        while len(applied) < 40 and snapshot.game.status is not Status.WON:
+            options = list(snapshot.game.legal_actions())
+            action = rng.choice(options + [Tap(rng.randrange(28))])  # now and then a tap that may not fit
+            try:
+                after = await service.act(ALICE, "Alice", start.game_id, snapshot.version, str(action))
+            except errors.StaleGame as error:
+                stale += 1
+                snapshot = error.current
+                continue
+            assert after.outcome is not None
+            if after.outcome.ok:
+                assert after.version == snapshot.version + 1
+                applied.append((after.version, action))
+            else:
+                assert after.version == snapshot.version
+            snapshot = after
+
+    await asyncio.gather(*(player(two_services[i % 2], seed) for i, seed in enumerate(range(6))))
+    versions = [version for version, _ in applied]
+    assert sorted(versions) == list(range(1, len(applied) + 1))  # no version applied twice, none skipped
+    replay = Game.from_code(WIN_CODE)
+    for _, action in sorted(applied, key=lambda pair: pair[0]):
+        assert replay.apply(action).ok
+    stored = await two_services[1].game(start.game_id)
+    assert stored.version == len(applied)
+    assert stored.game.to_text() == replay.to_text()
+    assert stale > 0  # the players really did race
+
+
+async def test_concurrent_new_games_leave_one_current_game(two_services: tuple[GameService, GameService]) -> None:
+    first, second = two_services
+    started = await asyncio.gather(*(service.new_game(ALICE, "Alice") for service in (first, second) * 3))
+    current = await first.current_game(ALICE)
+    assert current is not None and current.game_id in {s.game_id for s in started}
+    others = [s.game_id for s in started if s.game_id != current.game_id]
+    assert len(others) == 5
+    for game_id in others:
+        assert (await second.game(game_id)).abandoned
+    assert (await first.stats(ALICE)).games == 5
+
+
+async def test_an_action_is_stored_before_it_is_reported(service: GameService, db_url: URL) -> None:
+    """What an action returns is already committed: a separate connection sees it at once."""
+    start = await service.new_game(ALICE, "Alice", code="TP1-E-AAAAAAB")
+    async with GameService(await open_database(db_url, migrate=False), owns_database=True) as other:
+        for version in range(3):
+            done = await service.act(ALICE, "Alice", start.game_id, version, "d" if version < 2 else "u")
+            seen = await other.game(start.game_id)
+            assert seen.version == done.version and seen.game.to_text() == done.game.to_text()
+
