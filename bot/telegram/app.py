@@ -1,0 +1,152 @@
+"""Building and running the Telegram bot on python-telegram-bot 22.
+
+- :func:`build_application`: the PTB ``Application`` for a service and a configuration. Its Bot API address is
+  ``TELEGRAM_API_URL`` (Telegram's own by default), so it runs as well against a self-hosted Bot API server or a
+  local fake one.
+- :func:`start` / :func:`stop`: run it inside an event loop the caller owns (the runner that also starts the
+  Discord bot): long polling by default, a webhook when ``TELEGRAM_WEBHOOK_URL`` is set.
+- :func:`run_polling` / :func:`run_webhook`: PTB's blocking runners, for a process that runs Telegram alone.
+
+In webhook mode PTB's server refuses (403) every POST whose ``X-Telegram-Bot-Api-Secret-Token`` header is missing
+or differs from ``TELEGRAM_WEBHOOK_SECRET``; the configuration insists on a secret whenever a webhook URL is set.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from typing import Any
+from urllib.parse import urlsplit
+
+from telegram import BotCommand
+from telegram.error import TelegramError
+from telegram.ext import Application, ApplicationBuilder
+
+from bot.config import Config, ConfigError
+from bot.i18n import DEFAULT_LOCALE, SUPPORTED_LOCALES
+from bot.service import GameService
+from bot.telegram.handlers import ALLOWED_UPDATES, TelegramApp, TelegramHandlers, menu_commands
+
+log = logging.getLogger(__name__)
+
+CONFIG_KEY = "tripeaks.config"
+HANDLERS_KEY = "tripeaks.handlers"
+
+
+def file_url(api_url: str) -> str:
+    """The file download address that goes with a Bot API address (``.../bot`` -> ``.../file/bot``).
+
+    >>> file_url("https://api.telegram.org/bot"), file_url("http://127.0.0.1:8081/bot")
+    ('https://api.telegram.org/file/bot', 'http://127.0.0.1:8081/file/bot')
+    """
+    return re.sub(r"/bot$", "/file/bot", api_url.rstrip("/")) if api_url.rstrip("/").endswith("/bot") else api_url
+
+
+def build_application(service: GameService, config: Config) -> TelegramApp:
+    """The bot's Application: handlers registered, the command menus set at start-up."""
+    if not config.telegram_token:
+        raise ConfigError("TELEGRAM_TOKEN is not set: get a token from @BotFather")
+    application = (
+        ApplicationBuilder()
+        .token(config.telegram_token)
+        .base_url(config.telegram_api_url)
+        .base_file_url(file_url(config.telegram_api_url))
+        # taps of different players are handled side by side (a hint waits for the solver); the service keeps
+        # actions on one game in order
+        .concurrent_updates(True)
+        .post_init(set_commands)
+        .build()
+    )
+    handlers = TelegramHandlers(service, config.default_locale)
+    handlers.register(application)
+    application.bot_data[CONFIG_KEY] = config
+    application.bot_data[HANDLERS_KEY] = handlers
+    return application
+
+
+async def set_commands(application: Application[Any, Any, Any, Any, Any, Any]) -> None:
+    """setMyCommands for each language: English as the default menu, then uk, ru and ja for players whose
+    Telegram speaks them. A failure is logged, not fatal: the commands work without a menu."""
+    for locale in SUPPORTED_LOCALES:
+        commands = [BotCommand(name, description) for name, description in menu_commands(locale)]
+        try:
+            await application.bot.set_my_commands(commands,
+                                                  language_code=None if locale == DEFAULT_LOCALE else locale)
+        except TelegramError as error:
+            log.warning("could not set the %s command menu: %s", locale, error)
+
+
+def _config(application: TelegramApp) -> Config:
+    config = application.bot_data[CONFIG_KEY]
+    assert isinstance(config, Config)
+    return config
+
+
+def webhook_path(url: str) -> str:
+    """The path the local webhook server listens on: that of the public URL (a proxy forwards it unchanged).
+
+    >>> webhook_path("https://example.org/telegram/hook"), webhook_path("https://example.org")
+    ('telegram/hook', '')
+    """
+    return urlsplit(url).path.strip("/")
+
+
+async def start(application: TelegramApp) -> None:
+    """Initialise and start the Application and fetch updates in the running event loop: a webhook when
+    configured, long polling otherwise. Returns once it is running; :func:`stop` ends it."""
+    config = _config(application)
+    await application.initialize()
+    if application.post_init is not None:
+        await application.post_init(application)
+    await application.start()
+    assert application.updater is not None
+    if config.telegram_webhook_url:
+        await application.updater.start_webhook(
+            listen=config.telegram_webhook_listen,
+            port=config.telegram_webhook_port,
+            url_path=webhook_path(config.telegram_webhook_url),
+            webhook_url=config.telegram_webhook_url,
+            secret_token=config.telegram_webhook_secret,
+            allowed_updates=ALLOWED_UPDATES,
+        )
+        log.info("Telegram: webhook at %s", config.telegram_webhook_url)
+    else:
+        await application.updater.start_polling(allowed_updates=ALLOWED_UPDATES)
+        log.info("Telegram: long polling %s", re.sub(r"/bot$", "", config.telegram_api_url))
+
+
+async def stop(application: TelegramApp) -> None:
+    """Stop fetching updates, finish the ones in hand, and release the HTTP connections."""
+    if application.updater is not None and application.updater.running:
+        await application.updater.stop()
+    if application.running:
+        await application.stop()
+    await application.shutdown()
+
+
+def run_polling(application: TelegramApp) -> None:
+    """Run with long polling until interrupted (blocking; PTB owns the event loop)."""
+    application.run_polling(allowed_updates=ALLOWED_UPDATES)
+
+
+def run_webhook(application: TelegramApp) -> None:
+    """Run the webhook server until interrupted (blocking; PTB owns the event loop)."""
+    config = _config(application)
+    if not config.telegram_webhook_url or not config.telegram_webhook_secret:
+        raise ConfigError("TELEGRAM_WEBHOOK_URL and TELEGRAM_WEBHOOK_SECRET are needed for webhook mode")
+    application.run_webhook(
+        listen=config.telegram_webhook_listen,
+        port=config.telegram_webhook_port,
+        url_path=webhook_path(config.telegram_webhook_url),
+        webhook_url=config.telegram_webhook_url,
+        secret_token=config.telegram_webhook_secret,
+        allowed_updates=ALLOWED_UPDATES,
+    )
+
+
+def run(application: TelegramApp) -> None:
+    """Run in the configured mode (blocking)."""
+    if _config(application).telegram_webhook_url:
+        run_webhook(application)
+    else:
+        run_polling(application)

@@ -1,0 +1,385 @@
+"""Telegram updates in, service calls out, rendered views back: the adapter's handlers.
+
+A command replies with a new message; a tap on an inline button is answered at once (``answerCallbackQuery``,
+with the renderer's notice as the toast) and then the tapped message is edited in place, as in
+python-telegram-bot's ``examples/inlinekeyboard.py``. No game rule, SQL or user-facing string lives here: the
+service decides, :mod:`bot.render` words it (localised), :mod:`bot.telegram.keyboard` lays it out.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import datetime as dt
+import importlib
+import logging
+from collections.abc import Awaitable, Callable, Coroutine
+from typing import Any
+
+from telegram import CallbackQuery, Message, Update, User
+from telegram.constants import ChatType, ParseMode
+from telegram.error import BadRequest, TelegramError
+from telegram.ext import Application, CallbackQueryHandler, CommandHandler, ContextTypes
+
+from bot.domain import GameSnapshot, PlayerKey, Settings
+from bot.errors import BadGameCode, BadPayload, BotError, NoActiveGame, NotYourGame, StaleGame
+from bot.i18n import SUPPORTED_LOCALES, resolve_locale
+from bot.payload import DailyPayload, GamePayload, decode_payload
+from bot.render import (
+    COMMAND_DESCRIPTIONS,
+    SettingsPayload,
+    View,
+    command_description,
+    error_text,
+    render_game,
+    render_rules,
+    render_settings,
+    render_stats,
+)
+from bot.service import GameService
+from bot.telegram.keyboard import keyboard, message_text, toast
+from core.cards import Card
+from core.deal import Rules
+from core.errors import InvalidCardError, InvalidCodeError, TriPeaksError
+
+log = logging.getLogger(__name__)
+
+PLATFORM = "telegram"
+#: How a player starts a game here; the renderer puts it into error texts.
+NEW_COMMAND = "/tripeaks"
+#: The bot's commands, in menu order, each with the key of its description in :data:`bot.render.COMMAND_DESCRIPTIONS`.
+COMMANDS: tuple[tuple[str, str], ...] = (
+    ("tripeaks", "new"),
+    ("daily", "daily"),
+    ("resume", "resume"),
+    ("play", "play"),
+    ("rules", "rules"),
+    ("stats", "stats"),
+    ("settings", "settings"),
+    ("help", "help"),
+)
+#: The updates the bot asks Telegram for.
+ALLOWED_UPDATES = [Update.MESSAGE, Update.CALLBACK_QUERY]
+
+Context = ContextTypes.DEFAULT_TYPE
+TelegramApp = Application[Any, Any, Any, Any, Any, Any]
+
+
+def menu_commands(locale: str) -> list[tuple[str, str]]:
+    """The command menu in ``locale``: (command, description) for every command the renderer describes."""
+    return [(name, command_description(key, locale)) for name, key in COMMANDS if key in COMMAND_DESCRIPTIONS]
+
+
+@dataclasses.dataclass(frozen=True)
+class _Reply:
+    """What a tap produces: the toast, and the view to edit the tapped message to (None: leave it)."""
+
+    notice: str | None
+    view: View | None = None
+
+
+def is_not_modified(error: BadRequest) -> bool:
+    """Telegram's answer to an edit that changes nothing: nothing to report."""
+    return "message is not modified" in error.message.lower()
+
+
+class TelegramHandlers:
+    """The handlers of one Application, bound to the game service."""
+
+    def __init__(self, service: GameService, default_locale: str = "en") -> None:
+        self.service = service
+        self.default_locale = resolve_locale(default_locale)
+
+    def register(self, app: TelegramApp) -> None:
+        commands: dict[str, Callable[[Update, Context], Coroutine[Any, Any, None]]] = {
+            "tripeaks": self.cmd_new,
+            "daily": self.cmd_daily,
+            "resume": self.cmd_resume,
+            "play": self.cmd_play,
+            "rules": self.cmd_rules,
+            "stats": self.cmd_stats,
+            "settings": self.cmd_settings,
+            "help": self.cmd_help,
+            "start": self.cmd_help,  # what a private chat sends first
+        }
+        for name, callback in commands.items():
+            app.add_handler(CommandHandler(name, callback))
+        app.add_handler(CallbackQueryHandler(self.on_callback))
+        app.add_error_handler(self.on_error)
+
+    # --- who and which language ---------------------------------------------------------------------------
+
+    @staticmethod
+    def player(user: User) -> PlayerKey:
+        return PlayerKey(PLATFORM, str(user.id))
+
+    @staticmethod
+    def name(user: User) -> str:
+        return user.full_name[:100]
+
+    def locale(self, user: User, settings: Settings | None) -> str:
+        """The player's own language setting first, then Telegram's ``language_code``, then the default."""
+        override = settings.language if settings is not None else None
+        platform = user.language_code
+        if not platform or platform.replace("_", "-").split("-")[0].lower() not in SUPPORTED_LOCALES:
+            platform = self.default_locale  # a language we do not speak: the configured default
+        return resolve_locale(override, platform)
+
+    async def user_locale(self, user: User) -> str:
+        return self.locale(user, await self.service.get_settings(self.player(user)))
+
+    def game_view(self, snapshot: GameSnapshot, user: User) -> View:
+        """The game as its owner sees it (``user`` is the owner: the service lets nobody else act)."""
+        return render_game(snapshot, self.locale(user, snapshot.settings), snapshot.settings)
+
+    # --- sending ----------------------------------------------------------------------------------------------
+
+    @staticmethod
+    async def reply(message: Message, view: View) -> Message:
+        """A new message answering ``message`` (quoting it in groups, as long as it still exists)."""
+        return await message.reply_text(message_text(view), parse_mode=ParseMode.HTML, reply_markup=keyboard(view),
+                                        allow_sending_without_reply=True)
+
+    async def reply_error(self, message: Message, user: User, error: Exception) -> None:
+        locale = await self.user_locale(user)
+        await message.reply_text(error_text(_for_text(error), locale, NEW_COMMAND), allow_sending_without_reply=True)
+
+    async def _command(self, update: Update, work: Callable[[Message, User], Awaitable[None]]) -> None:
+        message, user = update.effective_message, update.effective_user
+        if message is None or user is None:
+            return
+        try:
+            await work(message, user)
+        except (BotError, TriPeaksError) as error:
+            await self.reply_error(message, user, error)
+
+    # --- commands ---------------------------------------------------------------------------------------------
+
+    async def cmd_new(self, update: Update, context: Context) -> None:
+        """``/tripeaks``: a new game under the player's default rules; ``/tripeaks classic``/``easy``: under those
+        rules; ``/tripeaks CODE``: that deal."""
+        args = context.args or []
+
+        async def work(message: Message, user: User) -> None:
+            code = rules = None
+            if args:
+                try:
+                    rules = Rules.parse(args[0])
+                except InvalidCodeError:
+                    code = " ".join(args)
+            snapshot = await self.service.new_game(self.player(user), self.name(user), code=code, rules=rules,
+                                                   chat_id=str(message.chat_id))
+            await self.reply(message, self.game_view(snapshot, user))
+
+        await self._command(update, work)
+
+    async def cmd_daily(self, update: Update, context: Context) -> None:
+        """``/daily``: today's deal, the same for everyone."""
+
+        async def work(message: Message, user: User) -> None:
+            snapshot = await self.start_daily(user, None, str(message.chat_id))
+            await self.reply(message, self.game_view(snapshot, user))
+
+        await self._command(update, work)
+
+    async def start_daily(self, user: User, day: dt.date | None, chat_id: str) -> GameSnapshot:
+        """A game of the daily deal of ``day`` (today when None); a day after today is a tampered payload."""
+        daily = importlib.import_module("bot.daily")  # the daily deal is optional: see bot/daily.py
+        today: dt.date = daily.today()
+        if day is None:
+            day = today
+        elif day > today:
+            raise BadPayload(f"daily deal of {day} is in the future")
+        # picking the day's deal runs the solver: keep it off the event loop
+        code = await asyncio.get_running_loop().run_in_executor(None, daily.daily_code, day)
+        return await self.service.new_game(self.player(user), self.name(user), code=code, daily=day, chat_id=chat_id)
+
+    async def cmd_resume(self, update: Update, context: Context) -> None:
+        """``/resume``: the player's game in progress, as a new message."""
+
+        async def work(message: Message, user: User) -> None:
+            snapshot = await self.service.current_game(self.player(user))
+            if snapshot is None:
+                raise NoActiveGame()
+            await self.reply(message, self.game_view(snapshot, user))
+
+        await self._command(update, work)
+
+    async def cmd_play(self, update: Update, context: Context) -> None:
+        """``/play 7h``: tap the free card of that name in the current game."""
+        args = context.args or []
+
+        async def work(message: Message, user: User) -> None:
+            player = self.player(user)
+            snapshot = await self.service.current_game(player)
+            if snapshot is None:
+                raise NoActiveGame()
+            slot = _visible_slot(snapshot, "".join(args))
+            if slot is None:  # no such card to tap: show the game, whose buttons name the free cards
+                await self.reply(message, self.game_view(snapshot, user))
+                return
+            result = await self.service.act(player, self.name(user), snapshot.game_id, snapshot.version, str(slot))
+            await self.reply(message, self.game_view(result, user))
+
+        await self._command(update, work)
+
+    async def cmd_rules(self, update: Update, context: Context) -> None:
+        async def work(message: Message, user: User) -> None:
+            await self.reply(message, render_rules(await self.user_locale(user)))
+
+        await self._command(update, work)
+
+    async def cmd_stats(self, update: Update, context: Context) -> None:
+        async def work(message: Message, user: User) -> None:
+            player = self.player(user)
+            stats = await self.service.stats(player)
+            await self.reply(message, render_stats(stats, self.locale(user, await self.service.get_settings(player))))
+
+        await self._command(update, work)
+
+    async def cmd_settings(self, update: Update, context: Context) -> None:
+        async def work(message: Message, user: User) -> None:
+            settings = await self.service.get_settings(self.player(user))
+            await self.reply(message, render_settings(settings, self.locale(user, settings)))
+
+        await self._command(update, work)
+
+    async def cmd_help(self, update: Update, context: Context) -> None:
+        """``/help`` (and ``/start``): the commands with their localised descriptions."""
+
+        async def work(message: Message, user: User) -> None:
+            locale = await self.user_locale(user)
+            lines = [f"/{name} - {description}" for name, description in menu_commands(locale)]
+            await self.reply(message, View(header=render_rules(locale).header, status="\n".join(lines)))
+
+        await self._command(update, work)
+
+    # --- taps -------------------------------------------------------------------------------------------------
+
+    async def on_callback(self, update: Update, context: Context) -> None:
+        """A tap: work out the reply, answer the query at once, then edit the message in place."""
+        query = update.callback_query
+        if query is None:
+            return
+        user = query.from_user
+        try:
+            reply = await self.tap(query, user)
+        except Exception:
+            # whatever failed, the tap is answered, so the player's client stops spinning
+            await self.answer(query, error_text(RuntimeError(), await self.safe_locale(user), NEW_COMMAND))
+            raise
+        await self.answer(query, reply.notice)
+        if reply.view is not None:
+            await self.edit(query, reply.view)
+
+    async def tap(self, query: CallbackQuery, user: User) -> _Reply:
+        data = query.data or ""
+        try:
+            if SettingsPayload.is_settings(data):
+                return await self.tap_settings(query, user, SettingsPayload.decode(data))
+            payload = decode_payload(data)
+            if isinstance(payload, DailyPayload):
+                return await self.tap_daily(query, user, payload)
+            return await self.tap_game(user, payload)
+        except StaleGame as error:
+            # an old message or a double tap: nothing changed; show the game as it stands
+            view = self.game_view(error.current, user)
+            return _Reply(error_text(error, self.locale(user, error.current.settings), NEW_COMMAND), view)
+        except BotError as error:
+            return _Reply(error_text(error, await self.user_locale(user), NEW_COMMAND))
+
+    async def tap_game(self, user: User, payload: GamePayload) -> _Reply:
+        snapshot = await self.service.act(self.player(user), self.name(user), payload.game_id, payload.version,
+                                          payload.command)
+        view = self.game_view(snapshot, user)
+        return _Reply(view.notice, view)
+
+    async def tap_daily(self, query: CallbackQuery, user: User, payload: DailyPayload) -> _Reply:
+        """The Play button under a daily post: everyone who taps it gets their own game, in a new message."""
+        message = query.message
+        if not isinstance(message, Message):
+            raise BadPayload("the daily post is no longer accessible")
+        snapshot = await self.start_daily(user, payload.day, str(message.chat_id))
+        await self.reply(message, self.game_view(snapshot, user))
+        return _Reply(None)
+
+    async def tap_settings(self, query: CallbackQuery, user: User, choice: SettingsPayload) -> _Reply:
+        """A settings button: only the player the settings message answered can use it."""
+        owner = _addressee(query)
+        if owner is not None and owner.id != user.id:
+            raise NotYourGame(owner.full_name)
+        player = self.player(user)
+        current = await self.service.get_settings(player)
+        changed = choice.apply(current)
+        changes = {field.name: getattr(changed, field.name) for field in dataclasses.fields(Settings)
+                   if getattr(changed, field.name) != getattr(current, field.name)}
+        settings = await self.service.update_settings(player, name=self.name(user), **changes) if changes else current
+        return _Reply(None, render_settings(settings, self.locale(user, settings)))
+
+    async def answer(self, query: CallbackQuery, text: str | None) -> None:
+        try:
+            await query.answer(toast(text))
+        except BadRequest as error:  # too old, or answered already: the player's client has given up on it
+            log.info("could not answer callback query %s: %s", query.id, error.message)
+
+    async def edit(self, query: CallbackQuery, view: View) -> None:
+        """Edit the tapped message to ``view``; an edit that changes nothing is no error."""
+        try:
+            await query.edit_message_text(message_text(view), parse_mode=ParseMode.HTML, reply_markup=keyboard(view))
+        except BadRequest as error:
+            if is_not_modified(error):
+                return
+            message = query.message
+            if not isinstance(message, Message):
+                raise
+            # the message is gone or can no longer be edited: show the result in a new one
+            log.info("could not edit message %s (%s); sending a new one", message.message_id, error.message)
+            await message.chat.send_message(message_text(view), parse_mode=ParseMode.HTML,
+                                            reply_markup=keyboard(view))
+
+    async def safe_locale(self, user: User) -> str:
+        try:
+            return await self.user_locale(user)
+        except Exception:
+            return self.locale(user, None)
+
+    async def on_error(self, update: object, context: Context) -> None:
+        """Log what a handler did not expect; a command gets a short apology in the player's language."""
+        log.error("error handling update %s", update, exc_info=context.error)
+        if isinstance(update, Update) and update.callback_query is None and update.effective_message is not None:
+            user = update.effective_user
+            locale = await self.safe_locale(user) if user is not None else self.default_locale
+            try:
+                await update.effective_message.reply_text(error_text(RuntimeError(), locale, NEW_COMMAND))
+            except TelegramError:
+                log.warning("could not report the error to chat %s", update.effective_message.chat_id)
+
+
+def _visible_slot(snapshot: GameSnapshot, text: str) -> int | None:
+    """The tableau slot where the player can see the card ``text`` names: face up, or removed (a tap then says
+    so). None for a card they cannot see there (face down, in the stock, on the waste) or no card at all."""
+    try:
+        card = Card.parse(text)
+    except InvalidCardError:
+        return None
+    game = snapshot.game
+    for slot in range(28):
+        if game.card_at(slot) == card and (game.is_playable(slot) or game.is_removed(slot)):
+            return slot
+    return None
+
+
+def _addressee(query: CallbackQuery) -> User | None:
+    """In a group, the user whose command the tapped message answered; None in a private chat."""
+    message = query.message
+    if not isinstance(message, Message) or message.chat.type == ChatType.PRIVATE:
+        return None
+    replied = message.reply_to_message
+    return replied.from_user if replied is not None else None
+
+
+def _for_text(error: Exception) -> Exception:
+    """A typed-in code that is not one gets the renderer's code error, not its button error."""
+    if isinstance(error, BadGameCode):
+        return InvalidCodeError(str(error))
+    return error

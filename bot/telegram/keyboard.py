@@ -1,0 +1,78 @@
+"""A renderer :class:`~bot.render.View` as a Telegram message: HTML text and an inline keyboard, one to one.
+
+The header is bold, the tableau a ``<pre>`` block, the status plain; every text is escaped with
+:func:`html.escape`, so nothing a player types (a name, a code) can break the markup.
+
+>>> from bot.render import Button, View
+>>> view = View(header="A & B", tableau="<7♠>", status="ok",
+...             buttons=((Button("7♠", "tp:g:1:0:20"), Button("Draw", "tp:g:1:0:d")),))
+>>> message_text(view)
+'<b>A &amp; B</b>\\n<pre>&lt;7♠&gt;</pre>\\nok'
+>>> [[(b.text, b.callback_data) for b in row] for row in keyboard(view).inline_keyboard]
+[[('7♠', 'tp:g:1:0:20'), ('Draw', 'tp:g:1:0:d')]]
+"""
+
+from __future__ import annotations
+
+import html
+
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup
+from telegram.constants import (
+    CallbackQueryLimit,
+    InlineKeyboardButtonLimit,
+    InlineKeyboardMarkupLimit,
+    MessageLimit,
+)
+
+from bot.render import View
+
+ROW_WIDTH = InlineKeyboardMarkupLimit.BUTTONS_PER_ROW  # 8
+BUTTONS_MAX = InlineKeyboardMarkupLimit.TOTAL_BUTTON_NUMBER  # 100
+CALLBACK_DATA_MAX = InlineKeyboardButtonLimit.MAX_CALLBACK_DATA  # 64 bytes
+TEXT_MAX = MessageLimit.MAX_TEXT_LENGTH  # 4096
+TOAST_MAX = CallbackQueryLimit.ANSWER_CALLBACK_QUERY_TEXT_LENGTH  # 200
+
+
+class ViewTooLarge(ValueError):
+    """A view breaks one of Telegram's limits: a renderer bug, reported rather than sent and refused."""
+
+
+def message_text(view: View) -> str:
+    """The message body in Telegram HTML: bold header, ``<pre>`` tableau, then the status lines."""
+    parts = [f"<b>{html.escape(view.header)}</b>"]
+    if view.tableau is not None:
+        parts.append(f"<pre>{html.escape(view.tableau)}</pre>")
+    if view.status:
+        parts.append(html.escape(view.status))
+    # Telegram counts the text left after parsing the markup, in UTF-16 code units.
+    plain = "\n".join(part for part in (view.header, view.tableau, view.status) if part)
+    if len(plain.encode("utf-16-le")) // 2 > TEXT_MAX:
+        raise ViewTooLarge(f"message text of {len(plain)} characters")
+    return "\n".join(parts)
+
+
+def keyboard(view: View) -> InlineKeyboardMarkup | None:
+    """The view's buttons as an inline keyboard (None when it has none). A row wider than Telegram's 8 is split,
+    never reordered. Disabled buttons stay: Telegram cannot grey a button out, and a tap on one is refused by the
+    service with its explanation."""
+    rows: list[list[InlineKeyboardButton]] = []
+    total = 0
+    for row in view.buttons:
+        for start in range(0, len(row), ROW_WIDTH):
+            chunk = []
+            for button in row[start:start + ROW_WIDTH]:
+                if not 1 <= len(button.payload.encode()) <= CALLBACK_DATA_MAX:
+                    raise ViewTooLarge(f"callback_data {button.payload!r} is not 1-{CALLBACK_DATA_MAX} bytes")
+                chunk.append(InlineKeyboardButton(button.label, callback_data=button.payload))
+            total += len(chunk)
+            rows.append(chunk)
+    if total > BUTTONS_MAX:
+        raise ViewTooLarge(f"{total} buttons (at most {BUTTONS_MAX})")
+    return InlineKeyboardMarkup(rows) if rows else None
+
+
+def toast(text: str | None) -> str | None:
+    """A callback answer's text, cut to Telegram's 200 characters (the renderer already keeps within them)."""
+    if text is None or len(text) <= TOAST_MAX:
+        return text
+    return text[:TOAST_MAX - 1] + "…"
