@@ -784,7 +784,7 @@ def _detect_entities(text: str) -> list[dict[str, Any]]:
 
 
 def _overlaps(a: Mapping[str, Any], b: Mapping[str, Any]) -> bool:
-    return a["offset"] < b["offset"] + b["length"] and b["offset"] < a["offset"] + a["length"]
+    return bool(a["offset"] < b["offset"] + b["length"] and b["offset"] < a["offset"] + a["length"])
 
 
 def _clean_entities(entities: Any, text_length: int) -> list[dict[str, Any]]:
@@ -937,7 +937,8 @@ def check_reply_markup(markup: Any) -> dict[str, Any] | None:
     if "inline_keyboard" not in markup:
         if not any(key in markup for key in ("keyboard", "remove_keyboard", "force_reply")):
             raise _bad("can't parse reply keyboard markup JSON object")
-        return json.loads(json.dumps(markup))
+        copied: dict[str, Any] = json.loads(json.dumps(markup))
+        return copied
     rows = markup["inline_keyboard"]
     if not isinstance(rows, list) or not all(isinstance(row, list) for row in rows):
         raise _bad('can\'t parse inline keyboard: Field "inline_keyboard" must be an Array of Arrays')
@@ -1480,7 +1481,7 @@ class FakeBotAPI:
         """The bot's username (``getMe``)."""
         return str(self.bot_user["username"])
 
-    def application_builder(self) -> ApplicationBuilder:
+    def application_builder(self) -> ApplicationBuilder[Any, Any, Any, Any, Any, Any]:
         """A PTB ``ApplicationBuilder`` already pointed at this server (token, base URLs)."""
         from telegram.ext import ApplicationBuilder
 
@@ -1828,9 +1829,18 @@ class FakeBotAPI:
     async def post_update_to(
         self, url: str, update: dict[str, Any] | UpdateHandle, *, secret_token: str | None = None
     ) -> WebhookDelivery:
-        """POST an update to a webhook URL as Telegram does (with ``X-Telegram-Bot-Api-Secret-Token``)."""
+        """POST an update to a webhook URL as Telegram does (with ``X-Telegram-Bot-Api-Secret-Token``).
+
+        Like the other user actions it moves the mark that ``wait_for_*`` look after.
+        """
         if isinstance(update, UpdateHandle):
             update = update.update
+        self._last_mark = len(self.requests)
+        return await self._post_update(url, update, secret_token)
+
+    async def _post_update(
+        self, url: str, update: dict[str, Any], secret_token: str | None
+    ) -> WebhookDelivery:
         headers = {}
         if secret_token is not None:
             headers["X-Telegram-Bot-Api-Secret-Token"] = secret_token
@@ -1860,7 +1870,7 @@ class FakeBotAPI:
                 await self._wait_change(None)
                 continue
             update = pending[0]
-            delivery = await self.post_update_to(webhook.url, update, secret_token=webhook.secret_token)
+            delivery = await self._post_update(webhook.url, update, webhook.secret_token)
             if delivery.ok:
                 self._queue = [u for u in self._queue if u["update_id"] != update["update_id"]]
                 self._notify()
@@ -1955,7 +1965,11 @@ class FakeBotAPI:
     async def wait_until(
         self, predicate: Callable[[], bool], timeout: float = 5.0, *, what: str | None = None
     ) -> None:
-        """Wait until ``predicate()`` is true; it is re-checked whenever the fake's state changes."""
+        """Wait until ``predicate()`` is true.
+
+        It is re-checked whenever the fake answers or receives a request, and at least every 20 ms so
+        that predicates over the test's own state (lists a handler appends to) work too.
+        """
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
         while not predicate():
@@ -1965,7 +1979,7 @@ class FakeBotAPI:
                     f"timed out after {timeout}s waiting for {what or 'the condition'}\n"
                     f"requests since the last user action:\n{self.transcript(since=self._last_mark)}"
                 )
-            await self._wait_change(remaining)
+            await self._wait_change(min(remaining, 0.02))
 
     async def wait_for_request(
         self,
