@@ -1,0 +1,90 @@
+"""Alembic migrations: an empty database goes up to the latest schema and back down to nothing."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from alembic.script import ScriptDirectory
+from sqlalchemy import inspect
+from sqlalchemy.engine import URL
+
+from bot.storage import (
+    MIGRATIONS_DIR,
+    alembic_config,
+    create_engine,
+    current_revision,
+    downgrade_database,
+    upgrade_database,
+)
+
+REPO = Path(__file__).resolve().parents[1]
+APP_TABLES = {"players", "games"}
+
+
+async def _tables(url: URL) -> set[str]:
+    engine = create_engine(url)
+    try:
+        async with engine.connect() as connection:
+            return set(await connection.run_sync(lambda sync: inspect(sync).get_table_names()))
+    finally:
+        await engine.dispose()
+
+
+async def _indexes(url: URL, table: str) -> set[str]:
+    engine = create_engine(url)
+    try:
+        async with engine.connect() as connection:
+            found = await connection.run_sync(lambda sync: inspect(sync).get_indexes(table))
+            return {index["name"] for index in found if index["name"]}
+    finally:
+        await engine.dispose()
+
+
+def test_the_migrations_form_one_line() -> None:
+    script = ScriptDirectory.from_config(alembic_config())
+    assert Path(script.dir) == MIGRATIONS_DIR
+    assert len(script.get_heads()) == 1
+    assert [rev.down_revision for rev in script.walk_revisions()][-1] is None
+
+
+async def test_upgrade_an_empty_database_to_head_and_back(fresh_url: URL) -> None:
+    head = ScriptDirectory.from_config(alembic_config()).get_current_head()
+    assert await current_revision(fresh_url) is None
+    assert not (await _tables(fresh_url)) & APP_TABLES
+
+    await upgrade_database(fresh_url)
+    assert await current_revision(fresh_url) == head
+    assert await _tables(fresh_url) >= APP_TABLES
+    assert "uq_games_active_player_id" in await _indexes(fresh_url, "games")
+    await upgrade_database(fresh_url)  # already there: nothing to do, no error
+    assert await current_revision(fresh_url) == head
+
+    await downgrade_database(fresh_url)
+    assert await current_revision(fresh_url) is None
+    assert not (await _tables(fresh_url)) & APP_TABLES
+
+    await upgrade_database(fresh_url)  # and up again, from a downgraded database
+    assert await _tables(fresh_url) >= APP_TABLES
+
+
+async def test_migrations_run_from_any_working_directory(fresh_url: URL, tmp_path: Path,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    await upgrade_database(fresh_url)
+    assert await _tables(fresh_url) >= APP_TABLES
+
+
+def test_the_alembic_command_uses_the_same_migrations(tmp_path: Path) -> None:
+    """``alembic upgrade head`` with the repository's alembic.ini, run elsewhere, reads DATABASE_URL."""
+    url = f"sqlite+aiosqlite:///{tmp_path / 'by-alembic.db'}"
+    env = {**os.environ, "DATABASE_URL": url, "PYTHONPATH": str(REPO)}
+    for args in (["upgrade", "head"], ["current"]):
+        done = subprocess.run([sys.executable, "-m", "alembic", "-c", str(REPO / "alembic.ini"), *args],
+                              cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
+        assert done.returncode == 0, done.stderr
+    assert "0001" in done.stdout
+    assert (tmp_path / "by-alembic.db").is_file()
