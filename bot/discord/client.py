@@ -1,0 +1,103 @@
+"""The Discord bot: a discord.py client wired to the game service.
+
+:func:`build_bot` makes the client; ``setup_hook`` (run once per login, before any event) registers the buttons as
+dynamic items, so clicks on messages sent before a restart still reach their handlers, sets the command
+translator and syncs the ``/tripeaks`` group.
+
+Intents: only ``guilds`` (not privileged), for the channel cache. Commands and buttons arrive as interactions,
+which need no intent at all, and the bot never reads message content.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import discord
+from discord.ext import commands
+
+from bot.config import Config
+from bot.discord.commands import TriPeaksCommands
+from bot.discord.translator import CatalogueTranslator
+from bot.discord.views import PayloadButton
+from bot.service import GameService
+
+log = logging.getLogger(__name__)
+
+#: Answer (or acknowledge) an interaction after at most this many seconds; Discord's deadline is 3.
+DEFER_AFTER = 2.0
+
+
+def intents() -> discord.Intents:
+    """The gateway intents the bot asks for: none privileged."""
+    wanted = discord.Intents.none()
+    wanted.guilds = True
+    return wanted
+
+
+class _TriPeaks:
+    """What both client classes add to discord.py's bot."""
+
+    service: GameService
+    config: Config
+    defer_after: float
+
+    async def setup_hook(self: Any) -> None:
+        self.add_dynamic_items(PayloadButton)
+        await self.tree.set_translator(CatalogueTranslator())
+        self.tree.add_command(TriPeaksCommands())
+        synced = await self.tree.sync()
+        log.info("synced %d application command(s)", len(synced))
+
+
+def _options(config: Config) -> dict[str, Any]:
+    return {
+        "command_prefix": commands.when_mentioned,
+        "help_command": None,
+        "intents": intents(),
+        "allowed_mentions": discord.AllowedMentions.none(),
+    }
+
+
+class TriPeaksBot(_TriPeaks, commands.Bot):
+    """One gateway connection: the usual case."""
+
+    def __init__(self, service: GameService, config: Config, *, defer_after: float = DEFER_AFTER) -> None:
+        super().__init__(**_options(config))
+        self.service = service
+        self.config = config
+        self.defer_after = defer_after
+
+
+class ShardedTriPeaksBot(_TriPeaks, commands.AutoShardedBot):
+    """Several gateway connections (``DISCORD_SHARD_COUNT``, optionally ``DISCORD_SHARD_IDS``) in one process."""
+
+    def __init__(self, service: GameService, config: Config, *, defer_after: float = DEFER_AFTER) -> None:
+        options = _options(config)
+        if config.discord_shard_ids is not None:
+            options["shard_ids"] = list(config.discord_shard_ids)
+        super().__init__(shard_count=config.discord_shard_count, **options)
+        self.service = service
+        self.config = config
+        self.defer_after = defer_after
+
+
+AnyBot = TriPeaksBot | ShardedTriPeaksBot
+
+
+def build_bot(service: GameService, config: Config, *, defer_after: float = DEFER_AFTER) -> AnyBot:
+    """The bot for ``config``: sharded when ``DISCORD_SHARD_COUNT`` is set. Start it with
+    ``await bot.start(config.discord_token)``."""
+    if config.discord_shard_count is not None:
+        return ShardedTriPeaksBot(service, config, defer_after=defer_after)
+    return TriPeaksBot(service, config, defer_after=defer_after)
+
+
+async def run(config: Config) -> None:
+    """Open the service and run the bot until it is stopped."""
+    if not config.discord_token:
+        raise ValueError("DISCORD_TOKEN is not set")
+    async with await GameService.open(config.database_url) as service:
+        bot = build_bot(service, config)
+        async with bot:
+            await bot.start(config.discord_token)

@@ -1,0 +1,101 @@
+"""The ``/tripeaks`` slash command group: ``new [code] [rules]``, ``daily``, ``resume``, ``play <card>``,
+``rules``, ``stats`` and ``settings``.
+
+Each command only hands the interaction to its handler in :mod:`bot.discord.handlers`. Names, descriptions and
+choice names are :class:`~discord.app_commands.locale_str` values that :mod:`bot.discord.translator` looks up in
+the bot's catalogues when the tree is synced: descriptions are the renderer's texts
+(:data:`bot.render.COMMAND_DESCRIPTIONS`), command and option names are the msgids ``new``, ``code``... in the
+message context ``command``.
+
+The commands work in servers and in the bot's DMs, and need no privileged intent: everything arrives as an
+interaction.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.app_commands import locale_str
+
+from bot import render
+from bot.discord import handlers
+from core.deal import Rules
+
+GROUP = "tripeaks"
+#: Discord's own placeholder for an option with no description.
+NO_DESCRIPTION = "…"
+
+Interaction = discord.Interaction[Any]
+
+
+def name(text: str) -> locale_str:
+    """A command or option name, translated through the ``command`` context."""
+    return locale_str(text, kind="name")
+
+
+def describe(key: str) -> locale_str:
+    """The renderer's description of a command (:data:`bot.render.COMMAND_DESCRIPTIONS`), translated as it is."""
+    return _description(render.COMMAND_DESCRIPTIONS.get(key))
+
+
+def describe_option(key: str) -> locale_str:
+    """The renderer's description of an option (``bot.render.OPTION_DESCRIPTIONS``, once the renderer has it)."""
+    options: dict[str, str] = getattr(render, "OPTION_DESCRIPTIONS", {})
+    return _description(options.get(key))
+
+
+def _description(text: str | None) -> locale_str:
+    return locale_str(text, kind="text") if text else locale_str(NO_DESCRIPTION, kind="none")
+
+
+_RULE_CHOICES = [app_commands.Choice(name=locale_str(render.rules_name(rules, "en"), kind="rules",
+                                                     rules=rules.value), value=rules.value) for rules in Rules]
+
+
+@app_commands.allowed_contexts(guilds=True, dms=True, private_channels=False)
+@app_commands.allowed_installs(guilds=True, users=False)
+class TriPeaksCommands(app_commands.Group):
+    """``/tripeaks``: every command of the bot in one group, so it takes one line in the command picker."""
+
+    def __init__(self) -> None:
+        super().__init__(name=name(GROUP), description=describe(GROUP))
+
+    @app_commands.command(name=name("new"), description=describe("new"))
+    @app_commands.rename(code=name("code"), rules=name("rules"))
+    @app_commands.describe(code=describe_option("code"), rules=describe_option("rules"))
+    @app_commands.choices(rules=_RULE_CHOICES)
+    async def new(self, interaction: Interaction, code: str | None = None,
+                  rules: app_commands.Choice[str] | None = None) -> None:
+        await handlers.new_game(interaction, code, rules.value if rules else None)
+
+    @app_commands.command(name=name("daily"), description=describe("daily"))
+    async def daily(self, interaction: Interaction) -> None:
+        await handlers.start_daily(interaction)
+
+    @app_commands.command(name=name("resume"), description=describe("resume"))
+    async def resume(self, interaction: Interaction) -> None:
+        await handlers.resume(interaction)
+
+    @app_commands.command(name=name("play"), description=describe("play"))
+    @app_commands.rename(card=name("card"))
+    @app_commands.describe(card=describe_option("card"))
+    async def play(self, interaction: Interaction, card: app_commands.Range[str, 1, 8]) -> None:
+        await handlers.play(interaction, card)
+
+    @play.autocomplete("card")
+    async def play_card(self, interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
+        return await handlers.free_cards(interaction, current)
+
+    @app_commands.command(name=name("rules"), description=describe("rules"))
+    async def rules(self, interaction: Interaction) -> None:
+        await handlers.rules(interaction)
+
+    @app_commands.command(name=name("stats"), description=describe("stats"))
+    async def stats(self, interaction: Interaction) -> None:
+        await handlers.stats(interaction)
+
+    @app_commands.command(name=name("settings"), description=describe("settings"))
+    async def settings(self, interaction: Interaction) -> None:
+        await handlers.settings(interaction)

@@ -1,0 +1,105 @@
+"""The renderer's :class:`~bot.render.View` mapped one to one onto a Discord Components V2 message.
+
+A view becomes one :class:`discord.ui.LayoutView`: a container holding the header, the tableau (a code block), the
+status lines and the renderer's rows of buttons, in that order. Nothing is added, dropped or reworded here: every
+text and every button comes from the renderer. See ``docs/discord.md`` for why Components V2 rather than an embed.
+
+Every button is a :class:`discord.ui.DynamicItem` whose ``custom_id`` is the renderer's payload, so a click on any
+message the bot ever sent reaches the right handler, also after a restart: the handler reads the game id, the
+version and the command from the ``custom_id`` alone. The templates are deliberately broad (``tp:g:...``): a
+damaged or tampered ``custom_id`` still reaches its handler, which answers it with the renderer's "this button
+could not be read" rather than leaving the click unanswered.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import discord
+from discord.utils import escape_markdown
+
+from bot.render import Button, ButtonStyle, View
+
+#: The felt green of a card table, down the left edge of every message the bot sends.
+ACCENT = discord.Colour(0x1E7A46)
+
+_STYLES = {
+    ButtonStyle.PRIMARY: discord.ButtonStyle.primary,
+    ButtonStyle.SECONDARY: discord.ButtonStyle.secondary,
+    ButtonStyle.SUCCESS: discord.ButtonStyle.success,
+    ButtonStyle.DANGER: discord.ButtonStyle.danger,
+}
+
+#: Every payload the renderer puts on a button: a game (``tp:g:``), a daily deal (``tp:daily:``) or a setting
+#: (``tp:set:``). Deliberately broad: :func:`bot.discord.handlers.on_button` reads and checks the rest.
+PAYLOAD_TEMPLATE = r"tp:(?:g|daily|set):.*"
+
+
+class PayloadButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=PAYLOAD_TEMPLATE):
+    """A button carrying a renderer payload as its ``custom_id``: a card, Draw, Undo, Hint or New game on a game
+    message, Play under a daily deal, or a choice on the settings message."""
+
+    def __init__(self, button: Button) -> None:
+        super().__init__(discord.ui.Button(
+            label=button.label, custom_id=button.payload, style=_STYLES[button.style], disabled=button.disabled))
+        self.payload = button.payload
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any],
+                             match: re.Match[str], /) -> PayloadButton:
+        # Only the custom_id matters to the handler; the label is kept so the item mirrors the message.
+        return cls(Button(getattr(item, "label", None) or "?", match.group(0)))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        from bot.discord import handlers  # handlers import this module for layout()
+
+        await handlers.on_button(interaction, self.payload)
+
+
+def button_item(button: Button) -> PayloadButton:
+    """The dynamic item for one of the renderer's buttons."""
+    if not re.fullmatch(PAYLOAD_TEMPLATE, button.payload):
+        raise ValueError(f"no handler takes the payload {button.payload!r}")
+    return PayloadButton(button)
+
+
+def plain(text: str) -> str:
+    """Renderer text (plain) made safe for Discord markdown: ``*``, ``_``, ``~``, `````, ``|`` and ``>`` escaped, and
+    a leading ``#``, ``-`` or ``1.`` of a line kept from turning it into a heading or a list."""
+    lines = []
+    for line in escape_markdown(text).split("\n"):
+        if re.match(r"^(#|-|\d+\.)\s", line):
+            line = "\\" + line
+        lines.append(line)
+    return "\n".join(lines)
+
+
+def code_block(text: str) -> str:
+    """A monospace block; the renderer's tableau holds no backticks, and any that slipped in are neutralised."""
+    return "```\n" + text.replace("`", "\u02cb") + "\n```"
+
+
+def header_text(header: str) -> str:
+    """The header's first line as a small heading, the rest (score, moves, stock) as plain lines under it."""
+    first, _, rest = header.partition("\n")
+    heading = f"### {plain(first)}"
+    return f"{heading}\n{plain(rest)}" if rest else heading
+
+
+def layout(view: View) -> discord.ui.LayoutView:
+    """The whole message for ``view``: one container, buttons inside it, under the text they act on."""
+    container: discord.ui.Container[discord.ui.LayoutView] = discord.ui.Container(accent_colour=ACCENT)
+    container.add_item(discord.ui.TextDisplay(header_text(view.header)))
+    if view.tableau is not None:
+        container.add_item(discord.ui.TextDisplay(code_block(view.tableau)))
+    if view.status:
+        container.add_item(discord.ui.TextDisplay(plain(view.status)))
+    for row in view.buttons:
+        action_row: discord.ui.ActionRow[discord.ui.LayoutView] = discord.ui.ActionRow()
+        for button in row:
+            action_row.add_item(button_item(button))
+        container.add_item(action_row)
+    message = discord.ui.LayoutView(timeout=None)
+    message.add_item(container)
+    return message
