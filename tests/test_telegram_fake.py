@@ -10,6 +10,7 @@ import asyncio
 import html
 import json
 import socket
+import textwrap
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from typing import Any, TypeAlias
@@ -30,6 +31,7 @@ from telegram.constants import ParseMode
 from telegram.error import BadRequest, Conflict, Forbidden, InvalidToken, RetryAfter
 from telegram.ext import Application, CallbackQueryHandler, CommandHandler, ContextTypes
 
+from tests.fakes import telegram_bot_api as fake_module
 from tests.fakes.telegram_bot_api import FakeBotAPI, run_polling
 
 pytestmark = pytest.mark.timeout(30)
@@ -481,6 +483,8 @@ async def test_chat_methods_return_objects_ptb_can_parse(api: FakeBotAPI, bot: R
     assert webhook.url == "" and webhook.pending_update_count == 0
     assert await app.bot.send_chat_action(private.id, "typing")
     assert (await app.bot.get_me()).username == api.bot_username
+    assert await app.bot.log_out() and await app.bot.close()
+    assert [r.method for r in api.calls()][-2:] == ["logOut", "close"]
 
 
 # ---- transport: getUpdates, webhooks, raw HTTP ------------------------------------------------------
@@ -632,3 +636,11 @@ async def test_waiting_fails_loudly_and_presses_need_real_buttons(api: FakeBotAP
     stale = api.press(alice, chat, sent.message_id, "draw", check_button=False)
     assert stale.update["callback_query"]["data"] == "draw"
     await api.wait_until(lambda: stale.consumed)
+
+
+async def test_the_usage_example_in_the_module_docstring_runs() -> None:
+    doc = fake_module.__doc__ or ""
+    example = textwrap.dedent(doc[doc.index("    from telegram import") : doc.index("Other helpers:")])
+    namespace: dict[str, Any] = {}
+    exec(compile(example, "telegram_bot_api.__doc__", "exec"), namespace)
+    await namespace["test_new_game"]()

@@ -20,33 +20,47 @@ real errors when the bot breaks a limit:
 Usage (inside an ``async def`` test; pytest-asyncio runs it)::
 
     from telegram import InlineKeyboardButton, InlineKeyboardMarkup
-    from telegram.ext import CommandHandler
+    from telegram.ext import CallbackQueryHandler, CommandHandler
     from tests.fakes.telegram_bot_api import FakeBotAPI, run_polling
 
     async def test_new_game() -> None:
         async with FakeBotAPI() as api:
-            app = api.application_builder().build()
+            app = api.application_builder().build()   # token, base_url, base_file_url set
 
             async def new(update, context):
                 kb = InlineKeyboardMarkup([[InlineKeyboardButton("Draw", callback_data="draw")]])
-                await update.effective_message.reply_text("Your deal", reply_markup=kb)
+                await update.effective_message.reply_text("<b>Your deal</b>", parse_mode="HTML", reply_markup=kb)
+
+            async def draw(update, context):
+                await update.callback_query.answer("You drew a card")
+                await update.callback_query.edit_message_text("Stock: 23")
 
             app.add_handler(CommandHandler("tripeaks", new))
+            app.add_handler(CallbackQueryHandler(draw))
             alice = api.user("Alice", language_code="de")
-            chat = api.private_chat(alice)
-            async with run_polling(app):
+            chat = api.private_chat(alice)               # or api.group("Club", members=[alice])
+            async with run_polling(app):                 # initialize/start/start_polling ... shutdown
                 sent = api.send_text(alice, chat, "/tripeaks TP1-E-AAAAAAB")
-                reply = await sent.reply()                 # the bot's next message in that chat
-                assert reply.text == "Your deal"
+                reply = await sent.reply()               # the bot's next message in that chat
+                assert reply.text == "Your deal" and reply.entity_texts("bold") == ["Your deal"]
                 assert reply.keyboard == [[("Draw", "draw")]]
-                press = api.press(alice, chat, reply.message_id, "draw")
-                answer = await press.answer()              # the answerCallbackQuery for this press
+                press = api.press(alice, chat, reply.message_id, "draw")   # or button_text="Draw"
+                assert (await press.answer()).text == "You drew a card"   # the toast
+                assert (await press.edited()).text == "Stock: 23"
                 assert api.unanswered_callbacks() == []
 
-Waiting: every helper that queues an update (``send_text``, ``press``, ``queue_update``) moves a mark;
-``wait_for_request``/``wait_for_message`` look only at requests made after the latest mark (or after
-``since=``), including ones that already happened, so there is no race and no sleep.
-``wait_until(predicate)`` re-checks the predicate after every request the fake answers.
+Other helpers: ``api.messages(chat)``, ``api.last_message(chat)`` (the bot's latest),
+``api.requests``/``api.calls("sendMessage", chat=chat)`` (method, decoded params, answer),
+``api.commands(scope, language_code)`` and ``api.visible_commands(user, chat)`` for setMyCommands,
+``api.fail_next(chat, retry_after=1)``/``api.inject_error(...)`` for failures, and for webhook mode
+``api.webhook_url``/``api.webhook_secret_token`` (queued updates are then pushed to the webhook) and
+``await api.post_update_to(url, update, secret_token=...)``. ``api.transcript()`` prints the calls.
+
+Waiting: every user action (``send_text``, ``press``, ``queue_update``, ``post_update_to``) moves a
+mark; ``wait_for_request``/``wait_for_message`` look only at requests made after the latest mark (or
+after ``since=``), including ones that already happened, so there is no race and no sleep.
+``wait_until(predicate)`` re-checks the predicate whenever a request arrives or is answered (and every
+20 ms, for predicates over the test's own state). Timeouts raise ``TimeoutError`` with a transcript.
 
 Limits of the fake: only the methods listed in ``FakeBotAPI._METHODS`` exist (others answer 404 Not
 Found, as Telegram does for unknown methods); no media, inline mode, payments, forums or channels;
