@@ -82,6 +82,7 @@ import time
 from array import array
 from collections.abc import AsyncIterator, Callable, Iterable, Mapping
 from dataclasses import dataclass, field
+from http import HTTPStatus
 from typing import TYPE_CHECKING, Any
 
 import aiohttp
@@ -109,6 +110,7 @@ __all__ = [
 ]
 
 log = logging.getLogger(__name__)
+_HTTP_STATUSES = frozenset(status.value for status in HTTPStatus)
 
 DEFAULT_TOKEN = "7000000001:AAFakeTokenForTripeaksTestsOnly0000"
 
@@ -1890,9 +1892,13 @@ class FakeBotAPI:
                 self._notify()
             else:
                 webhook.last_error_date = int(time.time())
-                webhook.last_error_message = (
-                    delivery.error or f"Wrong response from the webhook: {delivery.status}"
-                )
+                if delivery.status is None:
+                    webhook.last_error_message = "Connection refused"
+                else:
+                    phrase = HTTPStatus(delivery.status).phrase if delivery.status in _HTTP_STATUSES else ""
+                    webhook.last_error_message = (
+                        f"Wrong response from the webhook: {delivery.status} {phrase}".strip()
+                    )
                 await asyncio.sleep(self.webhook_retry_delay)
 
     def _deliverable(self, allowed: list[str] | None) -> list[dict[str, Any]]:
