@@ -549,7 +549,7 @@ def view_as_text(view: View) -> str:
 
 def _button_text(button: Button) -> str:
     marks = {ButtonStyle.PRIMARY: "*", ButtonStyle.SUCCESS: "+", ButtonStyle.DANGER: "!"}
-    label = button.label.replace(_EMOJI, "")
+    label = button.label.replace(_EMOJI, "").replace(_TEXT, "")
     return f"[{label}{marks.get(button.style, '')}{' (off)' if button.disabled else ''}]"
 
 

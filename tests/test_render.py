@@ -1,0 +1,603 @@
+"""The renderer: what players see, in every language, within both platforms' limits.
+
+Snapshots of the rendered text are in ``tests/snapshots``; after a deliberate change, regenerate them with
+``UPDATE_SNAPSHOTS=1 .venv/bin/pytest tests/test_render.py`` and read the diff: it is what players will see.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+import functools
+import os
+import random
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from bot.domain import DealVerdict, GameSnapshot, Hint, PlayerKey, Settings, Stats
+from bot.errors import BadPayload, BotError, GameNotFound, NoActiveGame, NotYourGame, StaleGame
+from bot.i18n import SUPPORTED_LOCALES
+from bot.payload import DailyPayload, GamePayload, decode_payload
+from bot.render import (
+    COMMAND_DESCRIPTIONS,
+    DISCORD_CONTENT_MAX,
+    DISCORD_CUSTOM_ID_MAX,
+    DISCORD_LABEL_MAX,
+    DISCORD_ROW_WIDTH,
+    DISCORD_ROWS,
+    TELEGRAM_BUTTONS_MAX,
+    TELEGRAM_CALLBACK_BYTES_MAX,
+    TELEGRAM_NOTICE_MAX,
+    TELEGRAM_ROW_WIDTH,
+    TELEGRAM_TEXT_MAX,
+    Button,
+    ButtonStyle,
+    SettingsPayload,
+    View,
+    card_cell,
+    card_label,
+    command_description,
+    display_width,
+    error_text,
+    refusal_text,
+    render_daily,
+    render_game,
+    render_rules,
+    render_settings,
+    render_stats,
+    rules_text,
+    slot_column,
+    view_as_text,
+)
+from core.deal import GameCode, Rules
+from core.errors import InvalidCodeError
+from core.game import Action, Draw, Game, Outcome, Reason, Status, Tap, Undo
+from core.layout import ALL_SLOTS_MASK, COVER_MASKS, COVERED_BY, ROWS, SLOT_COUNT
+
+SNAPSHOTS = Path(__file__).resolve().parent / "snapshots"
+UPDATE = os.environ.get("UPDATE_SNAPSHOTS") == "1"
+OWNER = PlayerKey("discord", "1000")
+MAX_GAME_ID = 10**18 - 1  # the largest ids bot.payload accepts
+MAX_VERSION = 10**9 - 1
+
+
+# --- positions, reached by playing real actions on real deals ------------------------------------------------------
+
+
+@functools.cache
+def fewest_draws_win(text: str) -> tuple[Action, ...] | None:
+    """A winning line with the fewest draws (so the best score) from a game's position, or None when no line wins.
+
+    Exhaustive, in layers by the number of draws: each layer is every (removed cards, waste rank) reachable by
+    removals from the previous layer's positions with one more card drawn. Small deals only (a test helper)."""
+    game = Game.from_text(text)
+    ranks = [int(card.rank) for card in game.deal.tableau]
+    stock = [int(card.rank) for card in game.deal.stock]
+
+    def fits(a: int, b: int) -> bool:
+        return game.rules.adjacent(a, b)
+
+    State = tuple[int, int]
+    start: State = (game.removed, int(game.waste.rank))
+    layers: list[dict[State, tuple[State, int, Action] | None]] = [{start: None}]
+    for k in range(len(stock) - game.drawn + 1):
+        seen = layers[k]
+        frontier = list(seen)
+        while frontier:
+            removed, waste = state = frontier.pop()
+            if removed == ALL_SLOTS_MASK:
+                line: list[Action] = []
+                cursor, layer = state, k
+                while (parent := layers[layer][cursor]) is not None:
+                    cursor, layer, action = parent
+                    line.append(action)
+                return tuple(reversed(line))
+            for slot in range(SLOT_COUNT):
+                cover = COVER_MASKS[slot]
+                if not removed >> slot & 1 and removed & cover == cover and fits(ranks[slot], waste):
+                    following = (removed | 1 << slot, ranks[slot])
+                    if following not in seen:
+                        seen[following] = (state, k, Tap(slot))
+                        frontier.append(following)
+        if game.drawn + k < len(stock):
+            card = stock[game.drawn + k]
+            layers.append({})
+            for removed, waste in seen:
+                layers[k + 1].setdefault((removed, card), ((removed, waste), k, Draw()))
+    return None
+
+
+def play(code: str, actions: list[Action] | tuple[Action, ...] = ()) -> tuple[Game, Outcome | None]:
+    game = Game.from_code(code)
+    outcome = None
+    for action in actions:
+        outcome = game.apply(action)
+    return game, outcome
+
+
+def snapshot(game: Game, outcome: Outcome | None = None, **fields: object) -> GameSnapshot:
+    base = GameSnapshot(game_id=42, version=game.moves, owner=OWNER, owner_name="alice", game=game, outcome=outcome)
+    return dataclasses.replace(base, **fields)  # type: ignore[arg-type]
+
+
+def fresh() -> GameSnapshot:
+    game, _ = play("TP1-E-AAAAAAB")
+    return snapshot(game)
+
+
+def midgame() -> GameSnapshot:
+    """Ten moves into the best line of TP1-E-AAAAAAB, then a tap on a face-down card: refused."""
+    line = fewest_draws_win(Game.from_code("TP1-E-AAAAAAB").to_text())
+    assert line is not None
+    game, _ = play("TP1-E-AAAAAAB", line[:10])
+    flipped = [s for s in range(18) if game.is_playable(s)]
+    assert flipped, "the position should show cards turned face up above the bottom row"
+    covered = next(s for s in range(SLOT_COUNT) if not game.is_face_up(s))
+    outcome = game.apply(Tap(covered))
+    assert outcome.reason is Reason.BLOCKED
+    return snapshot(game, outcome)
+
+
+def hinted() -> GameSnapshot:
+    """Two moves into TP1-E-AAAAAAB, with the solver's advice: the next move of a best line."""
+    game, outcome = play("TP1-E-AAAAAAB", [Action.parse("d"), Action.parse("d")])
+    line = fewest_draws_win(game.to_text())
+    assert line is not None
+    best, _ = play("TP1-E-AAAAAAB", [Action.parse("d"), Action.parse("d"), *line])
+    return snapshot(game, outcome, hint=Hint(line[0], True, best.score))
+
+
+def won() -> GameSnapshot:
+    """TP1-E-AAAAAAC played to the end along a best line: the best score, and its verdict."""
+    line = fewest_draws_win(Game.from_code("TP1-E-AAAAAAC").to_text())
+    assert line is not None
+    game, outcome = play("TP1-E-AAAAAAC", line)
+    assert game.status is Status.WON
+    return snapshot(game, outcome, verdict=DealVerdict(True, game.score))
+
+
+def blocked() -> GameSnapshot:
+    """TP1-C-AAAAAAI, which no line wins: draw the whole stock, then remove what fits until nothing does."""
+    game = Game.from_code("TP1-C-AAAAAAI")
+    assert fewest_draws_win(game.to_text()) is None
+    outcome = None
+    for _ in range(game.stock_left):
+        outcome = game.apply(Draw())
+    while (fitting := [s for s in game.playable_slots() if game.fits(s)]):
+        outcome = game.apply(Tap(fitting[0]))
+    assert game.status is Status.BLOCKED
+    return snapshot(game, outcome, verdict=DealVerdict(False, None))
+
+
+POSITIONS = {"fresh": fresh, "midgame": midgame, "hint": hinted, "won": won, "blocked": blocked}
+
+
+# --- snapshots ----------------------------------------------------------------------------------------------------
+
+
+def _compare(name: str, text: str) -> None:
+    path = SNAPSHOTS / name
+    if UPDATE:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    assert path.exists(), f"no snapshot {path.name}: run with UPDATE_SNAPSHOTS=1 and review it"
+    assert text == path.read_text(encoding="utf-8")
+
+
+def _full_text(view: View) -> str:
+    text = view_as_text(view)
+    if view.notice:
+        text += f"\n\nnotice: {view.notice}"
+    return text + "\n"
+
+
+@pytest.mark.parametrize("locale", SUPPORTED_LOCALES)
+@pytest.mark.parametrize("position", list(POSITIONS))
+def test_game_snapshot(position: str, locale: str) -> None:
+    _compare(f"game-{position}.{locale}.txt", _full_text(render_game(POSITIONS[position](), locale, Settings())))
+
+
+def _messages_text(locale: str) -> str:
+    stats = Stats(games=21, wins=11, best_score=766, current_streak=2, longest_streak=5)
+    sections = {
+        "rules": view_as_text(render_rules(locale)),
+        "stats": view_as_text(render_stats(stats, locale)),
+        "stats, none yet": view_as_text(render_stats(Stats(0, 0, None, 0, 0), locale)),
+        "settings": view_as_text(render_settings(Settings(), locale)),
+        "settings, chosen": view_as_text(render_settings(
+            Settings(language="ja", explain_refusals=False, default_rules=Rules.CLASSIC), locale)),
+        "daily": view_as_text(render_daily(dt.date(2026, 11, 29), locale)),
+        "refusals": "\n".join(refusal_text(reason, locale) for reason in Reason),
+        "errors": "\n".join(error_text(error, locale) for error in _errors()),
+        "commands": "\n".join(f"{name}: {command_description(name, locale)}" for name in COMMAND_DESCRIPTIONS),
+    }
+    return "".join(f"== {title} ==\n{body}\n\n" for title, body in sections.items())
+
+
+def _errors() -> list[Exception]:
+    return [NotYourGame("alice"), StaleGame(fresh()), GameNotFound(7), NoActiveGame(), BadPayload("x"),
+            InvalidCodeError("x"), BotError("x"), RuntimeError("x")]
+
+
+@pytest.mark.parametrize("locale", SUPPORTED_LOCALES)
+def test_messages_snapshot(locale: str) -> None:
+    _compare(f"messages.{locale}.txt", _messages_text(locale))
+
+
+# --- the picture --------------------------------------------------------------------------------------------------
+
+
+def test_fresh_deal_shows_the_three_peaks() -> None:
+    view = render_game(fresh(), "en", Settings())
+    assert view.tableau is not None
+    lines = view.tableau.split("\n")
+    assert lines[:4] == [
+        "      ▒▒▒         ▒▒▒         ▒▒▒",
+        "    ▒▒▒ ▒▒▒     ▒▒▒ ▒▒▒     ▒▒▒ ▒▒▒",
+        "  ▒▒▒ ▒▒▒ ▒▒▒ ▒▒▒ ▒▒▒ ▒▒▒ ▒▒▒ ▒▒▒ ▒▒▒",
+        " 2♣  A♦  6♠  K♣  K♥ 10♥ 10♠  J♠ 10♦  8♠",
+    ]
+    assert "Q♣" in lines[5]  # the waste card, boxed
+
+
+def test_each_card_sits_over_the_two_cards_covering_it() -> None:
+    for slot in range(SLOT_COUNT):
+        if COVERED_BY[slot]:
+            left, right = (slot_column(s) for s in COVERED_BY[slot])
+            assert right - left == 4 and slot_column(slot) == left + 2, slot
+
+
+@pytest.mark.parametrize("position", list(POSITIONS))
+def test_every_slot_is_drawn_where_it_lies(position: str) -> None:
+    snap = POSITIONS[position]()
+    game = snap.game
+    tableau = render_game(snap, "en", Settings()).tableau
+    assert tableau is not None
+    lines = tableau.split("\n")
+    for number, row in enumerate(ROWS):
+        line = lines[number].replace("\u00a0", " ").ljust(40)
+        for slot in row:
+            cell = line[slot_column(slot):slot_column(slot) + 3]
+            if game.is_removed(slot):
+                assert cell == "   "
+            elif game.is_face_up(slot):
+                assert cell == card_cell(game.card_at(slot))
+            else:
+                assert cell == "▒▒▒"
+    # nothing but the waste box and its labels below the peaks, and the peaks never wider than the bottom row
+    assert all(display_width(line) <= 39 for line in lines[:4])
+    assert card_cell(game.waste) in lines[5]
+
+
+def test_removed_cards_leave_gaps_and_flipped_cards_show() -> None:
+    snap = midgame()
+    game = snap.game
+    tableau = render_game(snap, "en", Settings()).tableau
+    assert tableau is not None
+    shown_above_bottom = [s for s in range(18) if game.is_playable(s)]
+    assert shown_above_bottom
+    for slot in shown_above_bottom:
+        assert card_cell(game.card_at(slot)) in tableau.split("\n")[next(i for i, r in enumerate(ROWS) if slot in r)]
+
+
+def test_an_empty_top_row_keeps_its_line() -> None:
+    """A code block drops a blank first line, so an emptied top row is held by a no-break space."""
+    snap = won()
+    tableau = render_game(snap, "en", Settings()).tableau
+    assert tableau is not None
+    assert tableau.split("\n")[0] == "\u00a0"
+    assert tableau.split("\n")[1:4] == ["", "", ""]
+
+
+def test_red_and_black_suits_differ_on_buttons() -> None:
+    """Red suits take their red emoji form; black suits are forced to text, in the button's own colour."""
+    assert card_label(Game.from_code("TP1-E-AAAAAAB").card_at(22)) == "K♥\ufe0f"
+    assert card_label(Game.from_code("TP1-E-AAAAAAB").card_at(21)) == "K♣\ufe0e"
+
+
+# --- the header and the status line -------------------------------------------------------------------------------
+
+
+def test_header_has_code_rules_score_moves_and_stock() -> None:
+    snap = hinted()
+    assert render_game(snap, "en", Settings()).header == (
+        "TP1-E-AAAAAAB · Easy\nScore: 498 · Moves: 2 · 21 cards in the stock")
+    assert render_game(snap, "uk", Settings()).header == (
+        "TP1-E-AAAAAAB · Легкий\nРахунок: 498 · Ходи: 2 · 21 карта в прикупі")
+
+
+def test_daily_and_custom_deals_say_so() -> None:
+    game, _ = play("TP1-C-AAAAAAD")
+    header = render_game(snapshot(game, daily=dt.date(2026, 11, 29)), "en", Settings()).header
+    assert header.startswith("Daily deal: Nov 29, 2026 · TP1-C-AAAAAAD · Classic\n")
+    custom = Game(game.deal, Rules.CLASSIC)
+    assert render_game(snapshot(custom), "ja", Settings()).header.startswith("カスタム配札 · クラシック\n")
+
+
+@pytest.mark.parametrize("reason", list(Reason))
+def test_refusal_is_explained_only_when_explanations_are_on(reason: Reason) -> None:
+    game, _ = play("TP1-E-AAAAAAB")
+    snap = snapshot(game, Outcome(Undo(), reason))
+    on = render_game(snap, "uk", Settings(explain_refusals=True))
+    off = render_game(snap, "uk", Settings(explain_refusals=False))
+    assert on.status == on.notice == refusal_text(reason, "uk")
+    assert off.status is None and off.notice is None
+
+
+def test_wrong_rank_and_covered_taps_say_the_apps_words() -> None:
+    game, _ = play("TP1-E-AAAAAAB")
+    wrong = game.apply(Tap(18))  # 2♣ on Q♣
+    assert wrong.reason is Reason.NOT_ADJACENT
+    view = render_game(snapshot(game, wrong), "ja", Settings())
+    assert view.status == "ランクが1つ上か1つ下である必要があります"
+    covered = game.apply(Tap(0))
+    assert covered.reason is Reason.BLOCKED
+    assert render_game(snapshot(game, covered), "uk", Settings()).status == "Ця карта заблокована"
+
+
+def test_won_game_says_so_with_the_score_and_verdict() -> None:
+    snap = won()
+    status = render_game(snap, "en", Settings()).status
+    assert status is not None
+    assert f"You won! Final score: {snap.game.score}" in status
+    assert f"Best possible score for this deal: {snap.game.score}" in status
+    assert "Peak cleared: +100!" in status  # the last removal empties the last peak
+
+
+def test_blocked_game_says_so_in_the_apps_words() -> None:
+    snap = blocked()
+    for locale, words in [("en", "No more possible moves"), ("uk", "Більше немає можливих ходів"),
+                          ("ja", "これ以上可能な手がありません"), ("ru", "Больше нет возможных ходов")]:
+        status = render_game(snap, locale, Settings()).status
+        assert status is not None
+        lines = status.split("\n")
+        assert words in lines
+        assert str(snap.game.score) in status
+    assert "This deal could not be won" in (render_game(snap, "en", Settings()).status or "")
+    unknown = render_game(dataclasses.replace(snap, verdict=None), "en", Settings()).status or ""
+    assert "could not be won" not in unknown and "Best possible" not in unknown
+
+
+@pytest.mark.parametrize(("hint", "expected"), [
+    (Hint(Tap(22), True, 759), ["Hint: play K♥\ufe0f", "Best score still possible: 759"]),
+    (Hint(Draw(), True, 700), ["Hint: draw a card from the stock", "Best score still possible: 700"]),
+    (Hint(Undo(), False, None), ["Hint: undo the last move", "This game can no longer be won"]),
+    (Hint(None, False, None), ["No move helps: this game can no longer be won"]),
+    (Hint(None, None, None), ["No hint found in time; try again after your next move"]),
+    (Hint(Draw(), None, None), ["Hint: draw a card from the stock"]),
+])
+def test_hint_lines(hint: Hint, expected: list[str]) -> None:
+    game, _ = play("TP1-E-AAAAAAB")
+    assert render_game(snapshot(game, hint=hint), "en", Settings()).status == "\n".join(expected)
+
+
+def test_abandoned_game_has_no_buttons() -> None:
+    snap = dataclasses.replace(fresh(), abandoned=True)
+    view = render_game(snap, "ru", Settings())
+    assert view.buttons == ()
+    assert view.status == "Эта партия брошена"
+
+
+# --- buttons ------------------------------------------------------------------------------------------------------
+
+
+def _decoded(button: Button) -> GamePayload:
+    payload = decode_payload(button.payload)
+    assert isinstance(payload, GamePayload)
+    return payload
+
+
+def test_a_button_for_each_free_card_left_to_right_then_the_controls() -> None:
+    snap = midgame()
+    game = snap.game
+    view = render_game(snap, "en", Settings())
+    *card_rows, controls = view.buttons
+    cards = [button for row in card_rows for button in row]
+    slots = [int(_decoded(button).command) for button in cards]
+    assert sorted(slots) == game.playable_slots()
+    assert [slot_column(s) for s in slots] == sorted(slot_column(s) for s in slots)
+    for slot, button in zip(slots, cards, strict=True):
+        assert button.label == card_label(game.card_at(slot))
+        assert button.style is (ButtonStyle.PRIMARY if game.fits(slot) else ButtonStyle.SECONDARY)
+    assert [_decoded(b).command for b in controls] == ["d", "u", "h", "n"]
+    assert controls[0].label == f"Draw ({game.stock_left})"
+    assert not any(b.disabled for b in controls)
+
+
+def test_controls_are_disabled_when_they_cannot_act() -> None:
+    view = render_game(fresh(), "en", Settings())
+    draw, undo, hint, new = view.buttons[-1]
+    assert undo.disabled and not draw.disabled
+    game, _ = play("TP1-E-AAAAAAB", [Draw()] * 23)
+    assert game.status is Status.PLAYING  # the last stock card fits a bottom card
+    draw = render_game(snapshot(game), "en", Settings()).buttons[-1][0]
+    assert draw.disabled and draw.label == "Draw (0)"
+
+
+def test_draw_stands_out_when_no_card_fits() -> None:
+    game, _ = play("TP1-E-AAAAAAB", [Draw()])
+    assert not any(game.fits(s) for s in game.playable_slots())
+    draw = render_game(snapshot(game), "en", Settings()).buttons[-1][0]
+    assert draw.style is ButtonStyle.PRIMARY
+
+
+def test_the_hinted_move_is_highlighted() -> None:
+    snap = hinted()
+    assert snap.hint is not None and snap.hint.action is not None
+    view = render_game(snap, "en", Settings())
+    highlighted = [b for b in view.all_buttons() if b.style is ButtonStyle.SUCCESS]
+    assert [_decoded(b).command for b in highlighted] == [str(snap.hint.action)]
+
+
+def test_won_game_offers_only_a_new_game_and_blocked_undo_or_new() -> None:
+    assert [[_decoded(b).command for b in row] for row in render_game(won(), "en", Settings()).buttons] == [["n"]]
+    assert [[_decoded(b).command for b in row] for row in render_game(blocked(), "en", Settings()).buttons] == [
+        ["u", "n"]]
+
+
+def test_buttons_carry_the_game_and_its_version() -> None:
+    snap = dataclasses.replace(midgame(), game_id=MAX_GAME_ID, version=MAX_VERSION)
+    for button in render_game(snap, "en", Settings()).all_buttons():
+        payload = _decoded(button)
+        assert (payload.game_id, payload.version) == (MAX_GAME_ID, MAX_VERSION)
+
+
+def _random_positions(count: int) -> Iterator[GameSnapshot]:
+    """Random playouts of random deals, every position along the way, with the largest ids."""
+    rng = random.Random(5)
+    for _ in range(count):
+        game = Game.from_code(GameCode(rng.choice(list(Rules)), rng.randrange(26**7)))
+        for _ in range(200):
+            yield snapshot(game.copy(), game_id=MAX_GAME_ID, version=MAX_VERSION)
+            if game.is_over:
+                break
+            legal = list(game.legal_actions())
+            taps = [a for a in legal if isinstance(a, Tap)]
+            roll = rng.random()
+            if game.undo_depth and roll < 0.05:
+                game.apply(Undo())
+            elif taps and roll < 0.85:
+                game.apply(rng.choice(taps))
+            elif game.stock_left:
+                game.apply(Draw())
+            else:
+                game.apply(rng.choice(taps))
+
+
+def _check_limits(view: View) -> None:
+    rows = view.buttons
+    assert len(rows) <= DISCORD_ROWS
+    assert all(1 <= len(row) <= min(DISCORD_ROW_WIDTH, TELEGRAM_ROW_WIDTH) for row in rows)
+    assert len(view.all_buttons()) <= min(DISCORD_ROWS * DISCORD_ROW_WIDTH, TELEGRAM_BUTTONS_MAX)
+    for button in view.all_buttons():
+        assert 1 <= len(button.label) <= DISCORD_LABEL_MAX
+        assert 1 <= len(button.payload.encode("utf-8")) <= TELEGRAM_CALLBACK_BYTES_MAX
+        assert len(button.payload) <= DISCORD_CUSTOM_ID_MAX
+    # the whole message as Discord content (header in bold, tableau in a code block) and as Telegram text
+    body = f"**{view.header}**\n```\n{view.tableau}\n```\n{view.status or ''}"
+    assert len(body) <= DISCORD_CONTENT_MAX
+    assert len(body.encode("utf-16-le")) // 2 <= TELEGRAM_TEXT_MAX
+    assert view.notice is None or len(view.notice) <= TELEGRAM_NOTICE_MAX
+
+
+def test_every_button_fits_both_platforms() -> None:
+    positions = 0
+    most_cards = 0
+    for snap in _random_positions(60):
+        for locale in SUPPORTED_LOCALES:
+            view = render_game(snap, locale, Settings())
+            _check_limits(view)
+            for button in view.all_buttons():
+                payload = _decoded(button)
+                assert (payload.game_id, payload.version) == (MAX_GAME_ID, MAX_VERSION)
+                if payload.command.isdigit():
+                    assert snap.game.is_playable(int(payload.command))
+        most_cards = max(most_cards, len(snap.game.playable_slots()))
+        positions += 1
+    assert positions > 1000 and most_cards == 10
+
+
+def test_hint_and_refusal_views_fit_too() -> None:
+    for locale in SUPPORTED_LOCALES:
+        for position in POSITIONS.values():
+            snap = position()
+            _check_limits(render_game(snap, locale, Settings()))
+            _check_limits(render_game(dataclasses.replace(snap, hint=Hint(Draw(), False, None)), locale, Settings()))
+
+
+def test_no_more_than_ten_cards_are_ever_free() -> None:
+    """Ten chains (a bottom card and what sits straight above it) cover the tableau, so at most ten cards are free
+    at once: two rows of five card buttons, and one row of controls."""
+    chains: list[set[int]] = [{18 + j} for j in range(10)]
+    for j in range(9):
+        chains[j].add(9 + j)
+    for p in range(3):
+        chains[3 * p].add(3 + 2 * p)
+        chains[3 * p].add(p)
+        chains[3 * p + 2].add(4 + 2 * p)
+    assert set().union(*chains) == set(range(SLOT_COUNT))
+    for chain in chains:
+        ordered = sorted(chain, reverse=True)
+        for lower, upper in zip(ordered, ordered[1:], strict=False):
+            assert lower in _above(upper), (lower, upper)
+
+
+def _above(slot: int) -> set[int]:
+    """Every slot that (transitively) covers ``slot``."""
+    found: set[int] = set()
+    todo = list(COVERED_BY[slot])
+    while todo:
+        s = todo.pop()
+        if s not in found:
+            found.add(s)
+            todo.extend(COVERED_BY[s])
+    return found
+
+
+# --- other replies ------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("locale", SUPPORTED_LOCALES)
+def test_other_replies_fit(locale: str) -> None:
+    assert len(rules_text(locale)) <= DISCORD_CONTENT_MAX
+    for view in (render_rules(locale), render_stats(Stats(10**6, 10**5, 772, 10**4, 10**5), locale),
+                 render_settings(Settings(), locale), render_daily(dt.date(2026, 12, 31), locale)):
+        _check_limits(view)
+    for name in COMMAND_DESCRIPTIONS:
+        assert 1 <= len(command_description(name, locale)) <= 100
+
+
+@pytest.mark.parametrize("locale", SUPPORTED_LOCALES)
+def test_errors_are_localised_and_name_the_owner(locale: str) -> None:
+    texts = [error_text(error, locale) for error in _errors()]
+    assert all(texts) and len(set(texts)) == len(texts)
+    assert "alice" in texts[0] and "/tripeaks new" in texts[0]
+    assert "/new" in error_text(NoActiveGame(), locale, new_command="/new")
+    assert "TP1-E-AAAAAAB" in error_text(InvalidCodeError("x"), locale)
+
+
+def test_english_error_wording() -> None:
+    assert error_text(NotYourGame("bob"), "en") == "This is bob's game; start your own with /tripeaks new"
+
+
+def test_daily_post_has_a_play_button() -> None:
+    view = render_daily(dt.date(2026, 11, 29), "uk")
+    (button,), = view.buttons
+    assert decode_payload(button.payload) == DailyPayload(dt.date(2026, 11, 29))
+    assert view.header == "Щоденна роздача: 29 листопада 2026\u202fр."  # CLDR: a narrow no-break space
+
+
+# --- settings -----------------------------------------------------------------------------------------------------
+
+
+def test_settings_buttons_change_settings() -> None:
+    view = render_settings(Settings(), "en")
+    payloads = [SettingsPayload.decode(b.payload) for b in view.all_buttons()]
+    assert [p.encode() for p in payloads] == [
+        "tp:set:explain:off", "tp:set:rules:easy", "tp:set:rules:classic",
+        "tp:set:lang:auto", "tp:set:lang:en", "tp:set:lang:uk", "tp:set:lang:ru", "tp:set:lang:ja"]
+    chosen = [b.label for b in view.all_buttons() if b.style is ButtonStyle.SUCCESS]
+    assert chosen == ["Explanations: on", "Easy", "Automatic"]
+    settings = Settings()
+    for text in ("tp:set:explain:off", "tp:set:rules:classic", "tp:set:lang:uk"):
+        settings = SettingsPayload.decode(text).apply(settings)
+    assert settings == Settings(language="uk", explain_refusals=False, default_rules=Rules.CLASSIC)
+    assert SettingsPayload.decode("tp:set:lang:auto").apply(settings).language is None
+    assert SettingsPayload.decode("tp:set:explain:on").changes() == {"explain_refusals": True}
+
+
+@pytest.mark.parametrize("text", ["tp:set:lang:de", "tp:set:explain:yes", "tp:set:rules:", "tp:g:1:2:3",
+                                  "tp:set:lang:uk:x", "", "tp:set:colour:red"])
+def test_bad_settings_payloads_are_refused(text: str) -> None:
+    with pytest.raises(BadPayload):
+        SettingsPayload.decode(text)
+
+
+def test_settings_show_what_is_chosen() -> None:
+    view = render_settings(Settings(language="ja", explain_refusals=False, default_rules=Rules.CLASSIC), "ja")
+    assert view.status == "エラー時のヘルプ：オフ\n新しいゲームのルール：クラシック\n言語：日本語"
+    assert [b.label for b in view.all_buttons() if b.style is ButtonStyle.SUCCESS] == ["クラシック", "日本語"]
+    toggle = view.buttons[0][0]
+    assert toggle.label == "ヘルプ：オフ" and toggle.payload == "tp:set:explain:on"  # green only when on
