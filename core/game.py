@@ -205,6 +205,19 @@ class Game:
         """Whether the card in ``slot`` is one rank above or below the waste card (ignoring whether it is free)."""
         return self.rules.adjacent(self._ranks[slot], int(self.waste.rank))
 
+    def visible_slot(self, card: Card) -> int | None:
+        """The slot where a player sees ``card``: face up, or already removed from there. None for a face-down card
+        or one that is not in the tableau, so looking a card up never reveals where a hidden card lies.
+
+        >>> game = Game.from_code("TP1-E-AAAAAAB")
+        >>> game.visible_slot(Card.parse("KH")), game.visible_slot(Card.parse("7D"))
+        (22, None)
+        """
+        for slot, dealt in enumerate(self.deal.tableau):
+            if dealt == card:
+                return slot if self.is_face_up(slot) else None
+        return None
+
     def playable_slots(self) -> list[int]:
         return [s for s in range(SLOT_COUNT) if self.is_playable(s)]
 
