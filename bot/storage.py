@@ -50,7 +50,7 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 #: Used when neither an explicit URL nor ``DATABASE_URL`` is given; relative to the working directory.
 DEFAULT_URL = "sqlite+aiosqlite:///data/tripeaks.db"
 #: Where the Alembic scripts live: the repository's ``migrations`` folder, found from this file so that
-#: ``tripeaks db upgrade`` works from any directory.
+#: ``tripeaks db upgrade`` works from any directory (see :func:`migrations_dir` for installed copies).
 MIGRATIONS_DIR = Path(__file__).resolve().parent.parent / "migrations"
 #: How long a SQLite connection waits for another process's write lock before giving up (milliseconds).
 SQLITE_BUSY_TIMEOUT_MS = 10_000
@@ -237,12 +237,21 @@ async def open_database(url: str | URL | None = None, *, migrate: bool = True, *
 # --- migrations --------------------------------------------------------------------------------------------------
 
 
+def migrations_dir() -> Path:
+    """The ``migrations`` folder: beside the ``bot`` package (a checkout or an editable install), else in the
+    working directory (an image that copied the repository and installed it with ``pip install .``)."""
+    for candidate in (MIGRATIONS_DIR, Path.cwd() / "migrations"):
+        if (candidate / "env.py").is_file():
+            return candidate
+    raise FileNotFoundError(f"no Alembic migrations folder at {MIGRATIONS_DIR} or {Path.cwd() / 'migrations'}")
+
+
 def alembic_config() -> Any:
     """An Alembic ``Config`` built in code: no ``alembic.ini`` needed, whatever the working directory."""
     from alembic.config import Config
 
     config = Config()
-    config.set_main_option("script_location", str(MIGRATIONS_DIR))
+    config.set_main_option("script_location", str(migrations_dir()))
     return config
 
 

@@ -13,11 +13,11 @@ from sqlalchemy import inspect
 from sqlalchemy.engine import URL
 
 from bot.storage import (
-    MIGRATIONS_DIR,
     alembic_config,
     create_engine,
     current_revision,
     downgrade_database,
+    migrations_dir,
     upgrade_database,
 )
 
@@ -46,7 +46,7 @@ async def _indexes(url: URL, table: str) -> set[str]:
 
 def test_the_migrations_form_one_line() -> None:
     script = ScriptDirectory.from_config(alembic_config())
-    assert Path(script.dir) == MIGRATIONS_DIR
+    assert Path(script.dir) == migrations_dir() == REPO / "migrations"
     assert len(script.get_heads()) == 1
     assert [rev.down_revision for rev in script.walk_revisions()][-1] is None
 
