@@ -34,7 +34,16 @@ from babel.dates import format_date
 from babel.numbers import format_percent
 
 from bot.domain import DealVerdict, GameSnapshot, Hint, Settings, Stats
-from bot.errors import BadPayload, BotError, GameNotFound, NoActiveGame, NotYourGame, StaleGame
+from bot.errors import (
+    BadGameCode,
+    BadPayload,
+    BotError,
+    GameNotFound,
+    NoActiveGame,
+    NotYourGame,
+    NoWinnableDeal,
+    StaleGame,
+)
 from bot.i18n import LANGUAGE_NAMES, N_, SUPPORTED_LOCALES, Translator, translator
 from bot.payload import HINT, NEW_GAME, PREFIX, DailyPayload, GamePayload
 from core.cards import Card
@@ -505,11 +514,13 @@ def error_text(error: Exception, locale: str, new_command: str = "/tripeaks new"
         return tr.gettext("This game has expired; start a new one with {command}").format(command=new_command)
     if isinstance(error, NoActiveGame):
         return tr.gettext("You have no game in progress; start one with {command}").format(command=new_command)
+    if isinstance(error, (BadGameCode, InvalidCodeError)):
+        return tr.gettext("That is not a game code: a code looks like TP1-E-AAAAAAB (E Easy, C Classic)")
     if isinstance(error, BadPayload):
         return tr.gettext("This button could not be read; start a new game with {command}").format(
             command=new_command)
-    if isinstance(error, InvalidCodeError):
-        return tr.gettext("That is not a game code: a code looks like TP1-E-AAAAAAB (E Easy, C Classic)")
+    if isinstance(error, NoWinnableDeal):
+        return tr.gettext("No winnable deal was found in time; please try again")
     if isinstance(error, BotError):
         return tr.gettext("That did not work; please try again")
     return tr.gettext("Something went wrong on our side; please try again later")
@@ -519,17 +530,32 @@ def error_text(error: Exception, locale: str, new_command: str = "/tripeaks new"
 
 #: Descriptions for slash commands (Discord, at most 100 characters) and the Telegram command menu.
 COMMAND_DESCRIPTIONS: dict[str, str] = {
+    "tripeaks": N_("Play TriPeaks solitaire"),
     "new": N_("Start a new game, or replay a deal from its code"),
     "resume": N_("Show your game in progress"),
     "daily": N_("Play today's deal, the same for everyone"),
+    "play": N_("Play a free card by its name, such as 7h or QS"),
     "rules": N_("How to play TriPeaks"),
+    "help": N_("How to play TriPeaks, and the commands"),
     "stats": N_("Your games, wins, best score and streaks"),
     "settings": N_("Language, rules for new games and explanations"),
+}
+
+#: Descriptions for command options (Discord, at most 100 characters).
+OPTION_DESCRIPTIONS: dict[str, str] = {
+    "code": N_("A game code such as TP1-E-AAAAAAB, to replay that deal"),
+    # TRANSLATORS: the option choosing Easy or Classic for a new game
+    "rules": N_("Easy (King and Ace adjacent) or Classic"),
+    "card": N_("The card to play, such as 7h, 10s or QS"),
 }
 
 
 def command_description(command: str, locale: str) -> str:
     return translator(locale).gettext(COMMAND_DESCRIPTIONS[command])
+
+
+def option_description(option: str, locale: str) -> str:
+    return translator(locale).gettext(OPTION_DESCRIPTIONS[option])
 
 
 # --- plain text (console and snapshots) ---------------------------------------------------------------------------
@@ -561,6 +587,7 @@ __all__ = [
     "blocked_text",
     "card_label",
     "command_description",
+    "option_description",
     "error_text",
     "refusal_text",
     "render_daily",

@@ -17,7 +17,16 @@ from pathlib import Path
 import pytest
 
 from bot.domain import DealVerdict, GameSnapshot, Hint, PlayerKey, Settings, Stats
-from bot.errors import BadPayload, BotError, GameNotFound, NoActiveGame, NotYourGame, StaleGame
+from bot.errors import (
+    BadGameCode,
+    BadPayload,
+    BotError,
+    GameNotFound,
+    NoActiveGame,
+    NotYourGame,
+    NoWinnableDeal,
+    StaleGame,
+)
 from bot.i18n import SUPPORTED_LOCALES
 from bot.payload import DailyPayload, GamePayload, decode_payload
 from bot.render import (
@@ -27,6 +36,7 @@ from bot.render import (
     DISCORD_LABEL_MAX,
     DISCORD_ROW_WIDTH,
     DISCORD_ROWS,
+    OPTION_DESCRIPTIONS,
     TELEGRAM_BUTTONS_MAX,
     TELEGRAM_CALLBACK_BYTES_MAX,
     TELEGRAM_NOTICE_MAX,
@@ -41,6 +51,7 @@ from bot.render import (
     command_description,
     display_width,
     error_text,
+    option_description,
     refusal_text,
     render_daily,
     render_game,
@@ -212,13 +223,14 @@ def _messages_text(locale: str) -> str:
         "refusals": "\n".join(refusal_text(reason, locale) for reason in Reason),
         "errors": "\n".join(error_text(error, locale) for error in _errors()),
         "commands": "\n".join(f"{name}: {command_description(name, locale)}" for name in COMMAND_DESCRIPTIONS),
+        "options": "\n".join(f"{name}: {option_description(name, locale)}" for name in OPTION_DESCRIPTIONS),
     }
     return "".join(f"== {title} ==\n{body}\n\n" for title, body in sections.items())
 
 
 def _errors() -> list[Exception]:
     return [NotYourGame("alice"), StaleGame(fresh()), GameNotFound(7), NoActiveGame(), BadPayload("x"),
-            InvalidCodeError("x"), BotError("x"), RuntimeError("x")]
+            InvalidCodeError("x"), NoWinnableDeal(), BotError("x"), RuntimeError("x")]
 
 
 @pytest.mark.parametrize("locale", SUPPORTED_LOCALES)
@@ -547,6 +559,8 @@ def test_other_replies_fit(locale: str) -> None:
         _check_limits(view)
     for name in COMMAND_DESCRIPTIONS:
         assert 1 <= len(command_description(name, locale)) <= 100
+    for name in OPTION_DESCRIPTIONS:
+        assert 1 <= len(option_description(name, locale)) <= 100
 
 
 @pytest.mark.parametrize("locale", SUPPORTED_LOCALES)
@@ -556,6 +570,7 @@ def test_errors_are_localised_and_name_the_owner(locale: str) -> None:
     assert "alice" in texts[0] and "/tripeaks new" in texts[0]
     assert "/new" in error_text(NoActiveGame(), locale, new_command="/new")
     assert "TP1-E-AAAAAAB" in error_text(InvalidCodeError("x"), locale)
+    assert error_text(BadGameCode("TP9", "x"), locale) == error_text(InvalidCodeError("x"), locale)
 
 
 def test_english_error_wording() -> None:
