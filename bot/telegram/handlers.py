@@ -31,6 +31,7 @@ from bot.render import (
     View,
     command_description,
     error_text,
+    refusal_text,
     render_game,
     render_rules,
     render_settings,
@@ -41,6 +42,7 @@ from bot.telegram.keyboard import keyboard, message_text, toast
 from core.cards import Card
 from core.deal import Rules
 from core.errors import InvalidCardError, InvalidCodeError, TriPeaksError
+from core.game import Reason
 
 log = logging.getLogger(__name__)
 
@@ -214,9 +216,16 @@ class TelegramHandlers:
             snapshot = await self.service.current_game(player)
             if snapshot is None:
                 raise NoActiveGame()
-            slot = _visible_slot(snapshot, "".join(args))
-            if slot is None:  # no such card to tap: show the game, whose buttons name the free cards
+            try:
+                card = Card.parse("".join(args))
+            except InvalidCardError:  # not a card: show the game, whose buttons name the cards free to play
                 await self.reply(message, self.game_view(snapshot, user))
+                return
+            slot = snapshot.game.visible_slot(card)
+            if slot is None:
+                # not on the table face up (face down, in the stock or on the waste): a tap could only be refused
+                text = refusal_text(Reason.BLOCKED, self.locale(user, snapshot.settings))
+                await message.reply_text(text, allow_sending_without_reply=True)
                 return
             result = await self.service.act(player, self.name(user), snapshot.game_id, snapshot.version, str(slot))
             await self.reply(message, self.game_view(result, user))
@@ -245,12 +254,13 @@ class TelegramHandlers:
         await self._command(update, work)
 
     async def cmd_help(self, update: Update, context: Context) -> None:
-        """``/help`` (and ``/start``): the commands with their localised descriptions."""
+        """``/help`` (and ``/start``): the rules, then the commands with their localised descriptions."""
 
         async def work(message: Message, user: User) -> None:
             locale = await self.user_locale(user)
-            lines = [f"/{name} - {description}" for name, description in menu_commands(locale)]
-            await self.reply(message, View(header=render_rules(locale).header, status="\n".join(lines)))
+            rules = render_rules(locale)
+            commands = "\n".join(f"/{name} - {description}" for name, description in menu_commands(locale))
+            await self.reply(message, dataclasses.replace(rules, status=f"{rules.status}\n\n{commands}"))
 
         await self._command(update, work)
 
@@ -308,12 +318,7 @@ class TelegramHandlers:
         owner = _addressee(query)
         if owner is not None and owner.id != user.id:
             raise NotYourGame(owner.full_name)
-        player = self.player(user)
-        current = await self.service.get_settings(player)
-        changed = choice.apply(current)
-        changes = {field.name: getattr(changed, field.name) for field in dataclasses.fields(Settings)
-                   if getattr(changed, field.name) != getattr(current, field.name)}
-        settings = await self.service.update_settings(player, name=self.name(user), **changes) if changes else current
+        settings = await self.service.update_settings(self.player(user), name=self.name(user), **choice.changes())
         return _Reply(None, render_settings(settings, self.locale(user, settings)))
 
     async def answer(self, query: CallbackQuery, text: str | None) -> None:
@@ -353,20 +358,6 @@ class TelegramHandlers:
                 await update.effective_message.reply_text(error_text(RuntimeError(), locale, NEW_COMMAND))
             except TelegramError:
                 log.warning("could not report the error to chat %s", update.effective_message.chat_id)
-
-
-def _visible_slot(snapshot: GameSnapshot, text: str) -> int | None:
-    """The tableau slot where the player can see the card ``text`` names: face up, or removed (a tap then says
-    so). None for a card they cannot see there (face down, in the stock, on the waste) or no card at all."""
-    try:
-        card = Card.parse(text)
-    except InvalidCardError:
-        return None
-    game = snapshot.game
-    for slot in range(28):
-        if game.card_at(slot) == card and (game.is_playable(slot) or game.is_removed(slot)):
-            return slot
-    return None
 
 
 def _addressee(query: CallbackQuery) -> User | None:

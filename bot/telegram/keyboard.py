@@ -41,7 +41,7 @@ def message_text(view: View) -> str:
     """The message body in Telegram HTML: bold header, ``<pre>`` tableau, then the status lines."""
     parts = [f"<b>{html.escape(view.header)}</b>"]
     if view.tableau is not None:
-        parts.append(f"<pre>{html.escape(view.tableau)}</pre>")
+        parts.append(f"<pre>{html.escape(_keep_indent(view.tableau))}</pre>")
     if view.status:
         parts.append(html.escape(view.status))
     # Telegram counts the text left after parsing the markup, in UTF-16 code units.
@@ -49,6 +49,17 @@ def message_text(view: View) -> str:
     if len(plain.encode("utf-16-le")) // 2 > TEXT_MAX:
         raise ViewTooLarge(f"message text of {len(plain)} characters")
     return "\n".join(parts)
+
+
+def _keep_indent(block: str) -> str:
+    """The block with the spaces that start it made no-break spaces (as wide in a monospace font): Telegram trims
+    whitespace at the start of an entity, which would shift the first row of the peaks out of line.
+
+    >>> _keep_indent("  ▒▒▒\n ▒▒▒")
+    '\xa0\xa0▒▒▒\n ▒▒▒'
+    """
+    rest = block.lstrip(" ")
+    return "\u00a0" * (len(block) - len(rest)) + rest
 
 
 def keyboard(view: View) -> InlineKeyboardMarkup | None:

@@ -1,0 +1,677 @@
+"""The Telegram bot end to end: the real python-telegram-bot Application built by ``bot.telegram.app``, over real
+HTTP, against the fake Bot API server on 127.0.0.1, with the real GameService on a SQLite file.
+
+Every test looks at what a player sees: the messages in the chat (text after Telegram's HTML parsing, the inline
+keyboard), the toasts that answer taps, and the command menus. The expected game messages are the renderer's view
+of a game the test plays on its own engine, so they check that the adapter shows the right game, and shows it
+whole; the strings the rules fix (RULES.md) are spelled out.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+import shutil
+import socket
+from collections.abc import AsyncIterator, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+from telegram import Update
+from telegram.ext import TypeHandler
+
+from bot.config import Config
+from bot.domain import DealVerdict, GameSnapshot, PlayerKey, Settings, Stats
+from bot.errors import BadPayload, GameNotFound, NoActiveGame, NotYourGame
+from bot.payload import GamePayload, decode_payload
+from bot.render import (
+    View,
+    command_description,
+    error_text,
+    refusal_text,
+    render_game,
+    render_settings,
+    render_stats,
+)
+from bot.service import GameService
+from bot.storage import open_database
+from bot.telegram.app import build_application, start, stop
+from bot.telegram.keyboard import keyboard, message_text
+from core.cards import Card
+from core.game import DRAW, UNDO, Action, Game, Outcome, Reason, Status, Tap, Undo
+from tests.conftest import fake_hint, fake_verdict
+from tests.fakes.telegram_bot_api import CallbackAnswer, FakeBotAPI, FakeChat, FakeUser, StoredMessage
+
+pytestmark = pytest.mark.timeout(60)
+
+CODE = "TP1-E-AAAAAAB"
+WIN_CODE = "TP1-E-AAAAAAC"
+NEW = "/tripeaks"
+SECRET = "s3cret-Token_for-tests"
+
+# The original app's wording (RULES.md), which the players of uk and ja know.
+UK_NOT_ADJACENT = "Має бути на один ранг вищою або нижчою"
+JA_NOT_ADJACENT = "ランクが1つ上か1つ下である必要があります"
+EN_NOT_ADJACENT = "Must be one rank higher or lower"
+STALE = "That message was out of date; it now shows the game as it stands"
+
+
+# --- the bot, running --------------------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def db_url(sqlite_template: Path, tmp_path: Path) -> str:
+    """A migrated SQLite file of this test's own; it outlives every bot process the test starts."""
+    path = tmp_path / "tripeaks.db"
+    shutil.copyfile(sqlite_template, path)
+    return f"sqlite+aiosqlite:///{path}"
+
+
+@pytest.fixture
+async def api() -> AsyncIterator[FakeBotAPI]:
+    HANDLED.clear()
+    async with FakeBotAPI() as server:
+        yield server
+
+
+@pytest.fixture
+def no_errors_logged(caplog: pytest.LogCaptureFixture) -> Iterator[None]:
+    """Nothing the bot does in a test may log an error (a "message is not modified", say)."""
+    with caplog.at_level(logging.WARNING):
+        yield
+    errors = [record for record in caplog.records if record.levelno >= logging.ERROR]
+    assert not errors, [record.getMessage() for record in errors]
+
+
+#: The update ids the bot has finished handling (of the current test's fake server).
+HANDLED: set[int] = set()
+
+
+async def _note_handled(update: Update, context: object) -> None:
+    HANDLED.add(update.update_id)
+
+
+@asynccontextmanager
+async def running_bot(api: FakeBotAPI, db_url: str, **settings: Any) -> AsyncIterator[GameService]:
+    """A whole bot process: the service on the database file and the Application on the fake Bot API, started as
+    the runner starts it; stopped and closed on leaving."""
+    config = Config(telegram_token=api.token, telegram_api_url=api.base_url, **settings)
+    db = await open_database(db_url, migrate=False)
+    with ThreadPoolExecutor(2) as executor:
+        service = GameService(db, executor=executor, hint_function=fake_hint, verdict_function=fake_verdict)
+        app = build_application(service, config)
+        # after the bot's own handlers are done with an update, note it (a later group runs after them)
+        app.add_handler(TypeHandler(Update, _note_handled), group=99)
+        await start(app)
+        try:
+            yield service
+        finally:
+            await stop(app)
+            await service.close()
+            await db.close()
+
+
+@pytest.fixture
+async def service(api: FakeBotAPI, db_url: str, no_errors_logged: None) -> AsyncIterator[GameService]:
+    async with running_bot(api, db_url) as running:
+        yield running
+
+
+# --- what the player should see ------------------------------------------------------------------------------------
+
+
+def plain(view: View) -> str:
+    """The view's text as a Telegram client shows it: the HTML markup parsed away."""
+    return "\n".join(part for part in (view.header, view.tableau, view.status) if part)
+
+
+def rows(view: View) -> list[list[tuple[str, str]]]:
+    return [[(button.label, button.payload) for button in row] for row in view.buttons]
+
+
+def expected_view(game: Game, game_id: int, version: int, *, locale: str = "en", outcome: Outcome | None = None,
+                  verdict: DealVerdict | None = None) -> View:
+    settings = Settings()
+    snapshot = GameSnapshot(game_id, version, PlayerKey("telegram", "0"), "", game, outcome=outcome,
+                            settings=settings, verdict=verdict)
+    return render_game(snapshot, locale, settings)
+
+
+def spaced(text: str) -> str:
+    """No-break spaces read as spaces: the bot starts the tableau with them so that Telegram, which trims
+    whitespace at the start of an entity, keeps the first row of the peaks in line."""
+    return text.replace("\u00a0", " ")
+
+
+def assert_shows(message: StoredMessage, view: View) -> None:
+    """The message shows exactly this view: text, the whole tableau as one code block, and the keyboard."""
+    assert spaced(message.text) == spaced(plain(view))
+    if view.tableau is not None:
+        assert [spaced(block) for block in message.entity_texts("pre")] == [spaced(view.tableau)]
+    assert message.entity_texts("bold") == [view.header]
+    assert message.keyboard == rows(view)
+
+
+def game_of(message: StoredMessage) -> tuple[int, int]:
+    """The game id and version a game message's buttons carry (all of them the same)."""
+    payloads = {decode_payload(data) for _, data in message.buttons if data is not None}
+    games = {(p.game_id, p.version) for p in payloads if isinstance(p, GamePayload)}
+    assert len(games) == 1, games
+    return games.pop()
+
+
+def data_for(message: StoredMessage, action: Action | str) -> str:
+    """The callback_data of the button doing ``action`` on the message as it is now."""
+    game_id, version = game_of(message)
+    data = GamePayload(game_id, version, str(action)).encode()
+    assert data in [d for _, d in message.buttons], f"no button for {action} on {message.buttons}"
+    return data
+
+
+def fitting(game: Game) -> int:
+    return next(s for s in game.playable_slots() if game.fits(s))
+
+
+def not_fitting(game: Game) -> int:
+    return next(s for s in game.playable_slots() if not game.fits(s))
+
+
+def after(code: str, *actions: Action) -> Game:
+    game = Game.from_code(code)
+    for action in actions:
+        game.push(action)
+    return game
+
+
+@functools.cache
+def find_win(code: str) -> tuple[Action, ...]:
+    """A winning line for ``code`` by depth-first search, without undo."""
+    game = Game.from_code(code)
+    seen: set[object] = set()
+    line: list[Action] = []
+
+    def search() -> bool:
+        if game.status is Status.WON:
+            return True
+        key = (game.removed, game.drawn, game.waste)
+        if key in seen:
+            return False
+        seen.add(key)
+        for action in [a for a in game.legal_actions() if not isinstance(a, Undo)]:
+            game.apply(action)
+            line.append(action)
+            if search():
+                return True
+            game.apply(UNDO)
+            line.pop()
+        return False
+
+    assert search(), f"no win for {code}"
+    return tuple(line)
+
+
+async def tap(api: FakeBotAPI, user: FakeUser, chat: FakeChat, message: StoredMessage, data: str, *,
+              check_button: bool = True) -> tuple[CallbackAnswer, StoredMessage]:
+    """Press a button and wait until the bot has handled the press completely; returns the toast it answered
+    with and the message as it is then."""
+    handle = api.press(user, chat, message.message_id, data, check_button=check_button)
+    await api.wait_until(lambda: handle.update_id in HANDLED, what=f"the bot to handle the press of {data!r}")
+    assert handle.record.answer is not None, f"the press of {data!r} was not answered"
+    return handle.record.answer, api.message(chat, message.message_id)
+
+
+async def command(api: FakeBotAPI, user: FakeUser, chat: FakeChat, text: str) -> StoredMessage:
+    """Send a command; the bot's one reply to it, once the bot has handled it completely."""
+    handle = api.send_text(user, chat, text)
+    await api.wait_until(lambda: handle.update_id in HANDLED, what=f"the bot to handle {text!r}")
+    sent = handle.update["message"]["message_id"]
+    replies = [m for m in api.bot_messages(chat) if m.message_id > sent]
+    assert len(replies) == 1, replies
+    return replies[0]
+
+
+def assert_all_answered(api: FakeBotAPI) -> None:
+    assert api.unanswered_callbacks() == []
+
+
+# --- a game by command, taps, draw and undo --------------------------------------------------------------------
+
+
+async def test_a_new_game_by_command_shows_the_deal_with_a_button_per_free_card(
+        api: FakeBotAPI, service: GameService) -> None:
+    alice = api.user("Alice")
+    chat = api.private_chat(alice)
+    message = await command(api, alice, chat, f"{NEW} {CODE}")
+
+    game_id, version = game_of(message)
+    assert version == 0
+    assert_shows(message, expected_view(Game.from_code(CODE), game_id, 0))
+    assert message.parse_mode == "HTML"
+    assert message.text.startswith(f"{CODE} · Easy")
+    # one button for each of the ten face-up cards, then draw, undo, hint and a new game
+    game = Game.from_code(CODE)
+    taps = [decode_payload(data) for _, data in message.buttons[:10] if data]
+    assert [p.command for p in taps if isinstance(p, GamePayload)] == [str(s) for s in game.playable_slots()]
+    assert all(len(data.encode()) <= 64 for _, data in message.buttons if data)
+
+    snapshot = await service.current_game(PlayerKey("telegram", str(alice.id)))
+    assert snapshot is not None and snapshot.game_id == game_id and str(snapshot.game.code) == CODE
+
+
+async def test_tripeaks_classic_deals_under_classic_rules_and_a_bad_code_is_explained(
+        api: FakeBotAPI, service: GameService) -> None:
+    alice = api.user("Alice")
+    chat = api.private_chat(alice)
+    message = await command(api, alice, chat, f"{NEW} classic")
+    assert message.text.splitlines()[0].endswith("· Classic")
+    assert "-C-" in message.text.splitlines()[0]
+
+    reply = await command(api, alice, chat, f"{NEW} TP1-X-NOPE")
+    assert reply.text == "That is not a game code: a code looks like TP1-E-AAAAAAB (E Easy, C Classic)"
+    assert reply.keyboard == []
+
+
+async def test_a_legal_tap_is_answered_and_the_message_edited_in_place(api: FakeBotAPI, service: GameService) -> None:
+    alice = api.user("Alice")
+    chat = api.private_chat(alice)
+    message = await command(api, alice, chat, f"{NEW} {CODE}")
+    game_id, _ = game_of(message)
+    slot = fitting(Game.from_code(CODE))
+
+    answer, edited = await tap(api, alice, chat, message, data_for(message, Tap(slot)))
+
+    assert answer.text is None and not answer.show_alert  # a plain acknowledgement: nothing to explain
+    assert edited.message_id == message.message_id and edited.edit_count == 1
+    assert len(api.bot_messages(chat)) == 1  # edited, not sent anew
+    game = after(CODE, Tap(slot))
+    assert_shows(edited, expected_view(game, game_id, 1))
+    assert "500" not in edited.text.splitlines()[1] and "499" in edited.text.splitlines()[1]
+    assert card_cell_on_waste(edited) == Game.from_code(CODE).card_at(slot)
+    # the answer came before the edit
+    methods = [r.method for r in api.calls() if r.method in ("answerCallbackQuery", "editMessageText")]
+    assert methods == ["answerCallbackQuery", "editMessageText"]
+    assert_all_answered(api)
+
+
+def card_cell_on_waste(message: StoredMessage) -> Card:
+    """The card in the waste box of the tableau, as the player reads it."""
+    line = next(line for line in message.entity_texts("pre")[0].splitlines() if "║" in line)
+    return Card.parse(line.split("║")[1].strip())
+
+
+async def test_a_refused_tap_says_why_in_the_toast_and_changes_nothing(
+        api: FakeBotAPI, service: GameService) -> None:
+    alice = api.user("Alice")
+    chat = api.private_chat(alice)
+    message = await command(api, alice, chat, f"{NEW} {CODE}")
+    game_id, _ = game_of(message)
+    game = Game.from_code(CODE)
+    slot = not_fitting(game)
+
+    answer, edited = await tap(api, alice, chat, message, data_for(message, Tap(slot)))
+
+    assert answer.text == EN_NOT_ADJACENT
+    refused = Outcome(Tap(slot), Reason.NOT_ADJACENT)
+    assert_shows(edited, expected_view(game, game_id, 0, outcome=refused))  # same game, same version
+    assert EN_NOT_ADJACENT in edited.text
+
+    # the same refusal again: the edit changes nothing, which Telegram reports and the bot takes in its stride
+    answer, again = await tap(api, alice, chat, edited, data_for(edited, Tap(slot)))
+    assert answer.text == EN_NOT_ADJACENT
+    assert api.calls("editMessageText")[-1].error is not None
+    assert "message is not modified" in (api.calls("editMessageText")[-1].error or "")
+    assert again.text == edited.text
+    assert len(api.bot_messages(chat)) == 1  # no error shown, no message sent instead
+    # and play goes on
+    answer, moved = await tap(api, alice, chat, again, data_for(again, Tap(fitting(game))))
+    assert answer.text is None and game_of(moved) == (game_id, 1)
+    assert_all_answered(api)
+
+
+async def test_draw_then_undo(api: FakeBotAPI, service: GameService) -> None:
+    alice = api.user("Alice")
+    chat = api.private_chat(alice)
+    message = await command(api, alice, chat, f"{NEW} {CODE}")
+    game_id, _ = game_of(message)
+    assert "Draw (23)" in [label for label, _ in message.buttons]
+
+    answer, drawn = await tap(api, alice, chat, message, data_for(message, DRAW))
+    assert answer.text is None
+    game = after(CODE, DRAW)
+    assert_shows(drawn, expected_view(game, game_id, 1))
+    assert card_cell_on_waste(drawn) == Game.from_code(CODE).deal.stock[0]
+    assert "Draw (22)" in [label for label, _ in drawn.buttons]
+
+    answer, undone = await tap(api, alice, chat, drawn, data_for(drawn, UNDO))
+    assert answer.text is None
+    game.push(UNDO)
+    assert_shows(undone, expected_view(game, game_id, 2))
+    assert card_cell_on_waste(undone) == Game.from_code(CODE).deal.waste
+    assert "Draw (23)" in [label for label, _ in undone.buttons]
+    assert game.score == 500 and game.moves == 1  # the score comes back, the move counter does not go down
+
+    # nothing left to undo: the tap is refused and says so
+    answer, _ = await tap(api, alice, chat, undone, data_for(undone, UNDO))
+    assert answer.text == "Nothing to undo"
+    assert_all_answered(api)
+
+
+async def test_a_scripted_deal_played_to_a_win_by_tapping(api: FakeBotAPI, service: GameService) -> None:
+    alice = api.user("Alice")
+    chat = api.private_chat(alice)
+    message = await command(api, alice, chat, f"{NEW} {WIN_CODE}")
+    game_id, _ = game_of(message)
+    game = Game.from_code(WIN_CODE)
+
+    for action in find_win(WIN_CODE):
+        answer, message = await tap(api, alice, chat, message, data_for(message, action))
+        assert answer.text is None
+        outcome = game.push(action)
+
+    assert game.status is Status.WON
+    verdict = (await service.game(game_id)).verdict  # what the solver said of the deal is the service's business
+    won = expected_view(game, game_id, len(find_win(WIN_CODE)), outcome=outcome, verdict=verdict)
+    assert_shows(message, won)
+    assert f"You won! Final score: {game.score}" in message.text
+    assert [label for label, _ in message.buttons] == ["New game"]
+    assert len(api.bot_messages(chat)) == 1
+    assert_all_answered(api)
+
+    stats = await command(api, alice, chat, "/stats")
+    expected = render_stats(Stats(games=1, wins=1, best_score=game.score, current_streak=1, longest_streak=1), "en")
+    assert stats.text == plain(expected)
+
+    # New game under the won one starts the next deal in the same message
+    answer, fresh = await tap(api, alice, chat, message, data_for(message, "n"))
+    new_id, version = game_of(fresh)
+    assert answer.text is None and new_id != game_id and version == 0
+    assert fresh.text.splitlines()[0].endswith("· Easy")
+
+
+# --- other players, groups, tampering ----------------------------------------------------------------------------
+
+
+async def test_a_group_with_two_players_each_playing_their_own_game(api: FakeBotAPI, service: GameService) -> None:
+    alice = api.user("Alice")
+    bob = api.user("Bob", language_code="ja")
+    group = api.group("Cards night", members=[alice, bob])
+    alice_game = await command(api, alice, group, f"{NEW}@{api.bot_username} {CODE}")
+    bob_game = await command(api, bob, group, f"{NEW} {WIN_CODE}")
+    alice_id, _ = game_of(alice_game)
+    bob_id, _ = game_of(bob_game)
+    assert alice_game.reply_to_message_id is not None and bob_game.reply_to_message_id is not None
+    assert "イージー" in bob_game.text.splitlines()[0]  # Bob's game speaks Bob's language
+
+    # Bob taps Alice's game: a toast in Bob's language, and nothing changes
+    answer, unchanged = await tap(api, bob, group, alice_game, data_for(alice_game, DRAW))
+    assert answer.text == error_text(NotYourGame("Alice"), "ja", NEW)
+    assert "Alice" in answer.text
+    assert unchanged.edit_count == 0 and unchanged.text == alice_game.text
+
+    # and Alice taps Bob's
+    answer, unchanged = await tap(api, alice, group, bob_game, data_for(bob_game, DRAW))
+    assert answer.text == "This is Bob's game; start your own with /tripeaks"
+    assert unchanged.edit_count == 0
+
+    # each plays their own
+    answer, alice_after = await tap(api, alice, group, alice_game, data_for(alice_game, DRAW))
+    assert answer.text is None
+    assert_shows(alice_after, expected_view(after(CODE, DRAW), alice_id, 1))
+    answer, bob_after = await tap(api, bob, group, bob_game, data_for(bob_game, DRAW))
+    assert answer.text is None
+    assert_shows(bob_after, expected_view(after(WIN_CODE, DRAW), bob_id, 1, locale="ja"))
+    assert_all_answered(api)
+
+
+async def test_another_users_tap_in_a_private_chat_is_refused_the_same_way(
+        api: FakeBotAPI, service: GameService) -> None:
+    # a message forwarded elsewhere keeps its buttons: whoever taps it, the game stays its owner's
+    alice = api.user("Alice")
+    mallory = api.user("Mallory", language_code="uk")
+    chat = api.private_chat(alice)
+    message = await command(api, alice, chat, f"{NEW} {CODE}")
+    answer, unchanged = await tap(api, mallory, chat, message, data_for(message, DRAW))
+    assert answer.text == error_text(NotYourGame("Alice"), "uk", NEW)
+    assert unchanged.edit_count == 0
+    snapshot = await service.current_game(PlayerKey("telegram", str(alice.id)))
+    assert snapshot is not None and snapshot.version == 0
+
+
+async def test_tampered_callback_data_changes_nothing_and_says_so(api: FakeBotAPI, service: GameService) -> None:
+    alice = api.user("Alice")
+    bob = api.user("Bob")
+    chat = api.private_chat(alice)
+    message = await command(api, alice, chat, f"{NEW} {CODE}")
+    bob_message = await command(api, bob, api.private_chat(bob), f"{NEW} {WIN_CODE}")
+    game_id, _ = game_of(message)
+    bob_id, _ = game_of(bob_message)
+    unreadable = error_text(BadPayload(), "en", NEW)
+
+    cases = {
+        f"tp:g:{game_id}:0:28": unreadable,  # no slot 28
+        f"tp:g:{game_id}:0:zz": unreadable,
+        f"tp:g:{game_id}:-1:d": unreadable,
+        "tp:daily:2999-01-01": unreadable,  # a daily deal of the future
+        "tp:set:lang:xx": unreadable,
+        "hello": unreadable,
+        f"tp:g:{bob_id}:0:d": error_text(NotYourGame("Bob"), "en", NEW),
+        "tp:g:987654:0:d": error_text(GameNotFound(987654), "en", NEW),
+    }
+    for data, toast in cases.items():
+        answer, shown = await tap(api, alice, chat, message, data, check_button=False)
+        assert answer.text == toast, data
+        assert shown.edit_count == 0 and shown.text == message.text and shown.keyboard == message.keyboard, data
+
+    # a version that is not the game's: stale; the message is refreshed to the game as it stands (here: as shown)
+    answer, shown = await tap(api, alice, chat, message, f"tp:g:{game_id}:5:d", check_button=False)
+    assert answer.text == STALE
+    assert shown.text == message.text and shown.keyboard == message.keyboard
+
+    for player, version in ((alice, 0), (bob, 0)):
+        snapshot = await service.current_game(PlayerKey("telegram", str(player.id)))
+        assert snapshot is not None and snapshot.version == version and snapshot.game.moves == 0
+    assert_all_answered(api)
+
+
+# --- restarts and webhooks ---------------------------------------------------------------------------------------
+
+
+async def test_after_a_restart_a_tap_on_the_old_message_plays_on(
+        api: FakeBotAPI, db_url: str, no_errors_logged: None) -> None:
+    alice = api.user("Alice")
+    chat = api.private_chat(alice)
+    async with running_bot(api, db_url):
+        message = await command(api, alice, chat, f"{NEW} {CODE}")
+        game_id, _ = game_of(message)
+        _, message = await tap(api, alice, chat, message, data_for(message, DRAW))
+
+    game = after(CODE, DRAW)
+    async with running_bot(api, db_url):  # a new process: new Application, new service, same database
+        slot = fitting(game) if any(game.fits(s) for s in game.playable_slots()) else None
+        action: Action = Tap(slot) if slot is not None else DRAW
+        answer, message = await tap(api, alice, chat, message, data_for(message, action))
+        assert answer.text is None
+        game.push(action)
+        assert_shows(message, expected_view(game, game_id, 2))
+
+        # the game goes on in a newer message; a tap on the older one is stale: it says so and catches up
+        newer = await command(api, alice, chat, "/resume")
+        assert_shows(newer, expected_view(game, game_id, 2))
+        _, newer = await tap(api, alice, chat, newer, data_for(newer, DRAW))
+        game.push(DRAW)
+        answer, refreshed = await tap(api, alice, chat, message, data_for(message, DRAW))
+        assert answer.text == STALE
+        assert_shows(refreshed, expected_view(game, game_id, 3))
+        assert refreshed.text == newer.text and refreshed.keyboard == newer.keyboard
+    assert_all_answered(api)
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+async def test_webhook_mode_refuses_posts_without_the_secret_and_plays_with_it(
+        api: FakeBotAPI, db_url: str, no_errors_logged: None) -> None:
+    port = free_port()
+    url = f"http://127.0.0.1:{port}/telegram/hook"
+    alice = api.user("Alice")
+    chat = api.private_chat(alice)
+    async with running_bot(api, db_url, telegram_webhook_url=url, telegram_webhook_secret=SECRET,
+                           telegram_webhook_listen="127.0.0.1", telegram_webhook_port=port):
+        assert api.webhook_url == url and api.webhook_secret_token == SECRET
+        assert api.calls("getUpdates") == []
+
+        for secret in (None, "wrong-secret"):
+            update = api.send_text(alice, chat, f"{NEW} TP1-E-AAAAAAA", queue=False)
+            delivery = await api.post_update_to(url, update, secret_token=secret)
+            assert delivery.status == 403, secret
+
+        update = api.send_text(alice, chat, f"{NEW} {CODE}", queue=False)
+        delivery = await api.post_update_to(url, update, secret_token=SECRET)
+        assert delivery.status == 200
+        message = await api.wait_for_message(chat)
+        game_id, _ = game_of(message)
+        assert_shows(message, expected_view(Game.from_code(CODE), game_id, 0))
+
+        # Telegram itself (the fake) pushes taps with the secret: answered and edited as with polling
+        answer = await api.press(alice, chat, message.message_id, data_for(message, DRAW)).answer()
+        assert answer.text is None
+        await api.wait_until(lambda: api.message(chat, message.message_id).edit_count == 1)
+        assert_shows(api.message(chat, message.message_id), expected_view(after(CODE, DRAW), game_id, 1))
+        # only the game with the secret was ever started
+        assert len([m for m in api.bot_messages(chat)]) == 1
+    assert_all_answered(api)
+
+
+# --- languages, settings, menus and the other commands ---------------------------------------------------------
+
+
+@pytest.mark.parametrize(("language", "easy", "new_game", "not_adjacent"), [
+    ("uk", "Легкий", "Нова гра", UK_NOT_ADJACENT),
+    ("ja", "イージー", "新しいゲーム", JA_NOT_ADJACENT),
+])
+async def test_replies_in_the_players_language(api: FakeBotAPI, service: GameService, language: str, easy: str,
+                                               new_game: str, not_adjacent: str) -> None:
+    player = api.user("Oksana", language_code=language)
+    chat = api.private_chat(player)
+    message = await command(api, player, chat, f"{NEW} {CODE}")
+    game_id, _ = game_of(message)
+    assert_shows(message, expected_view(Game.from_code(CODE), game_id, 0, locale=language))
+    assert easy in message.text.splitlines()[0]
+    assert new_game in [label for label, _ in message.buttons]
+
+    answer, edited = await tap(api, player, chat, message, data_for(message, Tap(not_fitting(Game.from_code(CODE)))))
+    assert answer.text == not_adjacent
+    assert not_adjacent in edited.text
+
+    reply = await command(api, player, chat, "/resume@" + api.bot_username)
+    assert easy in reply.text.splitlines()[0]
+    stats = await command(api, player, chat, "/stats")
+    assert stats.text == plain(render_stats(Stats(0, 0, None, 0, 0), language))
+    assert_all_answered(api)
+
+
+async def test_the_language_setting_overrides_telegrams_and_explanations_can_be_turned_off(
+        api: FakeBotAPI, service: GameService) -> None:
+    oksana = api.user("Oksana", language_code="uk")
+    chat = api.private_chat(oksana)
+    settings = await command(api, oksana, chat, "/settings")
+    assert "Мова" in settings.text
+    answer, settings = await tap(api, oksana, chat, settings, "tp:set:lang:ja")
+    assert answer.text is None
+    assert settings.text == plain(render_settings(Settings(language="ja"), "ja"))
+
+    message = await command(api, oksana, chat, f"{NEW} {CODE}")
+    assert "イージー" in message.text.splitlines()[0]
+    answer, _ = await tap(api, oksana, chat, message, data_for(message, Tap(not_fitting(Game.from_code(CODE)))))
+    assert answer.text == JA_NOT_ADJACENT
+
+    # explanations off: the refusal is answered without a toast
+    _, settings = await tap(api, oksana, chat, settings, "tp:set:explain:off")
+    game_id, _ = game_of(message)
+    answer, shown = await tap(api, oksana, chat, message, data_for(message, Tap(not_fitting(Game.from_code(CODE)))),
+                              check_button=False)
+    assert answer.text is None
+    assert JA_NOT_ADJACENT not in shown.text
+    assert_all_answered(api)
+
+
+async def test_settings_in_a_group_belong_to_who_asked(api: FakeBotAPI, service: GameService) -> None:
+    alice = api.user("Alice")
+    bob = api.user("Bob")
+    group = api.group(members=[alice, bob])
+    settings = await command(api, alice, group, "/settings")
+    answer, unchanged = await tap(api, bob, group, settings, "tp:set:lang:uk")
+    assert answer.text is not None and "Alice" in answer.text
+    assert unchanged.edit_count == 0
+    assert (await service.get_settings(PlayerKey("telegram", str(bob.id)))).language is None
+    answer, changed = await tap(api, alice, group, settings, "tp:set:lang:uk")
+    assert answer.text is None and changed.edit_count == 1
+    assert (await service.get_settings(PlayerKey("telegram", str(alice.id)))).language == "uk"
+
+
+async def test_command_menus_are_set_per_language(api: FakeBotAPI, service: GameService) -> None:
+    for language in ("", "uk", "ru", "ja"):
+        menu = dict(api.commands(language_code=language))
+        locale = language or "en"
+        assert menu["tripeaks"] == command_description("new", locale)
+        for name in ("daily", "resume", "rules", "stats", "settings"):
+            assert menu[name] == command_description(name, locale)
+    assert api.visible_commands(api.user("Ken", language_code="ja"), api.group())[0] == (
+        "tripeaks", command_description("new", "ja"))
+    assert api.visible_commands(api.user("Ann", language_code="de"), api.group())[0] == (
+        "tripeaks", "Start a new game, or replay a deal from its code")
+
+
+async def test_play_a_card_by_name_and_the_other_commands(api: FakeBotAPI, service: GameService) -> None:
+    alice = api.user("Alice")
+    chat = api.private_chat(alice)
+    nothing = await command(api, alice, chat, "/resume")
+    assert nothing.text == error_text(NoActiveGame(), "en", NEW)
+
+    message = await command(api, alice, chat, f"{NEW} {CODE}")
+    game_id, _ = game_of(message)
+    game = Game.from_code(CODE)
+    slot = fitting(game)
+    played = await command(api, alice, chat, f"/play {game.card_at(slot).symbol()}")
+    game.push(Tap(slot))
+    assert_shows(played, expected_view(game, game_id, 1))
+
+    hidden = game.card_at(0)  # a top card, face down: not something the player can name to play
+    refused = await command(api, alice, chat, f"/play {hidden}")
+    assert refused.text == refusal_text(Reason.BLOCKED, "en") == "This card is blocked"
+    snapshot = await service.current_game(PlayerKey("telegram", str(alice.id)))
+    assert snapshot is not None and snapshot.version == 1
+
+    rules = await command(api, alice, chat, "/rules")
+    assert rules.text.startswith("How to play TriPeaks")
+    assert "772" in rules.text
+    help_text = await command(api, alice, chat, "/help")
+    assert "/tripeaks" in help_text.text and "/daily" in help_text.text
+    assert command_description("new", "en") in help_text.text
+
+
+# --- the adapter's own guarantees ----------------------------------------------------------------------------------
+
+
+async def test_every_button_of_a_game_fits_telegrams_limits() -> None:
+    # the longest ids a payload can carry, in the language with the longest labels
+    game = Game.from_code(CODE)
+    view = expected_view(game, 2**62 - 1, 10**9 - 1, locale="uk")
+    markup = keyboard(view)
+    assert markup is not None
+    assert all(len(row) <= 8 for row in markup.inline_keyboard)
+    assert all(len((button.callback_data or "").encode()) <= 64  # type: ignore[union-attr]
+               for row in markup.inline_keyboard for button in row)
+    assert message_text(view).count("<pre>") == 1
+
+
+def test_html_in_any_text_is_escaped() -> None:
+    view = View(header="Bob <b>&</b>", tableau="<pre>", status="a < b")
+    assert message_text(view) == "<b>Bob &lt;b&gt;&amp;&lt;/b&gt;</b>\n<pre>&lt;pre&gt;</pre>\na &lt; b"
+
