@@ -12,6 +12,7 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
 
+from bot.config import Config, ConfigError, load_config
 from core.deal import GameCode
 from core.errors import TriPeaksError
 from core.game import Action, Game
@@ -116,6 +117,86 @@ def cmd_play(args: argparse.Namespace) -> int:
     return 0
 
 
+def _load_config() -> Config:
+    from dotenv import load_dotenv
+
+    load_dotenv(".env", override=False)  # the real environment wins over .env
+    try:
+        return load_config()
+    except ConfigError as error:
+        raise UsageError(str(error)) from None
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    import asyncio
+
+    from bot.runner import configure_logging, run_bot
+
+    config = _load_config()
+    configure_logging(config)
+    try:
+        return asyncio.run(run_bot(config))
+    except KeyboardInterrupt:
+        return 0
+
+
+def cmd_console(args: argparse.Namespace) -> int:
+    import asyncio
+
+    from bot.console import run_console
+    from bot.service import GameService
+
+    config = _load_config()
+    if args.lang is not None and args.lang not in ("en", "uk", "ru", "ja"):
+        raise UsageError(f"--lang must be one of en, uk, ru, ja, not {args.lang!r}")
+
+    async def main() -> int:
+        async with await GameService.open(args.database_url or config.database_url) as service:
+            return await run_console(service, locale=args.lang or config.default_locale, user=args.user)
+
+    try:
+        return asyncio.run(main())
+    except KeyboardInterrupt:
+        return 0
+
+
+def cmd_db(args: argparse.Namespace) -> int:
+    import asyncio
+
+    from bot.storage import current_revision, downgrade_database, upgrade_database
+
+    url = _load_config().database_url
+    if args.action == "upgrade":
+        asyncio.run(upgrade_database(url))
+        print(f"database at {asyncio.run(current_revision(url))}")
+    elif args.action == "downgrade":
+        asyncio.run(downgrade_database(url, args.revision))
+        print(f"database at {asyncio.run(current_revision(url))}")
+    else:
+        print(asyncio.run(current_revision(url)))
+    return 0
+
+
+def cmd_daily(args: argparse.Namespace) -> int:
+    import datetime as dt
+
+    from bot.daily import daily_code, today
+
+    if args.date is None:
+        day = today()
+    else:
+        try:
+            day = dt.date.fromisoformat(args.date)
+        except ValueError:
+            raise UsageError(f"not a date: {args.date!r} (expected YYYY-MM-DD)") from None
+    code = daily_code(day)
+    if args.json:
+        print(json.dumps({"date": day.isoformat(), "code": str(code)}))
+    else:
+        print(f"{day.isoformat()}  {code}")
+    return 0
+
+
 Handler = Callable[[argparse.Namespace], int]
 
 
@@ -133,6 +214,25 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("actions", nargs="*", help="slot 0-27, d (draw) or u (undo)")
     play.add_argument("--json", action="store_true", help="print JSON")
     play.set_defaults(handler=cmd_play)
+
+    daily = sub.add_parser("daily", help="the daily deal's code for a date (UTC, default today)")
+    daily.add_argument("date", nargs="?", help="YYYY-MM-DD")
+    daily.add_argument("--json", action="store_true", help="print JSON")
+    daily.set_defaults(handler=cmd_daily)
+
+    run = sub.add_parser("run", help="run the bot: Discord and Telegram, or the console without tokens")
+    run.set_defaults(handler=cmd_run)
+
+    console = sub.add_parser("console", help="play in the terminal (scriptable from standard input)")
+    console.add_argument("--lang", help="en, uk, ru or ja (default: DEFAULT_LOCALE)")
+    console.add_argument("--user", help="the player's name (default: your login name)")
+    console.add_argument("--database-url", help="default: DATABASE_URL, else data/tripeaks.db")
+    console.set_defaults(handler=cmd_console)
+
+    db = sub.add_parser("db", help="database migrations")
+    db.add_argument("action", choices=["upgrade", "downgrade", "current"])
+    db.add_argument("revision", nargs="?", default="base", help="for downgrade (default: base)")
+    db.set_defaults(handler=cmd_db)
 
     return parser
 

@@ -1,0 +1,216 @@
+"""The console chat: the same service, renderer and storage as the chat adapters, in a terminal.
+
+Buttons become numbered choices. A player can also type a card (``7h``), ``d``, ``u``, ``h``, ``new [CODE]``,
+``daily``, ``rules``, ``stats``, ``settings``, ``help`` or ``quit``. It reads standard input line by line, so it can
+be scripted; at the end of input it stops cleanly (exit status 0): every action was committed when it was shown.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import datetime as dt
+import getpass
+import sys
+from collections.abc import AsyncIterator
+from typing import TextIO
+
+from bot.daily import daily_code, today
+from bot.domain import GameSnapshot, PlayerKey, Settings
+from bot.errors import BotError, StaleGame
+from bot.i18n import resolve_locale, translator
+from bot.payload import DailyPayload, GamePayload, decode_payload
+from bot.render import (
+    SettingsPayload,
+    View,
+    error_text,
+    refusal_text,
+    render_game,
+    render_rules,
+    render_settings,
+    render_stats,
+)
+from bot.service import GameService
+from core.cards import Card
+from core.errors import TriPeaksError
+from core.game import Reason
+
+PLATFORM = "console"
+NEW_COMMAND = "new"
+#: How long the console waits, at the end of a game, for the solver's verdict on the deal.
+VERDICT_WAIT = 10.0
+
+
+async def stdin_lines(stream: TextIO = sys.stdin) -> AsyncIterator[str]:
+    """Lines of ``stream`` without blocking the event loop; ends at end of input."""
+    while True:
+        line = await asyncio.to_thread(stream.readline)
+        if not line:
+            return
+        yield line
+
+
+class ConsoleChat:
+    """One player's conversation with the bot in a terminal."""
+
+    def __init__(self, service: GameService, *, user_id: str | None = None, name: str | None = None,
+                 platform_locale: str | None = None, out: TextIO = sys.stdout) -> None:
+        self.service = service
+        self.name = name or _login_name()
+        self.player = PlayerKey(PLATFORM, user_id or self.name)
+        self.platform_locale = platform_locale
+        self.out = out
+        self.snapshot: GameSnapshot | None = None
+        self.choices: list[str] = []  # payloads of the numbered choices on screen
+        self.settings = Settings()
+
+    @property
+    def locale(self) -> str:
+        return resolve_locale(self.settings.language, self.platform_locale)
+
+    async def run(self, lines: AsyncIterator[str]) -> int:
+        """Open on the player's current game (else a new deal of their default rules), then answer each line."""
+        self.settings = await self.service.get_settings(self.player)
+        current = await self.service.current_game(self.player)
+        await self._show_game(current or await self.service.new_game(self.player, self.name))
+        async for line in lines:
+            if not await self.handle(line.strip()):
+                break
+        self._say(translator(self.locale).gettext("Goodbye! Your game is saved."))
+        return 0
+
+    async def handle(self, text: str) -> bool:
+        """Answer one line; False when the player asked to quit."""
+        tr = translator(self.locale)
+        word, _, rest = text.partition(" ")
+        word = word.lower()
+        try:
+            if not word:
+                return True
+            if word in ("q", "quit", "exit"):
+                return False
+            if word.isdigit():
+                await self._choose(int(word))
+            elif word in ("d", "u", "h", "n"):
+                await self._game_command(word)
+            elif word in ("new", "/new", "/tripeaks"):
+                await self._show_game(await self.service.new_game(
+                    self.player, self.name, code=rest.strip() or None, chat_id=None))
+            elif word in ("daily", "/daily"):
+                await self._daily(today())
+            elif word in ("rules", "/rules"):
+                self._show(render_rules(self.locale), numbered=False)
+            elif word in ("stats", "/stats"):
+                self._show(render_stats(await self.service.stats(self.player), self.locale), numbered=False)
+            elif word in ("settings", "/settings"):
+                self._show(render_settings(self.settings, self.locale))
+            elif word in ("help", "?", "/help"):
+                self._say(tr.gettext(
+                    "Type the number of a choice, or a card such as 7h, or: d (draw), u (undo), h (hint), "
+                    "new [code], daily, rules, stats, settings, quit"))
+            else:
+                await self._play_card(text)
+        except StaleGame as stale:
+            await self._show_game(stale.current)
+        except (BotError, TriPeaksError) as error:
+            self._say(error_text(error, self.locale, NEW_COMMAND))
+        return True
+
+    # --- actions ------------------------------------------------------------------------------------------------
+
+    async def _choose(self, number: int) -> None:
+        if not 1 <= number <= len(self.choices):
+            self._say(translator(self.locale).gettext("There is no choice {number}").format(number=number))
+            return
+        payload = self.choices[number - 1]
+        if SettingsPayload.is_settings(payload):
+            changes = SettingsPayload.decode(payload).changes()
+            self.settings = await self.service.update_settings(self.player, name=self.name, **changes)
+            self._show(render_settings(self.settings, self.locale))
+            return
+        decoded = decode_payload(payload)
+        if isinstance(decoded, DailyPayload):
+            await self._daily(decoded.day)
+        else:
+            await self._act(decoded)
+
+    async def _game_command(self, command: str) -> None:
+        if self.snapshot is None:
+            self.snapshot = await self.service.current_game(self.player)
+        if self.snapshot is None:
+            await self._show_game(await self.service.new_game(self.player, self.name))
+            return
+        await self._act(GamePayload(self.snapshot.game_id, self.snapshot.version, command))
+
+    async def _act(self, payload: GamePayload) -> None:
+        snapshot = await self.service.act(self.player, self.name, payload.game_id, payload.version, payload.command)
+        await self._show_game(snapshot)
+
+    async def _play_card(self, text: str) -> None:
+        card = Card.parse(text)
+        if self.snapshot is None:
+            return
+        slot = self.snapshot.game.visible_slot(card)
+        if slot is None:
+            self._say(translator(self.locale).gettext("{card} is not face up on the table").format(
+                card=card.symbol()))
+            if self.settings.explain_refusals:
+                self._say(refusal_text(Reason.BLOCKED, self.locale))
+            return
+        await self._game_command(str(slot))
+
+    async def _daily(self, day: dt.date) -> None:
+        code = await asyncio.to_thread(daily_code, day)
+        await self._show_game(await self.service.new_game(self.player, self.name, code=code, daily=day))
+
+    # --- output -------------------------------------------------------------------------------------------------
+
+    async def _show_game(self, snapshot: GameSnapshot) -> None:
+        self.snapshot = snapshot
+        self.settings = snapshot.settings
+        if snapshot.game.is_over and snapshot.verdict is None and snapshot.outcome is not None:
+            verdict = await self.service.wait_for_verdict(snapshot.game_id, timeout=VERDICT_WAIT)
+            if verdict is not None:
+                snapshot = dataclasses.replace(snapshot, verdict=verdict)
+                self.snapshot = snapshot
+        self._show(render_game(snapshot, self.locale, self.settings))
+
+    def _show(self, view: View, *, numbered: bool = True) -> None:
+        parts = [view.header]
+        if view.tableau:
+            parts.append(view.tableau)
+        if view.status:
+            parts.append(view.status)
+        elif view.notice:
+            parts.append(view.notice)
+        self.choices = []
+        rows = []
+        for row in view.buttons:
+            cells = []
+            for button in row:
+                if button.disabled or not numbered:
+                    continue
+                self.choices.append(button.payload)
+                cells.append(f"[{len(self.choices)}] {button.label}")
+            if cells:
+                rows.append("  ".join(cells))
+        if rows:
+            parts.append("\n".join(rows))
+        self._say("\n\n".join(parts) + "\n")
+
+    def _say(self, text: str) -> None:
+        print(text, file=self.out, flush=True)
+
+
+def _login_name() -> str:
+    try:
+        return getpass.getuser()
+    except (KeyError, OSError):
+        return "player"
+
+
+async def run_console(service: GameService, *, stream: TextIO = sys.stdin, out: TextIO = sys.stdout,
+                      locale: str | None = None, user: str | None = None) -> int:
+    """Play in the terminal until the end of input or ``quit``; returns the exit status."""
+    chat = ConsoleChat(service, user_id=user, name=user, platform_locale=locale, out=out)
+    return await chat.run(stdin_lines(stream))
