@@ -46,7 +46,6 @@ from core.cards import Card
 from core.deal import Rules
 from core.errors import InvalidCodeError, TriPeaksError
 from core.game import Reason
-from core.layout import SLOT_COUNT
 
 if TYPE_CHECKING:
     from bot.discord.client import TriPeaksBot
@@ -265,16 +264,6 @@ async def resume(interaction: Interaction) -> None:
     await show_new(interaction, game_view(interaction, snapshot))
 
 
-def _free_slot(snapshot: GameSnapshot, card: Card) -> int | None:
-    """The slot where ``card`` lies face up (or lay, if already removed), reading the engine's public state: a
-    face-down card is not looked for, so typing a card never reveals where a hidden card lies."""
-    game = snapshot.game
-    for slot in range(SLOT_COUNT):
-        if game.card_at(slot) == card and game.is_face_up(slot):
-            return slot
-    return None
-
-
 @guarded
 async def play(interaction: Interaction, card: str) -> None:
     """``/tripeaks play <card>``, for keyboard users: the same as tapping that card's button. Applied, it answers
@@ -291,7 +280,7 @@ async def play(interaction: Interaction, card: str) -> None:
     if current is None:
         await show_error(interaction, explain(NoActiveGame(), await own_locale(interaction)))
         return
-    slot = _free_slot(current, chosen)
+    slot = current.game.visible_slot(chosen)  # never a face-down card: typing a card reveals nothing hidden
     if slot is None:
         # not on the table face up (face down, in the stock or on the waste): tapping it could only be refused
         await show_error(interaction, refusal_text(Reason.BLOCKED, locale_for(interaction, current.settings)))

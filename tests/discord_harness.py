@@ -1,0 +1,224 @@
+"""Driving the real Discord bot offline: SimCord runs the unmodified discord.py client against an in-memory
+Discord, and these helpers read what a player would see.
+
+- :func:`open_service` opens the real :class:`~bot.service.GameService` on a SQLite file (a copy of the migrated
+  template), with a stand-in solver so hints and verdicts are instant and deterministic.
+- :class:`Locales` sets the Discord client language of chosen users (SimCord writes ``en-US`` into every
+  interaction; see ``/work/shared/TESTING.md``).
+- :func:`text_of`, :func:`buttons_of` and :func:`button` read a Components V2 message as the player sees it.
+- :func:`winning_line` finds a line of play that wins a deal, by a small depth-first search over the engine.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+from collections.abc import AsyncIterator, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import discord
+import pytest
+import simcord
+import simcord.interactions
+
+from bot.config import Config
+from bot.discord import build_bot
+from bot.domain import DealVerdict, Hint
+from bot.service import GameService
+from bot.storage import open_database
+from core.game import DRAW, UNDO, Action, Game, Tap
+
+ButtonInfo = dict[str, Any]
+#: Discord's interaction callback types, as recorded on the wire.
+CHANNEL_MESSAGE = 4
+DEFERRED_CHANNEL_MESSAGE = 5
+DEFERRED_UPDATE = 6
+UPDATE_MESSAGE = 7
+IS_COMPONENTS_V2 = 1 << 15
+
+_VARIATION_SELECTORS = str.maketrans("", "", "\ufe0e\ufe0f")
+
+
+def fake_hint(state: str, budget: float) -> Hint:
+    """The stand-in solver's hint: the first legal action (taps first, then draw, then undo)."""
+    game = Game.from_text(state)
+    return Hint(next(iter(game.legal_actions()), None), None, None)
+
+
+def fake_verdict(code: str, budget: float, best: bool) -> DealVerdict:
+    """The stand-in solver's verdict: unknown, so a finished game's status shows no verdict line."""
+    return DealVerdict(None, None)
+
+
+@asynccontextmanager
+async def open_service(sqlite_template: Path, path: Path) -> AsyncIterator[GameService]:
+    """The real service on the SQLite file ``path``, copied from the migrated template if it does not exist yet
+    (opening it again later is what a restarted bot process does)."""
+    if not path.exists():
+        shutil.copyfile(sqlite_template, path)
+    database = await open_database(f"sqlite+aiosqlite:///{path}", migrate=False)
+    with ThreadPoolExecutor(2) as executor:
+        async with GameService(database, executor=executor, hint_function=fake_hint,
+                               verdict_function=fake_verdict, owns_database=True) as service:
+            yield service
+
+
+def make_bot(service: GameService, *, defer_after: float = 2.0, **config: Any) -> discord.Client:
+    """The bot as production builds it, from a :class:`Config` with ``config`` set."""
+    return build_bot(service, Config(**config), defer_after=defer_after)
+
+
+class Locales:
+    """The Discord client language of each user (``en-US`` unless set), written into their interactions."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.by_user: dict[int, str] = {}
+        original = simcord.interactions.base_payload
+
+        def base_payload(*args: Any, **kwargs: Any) -> Any:
+            record, payload = original(*args, **kwargs)
+            locale = self.by_user.get(kwargs["user_id"])
+            if locale is not None:
+                payload["locale"] = locale
+            return record, payload
+
+        monkeypatch.setattr(simcord.interactions, "base_payload", base_payload)
+
+    def set(self, user: Any, locale: str) -> None:
+        self.by_user[user.id] = locale
+
+
+# --- reading messages -----------------------------------------------------------------------------------------
+
+
+def _walk(components: list[dict[str, Any]]) -> Iterator[dict[str, Any]]:
+    for component in components:
+        yield component
+        yield from _walk(component.get("components") or [])
+
+
+def components_of(message: Any) -> list[dict[str, Any]]:
+    """The raw components of a SimCord response message or a discord.py message (as Discord stores them)."""
+    if isinstance(message, simcord.ResponseMessage):
+        return message.components
+    return [component.to_dict() for component in message.components]
+
+
+def text_of(message: Any) -> str:
+    """Every text display of a Components V2 message, in order, as one string (markdown as sent)."""
+    return "\n".join(c["content"] for c in _walk(components_of(message)) if c.get("type") == 10)
+
+
+def buttons_of(message: Any) -> list[ButtonInfo]:
+    """The message's buttons in order; labels without emoji variation selectors."""
+    return [dict(c, label=c.get("label", "").translate(_VARIATION_SELECTORS))
+            for c in _walk(components_of(message)) if c.get("type") == 2]
+
+
+def labels_of(message: Any) -> list[str]:
+    return [b["label"] for b in buttons_of(message)]
+
+
+def button(message: Any, *, label: str | None = None, command: str | None = None) -> ButtonInfo:
+    """The one button with that label, or whose game payload ends in ``:<command>``."""
+    found = [b for b in buttons_of(message)
+             if (label is None or b["label"] == label)
+             and (command is None or b.get("custom_id", "").rsplit(":", 1)[-1] == command)]
+    assert len(found) == 1, f"expected one button {label or command!r}, found {[b['label'] for b in found]}"
+    return found[0]
+
+
+def payload_versions(message: Any) -> set[str]:
+    """The ``<game id>:<version>`` of every game button on the message."""
+    return {m.group(1) for b in buttons_of(message)
+            if (m := re.match(r"^tp:g:(\d+:\d+):", b.get("custom_id", "")))}
+
+
+@dataclass
+class Callback:
+    """One interaction response the bot sent: its type (4 new message, 7 edit, ...) and whether ephemeral."""
+
+    type: int
+    ephemeral: bool
+    v2: bool
+
+
+def callbacks_since(env: simcord.Env, mark: int) -> list[Callback]:
+    """The interaction responses the bot sent after ``mark`` (a length of ``env.http_requests``)."""
+    found = []
+    for entry in env.http_requests[mark:]:
+        if entry.method == "POST" and entry.path.endswith("/callback"):
+            body = entry.json or {}
+            flags = (body.get("data") or {}).get("flags") or 0
+            found.append(Callback(int(body.get("type", 0)), bool(flags & 64), bool(flags & IS_COMPONENTS_V2)))
+    return found
+
+
+async def click(env: simcord.Env, actor: Any, message: Any, info: ButtonInfo) -> tuple[simcord.ResponseMessage,
+                                                                                      Callback]:
+    """Click a button; return the message the response shows (the edited message, or a new reply) and the one
+    interaction response the bot sent for it."""
+    mark = len(env.http_requests)
+    result = await actor.click(message, custom_id=info["custom_id"])
+    return _answer(env, mark, result)
+
+
+async def slash(env: simcord.Env, actor: Any, channel: Any, command: str, **options: Any) -> tuple[
+        simcord.ResponseMessage, Callback]:
+    """Run a slash command (``channel`` None for a user's DM); return the reply and its interaction response."""
+    mark = len(env.http_requests)
+    if channel is None:
+        result = await actor.slash(command, **options)
+    else:
+        result = await actor.slash(channel, command, **options)
+    return _answer(env, mark, result)
+
+
+def _answer(env: simcord.Env, mark: int, result: simcord.InteractionResult) -> tuple[simcord.ResponseMessage,
+                                                                                      Callback]:
+    sent = callbacks_since(env, mark)
+    assert len(sent) == 1, f"expected one interaction response, got {sent}"
+    response = result.response
+    assert response is not None, "the bot's response shows no message"
+    return response, sent[0]
+
+
+# --- a line that wins a deal ------------------------------------------------------------------------------------
+
+
+def winning_line(code: str, budget: int = 500_000) -> list[Action]:
+    """Removals and draws that win the deal ``code`` (fitting taps tried before drawing), found by a depth-first
+    search over the engine with the positions already seen pruned."""
+    game = Game.from_code(code)
+    seen: set[tuple[int, int, str]] = set()
+    line: list[Action] = []
+    nodes = 0
+
+    def search() -> bool:
+        nonlocal nodes
+        nodes += 1
+        assert nodes <= budget, f"no win found for {code} within {budget} positions"
+        if game.cards_left == 0:
+            return True
+        key = (game.removed, game.drawn, str(game.waste))
+        if key in seen:
+            return False
+        seen.add(key)
+        moves: list[Action] = [Tap(s) for s in game.playable_slots() if game.fits(s)]
+        if game.stock_left:
+            moves.append(DRAW)
+        for action in moves:
+            game.push(action)
+            line.append(action)
+            if search():
+                return True
+            line.pop()
+            game.push(UNDO)
+        return False
+
+    assert search(), f"{code} cannot be won"
+    return line

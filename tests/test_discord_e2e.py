@@ -1,0 +1,508 @@
+"""The Discord bot end to end, offline: the real discord.py client, the real service on SQLite and the real
+renderer, driven by SimCord as players would drive Discord (slash commands, button clicks, a restart).
+
+Each test checks what a player sees: the message after the bot's response, whether the response edited the
+game message in place (type 7) or posted a new one (type 4), and whether it was ephemeral.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, cast
+
+import discord
+import pytest
+import simcord
+
+from bot.discord.translator import valid_name
+from bot.domain import PlayerKey
+from bot.i18n import translator
+from bot.render import COMMAND_DESCRIPTIONS, OPTION_DESCRIPTIONS, card_label
+from bot.service import GameService
+from core.game import DRAW, Game, Tap
+from tests.discord_harness import (
+    CHANNEL_MESSAGE,
+    DEFERRED_UPDATE,
+    UPDATE_MESSAGE,
+    Callback,
+    Locales,
+    button,
+    buttons_of,
+    callbacks_since,
+    click,
+    components_of,
+    labels_of,
+    make_bot,
+    open_service,
+    payload_versions,
+    slash,
+    text_of,
+    winning_line,
+)
+
+CODE = "TP1-E-AAAAAAB"
+NOT_ADJACENT_EN = "Must be one rank higher or lower"
+
+
+def plain_label(card: Any) -> str:
+    """A card as its button reads (variation selectors aside): ``10♥``."""
+    return str(card_label(card)).translate(str.maketrans("", "", "\ufe0e\ufe0f"))
+
+
+def fitting_slot(game: Game) -> int:
+    return next(s for s in game.playable_slots() if game.fits(s))
+
+
+def unfitting_slot(game: Game) -> int:
+    return next(s for s in game.playable_slots() if not game.fits(s))
+
+
+@pytest.fixture
+async def game_service(sqlite_template: Path, tmp_path: Path) -> AsyncIterator[GameService]:
+    async with open_service(sqlite_template, tmp_path / "tripeaks.db") as service:
+        yield service
+
+
+@dataclass
+class Table:
+    env: simcord.Env
+    channel: Any
+    alice: Any
+    bob: Any
+    locales: Locales
+
+    def public_messages(self) -> list[discord.Message]:
+        messages: list[discord.Message] = self.channel.history()
+        return messages
+
+    def message(self, message_id: int) -> discord.Message:
+        return next(m for m in self.public_messages() if m.id == message_id)
+
+    async def new_game(self, code: str = CODE, actor: Any = None) -> simcord.ResponseMessage:
+        result, sent = await slash(self.env, actor or self.alice, self.channel, "tripeaks new", code=code)
+        assert sent == Callback(CHANNEL_MESSAGE, ephemeral=False, v2=True)
+        return result
+
+
+@asynccontextmanager
+async def table(service: GameService, monkeypatch: pytest.MonkeyPatch, *, defer_after: float = 2.0,
+                **config: Any) -> AsyncIterator[Table]:
+    locales = Locales(monkeypatch)
+    async with simcord.run(make_bot(service, defer_after=defer_after, **config)) as env:
+        guild = env.create_guild()
+        channel = guild.create_text_channel("general")
+        alice = guild.add_member(env.create_user("alice"))
+        bob = guild.add_member(env.create_user("bob"))
+        yield Table(env, channel, alice, bob, locales)
+
+
+# --- a new game ---------------------------------------------------------------------------------------------------
+
+
+async def test_new_game_by_slash_command_shows_the_deal_and_its_free_cards(
+        game_service: GameService, monkeypatch: pytest.MonkeyPatch) -> None:
+    game = Game.from_code(CODE)
+    async with table(game_service, monkeypatch) as t:
+        message = await t.new_game()
+        text = text_of(message)
+        assert text.startswith(f"### {CODE} · Easy\nScore: 500 · Moves: 0 · 23 cards in the stock")
+        # the tableau is a code block: the ten bottom cards face up in one line, the waste card boxed
+        block = re.search(r"```\n(.*?)\n```", text, re.S)
+        assert block is not None
+        rows = block.group(1).split("\n")
+        assert rows[3].split() == [card.symbol() for card in game.deal.tableau[18:]]
+        assert f"║ {game.waste.symbol():>3} ║" in block.group(1)
+        # one button per free card, then the controls; the cards that fit the waste card stand out
+        cards = [plain_label(game.card_at(s)) for s in range(18, 28)]
+        assert labels_of(message) == [*cards, "Draw (23)", "Undo", "Hint", "New game"]
+        styles = {b["label"]: b["style"] for b in buttons_of(message)}
+        for slot in range(18, 28):
+            fits = game.fits(slot)
+            assert styles[plain_label(game.card_at(slot))] == (1 if fits else 2), slot
+        assert button(message, label="Undo")["disabled"] is True
+        # every button names the game, the version shown and the action
+        game_id = next(iter(payload_versions(message))).split(":")[0]
+        assert payload_versions(message) == {f"{game_id}:0"}
+        assert button(message, label=cards[0])["custom_id"] == f"tp:g:{game_id}:0:18"
+        assert len(t.public_messages()) == 1
+
+
+async def test_a_bad_code_is_answered_only_to_the_player(
+        game_service: GameService, monkeypatch: pytest.MonkeyPatch) -> None:
+    async with table(game_service, monkeypatch) as t:
+        result, sent = await slash(t.env, t.alice, t.channel, "tripeaks new", code="TP1-X-NOPE")
+        assert sent == Callback(CHANNEL_MESSAGE, ephemeral=True, v2=False)
+        assert "TP1-E-AAAAAAB" in result.content and "code" in result.content
+        assert t.public_messages() == []
+
+
+async def test_new_game_with_classic_rules_and_no_code(
+        game_service: GameService, monkeypatch: pytest.MonkeyPatch) -> None:
+    async with table(game_service, monkeypatch) as t:
+        result, sent = await slash(t.env, t.alice, t.channel, "tripeaks new", rules="classic")
+        assert sent.type == CHANNEL_MESSAGE and not sent.ephemeral
+        assert re.match(r"### TP1-C-[A-Z]{7} · Classic\n", text_of(result))
+
+
+# --- taps ---------------------------------------------------------------------------------------------------------
+
+
+async def test_a_legal_tap_edits_the_game_message_in_place(
+        game_service: GameService, monkeypatch: pytest.MonkeyPatch) -> None:
+    game = Game.from_code(CODE)
+    slot = fitting_slot(game)
+    card = game.card_at(slot)
+    async with table(game_service, monkeypatch) as t:
+        message = await t.new_game()
+        result, sent = await click(t.env, t.alice, message, button(message, command=str(slot)))
+        assert sent == Callback(UPDATE_MESSAGE, ephemeral=False, v2=True)  # answered at once, by editing
+        after = result
+        assert after.id == message.id and len(t.public_messages()) == 1
+        assert "Score: 499 · Moves: 1" in text_of(after)
+        assert f"║ {card.symbol():>3} ║" in text_of(after)  # the tapped card is the waste card now
+        assert plain_label(card) not in labels_of(after)
+        assert {v.split(":")[1] for v in payload_versions(after)} == {"1"}
+        assert button(after, label="Undo")["disabled"] is False
+
+
+async def test_a_refused_tap_explains_why_in_the_status_line(
+        game_service: GameService, monkeypatch: pytest.MonkeyPatch) -> None:
+    game = Game.from_code(CODE)
+    slot = unfitting_slot(game)
+    async with table(game_service, monkeypatch) as t:
+        message = await t.new_game()
+        shown = payload_versions(message)  # (a ResponseMessage reads the message as it stands)
+        result, sent = await click(t.env, t.alice, message, button(message, command=str(slot)))
+        assert sent == Callback(UPDATE_MESSAGE, ephemeral=False, v2=True)
+        after = result
+        assert NOT_ADJACENT_EN in text_of(after)
+        assert "Score: 500 · Moves: 0" in text_of(after)  # nothing changed
+        assert payload_versions(after) == shown
+        assert len(t.public_messages()) == 1  # no extra message in the channel
+        # the explanation goes with the next move
+        result, _ = await click(t.env, t.alice, after, button(after, command=str(fitting_slot(game))))
+        assert NOT_ADJACENT_EN not in text_of(result)
+
+
+async def test_with_explanations_off_a_refused_tap_changes_nothing_visible(
+        game_service: GameService, monkeypatch: pytest.MonkeyPatch) -> None:
+    game = Game.from_code(CODE)
+    async with table(game_service, monkeypatch) as t:
+        result, sent = await slash(t.env, t.alice, t.channel, "tripeaks settings")
+        assert sent == Callback(CHANNEL_MESSAGE, ephemeral=True, v2=True)
+        panel = result
+        assert "Explain refused moves: on" in text_of(panel)
+        result, sent = await click(t.env, t.alice, panel, button(panel, label="Explanations: on"))
+        assert sent.type == UPDATE_MESSAGE and result.id == panel.id  # the settings message is redrawn
+        assert result.ephemeral
+        assert "Explain refused moves: off" in text_of(result)
+        assert button(result, label="Explanations: off")
+
+        message = await t.new_game()
+        shown = text_of(message)
+        result, sent = await click(t.env, t.alice, message, button(message, command=str(unfitting_slot(game))))
+        assert sent.type == UPDATE_MESSAGE
+        assert text_of(result) == shown
+
+
+async def test_draw_then_undo(game_service: GameService, monkeypatch: pytest.MonkeyPatch) -> None:
+    game = Game.from_code(CODE)
+    first = game.deal.stock[0]
+    async with table(game_service, monkeypatch) as t:
+        message = await t.new_game()
+        result, sent = await click(t.env, t.alice, message, button(message, label="Draw (23)"))
+        assert sent.type == UPDATE_MESSAGE
+        drawn = result
+        assert "Score: 499 · Moves: 1 · 22 cards in the stock" in text_of(drawn)
+        assert f"║ {first.symbol():>3} ║" in text_of(drawn)
+        assert "Draw (22)" in labels_of(drawn)
+
+        result, sent = await click(t.env, t.alice, drawn, button(drawn, label="Undo"))
+        assert sent.type == UPDATE_MESSAGE
+        undone = result
+        # the card goes back, and so do its points; the move counter never goes down
+        assert "Score: 500 · Moves: 1 · 23 cards in the stock" in text_of(undone)
+        assert f"║ {game.waste.symbol():>3} ║" in text_of(undone)
+        assert "Draw (23)" in labels_of(undone)
+        assert button(undone, label="Undo")["disabled"] is True
+
+
+async def test_a_scripted_deal_played_to_a_win(game_service: GameService, monkeypatch: pytest.MonkeyPatch) -> None:
+    line = winning_line(CODE)
+    draws = sum(1 for action in line if action == DRAW)
+    async with table(game_service, monkeypatch) as t:
+        message = await t.new_game()
+        for action in line:
+            command = str(action) if isinstance(action, Tap) else "d"
+            result, sent = await click(t.env, t.alice, message, button(message, command=command))
+            assert sent.type == UPDATE_MESSAGE
+            message = result
+        text = text_of(message)
+        score = 500 - len(line) + 3 * 100
+        assert f"You won! Final score: {score}" in text
+        assert f"Moves: {len(line)} · {23 - draws} card" in text
+        assert labels_of(message) == ["New game"]  # a won game is over: only a new one can follow
+        assert len(t.public_messages()) == 1
+
+        result, sent = await slash(t.env, t.alice, t.channel, "tripeaks stats")
+        assert sent == Callback(CHANNEL_MESSAGE, ephemeral=True, v2=True)
+        stats = text_of(result)
+        assert "1 game played" in stats and "1 win" in stats and f"Best score: {score}" in stats
+
+        # New game on the won game's message deals a new game into the same message
+        won = payload_versions(message)
+        result, sent = await click(t.env, t.alice, message, button(message, label="New game"))
+        assert sent.type == UPDATE_MESSAGE and result.id == message.id
+        assert "Score: 500 · Moves: 0" in text_of(result)
+        assert payload_versions(result).isdisjoint(won)
+
+
+async def test_someone_elses_tap_gets_a_private_answer_and_changes_nothing(
+        game_service: GameService, monkeypatch: pytest.MonkeyPatch) -> None:
+    game = Game.from_code(CODE)
+    async with table(game_service, monkeypatch) as t:
+        message = await t.new_game()
+        before = components_of(t.message(message.id))
+        result, sent = await click(t.env, t.bob, message, button(message, command=str(fitting_slot(game))))
+        assert sent == Callback(CHANNEL_MESSAGE, ephemeral=True, v2=False)
+        assert result.content == "This is alice's game; start your own with /tripeaks new"
+        assert components_of(t.message(message.id)) == before
+        assert len(t.public_messages()) == 1
+        # alice's game is untouched: her tap on the same button still plays
+        result, sent = await click(t.env, t.alice, message, button(message, command=str(fitting_slot(game))))
+        assert sent.type == UPDATE_MESSAGE and "Moves: 1" in text_of(result)
+
+
+async def test_a_tap_on_an_old_message_refreshes_it_to_the_game_as_it_stands(
+        game_service: GameService, monkeypatch: pytest.MonkeyPatch) -> None:
+    game = Game.from_code(CODE)
+    slot = fitting_slot(game)
+    async with table(game_service, monkeypatch) as t:
+        old = await t.new_game()
+        result, sent = await slash(t.env, t.alice, t.channel, "tripeaks resume")
+        assert sent == Callback(CHANNEL_MESSAGE, ephemeral=False, v2=True)
+        current = result
+        result, _ = await click(t.env, t.alice, current, button(current, label="Draw (23)"))
+        now = result
+        # the old message still shows version 0; tapping it applies nothing but shows the game as it is
+        result, sent = await click(t.env, t.alice, old, button(old, command=str(slot)))
+        assert sent == Callback(UPDATE_MESSAGE, ephemeral=False, v2=True)
+        assert result.id == old.id
+        assert text_of(result) == text_of(now)
+        assert payload_versions(result) == payload_versions(now)
+        assert "Moves: 1" in text_of(result)
+
+
+async def test_after_a_restart_a_tap_on_the_old_message_plays(
+        sqlite_template: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    game = Game.from_code(CODE)
+    path = tmp_path / "restart.db"
+    async with open_service(sqlite_template, path) as first, table(first, monkeypatch) as t:
+        message = await t.new_game()
+        result, _ = await click(t.env, t.alice, message, button(message, label="Draw (23)"))
+        drawn = result
+        await first.close()  # the old process is gone, its database connections too
+        async with open_service(sqlite_template, path) as second:
+            await t.env.restart_bot(make_bot(second))
+            result, sent = await click(t.env, t.alice, drawn, button(drawn, label="Undo"))
+            assert sent == Callback(UPDATE_MESSAGE, ephemeral=False, v2=True)
+            assert "Score: 500 · Moves: 1 · 23 cards in the stock" in text_of(result)
+            assert f"║ {game.waste.symbol():>3} ║" in text_of(result)
+
+
+class SlowService:
+    """The real service, but each tap takes ``delay`` seconds of SimCord's virtual clock before it runs."""
+
+    def __init__(self, service: GameService, delay: float) -> None:
+        self._service = service
+        self.delay = delay
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._service, name)
+
+    async def act(self, *args: Any) -> Any:
+        await asyncio.sleep(self.delay)
+        return await self._service.act(*args)
+
+
+async def test_a_slow_tap_is_acknowledged_within_the_deadline_then_shown(
+        game_service: GameService, monkeypatch: pytest.MonkeyPatch) -> None:
+    slow = SlowService(game_service, delay=5.0)
+    async with table(cast(GameService, slow), monkeypatch) as t:
+        message = await t.new_game()
+        mark = len(t.env.http_requests)
+        result = await t.alice.click(message, custom_id=button(message, label="Draw (23)")["custom_id"])
+        await t.env.advance_time(2.5)
+        # after 2 s the bot acknowledges (a deferred update) though the service has not answered yet
+        assert [c.type for c in callbacks_since(t.env, mark)] == [DEFERRED_UPDATE]
+        assert result.deferred
+        assert "Moves: 0" in text_of(t.message(message.id))
+        await t.env.advance_time(3.0)
+        # then the answer is edited into the game message
+        assert any(e.method == "PATCH" and e.path.endswith("/messages/@original")
+                   for e in t.env.http_requests[mark:])
+        assert "Moves: 1 · 22 cards in the stock" in text_of(t.message(message.id))
+        assert [c.type for c in callbacks_since(t.env, mark)] == [DEFERRED_UPDATE]
+
+
+# --- languages ------------------------------------------------------------------------------------------------------
+
+# The original app's wording (RULES.md): the rule set, the refusal of a card that does not fit, and a blocked card.
+APP_WORDING = {
+    "uk": ("Легкий", "Має бути на один ранг вищою або нижчою", "Ця карта заблокована"),
+    "ja": ("イージー", "ランクが1つ上か1つ下である必要があります", "このカードはブロックされています"),
+}
+
+
+@pytest.mark.parametrize("locale", ["uk", "ja"])
+async def test_replies_in_the_players_discord_language(
+        locale: str, game_service: GameService, monkeypatch: pytest.MonkeyPatch) -> None:
+    easy, not_adjacent, blocked = APP_WORDING[locale]
+    game = Game.from_code(CODE)
+    async with table(game_service, monkeypatch) as t:
+        t.locales.set(t.alice, locale)
+        t.locales.set(t.bob, locale)
+        message = await t.new_game()
+        assert text_of(message).startswith(f"### {CODE} · {easy}\n")
+        result, _ = await click(t.env, t.alice, message, button(message, command=str(unfitting_slot(game))))
+        assert not_adjacent in text_of(result)
+        # a card that is not free, typed by name, gets the blocked explanation privately
+        hidden = game.card_at(0)
+        result, sent = await slash(t.env, t.alice, t.channel, "tripeaks play", card=str(hidden))
+        assert sent.ephemeral and result.content == blocked
+        # someone else's tap is answered in the tapper's language, naming the owner
+        result, sent = await click(t.env, t.bob, message, button(message, command=str(fitting_slot(game))))
+        assert sent.ephemeral
+        reply = result.content
+        assert "alice" in reply and "/tripeaks new" in reply
+        assert reply == translator(locale).gettext("This is {name}'s game; start your own with {command}").format(
+            name="alice", command="/tripeaks new")
+        assert reply != "This is alice's game; start your own with /tripeaks new"
+
+
+async def test_the_language_setting_wins_over_the_discord_client_language(
+        game_service: GameService, monkeypatch: pytest.MonkeyPatch) -> None:
+    async with table(game_service, monkeypatch) as t:
+        result, _ = await slash(t.env, t.alice, t.channel, "tripeaks settings")
+        panel = result
+        result, sent = await click(t.env, t.alice, panel, button(panel, label="日本語"))
+        assert sent.type == UPDATE_MESSAGE and result.ephemeral
+        assert text_of(result).startswith("### " + translator("ja").gettext("Settings"))
+        message = await t.new_game()
+        assert text_of(message).startswith(f"### {CODE} · イージー\n")
+        assert "Draw (23)" not in labels_of(message)
+        # back to automatic: the Discord client's language (en-US) again
+        result, _ = await slash(t.env, t.alice, t.channel, "tripeaks settings")
+        panel = result
+        automatic = translator("ja").pgettext("button", "Automatic")
+        await click(t.env, t.alice, panel, button(panel, label=automatic))
+        message = await t.new_game()
+        assert text_of(message).startswith(f"### {CODE} · Easy\n")
+
+
+async def test_commands_are_described_in_the_bots_languages(
+        game_service: GameService, monkeypatch: pytest.MonkeyPatch) -> None:
+    async with table(game_service, monkeypatch) as t:
+        bot = t.env.bot
+        assert isinstance(bot, discord.ext.commands.Bot)
+        commands = await bot.tree.fetch_commands()  # as Discord stored them at the sync
+        (group,) = commands
+        assert group.name == "tripeaks"
+        subcommands = {o.name: o for o in group.options if isinstance(o, discord.app_commands.AppCommandGroup)}
+        assert set(subcommands) == {"new", "daily", "resume", "play", "rules", "stats", "settings"}
+        assert group.description == COMMAND_DESCRIPTIONS["tripeaks"]
+        described_commands: list[tuple[str, Any]] = [("tripeaks", group), *subcommands.items()]
+        for key, described in described_commands:
+            english = COMMAND_DESCRIPTIONS[key]
+            assert described.description == english
+            for locale, language in ((discord.Locale.ukrainian, "uk"), (discord.Locale.japanese, "ja"),
+                                     (discord.Locale.russian, "ru")):
+                assert described.description_localizations.get(locale) == translator(language).gettext(english)
+        options: dict[str, Any] = {o.name: o for o in (*subcommands["new"].options, *subcommands["play"].options)}
+        assert set(options) == {"code", "rules", "card"}
+        for key, option in options.items():
+            english = OPTION_DESCRIPTIONS[key]
+            assert option.description == english
+            assert option.description_localizations.get(discord.Locale.ukrainian) == \
+                translator("uk").gettext(english)
+        rules = options["rules"]
+        names = {c.value: c.name_localizations.get(discord.Locale.japanese) for c in rules.choices}
+        assert names == {"easy": "イージー", "classic": "クラシック"}
+        for option in (*group.options, *subcommands["new"].options, *subcommands["play"].options):
+            for localized in option.name_localizations.values():
+                assert valid_name(localized)
+
+
+# --- typing a card, DMs, other commands -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("spelling", ["{rank}{suit_letter}", "{rank}{suit_symbol}", "{rank_lower}{suit_lower}"])
+async def test_play_a_card_by_name(spelling: str, game_service: GameService,
+                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    game = Game.from_code(CODE)
+    slot = fitting_slot(game)
+    card = game.card_at(slot)
+    typed = spelling.format(rank=card.rank.label, suit_letter=card.suit.letter, suit_symbol=card.suit.symbol,
+                            rank_lower=card.rank.label.lower(), suit_lower=card.suit.letter.lower())
+    async with table(game_service, monkeypatch) as t:
+        await t.new_game()
+        choices = await t.alice.autocomplete(t.channel, "tripeaks play", "card", "")
+        assert {c["value"] for c in choices} == {str(game.card_at(s)) for s in game.playable_slots()}
+        result, sent = await slash(t.env, t.alice, t.channel, "tripeaks play", card=typed)
+        assert sent == Callback(CHANNEL_MESSAGE, ephemeral=False, v2=True)
+        assert "Score: 499 · Moves: 1" in text_of(result)
+        assert f"║ {card.symbol():>3} ║" in text_of(result)
+
+
+async def test_play_a_card_that_does_not_fit_is_refused_privately(
+        game_service: GameService, monkeypatch: pytest.MonkeyPatch) -> None:
+    game = Game.from_code(CODE)
+    card = game.card_at(unfitting_slot(game))
+    async with table(game_service, monkeypatch) as t:
+        await t.new_game()
+        result, sent = await slash(t.env, t.alice, t.channel, "tripeaks play", card=card.symbol())
+        assert sent == Callback(CHANNEL_MESSAGE, ephemeral=True, v2=True)
+        assert NOT_ADJACENT_EN in text_of(result) and "Moves: 0" in text_of(result)
+        assert len(t.public_messages()) == 1
+        result, sent = await slash(t.env, t.alice, t.channel, "tripeaks play", card="7X")
+        assert sent.ephemeral and result.content
+        assert len(t.public_messages()) == 1
+
+
+async def test_a_game_in_a_direct_message(game_service: GameService, monkeypatch: pytest.MonkeyPatch) -> None:
+    game = Game.from_code(CODE)
+    async with table(game_service, monkeypatch) as t:
+        carol = t.env.create_user("carol")
+        result, sent = await slash(t.env, carol, None, "tripeaks new", code=CODE)
+        assert sent == Callback(CHANNEL_MESSAGE, ephemeral=False, v2=True)
+        result, sent = await click(t.env, carol, result, button(result, command=str(fitting_slot(game))))
+        assert sent.type == UPDATE_MESSAGE
+        assert "Moves: 1" in text_of(result)
+        stored = await game_service.current_game(PlayerKey("discord", str(carol.id)))
+        assert stored is not None and stored.game.moves == 1
+
+
+async def test_rules_and_resume_without_a_game(game_service: GameService, monkeypatch: pytest.MonkeyPatch) -> None:
+    async with table(game_service, monkeypatch) as t:
+        result, sent = await slash(t.env, t.alice, t.channel, "tripeaks rules")
+        assert sent == Callback(CHANNEL_MESSAGE, ephemeral=True, v2=True)
+        assert text_of(result).startswith("### How to play TriPeaks")
+        assert "772" in text_of(result)
+        result, sent = await slash(t.env, t.alice, t.channel, "tripeaks resume")
+        assert sent == Callback(CHANNEL_MESSAGE, ephemeral=True, v2=False)
+        assert "/tripeaks new" in result.content
+        assert t.public_messages() == []
+
+
+async def test_a_sharded_bot_plays_the_same(game_service: GameService, monkeypatch: pytest.MonkeyPatch) -> None:
+    async with table(game_service, monkeypatch, discord_shard_count=2) as t:
+        assert isinstance(t.env.bot, discord.AutoShardedClient)
+        message = await t.new_game()
+        result, sent = await click(t.env, t.alice, message, button(message, label="Draw (23)"))
+        assert sent.type == UPDATE_MESSAGE and "Moves: 1" in text_of(result)
+
