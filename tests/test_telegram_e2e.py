@@ -617,11 +617,14 @@ async def test_settings_in_a_group_belong_to_who_asked(api: FakeBotAPI, service:
 
 async def test_command_menus_are_set_per_language(api: FakeBotAPI, service: GameService) -> None:
     for language in ("", "uk", "ru", "ja"):
-        menu = dict(api.commands(language_code=language))
+        menu = api.commands(language_code=language)
         locale = language or "en"
-        assert menu["tripeaks"] == command_description("new", locale)
-        for name in ("daily", "resume", "rules", "stats", "settings"):
-            assert menu[name] == command_description(name, locale)
+        assert [name for name, _ in menu] == ["tripeaks", "daily", "resume", "play", "rules", "stats", "settings",
+                                              "help"]
+        assert menu[0] == ("tripeaks", command_description("new", locale))
+        for name, description in menu[1:]:
+            assert description == command_description(name, locale)
+    assert dict(api.commands(language_code="uk"))["play"] != dict(api.commands())["play"]
     assert api.visible_commands(api.user("Ken", language_code="ja"), api.group())[0] == (
         "tripeaks", command_description("new", "ja"))
     assert api.visible_commands(api.user("Ann", language_code="de"), api.group())[0] == (
@@ -675,3 +678,56 @@ def test_html_in_any_text_is_escaped() -> None:
     view = View(header="Bob <b>&</b>", tableau="<pre>", status="a < b")
     assert message_text(view) == "<b>Bob &lt;b&gt;&amp;&lt;/b&gt;</b>\n<pre>&lt;pre&gt;</pre>\na &lt; b"
 
+
+
+# --- when something goes wrong -------------------------------------------------------------------------------------
+
+
+async def test_a_failure_inside_the_bot_still_answers_the_tap(
+        api: FakeBotAPI, db_url: str, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch) -> None:
+    alice = api.user("Alice", language_code="ja")
+    chat = api.private_chat(alice)
+    async with running_bot(api, db_url) as service:
+        message = await command(api, alice, chat, f"{NEW} {CODE}")
+
+        async def broken(*args: object, **kwargs: object) -> GameSnapshot:
+            raise RuntimeError("the database went away")
+
+        monkeypatch.setattr(service, "act", broken)
+        answer, shown = await tap(api, alice, chat, message, data_for(message, DRAW))
+        assert answer.text == error_text(RuntimeError(), "ja", NEW)  # "something went wrong", in Japanese
+        assert shown.edit_count == 0
+        assert_all_answered(api)
+    assert any("the database went away" in str(record.exc_info[1]) for record in caplog.records if record.exc_info)
+
+
+async def test_a_message_that_can_no_longer_be_edited_is_followed_by_a_new_one(
+        api: FakeBotAPI, service: GameService) -> None:
+    alice = api.user("Alice")
+    chat = api.private_chat(alice)
+    message = await command(api, alice, chat, f"{NEW} {CODE}")
+    game_id, _ = game_of(message)
+    api.inject_error("editMessageText", chat=chat, description="Bad Request: message can't be edited")
+
+    answer, old = await tap(api, alice, chat, message, data_for(message, DRAW))
+
+    assert answer.text is None
+    assert old.edit_count == 0
+    newest = api.last_message(chat)
+    assert newest.message_id != message.message_id
+    assert_shows(newest, expected_view(after(CODE, DRAW), game_id, 1))
+
+
+async def test_flood_control_on_an_edit_is_waited_out(api: FakeBotAPI, service: GameService) -> None:
+    alice = api.user("Alice")
+    chat = api.private_chat(alice)
+    message = await command(api, alice, chat, f"{NEW} {CODE}")
+    game_id, _ = game_of(message)
+    api.fail_next(chat, retry_after=1, method="editMessageText")
+
+    answer, edited = await tap(api, alice, chat, message, data_for(message, DRAW))
+
+    assert answer.text is None
+    assert [r.error is None for r in api.calls("editMessageText")] == [False, True]
+    assert_shows(edited, expected_view(after(CODE, DRAW), game_id, 1))
+    assert len(api.bot_messages(chat)) == 1

@@ -13,12 +13,13 @@ import dataclasses
 import datetime as dt
 import importlib
 import logging
+import warnings
 from collections.abc import Awaitable, Callable, Coroutine
-from typing import Any
+from typing import Any, TypeVar
 
 from telegram import CallbackQuery, Message, Update, User
 from telegram.constants import ChatType, ParseMode
-from telegram.error import BadRequest, TelegramError
+from telegram.error import BadRequest, RetryAfter, TelegramError
 from telegram.ext import Application, CallbackQueryHandler, CommandHandler, ContextTypes
 
 from bot.domain import GameSnapshot, PlayerKey, Settings
@@ -80,6 +81,27 @@ class _Reply:
     view: View | None = None
 
 
+T = TypeVar("T")
+#: The longest flood-control pause a reply waits out (once); a longer one gives up, and the next tap catches up.
+FLOOD_WAIT_MAX = 5.0
+
+
+async def flood_wait(send: Callable[[], Awaitable[T]]) -> T:
+    """``send()``, once more after Telegram's flood control asks for a short pause (busy groups hit it first)."""
+    try:
+        return await send()
+    except RetryAfter as error:
+        with warnings.catch_warnings():  # PTB 22 warns that retry_after will become a timedelta
+            warnings.simplefilter("ignore")
+            pause = error.retry_after
+        seconds = pause.total_seconds() if isinstance(pause, dt.timedelta) else float(pause)
+        if seconds > FLOOD_WAIT_MAX:
+            raise
+        log.info("flood control: waiting %.0f s", seconds)
+        await asyncio.sleep(seconds)
+        return await send()
+
+
 def is_not_modified(error: BadRequest) -> bool:
     """Telegram's answer to an edit that changes nothing: nothing to report."""
     return "message is not modified" in error.message.lower()
@@ -139,8 +161,9 @@ class TelegramHandlers:
     @staticmethod
     async def reply(message: Message, view: View) -> Message:
         """A new message answering ``message`` (quoting it in groups, as long as it still exists)."""
-        return await message.reply_text(message_text(view), parse_mode=ParseMode.HTML, reply_markup=keyboard(view),
-                                        allow_sending_without_reply=True)
+        text, markup = message_text(view), keyboard(view)
+        return await flood_wait(lambda: message.reply_text(text, parse_mode=ParseMode.HTML, reply_markup=markup,
+                                                           allow_sending_without_reply=True))
 
     async def reply_error(self, message: Message, user: User, error: Exception) -> None:
         locale = await self.user_locale(user)
@@ -329,8 +352,9 @@ class TelegramHandlers:
 
     async def edit(self, query: CallbackQuery, view: View) -> None:
         """Edit the tapped message to ``view``; an edit that changes nothing is no error."""
+        text, markup = message_text(view), keyboard(view)
         try:
-            await query.edit_message_text(message_text(view), parse_mode=ParseMode.HTML, reply_markup=keyboard(view))
+            await flood_wait(lambda: query.edit_message_text(text, parse_mode=ParseMode.HTML, reply_markup=markup))
         except BadRequest as error:
             if is_not_modified(error):
                 return
@@ -339,8 +363,7 @@ class TelegramHandlers:
                 raise
             # the message is gone or can no longer be edited: show the result in a new one
             log.info("could not edit message %s (%s); sending a new one", message.message_id, error.message)
-            await message.chat.send_message(message_text(view), parse_mode=ParseMode.HTML,
-                                            reply_markup=keyboard(view))
+            await flood_wait(lambda: message.chat.send_message(text, parse_mode=ParseMode.HTML, reply_markup=markup))
 
     async def safe_locale(self, user: User) -> str:
         try:
