@@ -102,8 +102,9 @@ CARDS_PER_ROW = 5
 
 # --- cards and the tableau ----------------------------------------------------------------------------------------
 
-#: U+FE0F asks for the emoji form: red suits then show in red on buttons and in status lines, while black suits
-#: stay text in the button's own colour. The monospace tableau never uses it (emoji break the alignment).
+#: Variation selectors for cards outside the tableau: U+FE0F asks for the emoji form, so red suits show in red on
+#: buttons and in status lines; U+FE0E asks for the text form, so black suits stay in the button's own colour
+#: (a black emoji spade is lost on a dark button). The monospace tableau uses neither: emoji break its alignment.
 _EMOJI = "\ufe0f"
 _TEXT = "\ufe0e"
 FACE_DOWN = "▒▒▒"
@@ -112,7 +113,7 @@ WIDTH = 39  # the bottom row: 10 cells with a space between
 
 
 def card_label(card: Card) -> str:
-    """A card on a button or in a sentence: ``7♠``, ``10♥️`` (red suits in their red emoji form)."""
+    """A card on a button or in a sentence: ``7♠︎`` (text form), ``10♥️`` (red emoji form)."""
     return card.symbol() + (_EMOJI if card.suit.is_red else _TEXT)
 
 
@@ -136,7 +137,7 @@ def slot_column(slot: int) -> int:
 
 def display_width(text: str) -> int:
     """Columns ``text`` takes in a monospace font: wide (CJK) characters take two, combining marks none."""
-    return sum(0 if unicodedata.combining(ch) or ch == _EMOJI else
+    return sum(0 if unicodedata.combining(ch) or ch in (_EMOJI, _TEXT) else
                2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
 
 
