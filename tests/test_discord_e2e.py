@@ -180,7 +180,7 @@ async def test_a_refused_tap_explains_why_in_the_status_line(
         result, sent = await click(t.env, t.alice, message, button(message, command=str(slot)))
         assert sent == Callback(UPDATE_MESSAGE, ephemeral=False, v2=True)
         after = result
-        assert NOT_ADJACENT_EN in text_of(after)
+        assert f"\n> {NOT_ADJACENT_EN}" in text_of(after)  # the status line, set apart as a quote
         assert "Score: 500 · Moves: 0" in text_of(after)  # nothing changed
         assert payload_versions(after) == shown
         assert len(t.public_messages()) == 1  # no extra message in the channel

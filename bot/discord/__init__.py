@@ -5,6 +5,6 @@ Inside this package ``import discord`` is the library (absolute imports); the pa
 
 from __future__ import annotations
 
-from bot.discord.client import ShardedTriPeaksBot, TriPeaksBot, build_bot, run
+from bot.discord.client import ShardedTriPeaksBot, TriPeaksBot, build_bot
 
-__all__ = ["ShardedTriPeaksBot", "TriPeaksBot", "build_bot", "run"]
+__all__ = ["ShardedTriPeaksBot", "TriPeaksBot", "build_bot"]

@@ -92,12 +92,3 @@ def build_bot(service: GameService, config: Config, *, defer_after: float = DEFE
         return ShardedTriPeaksBot(service, config, defer_after=defer_after)
     return TriPeaksBot(service, config, defer_after=defer_after)
 
-
-async def run(config: Config) -> None:
-    """Open the service and run the bot until it is stopped."""
-    if not config.discord_token:
-        raise ValueError("DISCORD_TOKEN is not set")
-    async with await GameService.open(config.database_url) as service:
-        bot = build_bot(service, config)
-        async with bot:
-            await bot.start(config.discord_token)

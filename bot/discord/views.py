@@ -87,6 +87,12 @@ def header_text(header: str) -> str:
     return f"{heading}\n{plain(rest)}" if rest else heading
 
 
+def status_text(status: str) -> str:
+    """The status lines (a refusal, a cleared peak, the end of the game) as a quote, so they stand apart from the
+    score above and the buttons below."""
+    return "\n".join(f"> {line}" if line.strip() else ">" for line in plain(status).split("\n"))
+
+
 def layout(view: View) -> discord.ui.LayoutView:
     """The whole message for ``view``: one container, buttons inside it, under the text they act on."""
     container: discord.ui.Container[discord.ui.LayoutView] = discord.ui.Container(accent_colour=ACCENT)
@@ -94,7 +100,7 @@ def layout(view: View) -> discord.ui.LayoutView:
     if view.tableau is not None:
         container.add_item(discord.ui.TextDisplay(code_block(view.tableau)))
     if view.status:
-        container.add_item(discord.ui.TextDisplay(plain(view.status)))
+        container.add_item(discord.ui.TextDisplay(status_text(view.status)))
     for row in view.buttons:
         action_row: discord.ui.ActionRow[discord.ui.LayoutView] = discord.ui.ActionRow()
         for button in row:
