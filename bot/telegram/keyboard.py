@@ -52,7 +52,7 @@ def message_text(view: View) -> str:
 
 
 def _keep_indent(block: str) -> str:
-    """The block with the spaces that start it made no-break spaces (as wide in a monospace font): Telegram trims
+    r"""The block with the spaces that start it made no-break spaces (as wide in a monospace font): Telegram trims
     whitespace at the start of an entity, which would shift the first row of the peaks out of line.
 
     >>> _keep_indent("  ▒▒▒\n ▒▒▒")
