@@ -9,10 +9,10 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Coroutine, Sequence
 from typing import Any, NoReturn
 
-from bot.config import Config, ConfigError, load_config
+from bot.config import Config, ConfigError, load_config, redact_url
 from core.deal import GameCode
 from core.errors import TriPeaksError
 from core.game import Action, Game
@@ -127,22 +127,30 @@ def _load_config() -> Config:
         raise UsageError(str(error)) from None
 
 
-def cmd_run(args: argparse.Namespace) -> int:
+def _run_async(work: Coroutine[Any, Any, int], url: str) -> int:
+    """Run ``work``; a database that cannot be opened is a one-line error, not a traceback."""
     import asyncio
 
+    from sqlalchemy.exc import SQLAlchemyError
+
+    try:
+        return asyncio.run(work)
+    except KeyboardInterrupt:
+        return 0
+    except (OSError, SQLAlchemyError) as error:
+        reason = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+        raise UsageError(f"cannot open the database {redact_url(url)}: {reason}") from None
+
+
+def cmd_run(args: argparse.Namespace) -> int:
     from bot.runner import configure_logging, run_bot
 
     config = _load_config()
     configure_logging(config)
-    try:
-        return asyncio.run(run_bot(config))
-    except KeyboardInterrupt:
-        return 0
+    return _run_async(run_bot(config), config.database_url)
 
 
 def cmd_console(args: argparse.Namespace) -> int:
-    import asyncio
-
     from bot.console import run_console
     from bot.service import GameService
 
@@ -150,31 +158,29 @@ def cmd_console(args: argparse.Namespace) -> int:
     if args.lang is not None and args.lang not in ("en", "uk", "ru", "ja"):
         raise UsageError(f"--lang must be one of en, uk, ru, ja, not {args.lang!r}")
 
+    url = args.database_url or config.database_url
+
     async def main() -> int:
-        async with await GameService.open(args.database_url or config.database_url) as service:
+        async with await GameService.open(url) as service:
             return await run_console(service, locale=args.lang or config.default_locale, user=args.user)
 
-    try:
-        return asyncio.run(main())
-    except KeyboardInterrupt:
-        return 0
+    return _run_async(main(), url)
 
 
 def cmd_db(args: argparse.Namespace) -> int:
-    import asyncio
-
     from bot.storage import current_revision, downgrade_database, upgrade_database
 
     url = _load_config().database_url
-    if args.action == "upgrade":
-        asyncio.run(upgrade_database(url))
-        print(f"database at {asyncio.run(current_revision(url))}")
-    elif args.action == "downgrade":
-        asyncio.run(downgrade_database(url, args.revision))
-        print(f"database at {asyncio.run(current_revision(url))}")
-    else:
-        print(asyncio.run(current_revision(url)))
-    return 0
+
+    async def main() -> int:
+        if args.action == "upgrade":
+            await upgrade_database(url)
+        elif args.action == "downgrade":
+            await downgrade_database(url, args.revision)
+        print(f"database at revision {await current_revision(url)}")
+        return 0
+
+    return _run_async(main(), url)
 
 
 def cmd_daily(args: argparse.Namespace) -> int:

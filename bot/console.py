@@ -18,7 +18,7 @@ from typing import TextIO
 from bot.daily import daily_code, today
 from bot.domain import GameSnapshot, PlayerKey, Settings
 from bot.errors import BotError, StaleGame
-from bot.i18n import resolve_locale, translator
+from bot.i18n import N_, resolve_locale, translator
 from bot.payload import DailyPayload, GamePayload, decode_payload
 from bot.render import (
     SettingsPayload,
@@ -32,11 +32,13 @@ from bot.render import (
 )
 from bot.service import GameService
 from core.cards import Card
-from core.errors import TriPeaksError
+from core.errors import InvalidCardError, TriPeaksError
 from core.game import Reason
 
 PLATFORM = "console"
 NEW_COMMAND = "new"
+_HELP = N_("Type the number of a choice, or a card such as 7h, or: d (draw), u (undo), h (hint), new [code], "
+           "daily, rules, stats, settings, quit")
 #: How long the console waits, at the end of a game, for the solver's verdict on the deal.
 VERDICT_WAIT = 10.0
 
@@ -105,9 +107,7 @@ class ConsoleChat:
             elif word in ("settings", "/settings"):
                 self._show(render_settings(self.settings, self.locale))
             elif word in ("help", "?", "/help"):
-                self._say(tr.gettext(
-                    "Type the number of a choice, or a card such as 7h, or: d (draw), u (undo), h (hint), "
-                    "new [code], daily, rules, stats, settings, quit"))
+                self._say(tr.gettext(_HELP))
             else:
                 await self._play_card(text)
         except StaleGame as stale:
@@ -147,7 +147,11 @@ class ConsoleChat:
         await self._show_game(snapshot)
 
     async def _play_card(self, text: str) -> None:
-        card = Card.parse(text)
+        try:
+            card = Card.parse(text)
+        except InvalidCardError:
+            self._say(translator(self.locale).gettext(_HELP))
+            return
         if self.snapshot is None:
             return
         slot = self.snapshot.game.visible_slot(card)
