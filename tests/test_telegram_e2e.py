@@ -9,12 +9,15 @@ whole; the strings the rules fix (RULES.md) are spelled out.
 
 from __future__ import annotations
 
+import datetime as dt
 import doctest
 import functools
 import importlib
 import logging
 import shutil
 import socket
+import sys
+import types
 from collections.abc import AsyncIterator, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
@@ -28,7 +31,7 @@ from telegram.ext import TypeHandler
 from bot.config import Config
 from bot.domain import DealVerdict, GameSnapshot, PlayerKey, Settings, Stats
 from bot.errors import BadPayload, GameNotFound, NoActiveGame, NotYourGame
-from bot.payload import GamePayload, decode_payload
+from bot.payload import DailyPayload, GamePayload, decode_payload
 from bot.render import (
     View,
     command_description,
@@ -43,6 +46,7 @@ from bot.storage import open_database
 from bot.telegram.app import build_application, start, stop
 from bot.telegram.keyboard import keyboard, message_text
 from core.cards import Card
+from core.deal import GameCode
 from core.game import DRAW, UNDO, Action, Game, Outcome, Reason, Status, Tap, Undo
 from tests.conftest import fake_hint, fake_verdict
 from tests.fakes.telegram_bot_api import CallbackAnswer, FakeBotAPI, FakeChat, FakeUser, StoredMessage
@@ -741,3 +745,41 @@ async def test_flood_control_on_an_edit_is_waited_out(api: FakeBotAPI, service: 
 def test_the_docstring_examples_hold(module: str) -> None:
     result = doctest.testmod(importlib.import_module(module))
     assert result.attempted > 0 and result.failed == 0
+
+
+async def test_daily_by_command_and_by_the_play_button(
+        api: FakeBotAPI, service: GameService, monkeypatch: pytest.MonkeyPatch) -> None:
+    # which deal a day gets is bot.daily's business (and its own tests'); here it is pinned to one code
+    day = dt.date(2026, 11, 29)
+    daily = types.ModuleType("bot.daily")
+    daily.today = lambda: day  # type: ignore[attr-defined]
+    daily.daily_code = lambda chosen: {day: GameCode.parse(CODE), day - dt.timedelta(days=1): GameCode.parse(
+        WIN_CODE)}[chosen]  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "bot.daily", daily)
+    alice = api.user("Alice")
+    bob = api.user("Bob", language_code="uk")
+    group = api.group(members=[alice, bob])
+
+    message = await command(api, alice, group, "/daily")
+    game_id, _ = game_of(message)
+    snapshot = await service.game(game_id)
+    assert snapshot.daily == day and str(snapshot.game.code) == CODE
+    assert_shows(message, render_game(snapshot, "en", Settings()))
+    assert message.text.startswith("Daily deal")
+
+    # the Play button under a daily post gives whoever taps it a game of their own, in a new message
+    post = api.last_message(group)
+    sent_before = len(api.bot_messages(group))
+    answer, _ = await tap(api, bob, group, post, DailyPayload(day - dt.timedelta(days=1)).encode(), check_button=False)
+    assert answer.text is None
+    assert len(api.bot_messages(group)) == sent_before + 1
+    bobs = api.last_message(group)
+    bob_id, _ = game_of(bobs)
+    bob_snapshot = await service.game(bob_id)
+    assert bob_snapshot.owner == PlayerKey("telegram", str(bob.id)) and str(bob_snapshot.game.code) == WIN_CODE
+    assert_shows(bobs, render_game(bob_snapshot, "uk", Settings()))
+    # a day still to come is not a daily deal anyone can have
+    answer, _ = await tap(api, bob, group, post, DailyPayload(day + dt.timedelta(days=1)).encode(),
+                          check_button=False)
+    assert answer.text == error_text(BadPayload(), "uk", NEW)
+    assert len(api.bot_messages(group)) == sent_before + 1

@@ -23,7 +23,7 @@ from telegram.error import BadRequest, RetryAfter, TelegramError
 from telegram.ext import Application, CallbackQueryHandler, CommandHandler, ContextTypes
 
 from bot.domain import GameSnapshot, PlayerKey, Settings
-from bot.errors import BadGameCode, BadPayload, BotError, NoActiveGame, NotYourGame, StaleGame
+from bot.errors import BadPayload, BotError, NoActiveGame, NotYourGame, StaleGame
 from bot.i18n import SUPPORTED_LOCALES, resolve_locale
 from bot.payload import DailyPayload, GamePayload, decode_payload
 from bot.render import (
@@ -167,7 +167,7 @@ class TelegramHandlers:
 
     async def reply_error(self, message: Message, user: User, error: Exception) -> None:
         locale = await self.user_locale(user)
-        await message.reply_text(error_text(_for_text(error), locale, NEW_COMMAND), allow_sending_without_reply=True)
+        await message.reply_text(error_text(error, locale, NEW_COMMAND), allow_sending_without_reply=True)
 
     async def _command(self, update: Update, work: Callable[[Message, User], Awaitable[None]]) -> None:
         message, user = update.effective_message, update.effective_user
@@ -391,9 +391,3 @@ def _addressee(query: CallbackQuery) -> User | None:
     replied = message.reply_to_message
     return replied.from_user if replied is not None else None
 
-
-def _for_text(error: Exception) -> Exception:
-    """A typed-in code that is not one gets the renderer's code error, not its button error."""
-    if isinstance(error, BadGameCode):
-        return InvalidCodeError(str(error))
-    return error
