@@ -8,6 +8,7 @@ game message in place (type 7) or posted a new one (type 4), and whether it was 
 from __future__ import annotations
 
 import asyncio
+import datetime as dt
 import re
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -350,6 +351,61 @@ async def test_a_slow_tap_is_acknowledged_within_the_deadline_then_shown(
         assert [c.type for c in callbacks_since(t.env, mark)] == [DEFERRED_UPDATE]
 
 
+async def test_a_hint_names_a_move_and_marks_its_button(
+        game_service: GameService, monkeypatch: pytest.MonkeyPatch) -> None:
+    game = Game.from_code(CODE)
+    hinted = next(iter(game.legal_actions()))  # what the stand-in solver suggests
+    assert isinstance(hinted, Tap)
+    card = game.card_at(hinted.slot)
+    async with table(game_service, monkeypatch) as t:
+        message = await t.new_game()
+        result, sent = await click(t.env, t.alice, message, button(message, label="Hint"))
+        assert sent.type == UPDATE_MESSAGE
+        assert f"> Hint: play {plain_label(card)}" in text_of(result).translate({0xFE0E: None, 0xFE0F: None})
+        assert button(result, command=str(hinted.slot))["style"] == 3  # success: the hinted card
+        assert "Moves: 0" in text_of(result)
+
+
+async def test_daily_deal_by_command_and_by_the_play_button_under_a_daily_post(
+        game_service: GameService, monkeypatch: pytest.MonkeyPatch) -> None:
+    from bot import daily
+    from bot.discord.views import layout
+    from bot.render import render_daily
+    from core.deal import GameCode
+
+    day = dt.date(2026, 11, 29)
+    codes = {day: GameCode.parse(CODE), day + dt.timedelta(days=1): GameCode.parse("TP1-E-AAAAAAC")}
+    monkeypatch.setattr(daily, "daily_code", codes.__getitem__)  # the day's deal is bot.daily's business
+    monkeypatch.setattr(daily, "today", lambda now=None: day)
+    async with table(game_service, monkeypatch) as t:
+        result, sent = await slash(t.env, t.alice, t.channel, "tripeaks daily")
+        assert sent == Callback(CHANNEL_MESSAGE, ephemeral=False, v2=True)
+        assert text_of(result).startswith(f"### Daily deal: Nov 29, 2026 · {CODE} · Easy\n")
+
+        tomorrow = day + dt.timedelta(days=1)
+        channel = t.env.bot.get_channel(t.channel.id)
+        assert isinstance(channel, discord.TextChannel)
+        post = await channel.send(view=layout(render_daily(tomorrow, "en")))
+        result, sent = await click(t.env, t.bob, post, button(post, label="Play"))
+        # the post stays for everyone; bob's game is a new message of its own
+        assert sent == Callback(CHANNEL_MESSAGE, ephemeral=False, v2=True)
+        assert text_of(result).startswith("### Daily deal: Nov 30, 2026 · TP1-E-AAAAAAC · Easy\n")
+        assert labels_of(t.message(post.id)) == ["Play"]
+        stored = await game_service.current_game(PlayerKey("discord", str(t.bob.id)))
+        assert stored is not None and stored.daily == tomorrow
+
+
+async def test_default_rules_setting_applies_to_new_games_without_a_code(
+        game_service: GameService, monkeypatch: pytest.MonkeyPatch) -> None:
+    async with table(game_service, monkeypatch) as t:
+        panel, _ = await slash(t.env, t.alice, t.channel, "tripeaks settings")
+        assert "Rules for new games: Easy" in text_of(panel)
+        result, _ = await click(t.env, t.alice, panel, button(panel, label="Classic"))
+        assert "Rules for new games: Classic" in text_of(result)
+        result, _ = await slash(t.env, t.alice, t.channel, "tripeaks new")
+        assert re.match(r"### TP1-C-[A-Z]{7} · Classic\n", text_of(result))
+
+
 # --- languages ------------------------------------------------------------------------------------------------------
 
 # The original app's wording (RULES.md): the rule set, the refusal of a card that does not fit, and a blocked card.
@@ -469,8 +525,12 @@ async def test_play_a_card_that_does_not_fit_is_refused_privately(
         assert sent == Callback(CHANNEL_MESSAGE, ephemeral=True, v2=True)
         assert NOT_ADJACENT_EN in text_of(result) and "Moves: 0" in text_of(result)
         assert len(t.public_messages()) == 1
+        # text that is no card: the game, privately, whose buttons name the free cards (and play them)
         result, sent = await slash(t.env, t.alice, t.channel, "tripeaks play", card="7X")
-        assert sent.ephemeral and result.content
+        assert sent == Callback(CHANNEL_MESSAGE, ephemeral=True, v2=True)
+        assert plain_label(game.card_at(fitting_slot(game))) in labels_of(result)
+        result, sent = await click(t.env, t.alice, result, button(result, command=str(fitting_slot(game))))
+        assert sent.type == UPDATE_MESSAGE and "Moves: 1" in text_of(result)
         assert len(t.public_messages()) == 1
 
 

@@ -24,8 +24,6 @@ from bot.discord import handlers
 from core.deal import Rules
 
 GROUP = "tripeaks"
-#: Discord's own placeholder for an option with no description.
-NO_DESCRIPTION = "…"
 
 Interaction = discord.Interaction[Any]
 
@@ -37,17 +35,12 @@ def name(text: str) -> locale_str:
 
 def describe(key: str) -> locale_str:
     """The renderer's description of a command (:data:`bot.render.COMMAND_DESCRIPTIONS`), translated as it is."""
-    return _description(render.COMMAND_DESCRIPTIONS.get(key))
+    return locale_str(render.COMMAND_DESCRIPTIONS[key], kind="text")
 
 
 def describe_option(key: str) -> locale_str:
-    """The renderer's description of an option (``bot.render.OPTION_DESCRIPTIONS``, once the renderer has it)."""
-    options: dict[str, str] = getattr(render, "OPTION_DESCRIPTIONS", {})
-    return _description(options.get(key))
-
-
-def _description(text: str | None) -> locale_str:
-    return locale_str(text, kind="text") if text else locale_str(NO_DESCRIPTION, kind="none")
+    """The renderer's description of an option (:data:`bot.render.OPTION_DESCRIPTIONS`)."""
+    return locale_str(render.OPTION_DESCRIPTIONS[key], kind="text")
 
 
 _RULE_CHOICES = [app_commands.Choice(name=locale_str(render.rules_name(rules, "en"), kind="rules",

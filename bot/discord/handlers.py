@@ -28,7 +28,7 @@ from discord import app_commands
 
 from bot.discord.views import layout
 from bot.domain import GameSnapshot, PlayerKey, Settings
-from bot.errors import BadGameCode, BadPayload, BotError, NoActiveGame, StaleGame
+from bot.errors import BadPayload, BotError, NoActiveGame, StaleGame
 from bot.i18n import resolve_locale
 from bot.payload import GamePayload, decode_payload
 from bot.render import (
@@ -44,7 +44,7 @@ from bot.render import (
 )
 from core.cards import Card
 from core.deal import Rules
-from core.errors import InvalidCodeError, TriPeaksError
+from core.errors import TriPeaksError
 from core.game import Reason
 
 if TYPE_CHECKING:
@@ -147,10 +147,7 @@ async def show_error(interaction: Interaction, text: str) -> None:
 
 
 def explain(error: Exception, locale: str) -> str:
-    """The renderer's text for an error. A mistyped game code is shown as what it is (the service reports it as
-    :class:`BadGameCode`, a kind of bad payload, which the renderer would call an unreadable button)."""
-    if isinstance(error, BadGameCode):
-        error = InvalidCodeError(str(error))
+    """The renderer's text for an error, naming ``/tripeaks new`` as the way to start a game."""
     return error_text(error, locale, NEW_COMMAND)
 
 
@@ -267,18 +264,19 @@ async def resume(interaction: Interaction) -> None:
 @guarded
 async def play(interaction: Interaction, card: str) -> None:
     """``/tripeaks play <card>``, for keyboard users: the same as tapping that card's button. Applied, it answers
-    with the game as it now stands; refused, with an ephemeral reply (the game view, whose status line explains
-    why when explanations are on)."""
+    with the game as it now stands, in a new message; refused, privately, with the game view (its status line
+    explains why when explanations are on). Text that is no card also gets the game privately: its buttons name
+    the cards free to play, and work there too."""
     player, name = player_of(interaction)
     service = bot_of(interaction).service
-    try:
-        chosen = Card.parse(card)
-    except TriPeaksError as error:
-        await show_error(interaction, explain(error, await own_locale(interaction)))
-        return
     current = await in_time(interaction, service.current_game(player))
     if current is None:
         await show_error(interaction, explain(NoActiveGame(), await own_locale(interaction)))
+        return
+    try:
+        chosen = Card.parse(card)
+    except TriPeaksError:
+        await show_new(interaction, game_view(interaction, current), ephemeral=True)
         return
     slot = current.game.visible_slot(chosen)  # never a face-down card: typing a card reveals nothing hidden
     if slot is None:
