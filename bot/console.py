@@ -32,7 +32,7 @@ from bot.render import (
 )
 from bot.service import GameService
 from core.cards import Card
-from core.errors import InvalidCardError, TriPeaksError
+from core.errors import TriPeaksError
 from core.game import Reason
 
 PLATFORM = "console"
@@ -147,11 +147,7 @@ class ConsoleChat:
         await self._show_game(snapshot)
 
     async def _play_card(self, text: str) -> None:
-        try:
-            card = Card.parse(text)
-        except InvalidCardError:
-            self._say(translator(self.locale).gettext(_HELP))
-            return
+        card = Card.parse(text)  # InvalidCardError: error_text says what a card looks like
         if self.snapshot is None:
             return
         slot = self.snapshot.game.visible_slot(card)

@@ -48,7 +48,7 @@ from bot.i18n import LANGUAGE_NAMES, N_, SUPPORTED_LOCALES, Translator, translat
 from bot.payload import HINT, NEW_GAME, PREFIX, DailyPayload, GamePayload
 from core.cards import Card
 from core.deal import Rules
-from core.errors import InvalidCodeError
+from core.errors import InvalidCardError, InvalidCodeError
 from core.game import Draw, Game, Reason, Status, Tap, Undo
 from core.layout import ROWS
 
@@ -515,6 +515,8 @@ def error_text(error: Exception, locale: str, new_command: str = "/tripeaks new"
         return tr.gettext("This game has expired; start a new one with {command}").format(command=new_command)
     if isinstance(error, NoActiveGame):
         return tr.gettext("You have no game in progress; start one with {command}").format(command=new_command)
+    if isinstance(error, InvalidCardError):
+        return tr.gettext("That is not a card: write one like 7h, 10s or QS")
     if isinstance(error, (BadGameCode, InvalidCodeError)):
         return tr.gettext("That is not a game code: a code looks like TP1-E-AAAAAAB (E Easy, C Classic)")
     if isinstance(error, BadPayload):

@@ -87,7 +87,7 @@ def test_a_card_that_is_not_face_up_is_refused_without_revealing_anything(tmp_pa
     done = tripeaks(tmp_path, "console", "--user", "cat", stdin=f"new {code}\n{hidden}\nzz\n")
     assert done.returncode == 0, done.stderr
     assert f"{hidden.symbol()} is not face up on the table" in done.stdout
-    assert "Type the number of a choice" in done.stdout  # "zz" is no card: the console says what it understands
+    assert "That is not a card: write one like 7h, 10s or QS" in done.stdout
 
 
 def test_run_without_tokens_starts_the_console_after_a_one_line_notice(tmp_path: Path) -> None:
