@@ -47,6 +47,7 @@ import re
 import secrets
 from collections.abc import AsyncIterator, Callable, Mapping
 from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from types import ModuleType
 from typing import Any, cast
 
@@ -627,11 +628,17 @@ class GameService:
 
     async def _run_solver(self, purpose: str, timeout: float, function: Callable[..., Any], *args: Any) -> Any:
         """``function(*args)`` in a solver worker; None if it fails or takes longer than ``timeout``."""
-        future = asyncio.get_running_loop().run_in_executor(self._pool(purpose), function, *args)
+        pool = self._pool(purpose)
+        future = asyncio.get_running_loop().run_in_executor(pool, function, *args)
         try:
             return await asyncio.wait_for(future, timeout)
         except TimeoutError:
             log.warning("the solver took longer than %.2f s", timeout)
+        except BrokenProcessPool:
+            log.exception("a solver worker died; starting a new one")
+            if self._pools.get(purpose) is pool:
+                del self._pools[purpose]
+                self._pool(purpose).submit(_warm_up)
         except Exception:
             log.exception("the solver failed")
         return None

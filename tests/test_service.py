@@ -5,10 +5,12 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 import functools
+import os
 import random
 import threading
 from collections.abc import AsyncIterator
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 
 import pytest
 from sqlalchemy.engine import URL
@@ -318,6 +320,27 @@ async def test_a_hint_the_solver_cannot_give_in_time_is_answered_empty(database:
             _release.set()
     assert snapshot.hint == Hint(None, None, None)
     assert snapshot.hints_used == 0 and snapshot.version == 0
+
+
+def _hint_dying_once(state: str, budget: float) -> Hint:
+    """Kills its worker process the first time (as a crash in the solver would), then hints a draw."""
+    marker = Path(os.environ["TRIPEAKS_TEST_HINT_MARKER"])
+    if not marker.exists():
+        marker.touch()
+        os._exit(1)
+    return Hint(DRAW, None, None)
+
+
+async def test_hints_run_in_worker_processes_that_are_replaced_when_they_die(
+        database: Database, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TRIPEAKS_TEST_HINT_MARKER", str(tmp_path / "died"))
+    async with GameService(database, hint_function=_hint_dying_once, verdict_function=fake_verdict,
+                           hint_budget=60) as service:
+        start = await service.new_game(ALICE, "Alice")
+        lost = await service.act(ALICE, "Alice", start.game_id, 0, "h")
+        assert lost.hint == Hint(None, None, None) and (tmp_path / "died").exists()
+        again = await service.act(ALICE, "Alice", start.game_id, 0, "h")
+        assert again.hint == Hint(DRAW, None, None) and again.hints_used == 1
 
 
 # --- the solver's verdict and winnable deals -------------------------------------------------------------------
