@@ -507,12 +507,39 @@ async def test_play_a_card_by_name(spelling: str, game_service: GameService,
                             rank_lower=card.rank.label.lower(), suit_lower=card.suit.letter.lower())
     async with table(game_service, monkeypatch) as t:
         await t.new_game()
-        choices = await t.alice.autocomplete(t.channel, "tripeaks play", "card", "")
-        assert {c["value"] for c in choices} == {str(game.card_at(s)) for s in game.playable_slots()}
         result, sent = await slash(t.env, t.alice, t.channel, "tripeaks play", card=typed)
         assert sent == Callback(CHANNEL_MESSAGE, ephemeral=False, v2=True)
         assert "Score: 499 · Moves: 1" in text_of(result)
         assert f"║ {card.symbol():>3} ║" in text_of(result)
+
+
+async def test_play_autocomplete_offers_the_free_cards(
+        game_service: GameService, monkeypatch: pytest.MonkeyPatch) -> None:
+    game = Game.from_code(CODE)
+    free = [game.card_at(s) for s in game.playable_slots()]
+    async with table(game_service, monkeypatch) as t:
+        assert await t.alice.autocomplete(t.channel, "tripeaks play", "card", "") == []  # no game yet
+        await t.new_game()
+        choices = await t.alice.autocomplete(t.channel, "tripeaks play", "card", "")
+        assert [c["value"] for c in choices] == [str(c) for c in free]
+        assert [c["name"] for c in choices] == [card_label(c) for c in free]
+        # the deal's free cards: 2♣ A♦ 6♠ K♣ K♥ 10♥ 10♠ J♠ 10♦ 8♠
+        for typed, wanted in (("k", ["KC", "KH"]), ("K♥", ["KH"]), ("10", ["TH", "TS", "TD"]), ("10d", ["TD"]),
+                              ("q", [str(c) for c in free])):
+            choices = await t.alice.autocomplete(t.channel, "tripeaks play", "card", typed)
+            assert [c["value"] for c in choices] == wanted, typed
+
+
+async def test_an_abandoned_games_message_says_so_when_tapped(
+        game_service: GameService, monkeypatch: pytest.MonkeyPatch) -> None:
+    game = Game.from_code(CODE)
+    async with table(game_service, monkeypatch) as t:
+        old = await t.new_game()
+        await t.new_game("TP1-E-AAAAAAC")
+        result, sent = await click(t.env, t.alice, old, button(old, command=str(fitting_slot(game))))
+        assert sent.type == UPDATE_MESSAGE and result.id == old.id
+        assert "> This game was abandoned" in text_of(result)
+        assert labels_of(result) == []
 
 
 async def test_play_a_card_that_does_not_fit_is_refused_privately(
@@ -566,3 +593,27 @@ async def test_a_sharded_bot_plays_the_same(game_service: GameService, monkeypat
         result, sent = await click(t.env, t.alice, message, button(message, label="Draw (23)"))
         assert sent.type == UPDATE_MESSAGE and "Moves: 1" in text_of(result)
 
+
+
+# --- the command translator -----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("translated", "expected"), [
+    ("нова", "нова"),  # a lower-case word: taken
+    ("新規", "新規"),  # letters without case: taken
+    ("Нова гра", None),  # a space, and upper case: Discord would refuse the whole sync, so left out
+    ("new", None),  # untranslated: Discord's default stays
+])
+def test_a_command_name_discord_would_refuse_is_left_out(
+        translated: str, expected: str | None, monkeypatch: pytest.MonkeyPatch) -> None:
+    from discord.app_commands import locale_str
+
+    from bot.discord import translator as module
+
+    class Catalogue:
+        def pgettext(self, context: str, message: str) -> str:
+            assert context == "command"
+            return translated
+
+    monkeypatch.setattr(module, "translator", lambda locale: Catalogue())
+    assert module.translate(locale_str("new", kind="name"), "uk") == expected

@@ -292,16 +292,21 @@ async def play(interaction: Interaction, card: str) -> None:
 
 
 async def free_cards(interaction: Interaction, typed: str) -> list[app_commands.Choice[str]]:
-    """Autocomplete for ``play``: the cards free to play now, those starting with what was typed first."""
+    """Autocomplete for ``play``: the cards free to play now that start like what was typed (``k``, ``10``,
+    ``7♠``), or all of them when none does."""
     player, _ = player_of(interaction)
     snapshot = await bot_of(interaction).service.current_game(player)
     if snapshot is None:
         return []
     game = snapshot.game
     cards = [game.card_at(slot) for slot in game.playable_slots()]
-    wanted = typed.strip().upper().replace("10", "T")
-    cards.sort(key=lambda c: not str(c).startswith(wanted[:2]) if wanted else False)
-    return [app_commands.Choice(name=card_label(c), value=str(c)) for c in cards[:AUTOCOMPLETE_MAX]]
+    wanted = typed.strip().upper().replace("\ufe0f", "").replace("\ufe0e", "")
+
+    def matches(card: Card) -> bool:
+        return str(card).startswith(wanted.replace("10", "T")) or card.symbol().upper().startswith(wanted)
+
+    shown = [card for card in cards if matches(card)] or cards
+    return [app_commands.Choice(name=card_label(c), value=str(c)) for c in shown[:AUTOCOMPLETE_MAX]]
 
 
 # --- other replies ----------------------------------------------------------------------------------------------
