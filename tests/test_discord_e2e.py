@@ -28,6 +28,7 @@ from bot.service import GameService
 from core.game import DRAW, Game, Tap
 from tests.discord_harness import (
     CHANNEL_MESSAGE,
+    DEFERRED_CHANNEL_MESSAGE,
     DEFERRED_UPDATE,
     UPDATE_MESSAGE,
     Callback,
@@ -330,20 +331,26 @@ class SlowService:
         await asyncio.sleep(self.delay)
         return await self._service.act(*args)
 
+    async def new_game(self, *args: Any, **kwargs: Any) -> Any:
+        await asyncio.sleep(self.delay)
+        return await self._service.new_game(*args, **kwargs)
+
 
 async def test_a_slow_tap_is_acknowledged_within_the_deadline_then_shown(
         game_service: GameService, monkeypatch: pytest.MonkeyPatch) -> None:
-    slow = SlowService(game_service, delay=5.0)
-    async with table(cast(GameService, slow), monkeypatch) as t:
+    slow = SlowService(game_service, delay=60.0)
+    async with table(cast(GameService, slow), monkeypatch, defer_after=0.5) as t:
+        slow.delay = 0.0
         message = await t.new_game()
+        slow.delay = 60.0
         mark = len(t.env.http_requests)
         result = await t.alice.click(message, custom_id=button(message, label="Draw (23)")["custom_id"])
-        await t.env.advance_time(2.5)
-        # after 2 s the bot acknowledges (a deferred update) though the service has not answered yet
+        await t.env.advance_time(1.0)
+        # after defer_after the bot acknowledges (a deferred update) though the service has not answered yet
         assert [c.type for c in callbacks_since(t.env, mark)] == [DEFERRED_UPDATE]
         assert result.deferred
         assert "Moves: 0" in text_of(t.message(message.id))
-        await t.env.advance_time(3.0)
+        await t.env.advance_time(60.0)
         # then the answer is edited into the game message
         assert any(e.method == "PATCH" and e.path.endswith("/messages/@original")
                    for e in t.env.http_requests[mark:])
@@ -404,6 +411,23 @@ async def test_default_rules_setting_applies_to_new_games_without_a_code(
         assert "Rules for new games: Classic" in text_of(result)
         result, _ = await slash(t.env, t.alice, t.channel, "tripeaks new")
         assert re.match(r"### TP1-C-[A-Z]{7} · Classic\n", text_of(result))
+
+
+async def test_a_slow_new_game_shows_thinking_then_the_game(
+        game_service: GameService, monkeypatch: pytest.MonkeyPatch) -> None:
+    slow = SlowService(game_service, delay=60.0)
+    async with table(cast(GameService, slow), monkeypatch, defer_after=0.5) as t:
+        mark = len(t.env.http_requests)
+        result = await t.alice.slash(t.channel, "tripeaks new", code=CODE)
+        await t.env.advance_time(1.0)
+        assert [c.type for c in callbacks_since(t.env, mark)] == [DEFERRED_CHANNEL_MESSAGE]  # "thinking..."
+        assert all("Score:" not in text_of(m) for m in t.public_messages())  # no game shown yet
+        await t.env.advance_time(60.0)
+        message = result.response
+        assert message is not None and not message.ephemeral
+        assert text_of(message).startswith(f"### {CODE} · Easy\nScore: 500")
+        assert "Draw (23)" in labels_of(message)
+        assert [m.id for m in t.public_messages()] == [message.id]
 
 
 # --- languages ------------------------------------------------------------------------------------------------------
