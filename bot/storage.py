@@ -134,6 +134,9 @@ class GameRow(Base):
     # Where the game is shown, for the adapters' later use.
     chat_id: Mapped[str | None] = mapped_column(String(64))
     message_id: Mapped[str | None] = mapped_column(String(64))
+    #: a daily game's leaderboard (migration 0002): the Discord server or Telegram group it was started in; NULL
+    #: in a private chat, and for other games
+    board: Mapped[str | None] = mapped_column(String(64))
 
     __table_args__ = (
         CheckConstraint("status IN ('playing', 'won', 'blocked', 'abandoned')", name="status"),
@@ -143,6 +146,7 @@ class GameRow(Base):
         Index(None, "player_id", "finished_at"),
         Index(None, "code"),
         Index(None, "daily"),
+        Index(None, "daily", "board"),
     )
 
 
@@ -296,3 +300,53 @@ async def current_revision(url: str | URL | None = None) -> str | None:
                 lambda sync: MigrationContext.configure(sync).get_current_revision())
     finally:
         await engine.dispose()
+
+
+# --- the daily deal: subscriptions and posts (migration 0002) ----------------------------------------------------
+
+# Status values stored in daily_posts.status.
+POST_CLAIMED, POST_SENT, POST_FAILED = "claimed", "sent", "failed"
+
+
+class DailySubscriptionRow(Base):
+    """A channel (Discord) or group (Telegram) that gets the daily deal posted, in its language."""
+
+    __tablename__ = "daily_subscriptions"
+
+    id: Mapped[int] = mapped_column(BigId, primary_key=True, autoincrement=True)
+    platform: Mapped[str] = mapped_column(String(16))
+    #: where the post goes: the Discord channel id, or the Telegram chat id
+    channel_id: Mapped[str] = mapped_column(String(64))
+    #: the leaderboard the channel belongs to: the Discord server id, or the Telegram chat id
+    board: Mapped[str | None] = mapped_column(String(64))
+    locale: Mapped[str] = mapped_column(String(16), server_default="en")
+    #: the platform user id of whoever subscribed
+    created_by: Mapped[str] = mapped_column(String(64), server_default="")
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
+
+    __table_args__ = (UniqueConstraint("platform", "channel_id"),)
+
+
+class DailyPostRow(Base):
+    """One subscription's post of one day's deal. The row is inserted (claimed) before sending, so of two processes
+    only one sends it, and marked sent after; a restart never posts a day twice."""
+
+    __tablename__ = "daily_posts"
+
+    id: Mapped[int] = mapped_column(BigId, primary_key=True, autoincrement=True)
+    subscription_id: Mapped[int] = mapped_column(ForeignKey("daily_subscriptions.id", ondelete="CASCADE"))
+    day: Mapped[dt.date] = mapped_column(Date)
+    status: Mapped[str] = mapped_column(String(8), server_default=POST_CLAIMED)
+    claimed_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
+    sent_at: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True))
+    message_id: Mapped[str | None] = mapped_column(String(64))
+    error: Mapped[str | None] = mapped_column(String(200))
+
+    __table_args__ = (
+        UniqueConstraint("subscription_id", "day"),
+        CheckConstraint("status IN ('claimed', 'sent', 'failed')", name="status"),
+    )
+
+
+daily_subscriptions = cast(Table, DailySubscriptionRow.__table__)
+daily_posts = cast(Table, DailyPostRow.__table__)
