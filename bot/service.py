@@ -61,8 +61,13 @@ from bot.storage import (
     ABANDONED,
     BLOCKED,
     PLAYING,
+    POST_CLAIMED,
+    POST_FAILED,
+    POST_SENT,
     WON,
     Database,
+    daily_posts,
+    daily_subscriptions,
     games,
     open_database,
     players,
@@ -192,6 +197,11 @@ class _Record:
 
 def _rowcount(result: Any) -> int:
     return cast(CursorResult[Any], result).rowcount
+
+
+def _aware(moment: dt.datetime) -> dt.datetime:
+    """SQLite returns stored times without their zone; they are UTC."""
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=dt.UTC)
 
 
 # --- checking input ---------------------------------------------------------------------------------------------
@@ -357,6 +367,7 @@ class GameService:
         winnable: bool,
         chat_id: str | None,
         replacing: tuple[int, int] | None = None,
+        board: str | None = None,
     ) -> GameSnapshot:
         if winnable:
             if rules is None:
@@ -394,7 +405,7 @@ class GameService:
                     status=PLAYING, active=True, score=game.score, moves=game.moves, daily=daily,
                     dealt_winnable=winnable, hints_used=0, started_at=now, updated_at=now, finished_at=None,
                     verdict_winnable=verdict[0], verdict_best_score=verdict[1], verdict_at=verdict[2],
-                    chat_id=chat_id,
+                    chat_id=chat_id, board=board,
                 ).returning(games.c.id))).scalar_one()
         record = _Record(
             id=game_id, code=str(code), rules=code.rules, state=state, version=0, status=PLAYING, daily=daily,
@@ -404,6 +415,127 @@ class GameService:
         if record.verdict_at is None:
             self._schedule_verdict(record.code)
         return record.snapshot(game)
+
+    async def new_daily_game(self, player: PlayerKey, name: str, day: dt.date, *, chat_id: str | None = None,
+                             board: str | None = None) -> GameSnapshot:
+        """Start the daily deal of ``day`` for ``player`` (the adapters' one way to do it). ``board`` is the
+        leaderboard the game counts on: the Discord server or Telegram group it is played in, None in a private
+        chat. Only the player's first finished attempt of a day counts (see :mod:`bot.daily`)."""
+        daily = importlib.import_module("bot.daily")
+        # the first request of a day runs the solver to pick the deal: a thread keeps the event loop answering
+        code = await asyncio.get_running_loop().run_in_executor(None, daily.daily_code, day)
+        return await self._start(player, name, code=parse_code(code), rules=None, daily=day, winnable=False,
+                                 chat_id=chat_id, board=board)
+
+    async def daily_leaderboard(self, platform: str, board: str, day: dt.date) -> list[Any]:
+        """The ranked :class:`bot.daily.DailyResult` of every player whose first finished attempt at ``day``'s deal
+        was played on ``board`` (a Discord server or Telegram group of ``platform``)."""
+        from bot.daily import DailyResult, first_finished, rank
+
+        async with self._transaction() as session:
+            rows = (await session.execute(
+                select(players.c.id.label("player_id"), players.c.display_name, players.c.user_id, games.c.board,
+                       games.c.status, games.c.score, games.c.moves, games.c.hints_used, games.c.started_at,
+                       games.c.finished_at)
+                .join_from(games, players, games.c.player_id == players.c.id)
+                .where(players.c.platform == platform, games.c.daily == day, games.c.status.in_((WON, BLOCKED)),
+                       games.c.finished_at.is_not(None))
+                .order_by(games.c.finished_at, games.c.id))).all()
+        found = [(row.player_id, DailyResult(
+            name=row.display_name, user_id=row.user_id, score=row.score, moves=row.moves, won=row.status == WON,
+            hinted=row.hints_used > 0, seconds=(_aware(row.finished_at) - _aware(row.started_at)).total_seconds(),
+            finished_at=_aware(row.finished_at)), row.board) for row in rows]
+        return rank([result for result, where in first_finished(found).values() if where == board])
+
+    # --- daily posts -------------------------------------------------------------------------------------------
+
+    async def subscribe(self, platform: str, channel_id: str, *, board: str | None, locale: str,
+                        by: str = "") -> bool:
+        """Have the daily deal posted to ``channel_id`` in ``locale``; False if it already was (its language is
+        then updated)."""
+        async with self._transaction() as session:
+            where = (daily_subscriptions.c.platform == platform, daily_subscriptions.c.channel_id == channel_id)
+            found = (await session.execute(select(daily_subscriptions.c.id).where(*where))).first()
+            if found is not None:
+                await session.execute(update(daily_subscriptions).where(*where).values(locale=locale, board=board))
+                return False
+            await session.execute(insert(daily_subscriptions).values(
+                platform=platform, channel_id=channel_id, board=board, locale=locale, created_by=by,
+                created_at=utcnow()))
+        return True
+
+    async def unsubscribe(self, platform: str, channel_id: str) -> bool:
+        """Stop the daily posts to ``channel_id``; False if it was not subscribed."""
+        async with self._transaction() as session:
+            result = await session.execute(daily_subscriptions.delete().where(
+                daily_subscriptions.c.platform == platform, daily_subscriptions.c.channel_id == channel_id))
+        return _rowcount(result) > 0
+
+    async def daily_subscriptions(self, platforms: tuple[str, ...] | None = None) -> list[Any]:
+        """Every :class:`bot.daily.Subscription` (of ``platforms``, when given), oldest first."""
+        from bot.daily import Subscription
+
+        query = select(daily_subscriptions).order_by(daily_subscriptions.c.id)
+        if platforms is not None:
+            query = query.where(daily_subscriptions.c.platform.in_(platforms))
+        async with self._transaction() as session:
+            rows = (await session.execute(query)).all()
+        return [Subscription(row.id, row.platform, row.channel_id, row.board, row.locale) for row in rows]
+
+    async def unsent_daily_posts(self, day: dt.date, platforms: tuple[str, ...]) -> list[Any]:
+        """The subscriptions of ``platforms`` with no post of ``day`` sent or given up."""
+        from bot.daily import Subscription
+
+        done = select(daily_posts.c.subscription_id).where(daily_posts.c.day == day,
+                                                           daily_posts.c.status != POST_CLAIMED)
+        async with self._transaction() as session:
+            rows = (await session.execute(
+                select(daily_subscriptions)
+                .where(daily_subscriptions.c.platform.in_(platforms), daily_subscriptions.c.id.not_in(done))
+                .order_by(daily_subscriptions.c.id))).all()
+        return [Subscription(row.id, row.platform, row.channel_id, row.board, row.locale) for row in rows]
+
+    async def claim_daily_post(self, subscription_id: int, day: dt.date, now: dt.datetime,
+                               lease: dt.timedelta) -> bool:
+        """Claim the post of ``day`` to a subscription before sending it: True for the one caller that may send
+        it. A claim older than ``lease`` that was never marked sent (its process died) can be claimed again."""
+        async with self._transaction() as session:
+            values = {"subscription_id": subscription_id, "day": day, "status": POST_CLAIMED, "claimed_at": now}
+            if self._upsert_dialect in ("postgresql", "sqlite"):
+                dialect = importlib.import_module(f"sqlalchemy.dialects.{self._upsert_dialect}")
+                statement = dialect.insert(daily_posts).values(**values).on_conflict_do_nothing(
+                    index_elements=[daily_posts.c.subscription_id, daily_posts.c.day])
+                if _rowcount(await session.execute(statement)) == 1:
+                    return True
+            else:
+                exists = (await session.execute(select(daily_posts.c.id).where(
+                    daily_posts.c.subscription_id == subscription_id, daily_posts.c.day == day))).first()
+                if exists is None:
+                    await session.execute(insert(daily_posts).values(**values))
+                    return True
+            stale = await session.execute(
+                update(daily_posts)
+                .where(daily_posts.c.subscription_id == subscription_id, daily_posts.c.day == day,
+                       daily_posts.c.status == POST_CLAIMED, daily_posts.c.claimed_at < now - lease)
+                .values(claimed_at=now))
+            return _rowcount(stale) == 1
+
+    async def finish_daily_post(self, subscription_id: int, day: dt.date, now: dt.datetime, *,
+                                message_id: str | None = None, error: str | None = None) -> None:
+        """Mark a claimed post sent (or, with ``error``, given up for good: the channel is gone or closed)."""
+        async with self._transaction() as session:
+            await session.execute(
+                update(daily_posts)
+                .where(daily_posts.c.subscription_id == subscription_id, daily_posts.c.day == day)
+                .values(status=POST_FAILED if error is not None else POST_SENT, sent_at=now, message_id=message_id,
+                        error=error[:200] if error is not None else None))
+
+    async def release_daily_post(self, subscription_id: int, day: dt.date) -> None:
+        """Drop a claim whose sending failed for now, so the next round tries again."""
+        async with self._transaction() as session:
+            await session.execute(daily_posts.delete().where(
+                daily_posts.c.subscription_id == subscription_id, daily_posts.c.day == day,
+                daily_posts.c.status == POST_CLAIMED))
 
     async def _winnable_code(self, rules: Rules) -> GameCode:
         loop = asyncio.get_running_loop()
