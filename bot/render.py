@@ -553,6 +553,24 @@ OPTION_DESCRIPTIONS: dict[str, str] = {
 }
 
 
+def command_names(locale: str) -> dict[str, str]:
+    """Slash command and option names in ``locale`` (Discord shows them in the player's language). Each is lower
+    case letters, digits, ``-`` or ``_``, at most 32 characters; the group name ``tripeaks`` stays as it is."""
+    tr = translator(locale)
+    # TRANSLATORS: slash command and option names: one lower-case word (letters, digits, - or _), no spaces
+    return {
+        "new": tr.pgettext("command", "new"),
+        "daily": tr.pgettext("command", "daily"),
+        "resume": tr.pgettext("command", "resume"),
+        "play": tr.pgettext("command", "play"),
+        "rules": tr.pgettext("command", "rules"),
+        "stats": tr.pgettext("command", "stats"),
+        "settings": tr.pgettext("command", "settings"),
+        "code": tr.pgettext("command", "code"),
+        "card": tr.pgettext("command", "card"),
+    }
+
+
 def command_description(command: str, locale: str) -> str:
     return translator(locale).gettext(COMMAND_DESCRIPTIONS[command])
 
@@ -590,6 +608,7 @@ __all__ = [
     "blocked_text",
     "card_label",
     "command_description",
+    "command_names",
     "option_description",
     "error_text",
     "refusal_text",

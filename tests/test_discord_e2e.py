@@ -23,7 +23,7 @@ import simcord
 from bot.discord.translator import valid_name
 from bot.domain import PlayerKey
 from bot.i18n import translator
-from bot.render import COMMAND_DESCRIPTIONS, OPTION_DESCRIPTIONS, card_label
+from bot.render import COMMAND_DESCRIPTIONS, OPTION_DESCRIPTIONS, card_label, command_names
 from bot.service import GameService
 from core.game import DRAW, Game, Tap
 from tests.discord_harness import (
@@ -459,9 +459,10 @@ async def test_replies_in_the_players_discord_language(
         result, sent = await click(t.env, t.bob, message, button(message, command=str(fitting_slot(game))))
         assert sent.ephemeral
         reply = result.content
-        assert "alice" in reply and "/tripeaks new" in reply
+        new_command = f"/tripeaks {command_names(locale)['new']}"  # as the player's Discord client names it
+        assert "alice" in reply and new_command in reply and new_command != "/tripeaks new"
         assert reply == translator(locale).gettext("This is {name}'s game; start your own with {command}").format(
-            name="alice", command="/tripeaks new")
+            name="alice", command=new_command)
         assert reply != "This is alice's game; start your own with /tripeaks new"
 
 
@@ -516,6 +517,14 @@ async def test_commands_are_described_in_the_bots_languages(
         for option in (*group.options, *subcommands["new"].options, *subcommands["play"].options):
             for localized in option.name_localizations.values():
                 assert valid_name(localized)
+        # names too are in the player's language, as the catalogues give them
+        for locale, language in ((discord.Locale.ukrainian, "uk"), (discord.Locale.japanese, "ja"),
+                                 (discord.Locale.russian, "ru")):
+            names = command_names(language)
+            for key, described in [*subcommands.items(), *options.items()]:
+                assert described.name_localizations.get(locale) == names[key] != key
+        assert subcommands["new"].name_localizations[discord.Locale.ukrainian] == "нова"
+        assert group.name_localizations == {}  # the group keeps its name everywhere
 
 
 # --- typing a card, DMs, other commands -----------------------------------------------------------------------------

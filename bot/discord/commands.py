@@ -23,7 +23,7 @@ from bot import render
 from bot.discord import handlers
 from core.deal import Rules
 
-GROUP = "tripeaks"
+GROUP = handlers.GROUP
 
 Interaction = discord.Interaction[Any]
 

@@ -35,6 +35,7 @@ from bot.render import (
     SettingsPayload,
     View,
     card_label,
+    command_names,
     error_text,
     refusal_text,
     render_game,
@@ -53,8 +54,8 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 PLATFORM = "discord"
-#: How a Discord player starts a game, quoted in the renderer's error texts.
-NEW_COMMAND = "/tripeaks new"
+#: The slash command group every command lives in (never translated).
+GROUP = "tripeaks"
 #: Autocomplete shows at most this many choices (Discord's limit).
 AUTOCOMPLETE_MAX = 25
 
@@ -147,8 +148,9 @@ async def show_error(interaction: Interaction, text: str) -> None:
 
 
 def explain(error: Exception, locale: str) -> str:
-    """The renderer's text for an error, naming ``/tripeaks new`` as the way to start a game."""
-    return error_text(error, locale, NEW_COMMAND)
+    """The renderer's text for an error, naming ``/tripeaks new`` (as the player's client shows it) as the way to
+    start a game."""
+    return error_text(error, locale, f"/{GROUP} {command_names(locale)['new']}")
 
 
 def guarded(handler: Callable[..., Awaitable[None]]) -> Callable[..., Awaitable[None]]:
