@@ -1,0 +1,500 @@
+"""A player's tap under load: N players playing whole games at once through the service layer, on SQLite or
+PostgreSQL. Run by hand:
+
+    .venv/bin/python bench/load.py [--players 1000] [--rate 500] [--seconds 20] [--db sqlite|postgres]
+                                   [--processes 1] [--json] [--sweep] [--memory]
+
+Open loop: the taps arrive at ``--rate`` a second in all, whether or not earlier ones have been answered, as real
+players' taps do. Each player taps every ``players / rate`` seconds (players staggered evenly); a tap's latency
+runs from its scheduled arrival to its reply being ready, so a reply that comes late also delays (and is charged
+to) that player's next tap, never hidden. Each player plays a real game: from their own copy of the engine they
+pick a fitting card to tap (else draw; once the game is won or blocked, a new game with ``n``), send it with the
+version they know, and update their copy from the reply.
+
+Afterwards every game of the run is read back and compared with a replay of the actions its player got a reply
+for: ``lost`` counts acknowledged actions missing from the stored game, ``doubled`` stored actions beyond them
+(an action applied twice, or applied without a reply), ``mismatched`` games whose version or moves disagree.
+
+``--processes P`` runs P OS processes, each with its own GameService on the one database, the players split
+between them; their figures are aggregated. ``--sweep`` runs the bench at rising rates (a fresh database each)
+and reports the highest one whose p99 stays within 30 ms. ``--memory`` reports the resident memory of a service
+holding 10,000 stored games with 1,000 players playing.
+
+Each run uses a fresh database: a SQLite file in a temporary folder, or ``tripeaks_bench_<pid>`` created on the
+PostgreSQL server of ``--postgres-url`` (default ``postgresql://postgres@127.0.0.1:5432/postgres``) and dropped
+afterwards. The solver is replaced by one that answers nothing at once, so only the tap path is measured.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import dataclasses
+import json
+import multiprocessing
+import os
+import random
+import resource
+import sys
+import tempfile
+from collections.abc import AsyncIterator, Iterable
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+if __package__ in (None, ""):  # run as a script: make the repository importable
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from sqlalchemy import select
+from sqlalchemy.engine import URL, make_url
+
+from bot.domain import DealVerdict, GameSnapshot, Hint, PlayerKey
+from bot.service import GameService
+from bot.storage import ABANDONED, WON, games, open_database, players, upgrade_database
+from core.game import Action, Game
+from core.layout import SLOT_COUNT, STOCK_SIZE
+
+PLATFORM = "bench"
+DEFAULT_POSTGRES_URL = "postgresql+asyncpg://postgres@127.0.0.1:5432/postgres"
+P99_TARGET_MS = 30.0
+
+
+# --- a solver that answers nothing, at once ------------------------------------------------------------------------
+
+def no_verdict(code: str, budget: float, best: bool) -> DealVerdict | None:
+    return None  # the service then stores nothing: no verdict write competes with the taps
+
+
+def no_hint(state: str, budget: float) -> Hint:
+    return Hint(None, None, None)
+
+
+# --- databases ---------------------------------------------------------------------------------------------------
+
+@contextlib.asynccontextmanager
+async def fresh_database(kind: str, postgres_url: str = DEFAULT_POSTGRES_URL) -> AsyncIterator[URL]:
+    """A migrated, empty database of ``kind``, removed afterwards."""
+    if kind == "sqlite":
+        with tempfile.TemporaryDirectory(prefix="tripeaks-bench-") as folder:
+            url = make_url(f"sqlite+aiosqlite:///{Path(folder) / 'bench.db'}")
+            await upgrade_database(url)
+            yield url
+        return
+    import asyncpg
+
+    admin = make_url(postgres_url).set(drivername="postgresql+asyncpg")
+    dsn = admin.set(drivername="postgresql").render_as_string(hide_password=False)
+    name = f"tripeaks_bench_{os.getpid()}"
+    connection = await asyncpg.connect(dsn, timeout=10)
+    try:
+        await connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        await connection.execute(f'CREATE DATABASE "{name}"')
+    finally:
+        await connection.close()
+    url = admin.set(database=name)
+    try:
+        await upgrade_database(url)
+        yield url
+    finally:
+        connection = await asyncpg.connect(dsn, timeout=10)
+        try:
+            await connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        finally:
+            await connection.close()
+
+
+def open_service(db: Any) -> tuple[GameService, ThreadPoolExecutor]:
+    executor = ThreadPoolExecutor(1)
+    service = GameService(db, executor=executor, hint_function=no_hint,
+                          verdict_function=no_verdict)  # type: ignore[arg-type]
+    return service, executor
+
+
+# --- the players -------------------------------------------------------------------------------------------------
+
+@dataclasses.dataclass
+class Outcome:
+    """What one process saw: latencies (seconds) of the taps answered, errors, and the acknowledged actions of
+    every game it played (by game id, oldest first)."""
+
+    latencies: list[float] = dataclasses.field(default_factory=list)
+    errors: int = 0
+    error_kinds: dict[str, int] = dataclasses.field(default_factory=dict)
+    acked: dict[int, list[str]] = dataclasses.field(default_factory=dict)
+    #: an action whose tap failed: it may or may not have been applied (game id -> action)
+    uncertain: dict[int, str] = dataclasses.field(default_factory=dict)
+    elapsed: float = 0.0
+
+    def merge(self, other: Outcome) -> None:
+        self.latencies += other.latencies
+        self.errors += other.errors
+        for kind, count in other.error_kinds.items():
+            self.error_kinds[kind] = self.error_kinds.get(kind, 0) + count
+        self.acked.update(other.acked)
+        self.uncertain.update(other.uncertain)
+        self.elapsed = max(self.elapsed, other.elapsed)
+
+
+class Player:
+    def __init__(self, index: int, seed: int) -> None:
+        self.key = PlayerKey(PLATFORM, str(index))
+        self.name = f"Bench {index}"
+        self.rng = random.Random(seed * 1_000_003 + index)
+        self.game_id = 0
+        self.version = 0
+        self.game: Game | None = None
+
+    def follow(self, snapshot: GameSnapshot, outcome: Outcome) -> None:
+        if snapshot.game_id != self.game_id:
+            outcome.acked.setdefault(snapshot.game_id, [])
+        self.game_id, self.version, self.game = snapshot.game_id, snapshot.version, snapshot.game.copy()
+
+    def choose(self) -> str:
+        """A legal command from the player's own copy: a random fitting card, else draw; a new game once over."""
+        game = self.game
+        assert game is not None
+        if game.is_over:
+            return "n"
+        fitting = [s for s in range(SLOT_COUNT) if game.is_playable(s) and game.fits(s)]
+        if fitting:
+            return str(self.rng.choice(fitting))
+        assert game.drawn < STOCK_SIZE
+        return "d"
+
+
+async def play(service: GameService, indices: list[int], total_players: int, rate: float, seconds: float,
+               seed: int, ready: Any = None) -> Outcome:
+    """Players ``indices`` (of ``total_players``) each start a game, then tap on schedule for ``seconds``."""
+    outcome = Outcome()
+    people = [Player(i, seed) for i in indices]
+    semaphore = asyncio.Semaphore(50)
+
+    async def start(player: Player) -> None:
+        async with semaphore:
+            player.follow(await service.new_game(player.key, player.name), outcome)
+
+    await asyncio.gather(*(start(p) for p in people))
+    if ready is not None:
+        ready.wait()  # a multiprocessing barrier: every process starts its clock together
+    loop = asyncio.get_running_loop()
+    begin = loop.time() + 0.2
+    end = begin + seconds
+    period = total_players / rate
+
+    async def run(player: Player, index: int) -> None:
+        due = begin + (index % total_players) / rate
+        while due < end:
+            delay = due - loop.time()
+            if delay > 0:
+                await asyncio.sleep(delay)
+            command = player.choose()
+            game_id = player.game_id
+            try:
+                snapshot = await service.act(player.key, player.name, game_id, player.version, command)
+            except Exception as error:  # counted, and the player picks up from the game as stored
+                outcome.errors += 1
+                kind = type(error).__name__
+                outcome.error_kinds[kind] = outcome.error_kinds.get(kind, 0) + 1
+                if command != "n":
+                    outcome.uncertain[game_id] = command
+                with contextlib.suppress(Exception):
+                    stored = await service.game(game_id)
+                    player.version, player.game = stored.version, stored.game.copy()
+            else:
+                outcome.latencies.append(loop.time() - due)
+                if command != "n":
+                    if snapshot.outcome is None or not snapshot.outcome.ok:
+                        raise AssertionError(f"a legal action was refused: {command} -> {snapshot.outcome}")
+                    outcome.acked[game_id].append(command)
+                player.follow(snapshot, outcome)
+            due += period
+
+    await asyncio.gather(*(run(p, i) for p, i in zip(people, indices, strict=True)))
+    outcome.elapsed = max(seconds, loop.time() - begin)
+    return outcome
+
+
+# --- the consistency check ----------------------------------------------------------------------------------------
+
+@dataclasses.dataclass
+class Check:
+    games: int = 0
+    lost: int = 0
+    doubled: int = 0
+    mismatched: int = 0
+
+    @property
+    def consistent(self) -> bool:
+        return self.lost == self.doubled == self.mismatched == 0
+
+
+def compare(stored_state: str, version: int, status: str, active: bool, acked: list[str],
+            uncertain: str | None = None) -> Check:
+    """One stored game against the actions acknowledged to its player (see the module docstring)."""
+    check = Check(games=1)
+    stored = Game.from_text(stored_state)
+    applied = [str(action) for action in stored.actions()]
+    if uncertain is not None and applied == [*acked, uncertain]:
+        acked = [*acked, uncertain]  # a failed tap that did commit: neither lost nor doubled
+    common = 0
+    for left, right in zip(applied, acked, strict=False):
+        if left != right:
+            break
+        common += 1
+    check.lost = len(acked) - common
+    check.doubled = len(applied) - common
+    expected = Game(stored.deal, stored.rules, stored.code)  # the deal as dealt, replayed
+    for word in acked:
+        if not expected.apply(Action.parse(word)).ok:
+            check.mismatched = 1
+            break
+    else:
+        if check.consistent and expected != stored:
+            check.mismatched = 1
+    bumps = 0 if active or status == WON else 1  # a game replaced by a new one (abandoned, or blocked) moved on
+    if version != len(acked) + bumps or stored.moves != len(applied):
+        check.mismatched = 1
+    if status == ABANDONED and active:
+        check.mismatched = 1
+    return check
+
+
+async def check_consistency(url: URL, acked: dict[int, list[str]],
+                            uncertain: dict[int, str] | None = None) -> Check:
+    """Every stored game of the bench's players against a replay of its acknowledged actions."""
+    uncertain = uncertain or {}
+    db = await open_database(url, migrate=False)
+    try:
+        async with db.engine.connect() as connection:
+            rows = (await connection.execute(
+                select(games.c.id, games.c.state, games.c.version, games.c.status, games.c.active)
+                .join_from(games, players, games.c.player_id == players.c.id)
+                .where(players.c.platform == PLATFORM))).all()
+    finally:
+        await db.close()
+    total = Check()
+    seen = set()
+    for row in rows:
+        seen.add(row.id)
+        one = compare(row.state, row.version, row.status, bool(row.active), acked.get(row.id, []),
+                      uncertain.get(row.id))
+        total.games += 1
+        total.lost += one.lost
+        total.doubled += one.doubled
+        total.mismatched += one.mismatched
+    missing = set(acked) - seen
+    total.lost += sum(len(acked[game_id]) for game_id in missing)
+    total.mismatched += len(missing)
+    return total
+
+
+# --- running it ---------------------------------------------------------------------------------------------------
+
+def _child(url: str, indices: list[int], total: int, rate: float, seconds: float, seed: int, barrier: Any,
+           results: Any) -> None:
+    async def main() -> Outcome:
+        db = await open_database(url, migrate=False)
+        service, executor = open_service(db)
+        try:
+            return await play(service, indices, total, rate, seconds, seed, barrier)
+        finally:
+            await service.close()
+            await db.close()
+            executor.shutdown()
+
+    try:
+        results.put(dataclasses.asdict(asyncio.run(main())))
+    except BaseException as error:
+        results.put({"failed": repr(error)})
+        raise
+
+
+async def run_once(kind: str, total_players: int, rate: float, seconds: float, processes: int, seed: int,
+                   postgres_url: str, tamper: bool = False) -> dict[str, Any]:
+    async with fresh_database(kind, postgres_url) as url:
+        outcome = Outcome()
+        shares = [list(range(k, total_players, processes)) for k in range(processes)]
+        if processes == 1:
+            db = await open_database(url, migrate=False)
+            service, executor = open_service(db)
+            try:
+                outcome = await play(service, shares[0], total_players, rate, seconds, seed)
+            finally:
+                await service.close()
+                await db.close()
+                executor.shutdown()
+        else:
+            context = multiprocessing.get_context("spawn")
+            barrier = context.Barrier(processes)
+            results = context.Queue()
+            rendered = url.render_as_string(hide_password=False)
+            children = [context.Process(target=_child, args=(rendered, share, total_players, rate, seconds, seed,
+                                                             barrier, results)) for share in shares]
+            for child in children:
+                child.start()
+            loop = asyncio.get_running_loop()
+            for _ in children:
+                got = await loop.run_in_executor(None, results.get)
+                if "failed" in got:
+                    raise RuntimeError(f"a bench process failed: {got['failed']}")
+                part = Outcome(**got)
+                part.acked = {int(k): v for k, v in part.acked.items()}
+                part.uncertain = {int(k): v for k, v in part.uncertain.items()}
+                outcome.merge(part)
+            for child in children:
+                await loop.run_in_executor(None, child.join)
+        if tamper:
+            await tamper_one(url, outcome.acked)
+        check = await check_consistency(url, outcome.acked, outcome.uncertain)
+    return summarise(kind, total_players, rate, seconds, processes, outcome, check)
+
+
+async def tamper_one(url: URL, acked: dict[int, list[str]]) -> None:
+    """Apply one extra action to a stored game behind the service's back (to show the check catches it)."""
+    from sqlalchemy import update
+
+    game_id = max(acked, key=lambda key: len(acked[key]))
+    db = await open_database(url, migrate=False)
+    try:
+        async with db.engine.begin() as connection:
+            state = (await connection.execute(select(games.c.state).where(games.c.id == game_id))).scalar_one()
+            game = Game.from_text(state)
+            action = next(a for a in game.legal_actions() if str(a) != "u")
+            game.push(action)
+            await connection.execute(update(games).where(games.c.id == game_id).values(state=game.to_text()))
+    finally:
+        await db.close()
+
+
+def percentile(values: list[float], fraction: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
+
+
+def summarise(kind: str, total_players: int, rate: float, seconds: float, processes: int, outcome: Outcome,
+              check: Check) -> dict[str, Any]:
+    taps = len(outcome.latencies)
+    return {
+        "db": kind, "players": total_players, "taps": taps,
+        "taps_per_s": round(taps / outcome.elapsed, 1) if outcome.elapsed else 0.0,
+        "p50_ms": round(percentile(outcome.latencies, 0.50) * 1000, 2),
+        "p95_ms": round(percentile(outcome.latencies, 0.95) * 1000, 2),
+        "p99_ms": round(percentile(outcome.latencies, 0.99) * 1000, 2),
+        "errors": outcome.errors, "lost": check.lost, "doubled": check.doubled,
+        "mismatched": check.mismatched, "games_checked": check.games, "consistent": check.consistent,
+        "rate": rate, "seconds": seconds, "processes": processes, "error_kinds": outcome.error_kinds,
+    }
+
+
+def show(result: dict[str, Any]) -> str:
+    return (f"{result['db']}, {result['processes']} process(es), {result['players']} players, offered "
+            f"{result['rate']:g} taps/s for {result['seconds']:g} s: {result['taps']} taps, "
+            f"{result['taps_per_s']:.0f} taps/s; latency p50 {result['p50_ms']:.1f} ms, p95 {result['p95_ms']:.1f} "
+            f"ms, p99 {result['p99_ms']:.1f} ms; errors {result['errors']}"
+            f"{' ' + str(result['error_kinds']) if result['error_kinds'] else ''}; consistency over "
+            f"{result['games_checked']} games: lost {result['lost']}, doubled {result['doubled']}, mismatched "
+            f"{result['mismatched']} ({'OK' if result['consistent'] else 'FAILED'})")
+
+
+def sweep_rates(start: float) -> Iterable[float]:
+    rate = start
+    while True:
+        yield rate
+        rate = round(rate * 1.25 / 25) * 25
+
+
+async def sweep(args: argparse.Namespace) -> dict[str, Any]:
+    best: dict[str, Any] | None = None
+    for rate in sweep_rates(args.sweep_from):
+        result = await run_once(args.db, args.players, rate, args.seconds, args.processes, args.seed,
+                                args.postgres_url)
+        if not args.json:
+            print(show(result), flush=True)
+        sustained = result["p99_ms"] <= P99_TARGET_MS and result["taps_per_s"] >= 0.95 * rate
+        if not sustained or result["errors"] or not result["consistent"]:
+            break
+        best = result
+    return {"db": args.db, "processes": args.processes, "players": args.players,
+            "max_rate_p99_30ms": best["rate"] if best else None, "at_max": best}
+
+
+# --- memory -------------------------------------------------------------------------------------------------------
+
+def rss_mib() -> tuple[float, float]:
+    """(current, peak) resident memory of this process in MiB."""
+    current = 0.0
+    with contextlib.suppress(OSError), open("/proc/self/status") as status:
+        for line in status:
+            if line.startswith("VmRSS:"):
+                current = int(line.split()[1]) / 1024
+    return current, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+async def memory(args: argparse.Namespace) -> dict[str, Any]:
+    """10,000 stored games (ten a player, nine of them ended), 1,000 players playing for ``--seconds``."""
+    before = rss_mib()[0]
+    async with fresh_database(args.db, args.postgres_url) as url:
+        db = await open_database(url, migrate=False)
+        service, executor = open_service(db)
+        try:
+            semaphore = asyncio.Semaphore(50)
+
+            async def games_of(index: int) -> None:
+                async with semaphore:
+                    for _ in range(9):
+                        await service.new_game(PlayerKey(PLATFORM, str(index)), f"Bench {index}")
+
+            await asyncio.gather(*(games_of(i) for i in range(1000)))
+            outcome = await play(service, list(range(1000)), 1000, args.rate, args.seconds, args.seed)
+            async with db.engine.connect() as connection:
+                stored = len((await connection.execute(select(games.c.id))).all())
+            current, peak = rss_mib()
+        finally:
+            await service.close()
+            await db.close()
+            executor.shutdown()
+    return {"db": args.db, "stored_games": stored, "active_players": 1000, "taps": len(outcome.latencies),
+            "rss_mib": round(current, 1), "peak_rss_mib": round(peak, 1), "rss_before_mib": round(before, 1)}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--players", type=int, default=1000)
+    parser.add_argument("--rate", type=float, default=500.0, help="taps a second offered, all players together")
+    parser.add_argument("--seconds", type=float, default=20.0, help="how long taps are offered")
+    parser.add_argument("--db", choices=("sqlite", "postgres"), default="sqlite")
+    parser.add_argument("--processes", type=int, default=1, help="bot processes, each with its own service")
+    parser.add_argument("--postgres-url", default=DEFAULT_POSTGRES_URL,
+                        help="a database on the server where the bench creates its own")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--sweep", action="store_true",
+                        help=f"raise the rate until p99 exceeds {P99_TARGET_MS:g} ms; report the highest that held")
+    parser.add_argument("--sweep-from", type=float, default=300.0)
+    parser.add_argument("--memory", action="store_true",
+                        help="resident memory with 10,000 stored games and 1,000 players playing")
+    args = parser.parse_args()
+    if args.memory:
+        result = asyncio.run(memory(args))
+        print(json.dumps(result) if args.json else
+              f"{result['db']}: {result['stored_games']} stored games, {result['active_players']} players "
+              f"playing ({result['taps']} taps): RSS {result['rss_mib']:.1f} MiB (peak {result['peak_rss_mib']:.1f}"
+              f" MiB; {result['rss_before_mib']:.1f} MiB before the service opened)")
+        return
+    if args.sweep:
+        result = asyncio.run(sweep(args))
+        print(json.dumps(result) if args.json else
+              f"highest rate with p99 <= {P99_TARGET_MS:g} ms: {result['max_rate_p99_30ms']} taps/s")
+        return
+    result = asyncio.run(run_once(args.db, args.players, args.rate, args.seconds, args.processes, args.seed,
+                                  args.postgres_url))
+    print(json.dumps(result) if args.json else show(result))
+    if not result["consistent"] or result["errors"]:
+        sys.exit(1)
+
+
+if __name__ == "__main__":
+    main()
