@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from babel.dates import format_date
 from babel.numbers import format_percent
 
+from bot.daily import DailyResult
 from bot.domain import DealVerdict, GameSnapshot, Hint, Settings, Stats
 from bot.errors import (
     BadGameCode,
@@ -47,7 +48,7 @@ from bot.errors import (
 from bot.i18n import LANGUAGE_NAMES, N_, SUPPORTED_LOCALES, Translator, translator
 from bot.payload import HINT, NEW_GAME, PREFIX, DailyPayload, GamePayload
 from core.cards import Card
-from core.deal import Rules
+from core.deal import GameCode, Rules
 from core.errors import InvalidCardError, InvalidCodeError
 from core.game import Draw, Game, Reason, Status, Tap, Undo
 from core.layout import ROWS
@@ -282,6 +283,9 @@ def _status_lines(snapshot: GameSnapshot, settings: Settings, tr: Translator) ->
         lines.append(tr.gettext("Final score: {score}. Undo a move or start a new game.").format(score=game.score))
     if status is not Status.PLAYING and snapshot.verdict is not None:
         lines.extend(_verdict_lines(snapshot.verdict, tr))
+    if status is not Status.PLAYING and snapshot.daily is not None and game.code is not None:
+        lines.append(tr.gettext("Share your result:"))
+        lines.append(share_line(snapshot.daily, game, snapshot.hints_used > 0, tr.locale))
     return lines
 
 
@@ -411,15 +415,101 @@ def render_stats(stats: Stats, locale: str) -> View:
     return View(header=title, status="\n".join(lines))
 
 
-def render_daily(day: dt.date, locale: str) -> View:
-    """The post announcing a daily deal, with its Play button."""
+def render_daily(day: dt.date, locale: str, code: GameCode | None = None) -> View:
+    """The post announcing a daily deal (with its code, when given), with its Play button."""
     tr = translator(locale)
     date = format_date(day, format="long", locale=tr.babel_locale)
+    status = tr.gettext("Everyone gets the same cards today. Who scores best?")
+    if code is not None:
+        # TRANSLATORS: under the daily post; {code} is the deal's code, such as TP1-E-AAAAAAB
+        status += "\n" + tr.gettext("Today's code: {code}").format(code=code)
     return View(
         header=tr.gettext("Daily deal: {date}").format(date=date),
-        status=tr.gettext("Everyone gets the same cards today. Who scores best?"),
+        status=status,
         buttons=((Button(tr.pgettext("button", "Play"), DailyPayload(day).encode(), ButtonStyle.PRIMARY),),),
     )
+
+
+#: A cleared peak and one still standing, in the share line.
+PEAK_CLEARED = "⛰"
+PEAK_STANDING = "▵"
+
+
+def share_line(day: dt.date, game: Game, hinted: bool, locale: str) -> str:
+    """A daily result a player can paste anywhere: the day, the code, the score and the peaks cleared, and no card.
+
+    >>> from core.game import Game
+    >>> share_line(dt.date(2026, 11, 29), Game.from_code("TP1-E-AAAAAAB"), False, "en")
+    'TriPeaks daily 2026-11-29 TP1-E-AAAAAAB: score 500, peaks 0/3 ▵▵▵'
+    """
+    tr = translator(locale)
+    peaks = game.peaks_cleared()
+    # TRANSLATORS: the shareable result of a daily deal; keep "TriPeaks", {date} is YYYY-MM-DD, {code} the deal's
+    # code, {peaks} how many of the 3 peaks were cleared
+    line = tr.gettext("TriPeaks daily {date} {code}: score {score}, peaks {peaks}/3").format(
+        date=day.isoformat(), code=game.code, score=game.score, peaks=peaks)
+    line += " " + PEAK_CLEARED * peaks + PEAK_STANDING * (3 - peaks)
+    if hinted:
+        # TRANSLATORS: added to the shareable result when the player asked for hints
+        line += " · " + tr.gettext("with hints")
+    return line
+
+
+def _duration(seconds: float) -> str:
+    """``m:ss``, or ``h:mm:ss`` from an hour on."""
+    total = max(0, int(seconds))
+    hours, rest = divmod(total, 3600)
+    minutes, secs = divmod(rest, 60)
+    return f"{hours}:{minutes:02}:{secs:02}" if hours else f"{minutes}:{secs:02}"
+
+
+def render_leaderboard(day: dt.date, results: Sequence[DailyResult], locale: str, limit: int = 20) -> View:
+    """A server's or group's daily leaderboard: each player's first finished attempt, best first (hinted games
+    after the others, marked)."""
+    tr = translator(locale)
+    date = format_date(day, format="medium", locale=tr.babel_locale)
+    title = tr.gettext("Daily leaderboard: {date}").format(date=date)
+    if not results:
+        return View(header=title, status=tr.gettext("Nobody here has finished today's deal yet"))
+    lines = []
+    for place, result in enumerate(results[:limit], start=1):
+        # TRANSLATORS: one line of the daily leaderboard; {time} is minutes:seconds
+        line = tr.gettext("{place}. {name}: score {score}, moves {moves}, time {time}").format(
+            place=place, name=result.name or "?", score=result.score, moves=result.moves,
+            time=_duration(result.seconds))
+        if result.hinted:
+            line += " · " + tr.gettext("with hints")
+        lines.append(line)
+    lines.append(tr.gettext("Only each player's first finished game of the deal counts."))
+    return View(header=title, status="\n".join(lines))
+
+
+class DailyNotice(enum.Enum):
+    """Answers to the daily commands that are not a game or a leaderboard."""
+
+    SUBSCRIBED = "subscribed"
+    ALREADY_SUBSCRIBED = "already_subscribed"
+    UNSUBSCRIBED = "unsubscribed"
+    NOT_SUBSCRIBED = "not_subscribed"
+    NEEDS_ADMIN = "needs_admin"
+    NEEDS_GROUP = "needs_group"
+
+
+_DAILY_NOTICES = {
+    # TRANSLATORS: {time} is the daily post time in UTC, such as 09:00
+    DailyNotice.SUBSCRIBED: N_("Subscribed: the daily deal will be posted here every day at {time} UTC"),
+    DailyNotice.ALREADY_SUBSCRIBED: N_("The daily deal is already posted here every day at {time} UTC"),
+    DailyNotice.UNSUBSCRIBED: N_("Unsubscribed: the daily deal will no longer be posted here"),
+    DailyNotice.NOT_SUBSCRIBED: N_("The daily deal is not posted here"),
+    DailyNotice.NEEDS_ADMIN: N_("Only an administrator (on Discord: Manage Server) can change the daily posts"),
+    DailyNotice.NEEDS_GROUP: N_("Daily posts and leaderboards are for servers and groups, not private chats"),
+}
+
+
+def daily_notice(notice: DailyNotice, locale: str, post_time: dt.time | None = None) -> str:
+    """The reply to ``subscribe``, ``unsubscribe`` or ``leaderboard`` when it is not a leaderboard."""
+    text = translator(locale).gettext(_DAILY_NOTICES[notice])
+    return text.format(time=post_time.strftime("%H:%M")) if post_time is not None else text
 
 
 # --- settings -----------------------------------------------------------------------------------------------------
@@ -542,6 +632,9 @@ COMMAND_DESCRIPTIONS: dict[str, str] = {
     "help": N_("How to play TriPeaks, and the commands"),
     "stats": N_("Your games, wins, best score and streaks"),
     "settings": N_("Language, rules for new games and explanations"),
+    "leaderboard": N_("Today's daily leaderboard of this server or group"),
+    "subscribe": N_("Post the daily deal here every day (administrators)"),
+    "unsubscribe": N_("Stop posting the daily deal here (administrators)"),
 }
 
 #: Descriptions for command options (Discord, at most 100 characters).
@@ -566,6 +659,9 @@ def command_names(locale: str) -> dict[str, str]:
         "rules": tr.pgettext("command", "rules"),
         "stats": tr.pgettext("command", "stats"),
         "settings": tr.pgettext("command", "settings"),
+        "leaderboard": tr.pgettext("command", "leaderboard"),
+        "subscribe": tr.pgettext("command", "subscribe"),
+        "unsubscribe": tr.pgettext("command", "unsubscribe"),
         "code": tr.pgettext("command", "code"),
         "card": tr.pgettext("command", "card"),
     }
@@ -613,6 +709,10 @@ __all__ = [
     "error_text",
     "refusal_text",
     "render_daily",
+    "render_leaderboard",
+    "share_line",
+    "daily_notice",
+    "DailyNotice",
     "render_game",
     "render_rules",
     "render_settings",
