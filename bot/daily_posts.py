@@ -1,0 +1,208 @@
+"""Posting the daily deal to subscribed channels and groups at the daily post time (UTC), on every platform.
+
+:class:`DailyPoster` is platform-neutral. Each adapter gives it a :class:`Sender` that puts the renderer's
+:func:`bot.render.render_daily` view into one channel; the poster decides when, and makes sure each post is made
+exactly once:
+
+- Every (subscription, day) post is claimed in the database (``daily_posts``, unique per subscription and day)
+  before it is sent, and marked sent after. Two processes never both send it, and a restart never sends it again.
+  A claim whose process died before marking it sent is taken over once it is older than ``lease``, so at worst a
+  crash in the moment between Telegram's answer and the commit repeats one post; a post is never lost.
+- On start (and at every round) the posts of today still unsent are made when the post time has passed: a post
+  missed while the bot was down is made when it comes back the same day. A day that has ended is not posted late.
+- Each platform's sends go through a :class:`RateLimiter` (Telegram: 30 messages a second overall and 20 a minute
+  per group). A refusal asking to retry after a pause (:class:`RetryLater`, from Telegram's 429) is waited out and
+  the post sent again, never dropped. A channel that is gone or closed to the bot (:class:`Undeliverable`) is
+  given up for that day; any other failure releases the claim for the next round.
+
+Time is the poster's ``clock`` (an aware UTC datetime) and ``sleep``; the tests drive both.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+import datetime as dt
+import logging
+from collections.abc import Awaitable, Callable, Iterable, Mapping
+from typing import Protocol
+
+from bot.daily import Subscription
+from bot.render import View, render_daily
+from bot.service import GameService
+from core.deal import GameCode
+
+log = logging.getLogger(__name__)
+
+Clock = Callable[[], dt.datetime]
+Sleep = Callable[[float], Awaitable[None]]
+
+#: How often the poster looks again for new subscriptions and released claims (seconds).
+POLL_SECONDS = 60.0
+#: A claim not marked sent within this long belongs to a process that died; another may take it over.
+DEFAULT_LEASE = dt.timedelta(minutes=10)
+#: Telegram's broadcast limits: about 30 messages a second overall, 20 a minute to one group.
+TELEGRAM_LIMITS = ((30, 1.0), (20, 60.0))
+#: Discord: discord.py already keeps to each route's limits; this keeps well under the global 50 requests a second.
+DISCORD_LIMITS = ((40, 1.0), (5, 5.0))
+
+
+class RetryLater(Exception):  # noqa: N818 - a request, not a failure
+    """The platform refused a send for now and asked to retry after ``seconds``."""
+
+    def __init__(self, seconds: float) -> None:
+        super().__init__(f"retry after {seconds:g} s")
+        self.seconds = seconds
+
+
+class Undeliverable(Exception):  # noqa: N818 - an outcome the poster records
+    """The channel cannot get posts (deleted, the bot removed or muted): the day's post there is given up."""
+
+
+class Sender(Protocol):
+    """What an adapter implements to put a daily post into one channel or group."""
+
+    platform: str
+
+    async def send_daily(self, channel_id: str, view: View) -> str | None:
+        """Send ``view``; return the message id. Raise :class:`RetryLater` or :class:`Undeliverable`."""
+        ...
+
+
+class RateLimiter:
+    """Sliding windows on the poster's clock: at most ``overall[0]`` sends in ``overall[1]`` seconds, and at most
+    ``per_chat[0]`` to one chat in ``per_chat[1]`` seconds. :meth:`wait` sleeps (with the poster's ``sleep``)
+    until a send is allowed and counts it."""
+
+    def __init__(self, clock: Clock, sleep: Sleep, overall: tuple[int, float], per_chat: tuple[int, float]) -> None:
+        self.clock = clock
+        self.sleep = sleep
+        self.overall = overall
+        self.per_chat = per_chat
+        self._all: collections.deque[float] = collections.deque()
+        self._by_chat: dict[str, collections.deque[float]] = collections.defaultdict(collections.deque)
+
+    def _now(self) -> float:
+        return self.clock().timestamp()
+
+    @staticmethod
+    def _delay(sent: collections.deque[float], limit: tuple[int, float], now: float) -> float:
+        count, period = limit
+        while sent and sent[0] <= now - period:
+            sent.popleft()
+        return 0.0 if len(sent) < count else sent[0] + period - now
+
+    async def wait(self, chat: str) -> None:
+        while True:
+            now = self._now()
+            delay = max(self._delay(self._all, self.overall, now),
+                        self._delay(self._by_chat[chat], self.per_chat, now))
+            if delay <= 0:
+                break
+            await self.sleep(delay)
+        now = self._now()
+        self._all.append(now)
+        self._by_chat[chat].append(now)
+
+
+def _daily_code(day: dt.date) -> GameCode:
+    from bot import daily
+
+    return daily.daily_code(day)
+
+
+class DailyPoster:
+    """Posts the day's deal to every subscription of the platforms it has senders for; see the module docstring.
+
+    ``post_time`` is the UTC time of day of the posts (``DAILY_POST_TIME``); ``code_for`` picks the day's deal
+    (default :func:`bot.daily.daily_code`, run in a thread: the first call of a day runs the solver).
+    """
+
+    def __init__(self, service: GameService, senders: Iterable[Sender], *, post_time: dt.time,
+                 clock: Clock | None = None, sleep: Sleep = asyncio.sleep,
+                 code_for: Callable[[dt.date], GameCode] = _daily_code, lease: dt.timedelta = DEFAULT_LEASE,
+                 limits: Mapping[str, tuple[tuple[int, float], tuple[int, float]]] | None = None,
+                 poll_seconds: float = POLL_SECONDS) -> None:
+        self.service = service
+        self.senders = {sender.platform: sender for sender in senders}
+        self.post_time = post_time.replace(tzinfo=None)
+        self.clock: Clock = clock or (lambda: dt.datetime.now(dt.UTC))
+        self.sleep = sleep
+        self.code_for = code_for
+        self.lease = lease
+        self.poll_seconds = poll_seconds
+        chosen = dict(limits or {"telegram": TELEGRAM_LIMITS, "discord": DISCORD_LIMITS})
+        self.limiters = {platform: RateLimiter(self.clock, sleep, *chosen.get(platform, DISCORD_LIMITS))
+                         for platform in self.senders}
+
+    def now(self) -> dt.datetime:
+        return self.clock().astimezone(dt.UTC)
+
+    def due_at(self, day: dt.date) -> dt.datetime:
+        """When the posts of ``day`` are due."""
+        return dt.datetime.combine(day, self.post_time, tzinfo=dt.UTC)
+
+    async def run_once(self) -> int:
+        """Make today's posts that are due and not yet made; returns how many were sent."""
+        now = self.now()
+        day = now.date()
+        if now < self.due_at(day) or not self.senders:
+            return 0
+        waiting = await self.service.unsent_daily_posts(day, tuple(self.senders))
+        if not waiting:
+            return 0
+        code = await asyncio.to_thread(self.code_for, day)
+        sent = 0
+        for subscription in waiting:
+            if await self.service.claim_daily_post(subscription.id, day, self.now(), self.lease):
+                sent += await self._post(subscription, day, code)
+        return sent
+
+    async def _post(self, subscription: Subscription, day: dt.date, code: GameCode) -> int:
+        sender = self.senders[subscription.platform]
+        limiter = self.limiters[subscription.platform]
+        view = render_daily(day, subscription.locale, code=code)
+        while True:
+            await limiter.wait(subscription.channel_id)
+            try:
+                message_id = await sender.send_daily(subscription.channel_id, view)
+            except RetryLater as pause:
+                log.info("daily post to %s %s: flood control, waiting %.0f s", subscription.platform,
+                         subscription.channel_id, pause.seconds)
+                await self.sleep(pause.seconds)
+                continue
+            except Undeliverable as error:
+                log.warning("daily post to %s %s given up: %s", subscription.platform, subscription.channel_id,
+                            error)
+                await self.service.finish_daily_post(subscription.id, day, self.now(), error=str(error) or "gone")
+                return 0
+            except Exception:
+                log.exception("daily post to %s %s failed; trying again later", subscription.platform,
+                              subscription.channel_id)
+                await self.service.release_daily_post(subscription.id, day)
+                return 0
+            await self.service.finish_daily_post(subscription.id, day, self.now(), message_id=message_id)
+            return 1
+
+    def seconds_to_next_round(self) -> float:
+        """Until the next post time, or the next poll, whichever comes first."""
+        now = self.now()
+        due = self.due_at(now.date())
+        if due <= now:
+            due = self.due_at(now.date() + dt.timedelta(days=1))
+        return max(0.0, min(self.poll_seconds, (due - now).total_seconds()))
+
+    async def run(self, stop: asyncio.Event | None = None) -> None:
+        """Post until ``stop`` is set (or the task is cancelled): a round at once (the catch-up), then one at
+        every post time and poll."""
+        while stop is None or not stop.is_set():
+            try:
+                await self.run_once()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("a round of daily posts failed")
+            await self.sleep(self.seconds_to_next_round())
+
+
+__all__ = ["DailyPoster", "RateLimiter", "RetryLater", "Sender", "Undeliverable"]
