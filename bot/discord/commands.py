@@ -67,6 +67,20 @@ class TriPeaksCommands(app_commands.Group):
     async def daily(self, interaction: Interaction) -> None:
         await handlers.start_daily(interaction)
 
+    @app_commands.command(name=name("leaderboard"), description=describe("leaderboard"))
+    async def leaderboard(self, interaction: Interaction) -> None:
+        await handlers.leaderboard(interaction)
+
+    # Discord applies default permissions to a whole top-level command, not to one subcommand, so Manage Server is
+    # checked by the handler.
+    @app_commands.command(name=name("subscribe"), description=describe("subscribe"))
+    async def subscribe(self, interaction: Interaction) -> None:
+        await handlers.subscribe(interaction, on=True)
+
+    @app_commands.command(name=name("unsubscribe"), description=describe("unsubscribe"))
+    async def unsubscribe(self, interaction: Interaction) -> None:
+        await handlers.subscribe(interaction, on=False)
+
     @app_commands.command(name=name("resume"), description=describe("resume"))
     async def resume(self, interaction: Interaction) -> None:
         await handlers.resume(interaction)

@@ -29,16 +29,19 @@ from discord import app_commands
 from bot.discord.views import layout
 from bot.domain import GameSnapshot, PlayerKey, Settings
 from bot.errors import BadPayload, BotError, NoActiveGame, StaleGame
-from bot.i18n import resolve_locale
+from bot.i18n import SUPPORTED_LOCALES, resolve_locale
 from bot.payload import GamePayload, decode_payload
 from bot.render import (
+    DailyNotice,
     SettingsPayload,
     View,
     card_label,
     command_names,
+    daily_notice,
     error_text,
     refusal_text,
     render_game,
+    render_leaderboard,
     render_rules,
     render_settings,
     render_stats,
@@ -243,13 +246,65 @@ async def start_daily(interaction: Interaction, day: dt.date | None = None) -> N
 
     async def start() -> GameSnapshot:
         chosen = day or daily.today()
-        # the first request of a day runs the solver: a thread keeps the event loop answering meanwhile
-        code = await asyncio.to_thread(daily.daily_code, chosen)
-        return await service.new_game(player, name, code=code, daily=chosen, chat_id=str(interaction.channel_id))
+        # counted on the server's daily leaderboard; a game in DMs is on none
+        board = str(interaction.guild_id) if interaction.guild_id is not None else None
+        return await service.new_daily_game(player, name, chosen, chat_id=str(interaction.channel_id), board=board)
 
     snapshot = await _with_errors(interaction, start(), refresh=False)
     if snapshot is not None:
         await show_new(interaction, game_view(interaction, snapshot))
+
+
+@guarded
+async def leaderboard(interaction: Interaction) -> None:
+    """``/tripeaks leaderboard``: today's daily leaderboard of this server, for the channel to see."""
+    from bot import daily
+
+    locale = await own_locale(interaction)
+    if interaction.guild_id is None:
+        await show_error(interaction, daily_notice(DailyNotice.NEEDS_GROUP, locale))
+        return
+    day = daily.today()
+    results = await in_time(interaction, bot_of(interaction).service.daily_leaderboard(
+        PLATFORM, str(interaction.guild_id), day))
+    await show_new(interaction, render_leaderboard(day, results, locale))
+
+
+def channel_locale(interaction: Interaction, subscriber_locale: str) -> str:
+    """The language of the daily posts to a channel: the server's (its community language), when the bot speaks
+    it, else the subscriber's."""
+    tag = str(interaction.guild_locale) if interaction.guild_locale is not None else ""
+    if tag.replace("_", "-").split("-")[0].lower() in SUPPORTED_LOCALES:
+        return resolve_locale(None, tag)
+    return subscriber_locale
+
+
+@guarded
+async def subscribe(interaction: Interaction, on: bool = True) -> None:
+    """``/tripeaks subscribe`` / ``unsubscribe``: the daily deal posted to this channel at the daily post time, or
+    no longer. Needs Manage Server (the command's default permission, checked here again: a server can change
+    who sees a command)."""
+    locale = await own_locale(interaction)
+    if interaction.guild_id is None or interaction.channel_id is None:
+        await show_error(interaction, daily_notice(DailyNotice.NEEDS_GROUP, locale))
+        return
+    if not interaction.permissions.manage_guild:
+        await show_error(interaction, daily_notice(DailyNotice.NEEDS_ADMIN, locale))
+        return
+    bot = bot_of(interaction)
+    service = bot.service
+    channel = str(interaction.channel_id)
+    post_time = bot.config.daily_post_time
+    if on:
+        posts_locale = channel_locale(interaction, locale)
+        new = await in_time(interaction, service.subscribe(
+            PLATFORM, channel, board=str(interaction.guild_id), locale=posts_locale, by=str(interaction.user.id)))
+        notice = DailyNotice.SUBSCRIBED if new else DailyNotice.ALREADY_SUBSCRIBED
+        text = daily_notice(notice, posts_locale, post_time)
+    else:
+        removed = await in_time(interaction, service.unsubscribe(PLATFORM, channel))
+        text = daily_notice(DailyNotice.UNSUBSCRIBED if removed else DailyNotice.NOT_SUBSCRIBED, locale)
+    await show_new(interaction, View(header=text))
 
 
 @guarded
@@ -361,6 +416,8 @@ async def on_settings_button(interaction: Interaction, custom_id: str) -> None:
 
 __all__ = [
     "free_cards",
+    "leaderboard",
+    "subscribe",
     "new_game",
     "on_button",
     "play",

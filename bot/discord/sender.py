@@ -1,0 +1,34 @@
+"""Daily posts on Discord: :class:`DiscordSender` puts the renderer's daily view into a channel for
+:class:`bot.daily_posts.DailyPoster`, with the same Components V2 layout and Play button as every other message."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+
+from bot.daily_posts import RetryLater, Undeliverable
+from bot.discord.views import layout
+from bot.render import View
+
+
+class DiscordSender:
+    platform = "discord"
+
+    def __init__(self, bot: discord.Client) -> None:
+        self.bot = bot
+
+    async def send_daily(self, channel_id: str, view: View) -> str | None:
+        await self.bot.wait_until_ready()
+        try:
+            channel: Any = self.bot.get_channel(int(channel_id)) or await self.bot.fetch_channel(int(channel_id))
+            if not isinstance(channel, discord.abc.Messageable):
+                raise Undeliverable(f"channel {channel_id} takes no messages")
+            message = await channel.send(view=layout(view))
+        except (discord.NotFound, discord.Forbidden) as error:
+            raise Undeliverable(str(error)) from error
+        except discord.HTTPException as error:
+            if error.status == 429:  # discord.py waits out rate limits itself; this is one it gave up on
+                raise RetryLater(5.0) from error
+            raise
+        return str(message.id)
