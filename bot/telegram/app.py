@@ -57,7 +57,7 @@ def build_application(service: GameService, config: Config) -> TelegramApp:
         .post_init(set_commands)
         .build()
     )
-    handlers = TelegramHandlers(service, config.default_locale)
+    handlers = TelegramHandlers(service, config.default_locale, config.daily_post_time)
     handlers.register(application)
     application.bot_data[CONFIG_KEY] = config
     application.bot_data[HANDLERS_KEY] = handlers

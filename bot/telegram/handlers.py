@@ -18,7 +18,7 @@ from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any, TypeVar
 
 from telegram import CallbackQuery, Message, Update, User
-from telegram.constants import ChatType, ParseMode
+from telegram.constants import ChatMemberStatus, ChatType, ParseMode
 from telegram.error import BadRequest, RetryAfter, TelegramError
 from telegram.ext import Application, CallbackQueryHandler, CommandHandler, ContextTypes
 
@@ -28,12 +28,15 @@ from bot.i18n import SUPPORTED_LOCALES, resolve_locale
 from bot.payload import DailyPayload, GamePayload, decode_payload
 from bot.render import (
     COMMAND_DESCRIPTIONS,
+    DailyNotice,
     SettingsPayload,
     View,
     command_description,
+    daily_notice,
     error_text,
     refusal_text,
     render_game,
+    render_leaderboard,
     render_rules,
     render_settings,
     render_stats,
@@ -110,9 +113,12 @@ def is_not_modified(error: BadRequest) -> bool:
 class TelegramHandlers:
     """The handlers of one Application, bound to the game service."""
 
-    def __init__(self, service: GameService, default_locale: str = "en") -> None:
+    def __init__(self, service: GameService, default_locale: str = "en",
+                 post_time: dt.time = dt.time(9, 0)) -> None:
         self.service = service
         self.default_locale = resolve_locale(default_locale)
+        #: when the daily posts are made (UTC), quoted when a group subscribes
+        self.post_time = post_time
 
     def register(self, app: TelegramApp) -> None:
         commands: dict[str, Callable[[Update, Context], Coroutine[Any, Any, None]]] = {
@@ -125,6 +131,10 @@ class TelegramHandlers:
             "settings": self.cmd_settings,
             "help": self.cmd_help,
             "start": self.cmd_help,  # what a private chat sends first
+            # not in the command menu (COMMANDS): the leaderboard and the administrators' subscription commands
+            "leaderboard": self.cmd_leaderboard,
+            "subscribe": self.cmd_subscribe,
+            "unsubscribe": self.cmd_unsubscribe,
         }
         for name, callback in commands.items():
             app.add_handler(CommandHandler(name, callback))
@@ -215,9 +225,54 @@ class TelegramHandlers:
             day = today
         elif day > today:
             raise BadPayload(f"daily deal of {day} is in the future")
-        # picking the day's deal runs the solver: keep it off the event loop
-        code = await asyncio.get_running_loop().run_in_executor(None, daily.daily_code, day)
-        return await self.service.new_game(self.player(user), self.name(user), code=code, daily=day, chat_id=chat_id)
+        # counted on the group's daily leaderboard; a game in a private chat is on none
+        board = chat_id if chat_id.startswith("-") else None
+        return await self.service.new_daily_game(self.player(user), self.name(user), day, chat_id=chat_id,
+                                                 board=board)
+
+    async def cmd_leaderboard(self, update: Update, context: Context) -> None:
+        """``/leaderboard``: today's daily leaderboard of this group."""
+
+        async def work(message: Message, user: User) -> None:
+            locale = await self.user_locale(user)
+            if message.chat.type == ChatType.PRIVATE:
+                await message.reply_text(daily_notice(DailyNotice.NEEDS_GROUP, locale),
+                                         allow_sending_without_reply=True)
+                return
+            day: dt.date = importlib.import_module("bot.daily").today()
+            results = await self.service.daily_leaderboard(PLATFORM, str(message.chat_id), day)
+            await self.reply(message, render_leaderboard(day, results, locale))
+
+        await self._command(update, work)
+
+    async def cmd_subscribe(self, update: Update, context: Context) -> None:
+        """``/subscribe``: a group administrator has the daily deal posted to the group every day."""
+        await self._subscription(update, context, on=True)
+
+    async def cmd_unsubscribe(self, update: Update, context: Context) -> None:
+        """``/unsubscribe``: a group administrator stops the daily posts."""
+        await self._subscription(update, context, on=False)
+
+    async def _subscription(self, update: Update, context: Context, *, on: bool) -> None:
+        async def work(message: Message, user: User) -> None:
+            locale = await self.user_locale(user)
+            if message.chat.type == ChatType.PRIVATE:
+                text = daily_notice(DailyNotice.NEEDS_GROUP, locale)
+            elif (await context.bot.get_chat_member(message.chat_id, user.id)).status not in (
+                    ChatMemberStatus.OWNER, ChatMemberStatus.ADMINISTRATOR):
+                text = daily_notice(DailyNotice.NEEDS_ADMIN, locale)
+            elif on:
+                # the posts speak the language of the administrator who subscribed the group
+                new = await self.service.subscribe(PLATFORM, str(message.chat_id), board=str(message.chat_id),
+                                                   locale=locale, by=str(user.id))
+                text = daily_notice(DailyNotice.SUBSCRIBED if new else DailyNotice.ALREADY_SUBSCRIBED, locale,
+                                    self.post_time)
+            else:
+                removed = await self.service.unsubscribe(PLATFORM, str(message.chat_id))
+                text = daily_notice(DailyNotice.UNSUBSCRIBED if removed else DailyNotice.NOT_SUBSCRIBED, locale)
+            await message.reply_text(text, allow_sending_without_reply=True)
+
+        await self._command(update, work)
 
     async def cmd_resume(self, update: Update, context: Context) -> None:
         """``/resume``: the player's game in progress, as a new message."""
