@@ -85,6 +85,8 @@ async def run_bot(config: Config, *, console_input: TextIO = sys.stdin, console_
         tasks: list[asyncio.Task[Any]] = []
         telegram_app = None
         discord_bot = None
+        poster_task: asyncio.Task[None] | None = None
+        senders: list[Any] = []
         try:
             if config.telegram_token:
                 from bot.telegram.app import build_application, start
@@ -92,12 +94,23 @@ async def run_bot(config: Config, *, console_input: TextIO = sys.stdin, console_
                 telegram_app = build_application(service, config)
                 await start(telegram_app)
                 log.info("telegram started")
+                from bot.telegram.sender import TelegramSender
+
+                senders.append(TelegramSender(telegram_app.bot))
             if config.discord_token:
                 from bot.discord.client import build_bot
 
                 discord_bot = build_bot(service, config)
                 tasks.append(asyncio.create_task(discord_bot.start(config.discord_token), name="discord"))
                 log.info("discord starting")
+                from bot.discord.sender import DiscordSender
+
+                senders.append(DiscordSender(discord_bot))
+            from bot.daily_posts import DailyPoster
+
+            # the daily posts: today's missed ones at once, then every day at DAILY_POST_TIME (UTC)
+            poster = DailyPoster(service, senders, post_time=config.daily_post_time)
+            poster_task = asyncio.create_task(poster.run(stop), name="daily posts")
             waiter = asyncio.create_task(stop.wait(), name="stop")
             done, _ = await asyncio.wait([waiter, *tasks], return_when=asyncio.FIRST_COMPLETED)
             for task in done:
@@ -107,6 +120,9 @@ async def run_bot(config: Config, *, console_input: TextIO = sys.stdin, console_
             log.info("stopping")
             return 0
         finally:
+            if poster_task is not None:
+                poster_task.cancel()
+                await asyncio.gather(poster_task, return_exceptions=True)
             if discord_bot is not None:
                 await discord_bot.close()
             for task in tasks:
