@@ -1,0 +1,384 @@
+"""The daily deal: posts at their time (once, across restarts, caught up after downtime, within rate limits, 429s
+waited out), the leaderboard's order, and the share line. Time is a controllable clock: nothing really sleeps.
+
+The posts go through the real adapters: the Telegram sender over the fake Bot API (with the real Application for
+/subscribe and /leaderboard), and the Discord sender on SimCord (tests/test_daily_discord.py).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+import shutil
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from sqlalchemy import delete
+from telegram import Bot
+
+from bot import daily
+from bot.daily import DailyResult, rank
+from bot.daily_posts import DailyPoster, RateLimiter
+from bot.domain import GameSnapshot, PlayerKey, Settings
+from bot.payload import DailyPayload
+from bot.render import render_game, share_line
+from bot.service import GameService
+from bot.storage import daily_subscriptions
+from bot.telegram.sender import TelegramSender
+from core.deal import GameCode
+from core.game import DRAW, Action, Game, Status, Tap
+from tests.fakes.telegram_bot_api import FakeBotAPI
+from tests.test_telegram_e2e import HANDLED, command, find_win, running_bot
+
+pytestmark = pytest.mark.timeout(60)
+
+DAY = dt.date(2026, 11, 29)
+CODE = "TP1-E-AAAAAAC"  # winnable (tests/test_telegram_e2e.py wins it)
+POST_TIME = dt.time(9, 0)
+
+
+class Clock:
+    """The poster's clock and sleep: sleeping moves the clock on at once, and is recorded."""
+
+    def __init__(self, now: dt.datetime) -> None:
+        self.now = now
+        self.slept: list[float] = []
+
+    def __call__(self) -> dt.datetime:
+        return self.now
+
+    def at(self, hour: int, minute: int = 0, day: dt.date = DAY) -> Clock:
+        self.now = dt.datetime.combine(day, dt.time(hour, minute), tzinfo=dt.UTC)
+        return self
+
+    async def sleep(self, seconds: float) -> None:
+        self.slept.append(seconds)
+        self.now += dt.timedelta(seconds=seconds)
+        await asyncio.sleep(0)
+
+
+def at(hour: int, minute: int = 0, day: dt.date = DAY) -> Clock:
+    return Clock(dt.datetime.combine(day, dt.time(hour, minute), tzinfo=dt.UTC))
+
+
+@pytest.fixture(autouse=True)
+def pinned_code(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Which deal a day gets is daily_code's business (it needs the solver); here every day is CODE."""
+    monkeypatch.setattr(daily, "daily_code", lambda day: GameCode.parse(CODE))
+
+
+# --- Telegram: the bot over the fake Bot API ---------------------------------------------------------------------
+
+
+@pytest.fixture
+async def api() -> AsyncIterator[FakeBotAPI]:
+    HANDLED.clear()
+    async with FakeBotAPI() as server:
+        yield server
+
+
+@pytest.fixture
+def db_file(sqlite_template: Path, tmp_path: Path) -> str:
+    path = tmp_path / "tripeaks.db"
+    shutil.copyfile(sqlite_template, path)
+    return f"sqlite+aiosqlite:///{path}"
+
+
+@pytest.fixture
+async def bot(api: FakeBotAPI) -> AsyncIterator[Bot]:
+    """A Bot API client of its own for the poster, as a second bot process would have."""
+    client = Bot(api.token, base_url=api.base_url)
+    async with client:
+        yield client
+
+
+def poster(service: GameService, bot: Bot, clock: Clock, **options: Any) -> DailyPoster:
+    return DailyPoster(service, [TelegramSender(bot)], post_time=POST_TIME, clock=clock, sleep=clock.sleep,
+                       **options)
+
+
+def daily_posts_in(api: FakeBotAPI, chat: Any) -> list[Any]:
+    return [m for m in api.bot_messages(chat) if any(data and data.startswith("tp:daily:") for _, data in m.buttons)]
+
+
+async def test_an_admin_subscribes_a_group_and_the_post_comes_at_its_time_once(
+        api: FakeBotAPI, db_file: str, bot: Bot) -> None:
+    admin = api.user("Ada", language_code="uk")
+    member = api.user("Bob")
+    group = api.group("Club", members=[member], admins=[admin])
+    async with running_bot(api, db_file) as service:
+        refused = await command(api, member, group, "/subscribe")
+        assert refused.text.startswith("Only an administrator")
+        assert await service.daily_subscriptions() == []
+        done = await command(api, admin, group, "/subscribe")
+        assert "09:00 UTC" in done.text and done.text.startswith("Підписано")  # in the admin's language
+        again = await command(api, admin, group, "/subscribe")
+        assert len(await service.daily_subscriptions()) == 1 and "09:00" in again.text
+
+        clock = at(8, 59)
+        assert await poster(service, bot, clock).run_once() == 0  # not yet
+        assert daily_posts_in(api, group) == []
+        clock.at(9, 0)
+        assert await poster(service, bot, clock).run_once() == 1
+        (post,) = daily_posts_in(api, group)
+        assert CODE in post.text and post.text.startswith("Щоденна")  # the group's language: its subscriber's
+        assert post.buttons == [("Грати", DailyPayload(DAY).encode())]
+        # the same day again, and after a restart (a new poster and a new process on the same database): no repeat
+        clock.at(13, 0)
+        assert await poster(service, bot, clock).run_once() == 0
+    async with running_bot(api, db_file) as restarted:
+        assert await poster(restarted, bot, clock).run_once() == 0
+        assert len(daily_posts_in(api, group)) == 1
+        # the next day, once more
+        clock.at(9, 0, DAY + dt.timedelta(days=1))
+        assert await poster(restarted, bot, clock).run_once() == 1
+        assert len(daily_posts_in(api, group)) == 2
+
+        refused = await command(api, member, group, "/unsubscribe")
+        assert refused.text.startswith("Only an administrator")
+        await command(api, admin, group, "/unsubscribe")
+        assert await restarted.daily_subscriptions() == []
+
+
+async def test_a_post_missed_while_the_bot_was_down_is_made_when_it_comes_back_the_same_day(
+        api: FakeBotAPI, db_file: str, bot: Bot) -> None:
+    group = api.group("Club")
+    async with running_bot(api, db_file) as service:
+        await service.subscribe("telegram", str(group.id), board=str(group.id), locale="en")
+        # the bot was down from 08:00 to 17:30: it starts at 17:30, and the run's first round catches up
+        clock = at(17, 30)
+        stop = asyncio.Event()
+        runner = poster(service, bot, clock)
+        task = asyncio.create_task(runner.run(stop))
+        await api.wait_until(lambda: len(daily_posts_in(api, group)) == 1, what="the catch-up post")
+        stop.set()
+        await task
+        assert CODE in daily_posts_in(api, group)[0].text
+        # a day that ended while the bot was down is not posted late: at 08:00 the next day nothing is due
+        clock.at(8, 0, DAY + dt.timedelta(days=1))
+        assert await runner.run_once() == 0
+        assert runner.seconds_to_next_round() == 60  # it looks again within a minute
+
+
+async def test_flood_control_is_waited_out_and_the_post_still_made(api: FakeBotAPI, db_file: str, bot: Bot) -> None:
+    group = api.group("Club")
+    async with running_bot(api, db_file) as service:
+        await service.subscribe("telegram", str(group.id), board=str(group.id), locale="en")
+        api.fail_next(group, retry_after=7, count=2, method="sendMessage")
+        clock = at(9, 0)
+        assert await poster(service, bot, clock).run_once() == 1
+        assert clock.slept == [7, 7]  # waited as asked, twice, on the poster's clock
+        assert len(daily_posts_in(api, group)) == 1
+        refused = [r for r in api.calls("sendMessage", chat=group) if not r.ok]
+        assert len(refused) == 2
+
+
+async def test_many_groups_are_posted_within_telegrams_limits(api: FakeBotAPI, db_file: str, bot: Bot) -> None:
+    groups = [api.group(f"Club {n}") for n in range(45)]
+    async with running_bot(api, db_file) as service:
+        for group in groups:
+            await service.subscribe("telegram", str(group.id), board=str(group.id), locale="en")
+        clock = at(9, 0)
+        times: list[float] = []
+        sender = TelegramSender(bot)
+        original = sender.send_daily
+
+        async def timed(channel_id: str, view: Any) -> str | None:
+            times.append(clock().timestamp())
+            return await original(channel_id, view)
+
+        sender.send_daily = timed  # type: ignore[method-assign]
+        runner = DailyPoster(service, [sender], post_time=POST_TIME, clock=clock, sleep=clock.sleep)
+        assert await runner.run_once() == 45
+        assert all(len(daily_posts_in(api, group)) == 1 for group in groups)
+        # never more than 30 sends in any one second
+        assert max(sum(1 for t in times if start <= t < start + 1) for start in times) <= 30
+        assert clock.slept, "45 posts cannot all go out in the same second"
+
+
+async def test_the_rate_limiter_keeps_to_20_a_minute_per_group() -> None:
+    clock = at(9, 0)
+    limiter = RateLimiter(clock, clock.sleep, overall=(30, 1.0), per_chat=(20, 60.0))
+    times = []
+    for _ in range(25):
+        await limiter.wait("-100")
+        times.append(clock().timestamp())
+    assert times[19] - times[0] < 1 and times[20] - times[0] >= 60
+    assert all(sum(1 for t in times if start <= t < start + 60) <= 20 for start in times)
+
+
+async def test_two_posters_on_one_database_post_once(api: FakeBotAPI, db_file: str, bot: Bot) -> None:
+    group = api.group("Club")
+    async with running_bot(api, db_file) as service, running_bot(api, db_file) as other:
+        await service.subscribe("telegram", str(group.id), board=str(group.id), locale="en")
+        clock = at(9, 5)
+        sent = await asyncio.gather(poster(service, bot, clock).run_once(), poster(other, bot, clock).run_once())
+        assert sorted(sent) == [0, 1]
+        assert len(daily_posts_in(api, group)) == 1
+
+
+# --- claims, on both databases -----------------------------------------------------------------------------------
+
+
+@pytest.fixture
+async def clean(service: GameService) -> GameService:
+    async with service.db.sessions.begin() as session:
+        await session.execute(delete(daily_subscriptions))
+    return service
+
+
+async def test_a_claim_is_taken_once_and_a_dead_processs_claim_after_its_lease(clean: GameService) -> None:
+    service = clean
+    await service.subscribe("telegram", "-1", board="-1", locale="en")
+    (sub,) = await service.daily_subscriptions()
+    now = dt.datetime(2026, 11, 29, 9, tzinfo=dt.UTC)
+    lease = dt.timedelta(minutes=10)
+    assert await service.claim_daily_post(sub.id, DAY, now, lease)
+    assert not await service.claim_daily_post(sub.id, DAY, now + dt.timedelta(minutes=1), lease)
+    # the claiming process died before marking it sent: after the lease another takes it over, once
+    later = now + dt.timedelta(minutes=11)
+    assert await service.claim_daily_post(sub.id, DAY, later, lease)
+    assert not await service.claim_daily_post(sub.id, DAY, later, lease)
+    assert [s.id for s in await service.unsent_daily_posts(DAY, ("telegram",))] == [sub.id]
+    await service.finish_daily_post(sub.id, DAY, later, message_id="5")
+    assert await service.unsent_daily_posts(DAY, ("telegram",)) == []
+    assert not await service.claim_daily_post(sub.id, DAY, later + dt.timedelta(hours=1), lease)
+    assert await service.claim_daily_post(sub.id, DAY + dt.timedelta(days=1), later, lease)  # another day
+
+
+# --- the leaderboard -----------------------------------------------------------------------------------------------
+
+
+def blocking_line(code: str) -> list[Action]:
+    """Draw the whole stock first, then play what fits: a poor game that ends blocked."""
+    game = Game.from_code(code)
+    line: list[Action] = []
+    while game.status is Status.PLAYING:
+        fits = [Tap(s) for s in game.playable_slots() if game.fits(s)]
+        action: Action = DRAW if game.stock_left else fits[0]
+        game.push(action)
+        line.append(action)
+    assert game.status is Status.BLOCKED
+    return line
+
+
+async def play(service: GameService, who: str, line: list[Action] | tuple[Action, ...], *, board: str | None,
+               hint: bool = False) -> GameSnapshot:
+    player = PlayerKey("telegram", who)
+    snapshot = await service.new_daily_game(player, who, DAY, chat_id=board, board=board)
+    if hint:
+        snapshot = await service.act(player, who, snapshot.game_id, snapshot.version, "h")
+    for action in line:
+        snapshot = await service.act(player, who, snapshot.game_id, snapshot.version, str(action))
+    return snapshot
+
+
+async def test_the_leaderboard_counts_first_finished_attempts_and_ranks_hinted_games_last(
+        service: GameService) -> None:
+    win = find_win(CODE)
+    poor = blocking_line(CODE)
+    group, other = "-100", "-200"
+    alice = await play(service, "alice", win, board=group, hint=True)
+    assert alice.game.status is Status.WON and alice.hints_used == 1
+    await play(service, "bob", win, board=group)
+    # carol: an attempt left unfinished does not count; her first finished one (blocked) does, not the later win
+    await service.new_daily_game(PlayerKey("telegram", "carol"), "carol", DAY, board=group)
+    carol = await play(service, "carol", poor, board=group)
+    assert carol.game.status is Status.BLOCKED
+    await play(service, "carol", win, board=group)
+    await play(service, "dave", win, board=other)  # another group's board
+    await play(service, "erin", win, board=None)  # a private chat first: erin's counted game is on no board
+    await play(service, "erin", win, board=group)
+    await service.new_daily_game(PlayerKey("telegram", "fred"), "fred", DAY, board=group)  # still playing
+
+    board = await service.daily_leaderboard("telegram", group, DAY)
+    assert [(r.name, r.score, r.won, r.hinted) for r in board] == [
+        ("bob", alice.game.score, True, False),
+        ("carol", carol.game.score, False, False),
+        ("alice", alice.game.score, True, True),
+    ]
+    assert [r.name for r in await service.daily_leaderboard("telegram", other, DAY)] == ["dave"]
+    assert await service.daily_leaderboard("discord", group, DAY) == []  # boards are per platform
+    assert await service.daily_leaderboard("telegram", group, DAY + dt.timedelta(days=1)) == []
+
+
+def test_ties_on_score_go_to_fewer_moves_then_the_shorter_game() -> None:
+    t = dt.datetime(2026, 11, 29, 12, tzinfo=dt.UTC)
+
+    def result(name: str, score: int, moves: int, seconds: float, hinted: bool = False) -> DailyResult:
+        return DailyResult(name, name, score, moves, True, hinted, seconds, t)
+
+    results = [result("slow", 700, 40, 300), result("many", 700, 44, 10), result("fast", 700, 40, 100),
+               result("best", 720, 50, 900), result("helped", 760, 30, 5, hinted=True)]
+    assert [r.name for r in rank(results)] == ["best", "fast", "slow", "many", "helped"]
+
+
+async def test_leaderboard_command_in_a_group_and_in_a_private_chat(api: FakeBotAPI, db_file: str) -> None:
+    alice = api.user("Alice")
+    group = api.group("Club", members=[alice])
+    monkey_today = pytest.MonkeyPatch()
+    monkey_today.setattr(daily, "today", lambda now=None: DAY)
+    try:
+        async with running_bot(api, db_file) as service:
+            empty = await command(api, alice, group, "/leaderboard")
+            assert "Nobody here has finished today's deal yet" in empty.text
+            # alice taps Play under the day's post in the group and wins
+            snapshot = await service.new_daily_game(PlayerKey("telegram", str(alice.id)), "Alice", DAY,
+                                                    chat_id=str(group.id), board=str(group.id))
+            for action in find_win(CODE):
+                snapshot = await service.act(PlayerKey("telegram", str(alice.id)), "Alice", snapshot.game_id,
+                                             snapshot.version, str(action))
+            board = await command(api, alice, group, "/leaderboard")
+            assert f"1. Alice: score {snapshot.game.score}, moves {snapshot.game.moves}" in board.text
+            private = await command(api, alice, api.private_chat(alice), "/leaderboard")
+            assert private.text.startswith("Daily posts and leaderboards are for servers and groups")
+    finally:
+        monkey_today.undo()
+
+
+async def test_the_daily_play_button_counts_the_game_on_the_groups_board(api: FakeBotAPI, db_file: str) -> None:
+    alice = api.user("Alice")
+    group = api.group("Club", members=[alice])
+    monkey_today = pytest.MonkeyPatch()
+    monkey_today.setattr(daily, "today", lambda now=None: DAY)
+    try:
+        async with running_bot(api, db_file) as service:
+            await command(api, alice, group, "/daily")
+            current = await service.current_game(PlayerKey("telegram", str(alice.id)))
+            assert current is not None and current.daily == DAY and str(current.game.code) == CODE
+            for action in find_win(CODE):
+                current = await service.act(PlayerKey("telegram", str(alice.id)), "Alice", current.game_id,
+                                            current.version, str(action))
+            assert [r.name for r in await service.daily_leaderboard("telegram", str(group.id), DAY)] == ["Alice"]
+    finally:
+        monkey_today.undo()
+
+
+# --- the share line ------------------------------------------------------------------------------------------------
+
+
+def test_a_finished_daily_game_ends_with_a_spoiler_free_share_line() -> None:
+    game = Game.from_code(CODE)
+    for action in find_win(CODE):
+        game.push(action)
+    line = share_line(DAY, game, False, "en")
+    assert line == f"TriPeaks daily 2026-11-29 {CODE}: score {game.score}, peaks 3/3 ⛰⛰⛰"
+    assert not set("♠♥♦♣") & set(line)
+    snapshot = GameSnapshot(1, 60, PlayerKey("telegram", "1"), "a", game, daily=DAY, hints_used=2)
+    status = render_game(snapshot, "en", Settings()).status or ""
+    assert status.endswith(f"Share your result:\nTriPeaks daily 2026-11-29 {CODE}: score {game.score}, "
+                           "peaks 3/3 ⛰⛰⛰ · with hints")
+    blocked = Game.from_code(CODE)
+    for action in blocking_line(CODE):
+        blocked.push(action)
+    uk = share_line(DAY, blocked, False, "uk")
+    assert uk.startswith(f"TriPeaks щоденна 2026-11-29 {CODE}: рахунок {blocked.score}, вершини ")
+    assert not set("♠♥♦♣") & set(uk)
+    # a game that is no daily deal, or not over, has none
+    plain = GameSnapshot(1, 60, PlayerKey("telegram", "1"), "a", game)
+    assert "Share" not in (render_game(plain, "en", Settings()).status or "")
+    fresh = GameSnapshot(1, 0, PlayerKey("telegram", "1"), "a", Game.from_code(CODE), daily=DAY)
+    assert render_game(fresh, "en", Settings()).status is None
+
