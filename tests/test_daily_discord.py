@@ -1,0 +1,88 @@
+"""The daily deal on Discord, on SimCord: a member with Manage Server subscribes a channel, the poster posts the
+day's code with a Play button at its time (once, also after a restart), Play starts the deal on the server's
+leaderboard, and /tripeaks leaderboard shows it."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import discord
+import pytest
+import simcord
+
+from bot import daily
+from bot.daily_posts import DailyPoster
+from bot.discord.sender import DiscordSender
+from bot.domain import PlayerKey
+from bot.service import GameService
+from core.deal import GameCode
+from tests.discord_harness import button, click, labels_of, make_bot, open_service, slash, text_of, winning_line
+from tests.test_daily import CODE, DAY, POST_TIME, Clock, at
+
+pytestmark = pytest.mark.timeout(60)
+
+
+@pytest.fixture(autouse=True)
+def pinned_day(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(daily, "daily_code", lambda day: GameCode.parse(CODE))
+    monkeypatch.setattr(daily, "today", lambda now=None: DAY)
+
+
+@pytest.fixture
+async def service(sqlite_template: Path, tmp_path: Path) -> AsyncIterator[GameService]:
+    async with open_service(sqlite_template, tmp_path / "tripeaks.db") as opened:
+        yield opened
+
+
+def poster(service: GameService, bot: discord.Client, clock: Clock) -> DailyPoster:
+    return DailyPoster(service, [DiscordSender(bot)], post_time=POST_TIME, clock=clock, sleep=clock.sleep)
+
+
+def daily_posts(channel: simcord.ChannelHandle) -> list[discord.Message]:
+    return [m for m in channel.history() if m.author.bot and labels_of(m) == ["Play"]]
+
+
+async def test_subscribe_post_play_and_leaderboard(service: GameService) -> None:
+    async with simcord.run(make_bot(service)) as env:
+        guild = env.create_guild()
+        channel = guild.create_text_channel("general")
+        manager_role = guild.create_role("mods", permissions=discord.Permissions(manage_guild=True))
+        mod = guild.add_member(env.create_user("mod"), roles=[manager_role])
+        bob = guild.add_member(env.create_user("bob"))
+
+        refused, sent = await slash(env, bob, channel, "tripeaks subscribe")
+        assert sent.ephemeral and refused.content.startswith("Only an administrator")
+        assert await service.daily_subscriptions() == []
+        done, sent = await slash(env, mod, channel, "tripeaks subscribe")
+        assert "every day at 09:00 UTC" in text_of(done)
+        (subscription,) = await service.daily_subscriptions()
+        assert subscription.channel_id == str(channel.id) and subscription.board == str(guild.id)
+
+        clock = at(8, 0)
+        assert await poster(service, env.bot, clock).run_once() == 0
+        clock.at(9, 30)
+        assert await poster(service, env.bot, clock).run_once() == 1
+        (post,) = daily_posts(channel)
+        assert "Daily deal: November 29, 2026" in text_of(post) and CODE in text_of(post)
+
+        result, _ = await click(env, bob, post, button(post, label="Play"))
+        assert text_of(result).startswith(f"### Daily deal: Nov 29, 2026 · {CODE} · Easy\n")
+        game = await service.current_game(PlayerKey("discord", str(bob.id)))
+        assert game is not None
+        for action in winning_line(CODE):
+            game = await service.act(PlayerKey("discord", str(bob.id)), "bob", game.game_id, game.version,
+                                     str(action))
+        board, sent = await slash(env, bob, channel, "tripeaks leaderboard")
+        assert not sent.ephemeral
+        assert f"1. bob: score {game.game.score}, moves {game.game.moves}" in text_of(board)
+
+        # a restart: the new bot process does not post the day again
+        await env.restart_bot(make_bot(service))
+        assert await poster(service, env.bot, clock).run_once() == 0
+        assert len(daily_posts(channel)) == 1
+
+        gone, _ = await slash(env, mod, channel, "tripeaks unsubscribe")
+        assert "no longer" in text_of(gone)
+        assert await service.daily_subscriptions() == []
