@@ -4,7 +4,6 @@ leaderboard, and /tripeaks leaderboard shows it."""
 
 from __future__ import annotations
 
-import datetime as dt
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -18,7 +17,16 @@ from bot.discord.sender import DiscordSender
 from bot.domain import PlayerKey
 from bot.service import GameService
 from core.deal import GameCode
-from tests.discord_harness import button, click, labels_of, make_bot, open_service, slash, text_of, winning_line
+from tests.discord_harness import (
+    button,
+    click,
+    labels_of,
+    make_bot,
+    open_service,
+    slash,
+    text_of,
+    winning_line,
+)
 from tests.test_daily import CODE, DAY, POST_TIME, Clock, at
 
 pytestmark = pytest.mark.timeout(60)
