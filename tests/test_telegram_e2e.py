@@ -628,7 +628,7 @@ async def test_command_menus_are_set_per_language(api: FakeBotAPI, service: Game
         menu = api.commands(language_code=language)
         locale = language or "en"
         assert [name for name, _ in menu] == ["tripeaks", "daily", "resume", "play", "rules", "stats", "settings",
-                                              "help"]
+                                              "leaderboard", "subscribe", "unsubscribe", "help"]
         assert menu[0] == ("tripeaks", command_description("new", locale))
         for name, description in menu[1:]:
             assert description == command_description(name, locale)

@@ -62,6 +62,9 @@ COMMANDS: tuple[tuple[str, str], ...] = (
     ("rules", "rules"),
     ("stats", "stats"),
     ("settings", "settings"),
+    ("leaderboard", "leaderboard"),
+    ("subscribe", "subscribe"),
+    ("unsubscribe", "unsubscribe"),
     ("help", "help"),
 )
 #: The updates the bot asks Telegram for.
@@ -130,8 +133,7 @@ class TelegramHandlers:
             "stats": self.cmd_stats,
             "settings": self.cmd_settings,
             "help": self.cmd_help,
-            "start": self.cmd_help,  # what a private chat sends first
-            # not in the command menu (COMMANDS): the leaderboard and the administrators' subscription commands
+            "start": self.cmd_help,  # what a private chat sends first (not in the menu)
             "leaderboard": self.cmd_leaderboard,
             "subscribe": self.cmd_subscribe,
             "unsubscribe": self.cmd_unsubscribe,
