@@ -407,16 +407,24 @@ def sweep_rates(start: float) -> Iterable[float]:
 
 
 async def sweep(args: argparse.Namespace) -> dict[str, Any]:
+    """Rising rates until one fails p99 <= 30 ms in each of ``--tries`` runs (the machine is shared: a run may be
+    slowed by others' work); the highest rate that held, with its best run."""
     best: dict[str, Any] | None = None
     for rate in sweep_rates(args.sweep_from):
-        result = await run_once(args.db, args.players, rate, args.seconds, args.processes, args.seed,
-                                args.postgres_url)
-        if not args.json:
-            print(show(result), flush=True)
-        sustained = result["p99_ms"] <= P99_TARGET_MS and result["taps_per_s"] >= 0.95 * rate
-        if not sustained or result["errors"] or not result["consistent"]:
+        held: dict[str, Any] | None = None
+        for _ in range(args.tries):
+            result = await run_once(args.db, args.players, rate, args.seconds, args.processes, args.seed,
+                                    args.postgres_url)
+            if not args.json:
+                print(show(result), flush=True)
+            if result["errors"] or not result["consistent"]:
+                break
+            if result["p99_ms"] <= P99_TARGET_MS and result["taps_per_s"] >= 0.95 * rate:
+                held = result
+                break
+        if held is None:
             break
-        best = result
+        best = held
     return {"db": args.db, "processes": args.processes, "players": args.players,
             "max_rate_p99_30ms": best["rate"] if best else None, "at_max": best}
 
@@ -425,12 +433,13 @@ async def sweep(args: argparse.Namespace) -> dict[str, Any]:
 
 def rss_mib() -> tuple[float, float]:
     """(current, peak) resident memory of this process in MiB."""
-    current = 0.0
+    found = {"VmRSS": 0.0, "VmHWM": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}
     with contextlib.suppress(OSError), open("/proc/self/status") as status:
         for line in status:
-            if line.startswith("VmRSS:"):
-                current = int(line.split()[1]) / 1024
-    return current, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+            key = line.split(":")[0]
+            if key in found:
+                found[key] = int(line.split()[1]) / 1024
+    return found["VmRSS"], found["VmHWM"]
 
 
 async def memory(args: argparse.Namespace) -> dict[str, Any]:
@@ -473,7 +482,8 @@ def main() -> None:
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--sweep", action="store_true",
                         help=f"raise the rate until p99 exceeds {P99_TARGET_MS:g} ms; report the highest that held")
-    parser.add_argument("--sweep-from", type=float, default=300.0)
+    parser.add_argument("--sweep-from", type=float, default=300.0, help="the sweep's first rate")
+    parser.add_argument("--tries", type=int, default=2, help="runs at a rate before the sweep gives it up")
     parser.add_argument("--memory", action="store_true",
                         help="resident memory with 10,000 stored games and 1,000 players playing")
     args = parser.parse_args()
