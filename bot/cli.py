@@ -13,7 +13,7 @@ from collections.abc import Callable, Coroutine, Sequence
 from typing import Any, NoReturn
 
 from bot.config import Config, ConfigError, load_config, redact_url
-from core.deal import GameCode
+from core.deal import Deal, GameCode, Rules
 from core.errors import TriPeaksError
 from core.game import Action, Game
 from core.layout import ROWS
@@ -114,6 +114,71 @@ def cmd_play(args: argparse.Namespace) -> int:
                 print(f"{entry['action']}: refused ({entry['reason']})")
         print(f"{code}  {game.rules.value}  {game.status.value}  score {game.score}  moves {game.moves}")
         print(text_tableau(game))
+    return 0
+
+
+def _solver_game(args: argparse.Namespace) -> Game:
+    """The position ``solve`` and ``hint`` work on: a code or a typed-in layout, then the actions after it."""
+    layout, rules = getattr(args, "layout", None), getattr(args, "rules", None)
+    if layout is not None:
+        if args.code is not None:
+            raise UsageError("give a game code or --layout, not both")
+        try:
+            game = Game(Deal.parse(layout), Rules.parse(rules or "easy"))
+        except TriPeaksError as error:
+            raise UsageError(f"bad layout: {error}") from None
+    elif args.code is None:
+        raise UsageError("give a game code or --layout CARDS")
+    elif rules is not None:
+        raise UsageError("--rules goes with --layout; a game code names its rules")
+    else:
+        game = Game.from_code(_parse_code(args.code))
+    for action in _parse_actions(args.actions):
+        reason = game.check(action)
+        if reason is not None:
+            raise UsageError(f"action {action} refused: {reason.value}")
+        game.apply(action)
+    return game
+
+
+def cmd_solve(args: argparse.Namespace) -> int:
+    from core.solver import solve
+
+    game = _solver_game(args)
+    solution = solve(game, best=args.best, time_budget=args.time_budget)
+    line = None if solution.line is None else [str(action) for action in solution.line]
+    if args.json:
+        print(json.dumps({
+            "code": str(game.code) if game.code else None,
+            "rules": game.rules.value,
+            "winnable": solution.winnable,
+            "line": line,
+            "min_draws": solution.min_draws,
+            "best_score": solution.best_score,
+            "nodes": solution.nodes,
+            "seconds": round(solution.seconds, 6),
+        }))
+    else:
+        verdict = {True: "winnable", False: "cannot be won", None: "unknown (out of time)"}[solution.winnable]
+        best = f"  best score {solution.best_score} ({solution.min_draws} more draws)" if solution.best_score else ""
+        print(f"{game.code or 'layout'}  {game.rules.value}  {verdict}{best}  ({solution.seconds:.3f} s)")
+        if line is not None:
+            print("line: " + " ".join(line))
+    return 0
+
+
+def cmd_hint(args: argparse.Namespace) -> int:
+    from core.solver import hint
+
+    game = _solver_game(args)
+    advice = hint(game, time_budget=args.time_budget)
+    action = None if advice.action is None else str(advice.action)
+    if args.json:
+        print(json.dumps({"action": action, "winnable": advice.winnable, "best_score": advice.best_score}))
+    else:
+        verdict = {True: "winnable", False: "cannot be won any more", None: "unknown (out of time)"}[advice.winnable]
+        best = f", best score {advice.best_score}" if advice.best_score is not None else ""
+        print(f"{action or 'no action'}  ({verdict}{best})")
     return 0
 
 
@@ -220,6 +285,25 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("actions", nargs="*", help="slot 0-27, d (draw) or u (undo)")
     play.add_argument("--json", action="store_true", help="print JSON")
     play.set_defaults(handler=cmd_play)
+
+    solve = sub.add_parser("solve", help="whether a deal (or the position after some actions) can be won, and how")
+    solve.add_argument("code", nargs="?", help="a game code such as TP1-E-AAAAAAB")
+    solve.add_argument("--after", dest="actions", nargs="+", default=[], metavar="ACTION",
+                       help="actions played first: slot 0-27, d (draw) or u (undo)")
+    solve.add_argument("--layout", help="instead of a code, 52 cards: the 28 tableau cards in slot order, the waste "
+                                        "card and the 23 stock cards (next drawn first)")
+    solve.add_argument("--rules", choices=["easy", "classic"], help="with --layout (default easy)")
+    solve.add_argument("--best", action="store_true", help="also the fewest draws and the best score")
+    solve.add_argument("--time-budget", type=float, help="seconds; past it the answer is unknown")
+    solve.add_argument("--json", action="store_true", help="print JSON")
+    solve.set_defaults(handler=cmd_solve)
+
+    hint = sub.add_parser("hint", help="the next action of a best line after some actions")
+    hint.add_argument("code", help="a game code such as TP1-E-AAAAAAB")
+    hint.add_argument("actions", nargs="*", help="the actions played so far: slot 0-27, d (draw) or u (undo)")
+    hint.add_argument("--time-budget", type=float, default=10.0, help="seconds (default 10)")
+    hint.add_argument("--json", action="store_true", help="print JSON")
+    hint.set_defaults(handler=cmd_hint)
 
     daily = sub.add_parser("daily", help="the daily deal's code for a date (UTC, default today)")
     daily.add_argument("date", nargs="?", help="YYYY-MM-DD")
