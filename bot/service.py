@@ -48,7 +48,6 @@ import secrets
 from collections.abc import AsyncIterator, Callable, Mapping
 from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from types import ModuleType
 from typing import Any, cast
 
 from sqlalchemy import CursorResult, Row, Select, case, func, insert, select, true, update
@@ -73,6 +72,7 @@ from bot.storage import (
     players,
     utcnow,
 )
+from core import solver
 from core.deal import DEAL_COUNT, GameCode, Rules
 from core.errors import TriPeaksError
 from core.game import Action, Game, Outcome, Reason
@@ -91,27 +91,14 @@ _NO_HINT = Hint(None, None, None)
 
 # --- the solver, behind two small functions run in a worker -------------------------------------------------------
 
-def _solver_module() -> ModuleType | None:
-    try:
-        return importlib.import_module("core.solver")
-    except ImportError:
-        return None
-
-
 def solver_hint(state: str, budget: float) -> Hint:
     """The solver's next move for the position ``state`` (``Game.to_text()``), searched for ``budget`` seconds."""
-    solver = _solver_module()
-    if solver is None:
-        return _NO_HINT
     found = solver.hint(Game.from_text(state), time_budget=budget)
     return Hint(found.action, found.winnable, found.best_score)
 
 
 def solver_verdict(code: str, budget: float, best: bool) -> DealVerdict:
     """Whether the deal ``code`` can be won from its start and, when ``best``, its best possible score."""
-    solver = _solver_module()
-    if solver is None:
-        return DealVerdict(None, None)
     solution = solver.solve(Game.from_code(code), best=best, time_budget=budget)
     return DealVerdict(solution.winnable, solution.best_score if best and solution.winnable else None)
 
@@ -122,7 +109,6 @@ VerdictFunction = Callable[[str, float, bool], DealVerdict]
 
 def _warm_up() -> None:
     """Run in a new worker so the first real request does not pay for starting it and importing the solver."""
-    _solver_module()
 
 
 # --- rows read with a game ----------------------------------------------------------------------------------------

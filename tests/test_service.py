@@ -19,6 +19,7 @@ from bot import errors
 from bot.domain import DealVerdict, Hint, PlayerKey, Settings, Stats
 from bot.service import GameService
 from bot.storage import Database, open_database
+from core import solver
 from core.deal import GameCode, Rules
 from core.game import DRAW, UNDO, Action, Game, Reason, Status, Tap, Undo
 from tests.conftest import fake_best_score, fake_hint, fake_verdict, fake_winnable
@@ -536,3 +537,69 @@ async def test_an_action_is_stored_before_it_is_reported(service: GameService, d
             seen = await other.game(start.game_id)
             assert seen.version == done.version and seen.game.to_text() == done.game.to_text()
 
+
+
+# --- with the real solver ---------------------------------------------------------------------------------------
+
+
+@pytest.fixture
+async def solving_service(database: Database) -> AsyncIterator[GameService]:
+    """The service with the real solver (in threads here, so the test process needs no workers)."""
+    with ThreadPoolExecutor(2) as executor:
+        async with GameService(database, executor=executor) as svc:
+            yield svc
+
+
+async def test_following_the_real_solvers_hints_wins_with_the_best_score(solving_service: GameService) -> None:
+    start = await solving_service.new_game(ALICE, "Alice", code=WIN_CODE)
+    version = start.version
+    first_hint = None
+    for _ in range(52):
+        hinted = await solving_service.act(ALICE, "Alice", start.game_id, version, "h")
+        assert hinted.hint is not None and hinted.hint.winnable is True and hinted.hint.action is not None
+        first_hint = first_hint or hinted.hint
+        played = await solving_service.act(ALICE, "Alice", start.game_id, version, str(hinted.hint.action))
+        assert played.outcome is not None and played.outcome.ok
+        version = played.version
+        if played.game.status is Status.WON:
+            break
+    assert played.game.status is Status.WON
+    assert first_hint is not None and played.game.score == first_hint.best_score
+    assert played.hints_used == played.game.moves  # one hint a move
+
+
+async def test_the_real_solvers_verdict_is_recorded_for_an_ended_game(solving_service: GameService) -> None:
+    expected = solver.solve(Game.from_code(WIN_CODE), best=True)
+    assert expected.winnable and expected.best_score is not None
+    game_id = await win_game(solving_service)
+    verdict = await solving_service.wait_for_verdict(game_id, timeout=60)
+    assert verdict == DealVerdict(True, expected.best_score)
+    won = await solving_service.game(game_id)
+    assert won.verdict == verdict and won.game.score <= expected.best_score  # how close the player came
+
+
+async def test_the_real_solver_says_when_a_deal_cannot_be_won(solving_service: GameService) -> None:
+    code = next(str(c) for c in (GameCode(Rules.CLASSIC, n) for n in range(500))
+                if solver.solve(Game.from_code(c)).winnable is False)
+    start = await solving_service.new_game(ALICE, "Alice", code=code)
+    assert await solving_service.wait_for_verdict(start.game_id, timeout=60) == DealVerdict(False, None)
+
+
+async def test_a_winnable_deal_from_the_real_solver_can_be_won(solving_service: GameService) -> None:
+    start = await solving_service.new_game(ALICE, "Alice", rules=Rules.CLASSIC, winnable=True)
+    assert start.game.rules is Rules.CLASSIC
+    line = solver.solve(Game.from_code(str(start.game.code))).line
+    assert line is not None
+    await play(solving_service, ALICE, start.game_id, 0, line)
+    assert (await solving_service.game(start.game_id)).game.status is Status.WON
+
+
+async def test_the_real_solver_runs_in_worker_processes_by_default(database: Database) -> None:
+    async with GameService(database, hint_budget=30) as service:
+        start = await service.new_game(ALICE, "Alice", code=WIN_CODE)
+        hinted = await service.act(ALICE, "Alice", start.game_id, 0, "h")
+        expected = solver.hint(Game.from_code(WIN_CODE))
+        assert hinted.hint == Hint(expected.action, expected.winnable, expected.best_score)
+        assert expected.action is not None
+        assert await service.wait_for_verdict(start.game_id, timeout=60) == DealVerdict(
+            True, solver.solve(Game.from_code(WIN_CODE), best=True).best_score)
