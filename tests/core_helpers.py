@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import functools
+
 from core.cards import FULL_DECK, Card, Rank, Suit
 from core.deal import Deal
+from core.game import Action, Game
+from core.solver import solve
 
 
 def cards(text: str) -> list[Card]:
@@ -48,3 +52,12 @@ def zigzag_win_deal() -> Deal:
     """Won in either rule set without a draw: A on the waste, up to K, down to A, up to 5."""
     ranks = list(range(2, 14)) + list(range(12, 0, -1)) + [2, 3, 4, 5]
     return run_deal(ranks, waste_rank=1)
+
+
+@functools.cache
+def winning_line(code: str) -> tuple[Action, ...]:
+    """A line of play that wins the deal ``code``, from the solver (which its own tests check against a plain
+    search and the engine)."""
+    solution = solve(Game.from_code(code))
+    assert solution.winnable and solution.line is not None, f"{code} cannot be won"
+    return solution.line

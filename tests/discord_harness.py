@@ -6,7 +6,6 @@ Discord, and these helpers read what a player would see.
 - :class:`Locales` sets the Discord client language of chosen users (SimCord writes ``en-US`` into every
   interaction; see ``/work/shared/TESTING.md``).
 - :func:`text_of`, :func:`buttons_of` and :func:`button` read a Components V2 message as the player sees it.
-- :func:`winning_line` finds a line of play that wins a deal, by a small depth-first search over the engine.
 """
 
 from __future__ import annotations
@@ -30,7 +29,7 @@ from bot.discord import build_bot
 from bot.domain import DealVerdict, Hint
 from bot.service import GameService
 from bot.storage import open_database
-from core.game import DRAW, UNDO, Action, Game, Tap
+from core.game import Game
 
 ButtonInfo = dict[str, Any]
 #: Discord's interaction callback types, as recorded on the wire.
@@ -185,40 +184,3 @@ def _answer(env: simcord.Env, mark: int, result: simcord.InteractionResult) -> t
     response = result.response
     assert response is not None, "the bot's response shows no message"
     return response, sent[0]
-
-
-# --- a line that wins a deal ------------------------------------------------------------------------------------
-
-
-def winning_line(code: str, budget: int = 500_000) -> list[Action]:
-    """Removals and draws that win the deal ``code`` (fitting taps tried before drawing), found by a depth-first
-    search over the engine with the positions already seen pruned."""
-    game = Game.from_code(code)
-    seen: set[tuple[int, int, str]] = set()
-    line: list[Action] = []
-    nodes = 0
-
-    def search() -> bool:
-        nonlocal nodes
-        nodes += 1
-        assert nodes <= budget, f"no win found for {code} within {budget} positions"
-        if game.cards_left == 0:
-            return True
-        key = (game.removed, game.drawn, str(game.waste))
-        if key in seen:
-            return False
-        seen.add(key)
-        moves: list[Action] = [Tap(s) for s in game.playable_slots() if game.fits(s)]
-        if game.stock_left:
-            moves.append(DRAW)
-        for action in moves:
-            game.push(action)
-            line.append(action)
-            if search():
-                return True
-            line.pop()
-            game.push(UNDO)
-        return False
-
-    assert search(), f"{code} cannot be won"
-    return line

@@ -29,8 +29,9 @@ from bot.storage import daily_subscriptions
 from bot.telegram.sender import TelegramSender
 from core.deal import GameCode
 from core.game import DRAW, Action, Game, Status, Tap
+from tests.core_helpers import winning_line
 from tests.fakes.telegram_bot_api import FakeBotAPI
-from tests.test_telegram_e2e import HANDLED, command, find_win, running_bot
+from tests.test_telegram_e2e import HANDLED, command, running_bot
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -277,7 +278,7 @@ async def play(service: GameService, who: str, line: list[Action] | tuple[Action
 
 async def test_the_leaderboard_counts_first_finished_attempts_and_ranks_hinted_games_last(
         service: GameService) -> None:
-    win = find_win(CODE)
+    win = winning_line(CODE)
     poor = blocking_line(CODE)
     group, other = "-100", "-200"
     alice = await play(service, "alice", win, board=group, hint=True)
@@ -327,7 +328,7 @@ async def test_leaderboard_command_in_a_group_and_in_a_private_chat(api: FakeBot
             # alice taps Play under the day's post in the group and wins
             snapshot = await service.new_daily_game(PlayerKey("telegram", str(alice.id)), "Alice", DAY,
                                                     chat_id=str(group.id), board=str(group.id))
-            for action in find_win(CODE):
+            for action in winning_line(CODE):
                 snapshot = await service.act(PlayerKey("telegram", str(alice.id)), "Alice", snapshot.game_id,
                                              snapshot.version, str(action))
             board = await command(api, alice, group, "/leaderboard")
@@ -348,7 +349,7 @@ async def test_the_daily_play_button_counts_the_game_on_the_groups_board(api: Fa
             await command(api, alice, group, "/daily")
             current = await service.current_game(PlayerKey("telegram", str(alice.id)))
             assert current is not None and current.daily == DAY and str(current.game.code) == CODE
-            for action in find_win(CODE):
+            for action in winning_line(CODE):
                 current = await service.act(PlayerKey("telegram", str(alice.id)), "Alice", current.game_id,
                                             current.version, str(action))
             assert [r.name for r in await service.daily_leaderboard("telegram", str(group.id), DAY)] == ["Alice"]
@@ -361,7 +362,7 @@ async def test_the_daily_play_button_counts_the_game_on_the_groups_board(api: Fa
 
 def test_a_finished_daily_game_ends_with_a_spoiler_free_share_line() -> None:
     game = Game.from_code(CODE)
-    for action in find_win(CODE):
+    for action in winning_line(CODE):
         game.push(action)
     line = share_line(DAY, game, False, "en")
     assert line == f"TriPeaks daily 2026-11-29 {CODE}: score {game.score}, peaks 3/3 ⛰⛰⛰"

@@ -17,6 +17,7 @@ from bot.discord.sender import DiscordSender
 from bot.domain import PlayerKey
 from bot.service import GameService
 from core.deal import GameCode
+from tests.core_helpers import winning_line
 from tests.discord_harness import (
     button,
     click,
@@ -25,7 +26,6 @@ from tests.discord_harness import (
     open_service,
     slash,
     text_of,
-    winning_line,
 )
 from tests.test_daily import CODE, DAY, POST_TIME, Clock, at
 

@@ -26,6 +26,7 @@ from bot.i18n import translator
 from bot.render import COMMAND_DESCRIPTIONS, OPTION_DESCRIPTIONS, card_label, command_names
 from bot.service import GameService
 from core.game import DRAW, Game, Tap
+from tests.core_helpers import winning_line
 from tests.discord_harness import (
     CHANNEL_MESSAGE,
     DEFERRED_CHANNEL_MESSAGE,
@@ -44,7 +45,6 @@ from tests.discord_harness import (
     payload_versions,
     slash,
     text_of,
-    winning_line,
 )
 
 CODE = "TP1-E-AAAAAAB"

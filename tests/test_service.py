@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
-import functools
 import os
 import random
 import threading
@@ -21,42 +20,16 @@ from bot.service import GameService
 from bot.storage import Database, open_database
 from core import solver
 from core.deal import GameCode, Rules
-from core.game import DRAW, UNDO, Action, Game, Reason, Status, Tap, Undo
+from core.game import DRAW, UNDO, Action, Game, Reason, Status, Tap
 from tests.conftest import fake_best_score, fake_hint, fake_verdict, fake_winnable
+from tests.core_helpers import winning_line
 
 ALICE = PlayerKey("discord", "100")
 BOB = PlayerKey("discord", "200")
 ALICE_ON_TELEGRAM = PlayerKey("telegram", "100")
 
-WIN_CODE = "TP1-E-AAAAAAC"  # won by the line find_win() finds
+WIN_CODE = "TP1-E-AAAAAAC"  # won by the solver's winning line
 BLOCK_CODE = "TP1-E-AAAAAAA"  # blocked after drawing the whole stock
-
-
-@functools.cache
-def find_win(code: str) -> tuple[Action, ...]:
-    """A winning line for ``code``, by depth-first search (the deals used here are won in a few ms)."""
-    game = Game.from_code(code)
-    seen: set[object] = set()
-    line: list[Action] = []
-
-    def search() -> bool:
-        if game.status is Status.WON:
-            return True
-        key = (game.removed, game.drawn, game.waste)
-        if key in seen:
-            return False
-        seen.add(key)
-        for action in [a for a in game.legal_actions() if not isinstance(a, Undo)]:
-            game.apply(action)
-            line.append(action)
-            if search():
-                return True
-            game.apply(UNDO)
-            line.pop()
-        return False
-
-    assert search(), f"no win found for {code}"
-    return tuple(line)
 
 
 async def play(service: GameService, player: PlayerKey, game_id: int, version: int, actions: tuple[Action, ...] |
@@ -72,7 +45,7 @@ async def play(service: GameService, player: PlayerKey, game_id: int, version: i
 
 async def win_game(service: GameService, player: PlayerKey = ALICE) -> int:
     start = await service.new_game(player, "Alice", code=WIN_CODE)
-    await play(service, player, start.game_id, start.version, find_win(WIN_CODE))
+    await play(service, player, start.game_id, start.version, winning_line(WIN_CODE))
     return start.game_id
 
 
@@ -171,7 +144,7 @@ async def test_display_names_follow_the_platform(service: GameService) -> None:
 
 async def test_actions_apply_in_order_and_are_stored(service: GameService) -> None:
     start = await service.new_game(ALICE, "Alice", code=WIN_CODE)
-    line = find_win(WIN_CODE)[:6]
+    line = winning_line(WIN_CODE)[:6]
     expected = Game.from_code(WIN_CODE)
     version = start.version
     for action in line:
@@ -353,7 +326,7 @@ async def test_an_ended_game_carries_the_solvers_verdict_on_its_deal(service: Ga
     expected = fake_verdict(WIN_CODE, 1.0, True)
     assert await service.wait_for_verdict(start.game_id, timeout=30) == expected
     assert (await service.game(start.game_id)).verdict is None  # not shown while playing
-    await play(service, ALICE, start.game_id, 0, find_win(WIN_CODE))
+    await play(service, ALICE, start.game_id, 0, winning_line(WIN_CODE))
     assert (await service.game(start.game_id)).verdict == expected
     blocked_id = await block_game(service)
     assert await service.wait_for_verdict(blocked_id, timeout=30) == fake_verdict(BLOCK_CODE, 1.0, True)
@@ -373,7 +346,7 @@ async def test_a_deal_solved_for_one_player_is_not_solved_again(database: Databa
             first = await service.new_game(ALICE, "Alice", code=WIN_CODE)
             await service.wait_for_verdict(first.game_id, timeout=30)
             second = await service.new_game(BOB, "Bob", code=WIN_CODE)
-            await play(service, BOB, second.game_id, 0, find_win(WIN_CODE))
+            await play(service, BOB, second.game_id, 0, winning_line(WIN_CODE))
             assert (await service.game(second.game_id)).verdict == fake_verdict(WIN_CODE, 1.0, True)
     assert calls == [WIN_CODE]
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import datetime as dt
 import doctest
-import functools
 import importlib
 import logging
 import shutil
@@ -47,8 +46,9 @@ from bot.telegram.app import build_application, start, stop
 from bot.telegram.keyboard import keyboard, message_text
 from core.cards import Card
 from core.deal import GameCode
-from core.game import DRAW, UNDO, Action, Game, Outcome, Reason, Status, Tap, Undo
+from core.game import DRAW, UNDO, Action, Game, Outcome, Reason, Status, Tap
 from tests.conftest import fake_hint, fake_verdict
+from tests.core_helpers import winning_line
 from tests.fakes.telegram_bot_api import CallbackAnswer, FakeBotAPI, FakeChat, FakeUser, StoredMessage
 
 pytestmark = pytest.mark.timeout(60)
@@ -190,33 +190,6 @@ def after(code: str, *actions: Action) -> Game:
     for action in actions:
         game.push(action)
     return game
-
-
-@functools.cache
-def find_win(code: str) -> tuple[Action, ...]:
-    """A winning line for ``code`` by depth-first search, without undo."""
-    game = Game.from_code(code)
-    seen: set[object] = set()
-    line: list[Action] = []
-
-    def search() -> bool:
-        if game.status is Status.WON:
-            return True
-        key = (game.removed, game.drawn, game.waste)
-        if key in seen:
-            return False
-        seen.add(key)
-        for action in [a for a in game.legal_actions() if not isinstance(a, Undo)]:
-            game.apply(action)
-            line.append(action)
-            if search():
-                return True
-            game.apply(UNDO)
-            line.pop()
-        return False
-
-    assert search(), f"no win for {code}"
-    return tuple(line)
 
 
 async def tap(api: FakeBotAPI, user: FakeUser, chat: FakeChat, message: StoredMessage, data: str, *,
@@ -372,14 +345,14 @@ async def test_a_scripted_deal_played_to_a_win_by_tapping(api: FakeBotAPI, servi
     game_id, _ = game_of(message)
     game = Game.from_code(WIN_CODE)
 
-    for action in find_win(WIN_CODE):
+    for action in winning_line(WIN_CODE):
         answer, message = await tap(api, alice, chat, message, data_for(message, action))
         assert answer.text is None
         outcome = game.push(action)
 
     assert game.status is Status.WON
     verdict = (await service.game(game_id)).verdict  # what the solver said of the deal is the service's business
-    won = expected_view(game, game_id, len(find_win(WIN_CODE)), outcome=outcome, verdict=verdict)
+    won = expected_view(game, game_id, len(winning_line(WIN_CODE)), outcome=outcome, verdict=verdict)
     assert_shows(message, won)
     assert f"You won! Final score: {game.score}" in message.text
     assert [label for label, _ in message.buttons] == ["New game"]
