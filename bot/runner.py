@@ -56,8 +56,10 @@ def configure_logging(config: Config, stream: TextIO = sys.stderr) -> None:
     root = logging.getLogger()
     root.handlers[:] = [handler]
     root.setLevel(config.log_level)
-    # httpx logs every request URL at INFO, and Telegram's URLs hold the token
+    # httpx logs every request URL at INFO (Telegram's URLs hold the token: redacted above, but noisy);
+    # aiosqlite logs every call at DEBUG
     logging.getLogger("httpx").setLevel(max(logging.WARNING, root.level))
+    logging.getLogger("aiosqlite").setLevel(max(logging.INFO, root.level))
 
 
 async def run_bot(config: Config, *, console_input: TextIO = sys.stdin, console_output: TextIO = sys.stdout) -> int:
@@ -73,7 +75,7 @@ async def run_bot(config: Config, *, console_input: TextIO = sys.stdin, console_
             return await run_console(service, stream=console_input, out=console_output,
                                      locale=config.default_locale)
 
-    log.info("starting", extra={})
+    log.info("starting")
     log.info("database %s", redact_url(config.database_url))
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()

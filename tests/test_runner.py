@@ -1,0 +1,56 @@
+"""`tripeaks run` as an operator starts it: a real process with a Telegram token, talking to a local Bot API
+server; a player taps; SIGTERM stops it cleanly with the game saved, and no log line holds the token."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import signal
+import sys
+from pathlib import Path
+
+import pytest
+
+from bot.domain import PlayerKey
+from bot.service import GameService
+from bot.storage import open_database
+from tests.fakes.telegram_bot_api import FakeBotAPI
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+@pytest.mark.parametrize("stop_signal", [signal.SIGTERM, signal.SIGINT])
+async def test_run_serves_telegram_and_stops_cleanly(tmp_path: Path, stop_signal: signal.Signals) -> None:
+    database = f"sqlite+aiosqlite:///{tmp_path / 'bot.db'}"
+    async with FakeBotAPI() as api:
+        env = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "TELEGRAM_", "DATABASE_"))}
+        env |= {"TELEGRAM_TOKEN": api.token, "TELEGRAM_API_URL": api.base_url, "DATABASE_URL": database,
+                "LOG_LEVEL": "DEBUG", "PYTHONPATH": str(REPO)}
+        process = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "bot.cli", "run", cwd=tmp_path, env=env,
+            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+        try:
+            ann = api.user("Ann", language_code="uk")
+            chat = api.private_chat(ann)
+            game_message = await api.send_text(ann, chat, "/tripeaks TP1-E-AAAAAAB").reply(timeout=60)
+            assert "TP1-E-AAAAAAB" in game_message.text and "Рахунок: 500" in game_message.text
+            draw = next(data for _, data in sum(game_message.keyboard, []) if data.endswith(":d"))
+            press = api.press(ann, chat, game_message.message_id, draw)
+            await press.answer()
+            assert "Рахунок: 499" in (await press.edited()).text
+        finally:
+            if process.returncode is None:
+                process.send_signal(stop_signal)
+            out, err = await asyncio.wait_for(process.communicate(), timeout=60)
+
+    assert process.returncode == 0, err.decode()
+    log = err.decode()
+    assert api.token not in log and api.token.split(":")[1] not in log + out.decode()
+    entries = [json.loads(line) for line in log.splitlines() if line.strip()]
+    assert {"time", "level", "logger", "message"} <= set(entries[0])
+    assert any(entry["message"] == "stopped" for entry in entries)
+    # the tap is on disk after the stop
+    async with GameService(await open_database(database, migrate=False), owns_database=True) as service:
+        stored = await service.current_game(PlayerKey("telegram", str(ann.id)))
+    assert stored is not None and stored.game.moves == 1 and stored.game.score == 499
