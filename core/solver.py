@@ -42,6 +42,8 @@ __all__ = ["Solution", "SolverHint", "best_score_for", "hint", "solve"]
 _INF = 99  # "never": more draws than the stock holds
 _FREE = 15  # entry index of the free-cards mask (0-14 are waste ranks, 0 and 14 always _INF)
 _LEAST = 16  # entry index of the fewest draws reaching the mask
+_ORPHANS = 17  # entry index of the checked cards that no tableau card left can come right before
+_ENTRY_SIZE = 18
 _QUICK_NODES = 2_000  # the first depth-first search stops after this many positions
 
 
@@ -230,35 +232,39 @@ def _sweep(pos: _Position, budget: _Budget, *, upper: int, prune: bool) -> Level
     """The fewest draws reaching every (mask, waste rank) from the position, drawing at most ``upper`` cards.
 
     ``levels[i]`` maps each mask with ``i`` more removed cards than the position to its entry: entry[w] (w 1-13) is
-    the fewest draws reaching the mask with a removed card of rank w on the waste, entry[_FREE] the free cards and
-    entry[_LEAST] the fewest draws reaching the mask. With ``prune``, masks that cannot lead to a win are dropped.
+    the fewest draws reaching the mask with a removed card of rank w on the waste, entry[_FREE] the free cards,
+    entry[_LEAST] the fewest draws reaching the mask, and entry[_ORPHANS] the checked cards left that no tableau
+    card left can come right before. With ``prune``, masks that cannot lead to a win are dropped.
     """
     ranks, low, high = pos.ranks, pos.low, pos.high
     seeds = pos.next_seed(upper)
+    # the tableau cards that could come right before each card, and the last stock card that could
+    before = [pos.adjacent_slots[ranks[s]] & ~_NEVER_BEFORE[s] & ALL_SLOTS_MASK for s in range(SLOT_COUNT)]
+    last = [max((k for k in range(upper) if pos.adjacent(pos.stock[k], ranks[s])), default=-1)
+            for s in range(SLOT_COUNT)]
+    checked = [(before[s], last[s], low[ranks[s]], high[ranks[s]]) for s in range(SLOT_COUNT)]
+    watchers = [0] * SLOT_COUNT  # for each slot, the checked cards it could come right before
+    for slot in _CHECKED:
+        for other in range(SLOT_COUNT):
+            if before[slot] >> other & 1:
+                watchers[other] |= 1 << slot
     info = []
     for slot in range(SLOT_COUNT):
         rank = ranks[slot]
         uncover = tuple((1 << c, COVER_MASKS[c]) for c in COVERS[slot])
-        info.append((rank, low[rank], high[rank], seeds[rank], uncover))
-    checks: list[tuple[int, int, int, int, int]] = []
-    parity: tuple[int, int, list[int], list[int]] | None = None
-    if prune:
-        for slot in _CHECKED:
-            rank = ranks[slot]
-            before = pos.adjacent_slots[rank] & ~_NEVER_BEFORE[slot] & ALL_SLOTS_MASK
-            last = max((k for k in range(min(upper, STOCK_SIZE)) if pos.adjacent(pos.stock[k], rank)), default=-1)
-            checks.append((1 << slot, before, last, low[rank], high[rank]))
-        if not pos.wraps:
-            odd = sum(1 << s for s in range(SLOT_COUNT) if ranks[s] % 2)
-            # even/odd stock cards among those drawn from index k on, up to the upper bound
-            even_after = [sum(1 for j in range(k, upper) if pos.stock[j] % 2 == 0) for k in range(STOCK_SIZE + 1)]
-            odd_after = [sum(1 for j in range(k, upper) if pos.stock[j] % 2) for k in range(STOCK_SIZE + 1)]
-            parity = (odd, ALL_SLOTS_MASK & ~odd, even_after, odd_after)
+        info.append((rank, low[rank], high[rank], seeds[rank], uncover, watchers[slot]))
+    odd = sum(1 << s for s in range(SLOT_COUNT) if ranks[s] % 2)
+    even = ALL_SLOTS_MASK & ~odd
+    # even/odd stock cards among those drawn from index k on, up to the upper bound
+    even_after = [sum(1 for j in range(k, upper) if pos.stock[j] % 2 == 0) for k in range(STOCK_SIZE + 1)]
+    odd_after = [sum(1 for j in range(k, upper) if pos.stock[j] % 2) for k in range(STOCK_SIZE + 1)]
+    parity = prune and not pos.wraps
 
-    root = [_INF] * 17
+    root = [_INF] * _ENTRY_SIZE
     root[pos.waste] = pos.drawn
     root[_FREE] = pos.free
     root[_LEAST] = pos.drawn
+    root[_ORPHANS] = sum(1 << s for s in _CHECKED if not pos.removed >> s & 1 and not before[s] & ~pos.removed)
     level: dict[int, list[int]] = {pos.removed: root}
     levels: Levels = [level]
     for _ in range(pos.removed.bit_count(), SLOT_COUNT):
@@ -267,14 +273,32 @@ def _sweep(pos: _Position, budget: _Budget, *, upper: int, prune: bool) -> Level
         get = following.get
         for mask, entry in level.items():
             least = entry[_LEAST]
-            if prune and _dead(mask, entry, least, checks, parity):
-                continue
             free = entry[_FREE]
+            orphans = entry[_ORPHANS]
+            if prune:
+                dead = False
+                todo = orphans
+                while todo:
+                    bit = todo & -todo
+                    todo ^= bit
+                    _, last_seed, below, above = checked[bit.bit_length() - 1]
+                    # no tableau card left can come right before it, nor a stock card still to come: only the
+                    # waste now can, if the card is free
+                    if last_seed < least and not (free & bit and (entry[below] < _INF or entry[above] < _INF)):
+                        dead = True
+                        break
+                if dead:
+                    continue
+                if parity:
+                    # each run alternates parities: an even seed (or the waste now) allows one more odd card
+                    excess = (odd & ~mask).bit_count() - (even & ~mask).bit_count()
+                    if excess > even_after[least] + 1 or -excess > odd_after[least] + 1:
+                        continue
             todo = free
             while todo:
                 bit = todo & -todo
                 todo ^= bit
-                rank, below, above, seed, uncover = info[bit.bit_length() - 1]
+                rank, below, above, seed, uncover, watching = info[bit.bit_length() - 1]
                 value = entry[below]
                 other = entry[above]
                 if other < value:
@@ -291,10 +315,18 @@ def _sweep(pos: _Position, budget: _Budget, *, upper: int, prune: bool) -> Level
                     for cover_bit, cover_mask in uncover:
                         if after & cover_mask == cover_mask:
                             freed |= cover_bit
-                    child = [_INF] * 17
+                    left = orphans & ~bit
+                    newly = watching & ~after & ~left
+                    while newly:
+                        card = newly & -newly
+                        newly ^= card
+                        if not checked[card.bit_length() - 1][0] & ~after:
+                            left |= card
+                    child = [_INF] * _ENTRY_SIZE
                     child[rank] = value
                     child[_FREE] = freed
                     child[_LEAST] = value
+                    child[_ORPHANS] = left
                     following[after] = child
                 elif value < child[rank]:
                     child[rank] = value
@@ -305,25 +337,6 @@ def _sweep(pos: _Position, budget: _Budget, *, upper: int, prune: bool) -> Level
         level = following
         levels.append(level)
     return levels
-
-
-def _dead(mask: int, entry: list[int], least: int, checks: list[tuple[int, int, int, int, int]],
-          parity: tuple[int, int, list[int], list[int]] | None) -> bool:
-    """Whether no position with these removed cards can lead to a win (sound bounds only)."""
-    for bit, before, last, below, above in checks:
-        if mask & bit or before & ~mask or last >= least:
-            continue
-        # no tableau card left and no stock card to come can go right before it: only the waste now can
-        if entry[_FREE] & bit and (entry[below] < _INF or entry[above] < _INF):
-            continue
-        return True
-    if parity is not None:
-        odd, even, even_after, odd_after = parity
-        excess = (odd & ~mask).bit_count() - (even & ~mask).bit_count()
-        # each run alternates parities: an even seed (or the waste now) allows one more odd card, and vice versa
-        if excess > even_after[least] + 1 or -excess > odd_after[least] + 1:
-            return True
-    return False
 
 
 def _line_to(pos: _Position, levels: Levels, mask: int, rank: int, draws: int) -> list[Action]:

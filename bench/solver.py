@@ -1,0 +1,113 @@
+"""Solver speed against the plain baseline, on a fixed list of deals under both rule sets. Run by hand:
+
+    .venv/bin/python bench/solver.py [--deals 1000] [--first 0] [--no-baseline]
+
+For deals ``first`` .. ``first + deals - 1`` from their start, under Easy and Classic rules, it times four things
+per deal: the solver's winnability (``solve``), its best score (``solve(best=True)``), and the same two answers
+from the plain baseline (a memoised depth-first search over removed cards, cards drawn and waste rank). It prints
+the winnable share and the mean, median, p99 and max seconds per deal of each, the baseline/solver ratios, and every
+deal where the two disagree (exit status 1 then). Wall-clock times on a shared machine are noisy: the load average
+is printed before and after. The baseline takes about an hour for 1,000 deals of each rule set; ``--no-baseline``
+times the solver alone.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from core.deal import GameCode, Rules  # noqa: E402
+from core.game import Game  # noqa: E402
+from core.solver import Solution, solve  # noqa: E402
+from core.solver_baseline import baseline_solve  # noqa: E402
+
+Method = Callable[[Game], Solution]
+METHODS: dict[str, Method] = {
+    "solver winnable": lambda game: solve(game),
+    "solver best": lambda game: solve(game, best=True),
+    "baseline winnable": lambda game: baseline_solve(game),
+    "baseline best": lambda game: baseline_solve(game, best=True),
+}
+
+
+@dataclass
+class Timings:
+    seconds: list[float] = field(default_factory=list)
+
+    def add(self, value: float) -> None:
+        self.seconds.append(value)
+
+    def summary(self) -> dict[str, float]:
+        ordered = sorted(self.seconds)
+        return {
+            "mean": statistics.fmean(ordered),
+            "median": statistics.median(ordered),
+            "p99": ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))],
+            "max": ordered[-1],
+        }
+
+
+def ms(value: float) -> str:
+    return f"{value * 1000:9.1f}"
+
+
+def bench(rules: Rules, numbers: range, methods: list[str]) -> int:
+    """Time every method on every deal; print the table; return the number of disagreements."""
+    timings = {name: Timings() for name in methods}
+    winnable = 0
+    disagreements = 0
+    for number in numbers:
+        answers: dict[str, Solution] = {}
+        for name in methods:
+            game = Game.from_code(GameCode(rules, number))
+            started = time.perf_counter()
+            answers[name] = METHODS[name](game)
+            timings[name].add(time.perf_counter() - started)
+        verdicts = {a.winnable for a in answers.values()}
+        scores = {a.best_score for name, a in answers.items() if name.endswith("best")}
+        if len(verdicts) != 1 or None in verdicts or len(scores) != 1:
+            disagreements += 1
+            print(f"  DISAGREE {GameCode(rules, number)}: "
+                  + ", ".join(f"{name} {a.winnable}/{a.best_score}" for name, a in answers.items()))
+        winnable += bool(answers[methods[0]].winnable)
+    print(f"\n{rules.value}: {len(numbers)} deals ({numbers.start}-{numbers.stop - 1}), "
+          f"winnable {winnable / len(numbers):.1%}")
+    print(f"  {'ms per deal':<20}{'mean':>9}{'median':>9}{'p99':>9}{'max':>9}")
+    summaries = {name: timings[name].summary() for name in methods}
+    for name in methods:
+        s = summaries[name]
+        print(f"  {name:<20}{ms(s['mean'])}{ms(s['median'])}{ms(s['p99'])}{ms(s['max'])}")
+    for kind in ("winnable", "best"):
+        if f"baseline {kind}" in summaries and f"solver {kind}" in summaries:
+            base, ours = summaries[f"baseline {kind}"], summaries[f"solver {kind}"]
+            ratios = "".join(f"{base[k] / ours[k]:8.1f}x" for k in ("mean", "median", "p99", "max"))
+            print(f"  {'baseline/solver ' + kind:<20}{ratios}")
+    return disagreements
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--deals", type=int, default=1000, help="how many deals per rule set (default 1000)")
+    parser.add_argument("--first", type=int, default=0, help="the first deal number (default 0)")
+    parser.add_argument("--no-baseline", action="store_true", help="time the solver only")
+    args = parser.parse_args()
+    methods = [name for name in METHODS if not (args.no_baseline and name.startswith("baseline"))]
+    numbers = range(args.first, args.first + args.deals)
+    print(f"load average before: {os.getloadavg()[0]:.2f}; {os.cpu_count()} cores; Python {sys.version.split()[0]}")
+    started = time.perf_counter()
+    disagreements = sum(bench(rules, numbers, methods) for rules in (Rules.EASY, Rules.CLASSIC))
+    print(f"\nload average after: {os.getloadavg()[0]:.2f}; total {time.perf_counter() - started:.0f} s; "
+          f"disagreements: {disagreements}")
+    sys.exit(1 if disagreements else 0)
+
+
+if __name__ == "__main__":
+    main()
