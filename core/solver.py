@@ -171,12 +171,55 @@ class _Position:
         return table
 
 
+class _Tables:
+    """Per-position tables the searches share: for each card, the tableau cards that could come right before it,
+    the last stock card that could, and the checked cards each card could come right before."""
+
+    def __init__(self, pos: _Position, upper: int) -> None:
+        ranks = pos.ranks
+        self.before = [pos.adjacent_slots[ranks[s]] & ~_NEVER_BEFORE[s] & ALL_SLOTS_MASK for s in range(SLOT_COUNT)]
+        self.last = [max((k for k in range(upper) if pos.adjacent(pos.stock[k], ranks[s])), default=-1)
+                     for s in range(SLOT_COUNT)]
+        self.watchers = [0] * SLOT_COUNT
+        for slot in _CHECKED:
+            for other in range(SLOT_COUNT):
+                if self.before[slot] >> other & 1:
+                    self.watchers[other] |= 1 << slot
+        self.orphans = sum(1 << s for s in _CHECKED if not pos.removed >> s & 1 and not self.before[s] & ~pos.removed)
+        self.odd = sum(1 << s for s in range(SLOT_COUNT) if ranks[s] % 2)
+        self.even = ALL_SLOTS_MASK & ~self.odd
+        # even/odd stock cards among those drawn from index k on, up to the upper bound
+        self.even_after = [sum(1 for j in range(k, upper) if pos.stock[j] % 2 == 0) for k in range(STOCK_SIZE + 1)]
+        self.odd_after = [sum(1 for j in range(k, upper) if pos.stock[j] % 2) for k in range(STOCK_SIZE + 1)]
+
+    def orphans_after(self, orphans: int, bit: int, after: int) -> int:
+        """The checked cards left without a possible tableau predecessor once ``bit`` is removed too."""
+        left = orphans & ~bit
+        newly = self.watchers[bit.bit_length() - 1] & ~after & ~left
+        while newly:
+            card = newly & -newly
+            newly ^= card
+            if not self.before[card.bit_length() - 1] & ~after:
+                left |= card
+        return left
+
+    def parity_fails(self, removed: int, least: int) -> bool:
+        """Without the wrap each run alternates parities: an even seed (or the waste now) allows one more odd card
+        than even ones, and the other way round."""
+        excess = (self.odd & ~removed).bit_count() - (self.even & ~removed).bit_count()
+        return excess > self.even_after[least] + 1 or -excess > self.odd_after[least] + 1
+
+
 def _quick_win(pos: _Position, budget: _Budget, limit: int) -> tuple[bool | None, list[Action]]:
-    """A depth-first search for any win, with the draw dominance, stopped after ``limit`` positions.
+    """A depth-first search for any win (bottom cards first, draws last), with the draw dominance and the same
+    pruning as the sweep, stopped after ``limit`` positions.
 
     Returns (True, line), (False, []) when it explored everything, or (None, []) when it stopped."""
-    ranks, stock, adjacent_slots = pos.ranks, pos.stock, pos.adjacent_slots
+    ranks, stock, adjacent_slots, adjacent = pos.ranks, pos.stock, pos.adjacent_slots, pos.adjacent
     uncover = tuple(tuple((1 << c, COVER_MASKS[c]) for c in COVERS[s]) for s in range(SLOT_COUNT))
+    tables = _Tables(pos, STOCK_SIZE)
+    last, orphans_after, parity_fails = tables.last, tables.orphans_after, tables.parity_fails
+    parity = not pos.wraps
     failed: dict[int, int] = {}
     line: list[Action] = []
     nodes = 0
@@ -184,7 +227,16 @@ def _quick_win(pos: _Position, budget: _Budget, limit: int) -> tuple[bool | None
     class _Stop(Exception):
         pass
 
-    def search(removed: int, free: int, drawn: int, waste: int) -> bool:
+    def hopeless(removed: int, free: int, drawn: int, waste: int, orphans: int) -> bool:
+        while orphans:
+            bit = orphans & -orphans
+            orphans ^= bit
+            slot = bit.bit_length() - 1
+            if last[slot] < drawn and not (free & bit and adjacent(waste, ranks[slot])):
+                return True
+        return parity and parity_fails(removed, drawn)
+
+    def search(removed: int, free: int, drawn: int, waste: int, orphans: int) -> bool:
         nonlocal nodes
         key = removed << 4 | waste
         known = failed.get(key)
@@ -193,30 +245,31 @@ def _quick_win(pos: _Position, budget: _Budget, limit: int) -> tuple[bool | None
         nodes += 1
         if nodes > limit:
             raise _Stop
-        candidates = free & adjacent_slots[waste]
-        while candidates:
-            bit = candidates & -candidates
-            candidates ^= bit
-            slot = bit.bit_length() - 1
-            after = removed | bit
-            if after == ALL_SLOTS_MASK:
-                line.append(Tap(slot))
+        if not hopeless(removed, free, drawn, waste, orphans):
+            candidates = free & adjacent_slots[waste]
+            while candidates:
+                slot = candidates.bit_length() - 1
+                bit = 1 << slot
+                candidates ^= bit
+                after = removed | bit
+                if after == ALL_SLOTS_MASK:
+                    line.append(Tap(slot))
+                    return True
+                freed = free ^ bit
+                for cover_bit, cover_mask in uncover[slot]:
+                    if after & cover_mask == cover_mask:
+                        freed |= cover_bit
+                if search(after, freed, drawn, ranks[slot], orphans_after(orphans, bit, after)):
+                    line.append(Tap(slot))
+                    return True
+            if drawn < STOCK_SIZE and search(removed, free, drawn + 1, stock[drawn], orphans):
+                line.append(DRAW)
                 return True
-            freed = free ^ bit
-            for cover_bit, cover_mask in uncover[slot]:
-                if after & cover_mask == cover_mask:
-                    freed |= cover_bit
-            if search(after, freed, drawn, ranks[slot]):
-                line.append(Tap(slot))
-                return True
-        if drawn < STOCK_SIZE and search(removed, free, drawn + 1, stock[drawn]):
-            line.append(DRAW)
-            return True
         failed[key] = drawn
         return False
 
     try:
-        won = search(pos.removed, pos.free, pos.drawn, pos.waste)
+        won = search(pos.removed, pos.free, pos.drawn, pos.waste, tables.orphans)
     except _Stop:
         budget.spend(nodes)
         return None, []
@@ -238,33 +291,25 @@ def _sweep(pos: _Position, budget: _Budget, *, upper: int, prune: bool) -> Level
     """
     ranks, low, high = pos.ranks, pos.low, pos.high
     seeds = pos.next_seed(upper)
-    # the tableau cards that could come right before each card, and the last stock card that could
-    before = [pos.adjacent_slots[ranks[s]] & ~_NEVER_BEFORE[s] & ALL_SLOTS_MASK for s in range(SLOT_COUNT)]
-    last = [max((k for k in range(upper) if pos.adjacent(pos.stock[k], ranks[s])), default=-1)
-            for s in range(SLOT_COUNT)]
-    checked = [(before[s], last[s], low[ranks[s]], high[ranks[s]]) for s in range(SLOT_COUNT)]
-    watchers = [0] * SLOT_COUNT  # for each slot, the checked cards it could come right before
-    for slot in _CHECKED:
-        for other in range(SLOT_COUNT):
-            if before[slot] >> other & 1:
-                watchers[other] |= 1 << slot
+    tables = _Tables(pos, upper)
+    before, parity_fails = tables.before, tables.parity_fails
+    checked = [(tables.last[s], low[ranks[s]], high[ranks[s]]) for s in range(SLOT_COUNT)]
     info = []
     for slot in range(SLOT_COUNT):
         rank = ranks[slot]
         uncover = tuple((1 << c, COVER_MASKS[c]) for c in COVERS[slot])
-        info.append((rank, low[rank], high[rank], seeds[rank], uncover, watchers[slot]))
-    odd = sum(1 << s for s in range(SLOT_COUNT) if ranks[s] % 2)
-    even = ALL_SLOTS_MASK & ~odd
-    # even/odd stock cards among those drawn from index k on, up to the upper bound
-    even_after = [sum(1 for j in range(k, upper) if pos.stock[j] % 2 == 0) for k in range(STOCK_SIZE + 1)]
-    odd_after = [sum(1 for j in range(k, upper) if pos.stock[j] % 2) for k in range(STOCK_SIZE + 1)]
+        info.append((1 << slot, rank, low[rank], high[rank], seeds[rank], uncover, tables.watchers[slot]))
+    # the cards of a free mask, looked up 7 slots at a time (faster than picking bits one by one)
+    chunks = [[tuple(info[7 * part + i] for i in range(7) if value >> i & 1) for value in range(128)]
+              for part in range(4)]
+    first, second, third, fourth = chunks
     parity = prune and not pos.wraps
 
     root = [_INF] * _ENTRY_SIZE
     root[pos.waste] = pos.drawn
     root[_FREE] = pos.free
     root[_LEAST] = pos.drawn
-    root[_ORPHANS] = sum(1 << s for s in _CHECKED if not pos.removed >> s & 1 and not before[s] & ~pos.removed)
+    root[_ORPHANS] = tables.orphans
     level: dict[int, list[int]] = {pos.removed: root}
     levels: Levels = [level]
     for _ in range(pos.removed.bit_count(), SLOT_COUNT):
@@ -281,7 +326,7 @@ def _sweep(pos: _Position, budget: _Budget, *, upper: int, prune: bool) -> Level
                 while todo:
                     bit = todo & -todo
                     todo ^= bit
-                    _, last_seed, below, above = checked[bit.bit_length() - 1]
+                    last_seed, below, above = checked[bit.bit_length() - 1]
                     # no tableau card left can come right before it, nor a stock card still to come: only the
                     # waste now can, if the card is free
                     if last_seed < least and not (free & bit and (entry[below] < _INF or entry[above] < _INF)):
@@ -289,16 +334,10 @@ def _sweep(pos: _Position, budget: _Budget, *, upper: int, prune: bool) -> Level
                         break
                 if dead:
                     continue
-                if parity:
-                    # each run alternates parities: an even seed (or the waste now) allows one more odd card
-                    excess = (odd & ~mask).bit_count() - (even & ~mask).bit_count()
-                    if excess > even_after[least] + 1 or -excess > odd_after[least] + 1:
-                        continue
-            todo = free
-            while todo:
-                bit = todo & -todo
-                todo ^= bit
-                rank, below, above, seed, uncover, watching = info[bit.bit_length() - 1]
+                if parity and parity_fails(mask, least):
+                    continue
+            cards = first[free & 127] + second[free >> 7 & 127] + third[free >> 14 & 127] + fourth[free >> 21]
+            for bit, rank, below, above, seed, uncover, watching in cards:
                 value = entry[below]
                 other = entry[above]
                 if other < value:
@@ -317,10 +356,10 @@ def _sweep(pos: _Position, budget: _Budget, *, upper: int, prune: bool) -> Level
                             freed |= cover_bit
                     left = orphans & ~bit
                     newly = watching & ~after & ~left
-                    while newly:
+                    while newly:  # checked cards that had this one as their last possible tableau predecessor
                         card = newly & -newly
                         newly ^= card
-                        if not checked[card.bit_length() - 1][0] & ~after:
+                        if not before[card.bit_length() - 1] & ~after:
                             left |= card
                     child = [_INF] * _ENTRY_SIZE
                     child[rank] = value
