@@ -118,7 +118,7 @@ def test_lines_from_the_start_of_deals_win_with_the_best_score(rules: Rules) -> 
         if best.winnable:
             assert_wins(game, best)
             assert_wins(game, quick)
-            assert best.best_score == 772 - best.min_draws  # type: ignore[operator]
+            assert best.min_draws is not None and best.best_score == 772 - best.min_draws
             assert sum(1 for a in quick.line or () if a == DRAW) >= (best.min_draws or 0)
         else:
             assert (best.line, best.min_draws, best.best_score) == (None, None, None)
