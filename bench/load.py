@@ -3,6 +3,7 @@ PostgreSQL. Run by hand:
 
     .venv/bin/python bench/load.py [--players 1000] [--rate 500] [--seconds 20] [--db sqlite|postgres]
                                    [--processes 1] [--json] [--sweep] [--memory]
+                                   [--telegram [--bot-in-process]]
 
 Open loop: the taps arrive at ``--rate`` a second in all, whether or not earlier ones have been answered, as real
 players' taps do. Each player taps every ``players / rate`` seconds (players staggered evenly); a tap's latency
@@ -23,6 +24,17 @@ holding 10,000 stored games with 1,000 players playing.
 Each run uses a fresh database: a SQLite file in a temporary folder, or ``tripeaks_bench_<pid>`` created on the
 PostgreSQL server of ``--postgres-url`` (default ``postgresql://postgres@127.0.0.1:5432/postgres``) and dropped
 afterwards. The solver is replaced by one that answers nothing at once, so only the tap path is measured.
+
+``--telegram`` plays the same open-loop load end to end through Telegram: the bench starts the fake Bot API server
+of the tests (``tests/fakes/telegram_bot_api.py``) and the real python-telegram-bot Application of the bot
+(``bot/telegram/app.py``, long polling, ``concurrent_updates``) against it, by default in a process of its own (the
+bot gets its own core; ``--bot-in-process`` runs it in the bench's event loop instead, beside the fake). Each player
+is a Telegram user in a private chat: ``/tripeaks CODE`` (a random deal) starts their game, and each tap is a press
+of the button of the game message whose callback_data (``tp:g:<game>:<version>:<slot|d|n>``) carries the action
+the player's engine copy picked. A tap's latency runs from its scheduled arrival until the fake has recorded both
+the bot's answerCallbackQuery and its edit of the game message (what the player sees). The output adds
+``"mode": "telegram"`` and the CPU time of the bench process (the fake server and the simulated players) and of
+the bot's process; the consistency check reads the bot's database as above.
 """
 
 from __future__ import annotations
@@ -32,13 +44,16 @@ import asyncio
 import contextlib
 import dataclasses
 import json
+import logging
 import multiprocessing
 import os
 import random
+import re
 import resource
 import sys
 import tempfile
-from collections.abc import AsyncIterator, Iterable
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -52,10 +67,12 @@ from sqlalchemy.engine import URL, make_url
 from bot.domain import DealVerdict, GameSnapshot, Hint, PlayerKey
 from bot.service import GameService
 from bot.storage import ABANDONED, WON, games, open_database, players, upgrade_database
+from core.deal import DEAL_COUNT, GameCode, Rules
 from core.game import Action, Game
 from core.layout import SLOT_COUNT, STOCK_SIZE
 
 PLATFORM = "bench"
+TELEGRAM = "telegram"  # the platform the Telegram adapter stores its players under
 DEFAULT_POSTGRES_URL = "postgresql+asyncpg://postgres@127.0.0.1:5432/postgres"
 P99_TARGET_MS = 30.0
 
@@ -151,16 +168,19 @@ class Player:
         self.game_id, self.version, self.game = snapshot.game_id, snapshot.version, snapshot.game.copy()
 
     def choose(self) -> str:
-        """A legal command from the player's own copy: a random fitting card, else draw; a new game once over."""
-        game = self.game
-        assert game is not None
-        if game.is_over:
-            return "n"
-        fitting = [s for s in range(SLOT_COUNT) if game.is_playable(s) and game.fits(s)]
-        if fitting:
-            return str(self.rng.choice(fitting))
-        assert game.drawn < STOCK_SIZE
-        return "d"
+        assert self.game is not None
+        return choose(self.game, self.rng)
+
+
+def choose(game: Game, rng: random.Random) -> str:
+    """A legal command from the player's own copy: a random fitting card, else draw; a new game once over."""
+    if game.is_over:
+        return "n"
+    fitting = [s for s in range(SLOT_COUNT) if game.is_playable(s) and game.fits(s)]
+    if fitting:
+        return str(rng.choice(fitting))
+    assert game.drawn < STOCK_SIZE
+    return "d"
 
 
 async def play(service: GameService, indices: list[int], total_players: int, rate: float, seconds: float,
@@ -261,8 +281,9 @@ def compare(stored_state: str, version: int, status: str, active: bool, acked: l
 
 
 async def check_consistency(url: URL, acked: dict[int, list[str]],
-                            uncertain: dict[int, str] | None = None) -> Check:
-    """Every stored game of the bench's players against a replay of its acknowledged actions."""
+                            uncertain: dict[int, str] | None = None, platform: str = PLATFORM) -> Check:
+    """Every stored game of the bench's players (those of ``platform``) against a replay of its acknowledged
+    actions."""
     uncertain = uncertain or {}
     db = await open_database(url, migrate=False)
     try:
@@ -270,7 +291,7 @@ async def check_consistency(url: URL, acked: dict[int, list[str]],
             rows = (await connection.execute(
                 select(games.c.id, games.c.state, games.c.version, games.c.status, games.c.active)
                 .join_from(games, players, games.c.player_id == players.c.id)
-                .where(players.c.platform == PLATFORM))).all()
+                .where(players.c.platform == platform))).all()
     finally:
         await db.close()
     total = Check()
@@ -367,6 +388,313 @@ async def tamper_one(url: URL, acked: dict[int, list[str]]) -> None:
         await db.close()
 
 
+# --- end to end through Telegram -----------------------------------------------------------------------------------
+
+#: a game button's callback_data (see bot/payload.py)
+GAME_PAYLOAD_RE = re.compile(r"^tp:g:(\d+):(\d+):(\d{1,2}|[dunh])$")
+GAME_CODE_RE = re.compile(r"\bTP1-[ECN]-[A-Z]{7}\b")
+#: how long a player waits for the bot's reply before counting the tap as failed
+REPLY_TIMEOUT = 10.0
+
+
+@dataclasses.dataclass
+class _Expected:
+    """What one player waits for from the bot: a new message in their chat (``query_id`` None), or the answer to
+    the button press ``query_id`` and the edit of ``message_id``. ``done`` gets the loop time of the last of them."""
+
+    done: asyncio.Future[float]
+    query_id: str | None = None
+    message_id: int = 0
+    answered: float | None = None
+    edited: float | None = None
+
+    def check(self) -> None:
+        if self.answered is not None and self.edited is not None and not self.done.done():
+            self.done.set_result(max(self.answered, self.edited))
+
+
+def timed_bot_api() -> Any:
+    """The fake Bot API of the tests, telling each waiting player the moment it records the bot's reply (the
+    fake's own ``wait_until`` re-checks every waiter on every request: too slow for hundreds of players)."""
+    from tests.fakes.telegram_bot_api import FakeBotAPI
+
+    class TimedBotAPI(FakeBotAPI):
+        def __init__(self) -> None:
+            super().__init__()
+            #: by chat id: what its player waits for
+            self.expected: dict[int, _Expected] = {}
+
+        def expect(self, chat_id: int, message_id: int = 0) -> _Expected:
+            expected = _Expected(asyncio.get_running_loop().create_future(), message_id=message_id)
+            self.expected[chat_id] = expected
+            return expected
+
+        async def _m_send_message(self, params: Any) -> dict[str, Any]:
+            result: dict[str, Any] = await super()._m_send_message(params)
+            expected = self.expected.get(int(result["chat"]["id"]))
+            if expected is not None and expected.query_id is None and not expected.done.done():
+                expected.message_id = int(result["message_id"])
+                expected.done.set_result(asyncio.get_running_loop().time())
+            return result
+
+        async def _m_answer_callback_query(self, params: Any) -> bool:
+            result: bool = await super()._m_answer_callback_query(params)
+            record = self.callback_queries[str(params.get("callback_query_id"))]
+            expected = self.expected.get(record.chat.id)
+            if expected is not None and expected.query_id == record.id:
+                expected.answered = asyncio.get_running_loop().time()
+                expected.check()
+            return result
+
+        def _apply_edit(self, message: Any, *args: Any, **kwargs: Any) -> dict[str, Any]:
+            result: dict[str, Any] = super()._apply_edit(message, *args, **kwargs)
+            expected = self.expected.get(message.chat.id)
+            if expected is not None and expected.query_id is not None and expected.message_id == message.message_id:
+                expected.edited = asyncio.get_running_loop().time()
+                expected.check()
+            return result
+
+    return TimedBotAPI()
+
+
+class TelegramPlayer:
+    """A Telegram user playing in their private chat with the bot, from their own copy of the engine and the
+    buttons of the game message as the fake shows it."""
+
+    def __init__(self, api: Any, index: int, seed: int) -> None:
+        self.api = api
+        self.user = api.user(f"Bench {index}", language_code="en")
+        self.chat = api.private_chat(self.user)
+        self.rng = random.Random(seed * 1_000_003 + index)
+        self.message_id = 0
+        self.game_id = 0
+        self.version = 0
+        self.game: Game | None = None
+        #: command -> callback_data of the game message's buttons
+        self.buttons: dict[str, str] = {}
+        self.stopped = False
+
+    def read(self, message: Any) -> None:
+        """The game, version and buttons the message shows."""
+        self.buttons = {}
+        for _, data in message.buttons:
+            match = GAME_PAYLOAD_RE.match(data or "")
+            if match:
+                self.game_id, self.version = int(match.group(1)), int(match.group(2))
+                self.buttons[match.group(3)] = data
+
+    def new_game(self, message: Any, outcome: Outcome) -> bool:
+        """Follow a new game shown in ``message``: the engine copy from the code in its header."""
+        found = GAME_CODE_RE.search(message.text)
+        if found is None:
+            return False
+        self.game = Game.from_code(found.group())
+        outcome.acked.setdefault(self.game_id, [])
+        return True
+
+    def fail(self, outcome: Outcome, kind: str, command: str | None = None) -> None:
+        """Count an error; the player stops (what the bot did with the tap is left to the consistency check)."""
+        outcome.errors += 1
+        outcome.error_kinds[kind] = outcome.error_kinds.get(kind, 0) + 1
+        if command is not None and command != "n" and self.game_id:
+            outcome.uncertain[self.game_id] = command
+        self.stopped = True
+
+    async def start(self, outcome: Outcome, timeout: float) -> None:
+        """``/tripeaks CODE`` with a random deal; the bot's reply is the game message."""
+        code = str(GameCode(Rules.EASY, self.rng.randrange(DEAL_COUNT)))
+        expected = self.api.expect(self.chat.id)
+        self.api.send_text(self.user, self.chat, f"/tripeaks {code}")
+        try:
+            await asyncio.wait_for(asyncio.shield(expected.done), timeout)
+        except TimeoutError:
+            self.fail(outcome, "NoGameMessage")
+            return
+        self.message_id = expected.message_id
+        message = self.api.message(self.chat, self.message_id)
+        self.read(message)
+        if not self.buttons or not self.new_game(message, outcome):
+            self.fail(outcome, "BadGameMessage")
+
+    async def tap(self, due: float, outcome: Outcome, timeout: float) -> None:
+        """Press the button carrying the action the engine copy picks; wait for the answer and the edit."""
+        assert self.game is not None
+        loop = asyncio.get_running_loop()
+        command = choose(self.game, self.rng)
+        data = self.buttons.get(command)
+        if data is None:
+            self.fail(outcome, "NoButton")
+            return
+        game_id, version = self.game_id, self.version
+        expected = self.api.expect(self.chat.id, self.message_id)
+        expected.query_id = self.api.press(self.user, self.chat, self.message_id, data).query_id
+        try:
+            done = await asyncio.wait_for(asyncio.shield(expected.done), max(0.0, due + timeout - loop.time()))
+        except TimeoutError:
+            self.fail(outcome, "Timeout", command)
+            return
+        message = self.api.message(self.chat, self.message_id)
+        self.read(message)
+        if command == "n":
+            if self.game_id == game_id or not self.new_game(message, outcome):
+                self.fail(outcome, "NoNewGame")
+                return
+        else:
+            if (self.game_id, self.version) != (game_id, version + 1):  # the bot refused a legal action
+                self.fail(outcome, "Refused")
+                return
+            if not self.game.apply(Action.parse(command)).ok:
+                raise AssertionError(f"the bench's engine copy refused its own choice {command}")
+            outcome.acked[game_id].append(command)
+        outcome.latencies.append(done - due)
+
+
+async def play_telegram(api: Any, total_players: int, rate: float, seconds: float, seed: int,
+                        timeout: float = REPLY_TIMEOUT, clock: Callable[[], None] = lambda: None) -> Outcome:
+    """Every player starts a game, then taps on schedule for ``seconds``; ``clock()`` is called as the taps'
+    clock starts (after the games have started)."""
+    outcome = Outcome()
+    people = [TelegramPlayer(api, i, seed) for i in range(total_players)]
+    semaphore = asyncio.Semaphore(50)
+
+    async def start(player: TelegramPlayer) -> None:
+        async with semaphore:
+            await player.start(outcome, timeout)
+
+    await asyncio.gather(*(start(p) for p in people))
+    loop = asyncio.get_running_loop()
+    begin = loop.time() + 0.2
+    end = begin + seconds
+    period = total_players / rate
+    clock()
+
+    async def run(player: TelegramPlayer, index: int) -> None:
+        due = begin + index / rate
+        while due < end and not player.stopped:
+            delay = due - loop.time()
+            if delay > 0:
+                await asyncio.sleep(delay)
+            await player.tap(due, outcome, timeout)
+            due += period
+
+    await asyncio.gather(*(run(p, i) for i, p in enumerate(people)))
+    outcome.elapsed = max(seconds, loop.time() - begin)
+    return outcome
+
+
+async def serve_telegram(url: str | URL, api_url: str, token: str, until: Callable[[], Awaitable[Any]],
+                         ready: Callable[[], None] = lambda: None) -> None:
+    """The bot's Telegram adapter as ``tripeaks run`` starts it (long polling), on the bench's service (the solver
+    answering nothing), until ``until()`` returns."""
+    from bot.config import Config
+    from bot.telegram.app import build_application, start, stop
+
+    db = await open_database(url, migrate=False)
+    service, executor = open_service(db)
+    application = build_application(service, Config(telegram_token=token, telegram_api_url=api_url))
+    try:
+        await start(application)
+        ready()
+        await until()
+    finally:
+        try:
+            await stop(application)
+        finally:
+            await service.close()
+            await db.close()
+            executor.shutdown()
+
+
+def _telegram_child(url: str, api_url: str, token: str, ready: Any, stop: Any) -> None:
+    """The bot's own process: serve until the bench sets ``stop``."""
+    logging.basicConfig(level=logging.WARNING, format="bot process: %(levelname)s %(name)s: %(message)s")
+
+    async def main() -> None:
+        loop = asyncio.get_running_loop()
+        await serve_telegram(url, api_url, token, until=lambda: loop.run_in_executor(None, stop.wait),
+                             ready=ready.set)
+
+    asyncio.run(main())
+
+
+def cpu_seconds(pid: int) -> float | None:
+    """User + system CPU time of process ``pid`` so far (None if it cannot be read)."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            fields = stat.read().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+async def run_telegram(kind: str, total_players: int, rate: float, seconds: float, seed: int, postgres_url: str,
+                       in_process: bool = False, timeout: float = REPLY_TIMEOUT) -> dict[str, Any]:
+    """One run of the Telegram mode (see the module docstring)."""
+    loop = asyncio.get_running_loop()
+    cpu: dict[str, float | None] = {}
+
+    def measure(when: str, pid: int | None = None) -> None:
+        cpu[f"bench_{when}"] = time.process_time()  # all of this process's threads
+        cpu[f"bot_{when}"] = None if pid is None else cpu_seconds(pid)
+
+    async with fresh_database(kind, postgres_url) as url:
+        api = timed_bot_api()
+        await api.start()
+        try:
+            if in_process:
+                stopping = asyncio.Event()
+                started = asyncio.Event()
+                bot = asyncio.create_task(serve_telegram(url, api.base_url, api.token, until=stopping.wait,
+                                                         ready=started.set))
+                await asyncio.wait([bot, asyncio.create_task(started.wait())], return_when=asyncio.FIRST_COMPLETED)
+                if bot.done():
+                    bot.result()  # raises what stopped it
+                try:
+                    outcome = await play_telegram(api, total_players, rate, seconds, seed, timeout,
+                                                  clock=lambda: measure("begin"))
+                    measure("end")
+                finally:
+                    stopping.set()
+                    await bot
+            else:
+                context = multiprocessing.get_context("spawn")
+                ready, stop = context.Event(), context.Event()
+                child = context.Process(target=_telegram_child, name="tripeaks bench bot",
+                                        args=(url.render_as_string(hide_password=False), api.base_url, api.token,
+                                              ready, stop))
+                child.start()
+                try:
+                    while not await loop.run_in_executor(None, ready.wait, 0.2):
+                        if not child.is_alive():
+                            raise RuntimeError(f"the bot process failed to start (exit code {child.exitcode})")
+                    pid = child.pid
+                    outcome = await play_telegram(api, total_players, rate, seconds, seed, timeout,
+                                                  clock=lambda: measure("begin", pid))
+                    measure("end", pid)
+                finally:
+                    stop.set()
+                    await loop.run_in_executor(None, child.join, 30)
+                    if child.is_alive():
+                        child.terminate()
+                        await loop.run_in_executor(None, child.join)
+                if child.exitcode != 0:
+                    raise RuntimeError(f"the bot process ended with exit code {child.exitcode}")
+        finally:
+            await api.stop()
+        check = await check_consistency(url, outcome.acked, outcome.uncertain, platform=TELEGRAM)
+    result = summarise(kind, total_players, rate, seconds, 1, outcome, check, mode=TELEGRAM)
+    result["bot"] = "in-process" if in_process else "own process"
+    bench_cpu = (cpu["bench_end"] or 0.0) - (cpu["bench_begin"] or 0.0)
+    bot_end, bot_begin = cpu["bot_end"], cpu["bot_begin"]
+    bot_cpu = None if bot_end is None or bot_begin is None else bot_end - bot_begin
+    result["bench_cpu_s"] = round(bench_cpu, 2)
+    result["bench_cpu_percent"] = round(100 * bench_cpu / outcome.elapsed, 1)
+    result["bot_cpu_s"] = None if bot_cpu is None else round(bot_cpu, 2)
+    result["bot_cpu_percent"] = None if bot_cpu is None else round(100 * bot_cpu / outcome.elapsed, 1)
+    result["unanswered"] = len(api.unanswered_callbacks())
+    return result
+
+
 def percentile(values: list[float], fraction: float) -> float:
     if not values:
         return float("nan")
@@ -375,10 +703,10 @@ def percentile(values: list[float], fraction: float) -> float:
 
 
 def summarise(kind: str, total_players: int, rate: float, seconds: float, processes: int, outcome: Outcome,
-              check: Check) -> dict[str, Any]:
+              check: Check, mode: str = "service") -> dict[str, Any]:
     taps = len(outcome.latencies)
     return {
-        "db": kind, "players": total_players, "taps": taps,
+        "mode": mode, "db": kind, "players": total_players, "taps": taps,
         "taps_per_s": round(taps / outcome.elapsed, 1) if outcome.elapsed else 0.0,
         "p50_ms": round(percentile(outcome.latencies, 0.50) * 1000, 2),
         "p95_ms": round(percentile(outcome.latencies, 0.95) * 1000, 2),
@@ -390,7 +718,18 @@ def summarise(kind: str, total_players: int, rate: float, seconds: float, proces
 
 
 def show(result: dict[str, Any]) -> str:
-    return (f"{result['db']}, {result['processes']} process(es), {result['players']} players, offered "
+    if result.get("mode") == TELEGRAM:
+        where = "bot in the bench's process" if result["bot"] == "in-process" else "bot in its own process"
+        bot_cpu = "" if result["bot_cpu_s"] is None else (
+            f", bot {result['bot_cpu_s']:.1f} s ({result['bot_cpu_percent']:.0f}% of a core)")
+        inside = "fake Bot API + players + bot" if result["bot"] == "in-process" else "fake Bot API + players"
+        return (f"telegram ({where}), {result['db']}, {show_taps(result)}; CPU: bench ({inside}) "
+                f"{result['bench_cpu_s']:.1f} s ({result['bench_cpu_percent']:.0f}% of a core){bot_cpu}")
+    return f"{result['db']}, {result['processes']} process(es), {show_taps(result)}"
+
+
+def show_taps(result: dict[str, Any]) -> str:
+    return (f"{result['players']} players, offered "
             f"{result['rate']:g} taps/s for {result['seconds']:g} s: {result['taps']} taps, "
             f"{result['taps_per_s']:.0f} taps/s; latency p50 {result['p50_ms']:.1f} ms, p95 {result['p95_ms']:.1f} "
             f"ms, p99 {result['p99_ms']:.1f} ms; errors {result['errors']}"
@@ -413,8 +752,7 @@ async def sweep(args: argparse.Namespace) -> dict[str, Any]:
     for rate in sweep_rates(args.sweep_from):
         held: dict[str, Any] | None = None
         for _ in range(args.tries):
-            result = await run_once(args.db, args.players, rate, args.seconds, args.processes, args.seed,
-                                    args.postgres_url)
+            result = await run_args(args, rate)
             if not args.json:
                 print(show(result), flush=True)
             if result["errors"] or not result["consistent"]:
@@ -425,8 +763,16 @@ async def sweep(args: argparse.Namespace) -> dict[str, Any]:
         if held is None:
             break
         best = held
-    return {"db": args.db, "processes": args.processes, "players": args.players,
-            "max_rate_p99_30ms": best["rate"] if best else None, "at_max": best}
+    return {"mode": TELEGRAM if args.telegram else "service", "db": args.db, "processes": args.processes,
+            "players": args.players, "max_rate_p99_30ms": best["rate"] if best else None, "at_max": best}
+
+
+async def run_args(args: argparse.Namespace, rate: float) -> dict[str, Any]:
+    """One run as the command line asks, at ``rate``."""
+    if args.telegram:
+        return await run_telegram(args.db, args.players, rate, args.seconds, args.seed, args.postgres_url,
+                                  in_process=args.bot_in_process)
+    return await run_once(args.db, args.players, rate, args.seconds, args.processes, args.seed, args.postgres_url)
 
 
 # --- memory -------------------------------------------------------------------------------------------------------
@@ -486,7 +832,15 @@ def main() -> None:
     parser.add_argument("--tries", type=int, default=2, help="runs at a rate before the sweep gives it up")
     parser.add_argument("--memory", action="store_true",
                         help="resident memory with 10,000 stored games and 1,000 players playing")
+    parser.add_argument("--telegram", action="store_true",
+                        help="end to end: the real Telegram Application against the fake Bot API, players pressing "
+                             "buttons")
+    parser.add_argument("--bot-in-process", action="store_true",
+                        help="with --telegram: run the bot in the bench's event loop, beside the fake server "
+                             "(default: a process of its own)")
     args = parser.parse_args()
+    if args.telegram and (args.processes != 1 or args.memory):
+        parser.error("--telegram runs one bot process: no --processes or --memory")
     if args.memory:
         result = asyncio.run(memory(args))
         print(json.dumps(result) if args.json else
@@ -499,8 +853,7 @@ def main() -> None:
         print(json.dumps(result) if args.json else
               f"highest rate with p99 <= {P99_TARGET_MS:g} ms: {result['max_rate_p99_30ms']} taps/s")
         return
-    result = asyncio.run(run_once(args.db, args.players, args.rate, args.seconds, args.processes, args.seed,
-                                  args.postgres_url))
+    result = asyncio.run(run_args(args, args.rate))
     print(json.dumps(result) if args.json else show(result))
     if not result["consistent"] or result["errors"]:
         sys.exit(1)

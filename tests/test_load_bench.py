@@ -8,7 +8,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.load import compare, run_once  # noqa: E402
+from bench.load import compare, run_once, run_telegram  # noqa: E402
 from core.deal import GameCode, Rules  # noqa: E402
 from core.game import DRAW, Game, Tap  # noqa: E402
 
@@ -49,3 +49,14 @@ def test_compare_counts_lost_doubled_and_mismatched_actions() -> None:
     assert compare(game.to_text(), 7, "playing", True, acked).mismatched == 1
     # a failed tap that did commit is neither lost nor doubled
     assert compare(game.to_text(), 6, "playing", True, acked[:-1], uncertain=acked[-1]).consistent
+
+
+async def test_a_tiny_telegram_run_answers_every_tap_and_loses_nothing() -> None:
+    # end to end: the bot's own process polling the fake Bot API, players pressing the game message's buttons
+    result = await run_telegram("sqlite", 4, 8.0, 2.0, 1, "")
+    assert result["mode"] == "telegram"
+    assert result["taps"] > 0
+    assert result["unanswered"] == 0
+    assert result["errors"] == 0, result["error_kinds"]
+    assert result["lost"] == result["doubled"] == result["mismatched"] == 0
+    assert result["consistent"]
