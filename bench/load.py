@@ -691,6 +691,9 @@ async def run_telegram(kind: str, total_players: int, rate: float, seconds: floa
     result["bench_cpu_percent"] = round(100 * bench_cpu / outcome.elapsed, 1)
     result["bot_cpu_s"] = None if bot_cpu is None else round(bot_cpu, 2)
     result["bot_cpu_percent"] = None if bot_cpu is None else round(100 * bot_cpu / outcome.elapsed, 1)
+    taps = max(1, len(outcome.latencies))
+    result["bench_cpu_ms_per_tap"] = round(1000 * bench_cpu / taps, 2)
+    result["bot_cpu_ms_per_tap"] = None if bot_cpu is None else round(1000 * bot_cpu / taps, 2)
     result["unanswered"] = len(api.unanswered_callbacks())
     return result
 
@@ -742,7 +745,7 @@ def sweep_rates(start: float) -> Iterable[float]:
     rate = start
     while True:
         yield rate
-        rate = round(rate * 1.25 / 25) * 25
+        rate = max(rate + 25, round(rate * 1.25 / 25) * 25)  # 25 at least: from 50, 62.5 would round back down
 
 
 async def sweep(args: argparse.Namespace) -> dict[str, Any]:
