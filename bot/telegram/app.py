@@ -5,7 +5,6 @@
   local fake one.
 - :func:`start` / :func:`stop`: run it inside an event loop the caller owns (the runner that also starts the
   Discord bot): long polling by default, a webhook when ``TELEGRAM_WEBHOOK_URL`` is set.
-- :func:`run_polling` / :func:`run_webhook`: PTB's blocking runners, for a process that runs Telegram alone.
 
 In webhook mode PTB's server refuses (403) every POST whose ``X-Telegram-Bot-Api-Secret-Token`` header is missing
 or differs from ``TELEGRAM_WEBHOOK_SECRET``; the configuration insists on a secret whenever a webhook URL is set.
@@ -123,30 +122,3 @@ async def stop(application: TelegramApp) -> None:
         await application.stop()
     await application.shutdown()
 
-
-def run_polling(application: TelegramApp) -> None:
-    """Run with long polling until interrupted (blocking; PTB owns the event loop)."""
-    application.run_polling(allowed_updates=ALLOWED_UPDATES)
-
-
-def run_webhook(application: TelegramApp) -> None:
-    """Run the webhook server until interrupted (blocking; PTB owns the event loop)."""
-    config = _config(application)
-    if not config.telegram_webhook_url or not config.telegram_webhook_secret:
-        raise ConfigError("TELEGRAM_WEBHOOK_URL and TELEGRAM_WEBHOOK_SECRET are needed for webhook mode")
-    application.run_webhook(
-        listen=config.telegram_webhook_listen,
-        port=config.telegram_webhook_port,
-        url_path=webhook_path(config.telegram_webhook_url),
-        webhook_url=config.telegram_webhook_url,
-        secret_token=config.telegram_webhook_secret,
-        allowed_updates=ALLOWED_UPDATES,
-    )
-
-
-def run(application: TelegramApp) -> None:
-    """Run in the configured mode (blocking)."""
-    if _config(application).telegram_webhook_url:
-        run_webhook(application)
-    else:
-        run_polling(application)
