@@ -14,6 +14,7 @@ times the solver alone.
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import statistics
 import sys
@@ -71,6 +72,7 @@ def bench(rules: Rules, numbers: range, methods: list[str]) -> int:
         answers: dict[str, Solution] = {}
         for name in methods:
             game = Game.from_code(GameCode(rules, number))
+            gc.collect()  # no garbage of the previous method is collected on this one's time
             started, started_cpu = time.perf_counter(), time.process_time()
             answers[name] = METHODS[name](game)
             timings[name].add(time.perf_counter() - started)

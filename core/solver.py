@@ -273,6 +273,8 @@ def _quick_win(pos: _Position, budget: _Budget, limit: int) -> tuple[bool | None
     except _Stop:
         budget.spend(nodes)
         return None, []
+    finally:  # ``search`` refers to itself: free its table now, not at the next garbage collection
+        failed.clear()
     budget.spend(nodes)
     line.reverse()
     return won, line

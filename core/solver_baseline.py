@@ -97,19 +97,21 @@ def baseline_solve(game: Game, *, best: bool = False, node_budget: int | None = 
                 return Solution(False, None, None, None, nodes, time.perf_counter() - started)
             return Solution(True, tuple(reversed(line)), None, None, nodes, time.perf_counter() - started)
         draws = fewest_draws(*start)
+        if draws >= _UNWINNABLE:
+            return Solution(False, None, None, None, nodes, time.perf_counter() - started)
+        best_line: list[Action] = []
+        state = start
+        while state[0] != ALL_SLOTS_MASK:
+            target = fewest_draws(*state)
+            for action, *child in moves(*state):
+                if fewest_draws(*child) + (action is DRAW) == target:
+                    best_line.append(action)
+                    state = (child[0], child[1], child[2])
+                    break
+        seconds = time.perf_counter() - started
+        return Solution(True, tuple(best_line), draws, best_score_for(game, draws), nodes, seconds)
     except _BudgetExceeded:
         return Solution(None, None, None, None, nodes, time.perf_counter() - started)
-    if draws >= _UNWINNABLE:
-        return Solution(False, None, None, None, nodes, time.perf_counter() - started)
-    best_line: list[Action] = []
-    state = start
-    while state[0] != ALL_SLOTS_MASK:
-        target = fewest_draws(*state)
-        for action, *child in moves(*state):
-            if fewest_draws(*child) + (action is DRAW) == target:
-                best_line.append(action)
-                state = (child[0], child[1], child[2])
-                break
-    seconds = time.perf_counter() - started
-    return Solution(True, tuple(best_line), draws, best_score_for(game, draws), nodes, seconds)
-
+    finally:  # the nested functions refer to each other: free their tables now, not at the next collection
+        failed.clear()
+        further.clear()
