@@ -12,14 +12,18 @@ pass: for each mask ``m`` keep ``A[w]``, the fewest draws reaching ``m`` with th
 the waste, and ``L = min(A)``, the fewest draws reaching ``m`` at all. From ``m`` a free card ``x`` of rank ``r``
 can follow a waste of rank ``r - 1`` or ``r + 1`` (``A[r - 1]``, ``A[r + 1]``), or the first stock card adjacent to
 ``r`` drawn from ``L`` on (drawing and passing over the others). Each mask is handled once, whatever its number of
-waste ranks and draw counts, so even a deal that cannot be won (where every reachable position has to be seen) costs
-a few tens of milliseconds. A quick depth-first search runs first: it answers "winnable?" for most deals in a
-millisecond, and its line bounds the draws the sweep needs to consider.
+waste ranks and draw counts: about 20,000 masks for a fresh deal, a few tens of milliseconds, whether the deal can
+be won or not (a deal that cannot be won is the worst case of a search: every reachable position has to be seen).
+The sweep gives the fewest draws of a win exactly, hence the best score, a best line (followed back through the
+masks), and for a lost position the most cards any line still removes.
 
-Masks that can no longer lead to a win are skipped; the pruning is sound: a top or second-row card that has no
-card left that could come right before it (a tableau card not above it, nor below one of its covers; a stock card
-still to come; or the waste now), and, without the King/Ace wrap, too many cards of one parity for the cards of the
-other parity left to go between them.
+A quick depth-first search runs first, bottom cards first and draws last, stopped after a few thousand positions:
+it answers "winnable?" for most deals in a millisecond or two, and its line bounds the draws the sweep considers.
+It skips positions that cannot lead to a win, by sound bounds only: a top or second-row card that no card can come
+right before any more (no tableau card left that is neither above it nor below one of its covers, no stock card
+still to come of a neighbouring rank, and not the waste now), and, without the King/Ace wrap, more cards of one
+parity left than the cards of the other parity, the stock still to come and the waste can separate. (The same
+bounds in the sweep cost more than the masks they remove.)
 
 >>> from core.game import Game
 >>> solution = solve(Game.from_code("TP1-E-AAAAAAB"), best=True)
@@ -42,8 +46,7 @@ __all__ = ["Solution", "SolverHint", "best_score_for", "hint", "solve"]
 _INF = 99  # "never": more draws than the stock holds
 _FREE = 15  # entry index of the free-cards mask (0-14 are waste ranks, 0 and 14 always _INF)
 _LEAST = 16  # entry index of the fewest draws reaching the mask
-_ORPHANS = 17  # entry index of the checked cards that no tableau card left can come right before
-_ENTRY_SIZE = 18
+_ENTRY_SIZE = 17
 _QUICK_NODES = 2_000  # the first depth-first search stops after this many positions
 
 
@@ -172,10 +175,11 @@ class _Position:
 
 
 class _Tables:
-    """Per-position tables the searches share: for each card, the tableau cards that could come right before it,
-    the last stock card that could, and the checked cards each card could come right before."""
+    """The quick search's bounds: for each card, the tableau cards that could come right before it, the last stock
+    card that could, and the checked cards it could come right before; odd and even cards and stock counts."""
 
-    def __init__(self, pos: _Position, upper: int) -> None:
+    def __init__(self, pos: _Position) -> None:
+        upper = STOCK_SIZE
         ranks = pos.ranks
         self.before = [pos.adjacent_slots[ranks[s]] & ~_NEVER_BEFORE[s] & ALL_SLOTS_MASK for s in range(SLOT_COUNT)]
         self.last = [max((k for k in range(upper) if pos.adjacent(pos.stock[k], ranks[s])), default=-1)
@@ -211,13 +215,13 @@ class _Tables:
 
 
 def _quick_win(pos: _Position, budget: _Budget, limit: int) -> tuple[bool | None, list[Action]]:
-    """A depth-first search for any win (bottom cards first, draws last), with the draw dominance and the same
-    pruning as the sweep, stopped after ``limit`` positions.
+    """A depth-first search for any win (bottom cards first, draws last), with the draw dominance and the sound
+    bounds of :class:`_Tables`, stopped after ``limit`` positions.
 
     Returns (True, line), (False, []) when it explored everything, or (None, []) when it stopped."""
     ranks, stock, adjacent_slots, adjacent = pos.ranks, pos.stock, pos.adjacent_slots, pos.adjacent
     uncover = tuple(tuple((1 << c, COVER_MASKS[c]) for c in COVERS[s]) for s in range(SLOT_COUNT))
-    tables = _Tables(pos, STOCK_SIZE)
+    tables = _Tables(pos)
     last, orphans_after, parity_fails = tables.last, tables.orphans_after, tables.parity_fails
     parity = not pos.wraps
     failed: dict[int, int] = {}
@@ -283,35 +287,29 @@ def _quick_win(pos: _Position, budget: _Budget, limit: int) -> tuple[bool | None
 Levels = list[dict[int, list[int]]]
 
 
-def _sweep(pos: _Position, budget: _Budget, *, upper: int, prune: bool) -> Levels:
-    """The fewest draws reaching every (mask, waste rank) from the position, drawing at most ``upper`` cards.
+def _sweep(pos: _Position, budget: _Budget, upper: int) -> Levels:
+    """The fewest draws reaching every (mask, waste rank) from the position, drawing at most ``upper`` cards in all.
 
-    ``levels[i]`` maps each mask with ``i`` more removed cards than the position to its entry: entry[w] (w 1-13) is
-    the fewest draws reaching the mask with a removed card of rank w on the waste, entry[_FREE] the free cards,
-    entry[_LEAST] the fewest draws reaching the mask, and entry[_ORPHANS] the checked cards left that no tableau
-    card left can come right before. With ``prune``, masks that cannot lead to a win are dropped.
+    ``levels[i]`` maps each mask reachable with ``i`` more removed cards than the position to its entry: entry[w]
+    (w 1-13) is the fewest draws reaching the mask with a removed card of rank w on the waste (entry 0 and 14 stay
+    _INF, the missing neighbours of Ace and King without the wrap), entry[_FREE] the free cards and entry[_LEAST] the
+    fewest draws reaching the mask at all.
     """
     ranks, low, high = pos.ranks, pos.low, pos.high
     seeds = pos.next_seed(upper)
-    tables = _Tables(pos, upper)
-    before, parity_fails = tables.before, tables.parity_fails
-    checked = [(tables.last[s], low[ranks[s]], high[ranks[s]]) for s in range(SLOT_COUNT)]
     info = []
     for slot in range(SLOT_COUNT):
         rank = ranks[slot]
         uncover = tuple((1 << c, COVER_MASKS[c]) for c in COVERS[slot])
-        info.append((1 << slot, rank, low[rank], high[rank], seeds[rank], uncover, tables.watchers[slot]))
+        info.append((1 << slot, rank, low[rank], high[rank], seeds[rank], uncover))
     # the cards of a free mask, looked up 7 slots at a time (faster than picking bits one by one)
-    chunks = [[tuple(info[7 * part + i] for i in range(7) if value >> i & 1) for value in range(128)]
-              for part in range(4)]
-    first, second, third, fourth = chunks
-    parity = prune and not pos.wraps
+    first, second, third, fourth = (
+        [tuple(info[7 * part + i] for i in range(7) if value >> i & 1) for value in range(128)] for part in range(4))
 
     root = [_INF] * _ENTRY_SIZE
     root[pos.waste] = pos.drawn
     root[_FREE] = pos.free
     root[_LEAST] = pos.drawn
-    root[_ORPHANS] = tables.orphans
     level: dict[int, list[int]] = {pos.removed: root}
     levels: Levels = [level]
     for _ in range(pos.removed.bit_count(), SLOT_COUNT):
@@ -321,25 +319,9 @@ def _sweep(pos: _Position, budget: _Budget, *, upper: int, prune: bool) -> Level
         for mask, entry in level.items():
             least = entry[_LEAST]
             free = entry[_FREE]
-            orphans = entry[_ORPHANS]
-            if prune:
-                dead = False
-                todo = orphans
-                while todo:
-                    bit = todo & -todo
-                    todo ^= bit
-                    last_seed, below, above = checked[bit.bit_length() - 1]
-                    # no tableau card left can come right before it, nor a stock card still to come: only the
-                    # waste now can, if the card is free
-                    if last_seed < least and not (free & bit and (entry[below] < _INF or entry[above] < _INF)):
-                        dead = True
-                        break
-                if dead:
-                    continue
-                if parity and parity_fails(mask, least):
-                    continue
             cards = first[free & 127] + second[free >> 7 & 127] + third[free >> 14 & 127] + fourth[free >> 21]
-            for bit, rank, below, above, seed, uncover, watching in cards:
+            for bit, rank, below, above, seed, uncover in cards:
+                # the card can follow a removed card of a neighbouring rank, or the first fitting stock card drawn
                 value = entry[below]
                 other = entry[above]
                 if other < value:
@@ -356,18 +338,10 @@ def _sweep(pos: _Position, budget: _Budget, *, upper: int, prune: bool) -> Level
                     for cover_bit, cover_mask in uncover:
                         if after & cover_mask == cover_mask:
                             freed |= cover_bit
-                    left = orphans & ~bit
-                    newly = watching & ~after & ~left
-                    while newly:  # checked cards that had this one as their last possible tableau predecessor
-                        card = newly & -newly
-                        newly ^= card
-                        if not before[card.bit_length() - 1] & ~after:
-                            left |= card
                     child = [_INF] * _ENTRY_SIZE
                     child[rank] = value
                     child[_FREE] = freed
                     child[_LEAST] = value
-                    child[_ORPHANS] = left
                     following[after] = child
                 elif value < child[rank]:
                     child[rank] = value
@@ -415,29 +389,32 @@ def _line_to(pos: _Position, levels: Levels, mask: int, rank: int, draws: int) -
     return list(reversed(reversed_line))
 
 
-def _best(pos: _Position, budget: _Budget, upper: int) -> tuple[int, list[Action]] | None:
-    """The fewest draws any win needs (at most ``upper``) and such a line, or None when there is no such win."""
-    levels = _sweep(pos, budget, upper=upper, prune=True)
+def _search(pos: _Position, budget: _Budget, best: bool) -> tuple[bool, list[Action], Levels | None]:
+    """Whether the position can be won, a winning line (with the fewest draws when ``best``, or when the quick
+    search did not find one), and the sweep's levels when it ran."""
+    won, line = _quick_win(pos, budget, _QUICK_NODES if budget.node_budget is None
+                           else min(_QUICK_NODES, budget.node_budget))
+    if won is False:
+        return False, [], None
+    if won and not best:
+        return True, line, None
+    upper = pos.drawn + line.count(DRAW) if won else STOCK_SIZE
+    levels = _sweep(pos, budget, upper)
     final = levels[-1].get(ALL_SLOTS_MASK)
-    if final is None:
-        return None
+    if final is None:  # then upper is the whole stock: the levels hold every mask still reachable
+        return False, [], levels
     draws = final[_LEAST]
     rank = next(w for w in range(1, 14) if final[w] == draws)
-    return draws, _line_to(pos, levels, ALL_SLOTS_MASK, rank, draws)
+    return True, _line_to(pos, levels, ALL_SLOTS_MASK, rank, draws), levels
 
 
-def _most_removed(pos: _Position, budget: _Budget) -> list[Action]:
-    """A line removing the most cards that can still be removed (the fewest draws among those)."""
-    levels = _sweep(pos, budget, upper=STOCK_SIZE, prune=False)
-    deepest = levels[-1]
-    mask, entry = min(deepest.items(), key=lambda item: (item[1][_LEAST], item[0]))
+def _most_removed_line(pos: _Position, levels: Levels) -> list[Action]:
+    """A line to a mask with the most cards removed, with the fewest draws among those (``levels`` from a sweep over
+    the whole stock)."""
+    mask, entry = min(levels[-1].items(), key=lambda item: (item[1][_LEAST], item[0]))
     draws = entry[_LEAST]
     rank = next(w for w in range(1, 14) if entry[w] == draws)
     return _line_to(pos, levels, mask, rank, draws)
-
-
-def _won_already(game: Game) -> bool:
-    return game.removed == ALL_SLOTS_MASK
 
 
 def solve(game: Game, *, best: bool = False, node_budget: int | None = None,
@@ -449,26 +426,18 @@ def solve(game: Game, *, best: bool = False, node_budget: int | None = None,
     out first, ``winnable`` is None: the answer is unknown, never "unwinnable".
     """
     budget = _Budget(node_budget, time_budget)
-    if _won_already(game):
+    if game.removed == ALL_SLOTS_MASK:
         return Solution(True, (), 0 if best else None, game.score if best else None, 0, budget.seconds)
-    pos = _Position(game)
     try:
-        won, line = _quick_win(pos, budget, _QUICK_NODES if node_budget is None else min(_QUICK_NODES, node_budget))
-        if won is False:
-            return Solution(False, None, None, None, budget.nodes, budget.seconds)
-        if won and not best:
-            return Solution(True, tuple(line), None, None, budget.nodes, budget.seconds)
-        upper = sum(1 for action in line if action is DRAW) + pos.drawn if won else STOCK_SIZE
-        found = _best(pos, budget, upper)
+        won, line, _ = _search(_Position(game), budget, best)
     except _OutOfBudget:
         return Solution(None, None, None, None, budget.nodes, budget.seconds)
-    if found is None:
+    if not won:
         return Solution(False, None, None, None, budget.nodes, budget.seconds)
-    draws, best_line = found
     if not best:
-        return Solution(True, tuple(best_line), None, None, budget.nodes, budget.seconds)
-    further = draws - pos.drawn
-    return Solution(True, tuple(best_line), further, best_score_for(game, further), budget.nodes, budget.seconds)
+        return Solution(True, tuple(line), None, None, budget.nodes, budget.seconds)
+    draws = line.count(DRAW)
+    return Solution(True, tuple(line), draws, best_score_for(game, draws), budget.nodes, budget.seconds)
 
 
 def hint(game: Game, *, time_budget: float | None = 5.0) -> SolverHint:
@@ -479,17 +448,16 @@ def hint(game: Game, *, time_budget: float | None = 5.0) -> SolverHint:
         return SolverHint(None, True, game.score)
     if game.status is Status.BLOCKED:
         return SolverHint(None, False, None)
-    solution = solve(game, best=True, time_budget=time_budget)
-    if solution.winnable:
-        first = solution.line[0] if solution.line else None
-        return SolverHint(first, True, solution.best_score)
-    if solution.winnable is None:
-        return SolverHint(None, None, None)
     budget = _Budget(None, time_budget)
+    pos = _Position(game)
     try:
-        line = _most_removed(_Position(game), budget)
+        won, line, levels = _search(pos, budget, best=True)
+    except _OutOfBudget:
+        return SolverHint(None, None, None)
+    if won:
+        return SolverHint(line[0], True, best_score_for(game, line.count(DRAW)))
+    try:
+        line = _most_removed_line(pos, levels if levels is not None else _sweep(pos, budget, STOCK_SIZE))
     except _OutOfBudget:
         return SolverHint(None, False, None)
-    removals = [action for action in line if isinstance(action, Tap)]
-    return SolverHint(line[0] if removals else None, False, None)
-
+    return SolverHint(line[0] if any(isinstance(action, Tap) for action in line) else None, False, None)
