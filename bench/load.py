@@ -64,9 +64,9 @@ if __package__ in (None, ""):  # run as a script: make the repository importable
 from sqlalchemy import select
 from sqlalchemy.engine import URL, make_url
 
-from bot.domain import DealVerdict, GameSnapshot, Hint, PlayerKey
-from bot.service import GameService
-from bot.storage import ABANDONED, WON, games, open_database, players, upgrade_database
+from bot.app.model import DealVerdict, GameSnapshot, Hint, PlayerKey
+from bot.app.service import GameService
+from bot.store.database import ABANDONED, WON, games, open_database, players, upgrade_database
 from core.deal import DEAL_COUNT, GameCode, Rules
 from core.game import Action, Game
 from core.layout import SLOT_COUNT, STOCK_SIZE
@@ -587,7 +587,7 @@ async def serve_telegram(url: str | URL, api_url: str, token: str, until: Callab
     """The bot's Telegram adapter as ``tripeaks run`` starts it (long polling), on the bench's service (the solver
     answering nothing), until ``until()`` returns."""
     from bot.config import Config
-    from bot.telegram.app import build_application, start, stop
+    from bot.adapters.telegram.app import build_application, start, stop
 
     db = await open_database(url, migrate=False)
     service, executor = open_service(db)

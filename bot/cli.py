@@ -216,8 +216,8 @@ def cmd_run(args: argparse.Namespace) -> int:
 
 
 def cmd_console(args: argparse.Namespace) -> int:
-    from bot.console import run_console
-    from bot.service import GameService
+    from bot.adapters.console import run_console
+    from bot.app.service import GameService
 
     config = _load_config()
     if args.lang is not None and args.lang not in ("en", "uk", "ru", "ja"):
@@ -233,7 +233,7 @@ def cmd_console(args: argparse.Namespace) -> int:
 
 
 def cmd_db(args: argparse.Namespace) -> int:
-    from bot.storage import current_revision, downgrade_database, upgrade_database
+    from bot.store.database import current_revision, downgrade_database, upgrade_database
 
     url = _load_config().database_url
 
@@ -251,7 +251,7 @@ def cmd_db(args: argparse.Namespace) -> int:
 def cmd_daily(args: argparse.Namespace) -> int:
     import datetime as dt
 
-    from bot.daily import daily_code, today
+    from bot.app.daily import daily_code, today
 
     if args.date is None:
         day = today()

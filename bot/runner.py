@@ -64,12 +64,12 @@ def configure_logging(config: Config, stream: TextIO = sys.stderr) -> None:
 
 async def run_bot(config: Config, *, console_input: TextIO = sys.stdin, console_output: TextIO = sys.stdout) -> int:
     """Run until stopped; returns the exit status."""
-    from bot.service import GameService
+    from bot.app.service import GameService
 
     if not (config.discord_token or config.telegram_token):
         print("No DISCORD_TOKEN or TELEGRAM_TOKEN set: starting a console game instead "
               "(see .env.example to connect the bot to a chat).", file=console_output, flush=True)
-        from bot.console import run_console
+        from bot.adapters.console import run_console
 
         async with await GameService.open(config.database_url) as service:
             return await run_console(service, stream=console_input, out=console_output,
@@ -91,24 +91,24 @@ async def run_bot(config: Config, *, console_input: TextIO = sys.stdin, console_
         senders: list[Any] = []
         try:
             if config.telegram_token:
-                from bot.telegram.app import build_application, start
+                from bot.adapters.telegram.app import build_application, start
 
                 telegram_app = build_application(service, config)
                 await start(telegram_app)
                 log.info("telegram started")
-                from bot.telegram.sender import TelegramSender
+                from bot.adapters.telegram.sender import TelegramSender
 
                 senders.append(TelegramSender(telegram_app.bot))
             if config.discord_token:
-                from bot.discord.client import build_bot
+                from bot.adapters.discord.client import build_bot
 
                 discord_bot = build_bot(service, config)
                 tasks.append(asyncio.create_task(discord_bot.start(config.discord_token), name="discord"))
                 log.info("discord starting")
-                from bot.discord.sender import DiscordSender
+                from bot.adapters.discord.sender import DiscordSender
 
                 senders.append(DiscordSender(discord_bot))
-            from bot.daily_posts import DailyPoster
+            from bot.app.daily_posts import DailyPoster
 
             # the daily posts: today's missed ones at once, then every day at DAILY_POST_TIME (UTC)
             poster = DailyPoster(service, senders, post_time=config.daily_post_time)
@@ -131,7 +131,7 @@ async def run_bot(config: Config, *, console_input: TextIO = sys.stdin, console_
                 task.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)
             if telegram_app is not None:
-                from bot.telegram.app import stop as stop_telegram
+                from bot.adapters.telegram.app import stop as stop_telegram
 
                 await stop_telegram(telegram_app)
             log.info("stopped")

@@ -1,7 +1,7 @@
 """Alembic environment, from the async template.
 
 Two ways in:
-- programmatically (``bot.storage.upgrade_database``): the caller passes an open connection in
+- programmatically (``bot.store.database.upgrade_database``): the caller passes an open connection in
   ``config.attributes["connection"]`` and the migrations run on it, inside its transaction;
 - the ``alembic`` command (``alembic upgrade head`` with the repository's ``alembic.ini``): an async engine is made
   from ``DATABASE_URL`` (or the default SQLite file) by the same code the bot uses.
@@ -14,7 +14,7 @@ import asyncio
 from alembic import context
 from sqlalchemy.engine import Connection
 
-from bot.storage import Base, create_engine
+from bot.store.database import Base, create_engine
 
 config = context.config
 target_metadata = Base.metadata
@@ -22,7 +22,7 @@ target_metadata = Base.metadata
 
 def run_migrations_offline() -> None:
     """Emit SQL to stdout instead of running it (``alembic upgrade head --sql``)."""
-    from bot.storage import database_url
+    from bot.store.database import database_url
 
     context.configure(
         url=config.get_main_option("sqlalchemy.url") or database_url().render_as_string(hide_password=False),

@@ -20,9 +20,9 @@ from typing import Any, TypeVar
 import pytest
 from sqlalchemy.engine import URL, make_url
 
-from bot.domain import DealVerdict, Hint
-from bot.service import GameService
-from bot.storage import Database, open_database, upgrade_database
+from bot.app.model import DealVerdict, Hint
+from bot.app.service import GameService
+from bot.store.database import Database, open_database, upgrade_database
 from core.deal import GameCode
 from core.game import Game
 

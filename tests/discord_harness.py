@@ -1,7 +1,7 @@
 """Driving the real Discord bot offline: SimCord runs the unmodified discord.py client against an in-memory
 Discord, and these helpers read what a player would see.
 
-- :func:`open_service` opens the real :class:`~bot.service.GameService` on a SQLite file (a copy of the migrated
+- :func:`open_service` opens the real :class:`~bot.app.service.GameService` on a SQLite file (a copy of the migrated
   template), with a stand-in solver so hints and verdicts are instant and deterministic.
 - :class:`Locales` sets the Discord client language of chosen users (SimCord writes ``en-US`` into every
   interaction; see ``/work/shared/TESTING.md``).
@@ -25,10 +25,10 @@ import simcord
 import simcord.interactions
 
 from bot.config import Config
-from bot.discord import build_bot
-from bot.domain import DealVerdict, Hint
-from bot.service import GameService
-from bot.storage import open_database
+from bot.adapters.discord import build_bot
+from bot.app.model import DealVerdict, Hint
+from bot.app.service import GameService
+from bot.store.database import open_database
 from core.game import Game
 
 ButtonInfo = dict[str, Any]

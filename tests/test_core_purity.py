@@ -31,5 +31,5 @@ def test_core_imports_nothing_with_io(path: Path) -> None:
 
 def test_the_check_itself_catches_forbidden_imports(tmp_path: Path) -> None:
     sample = tmp_path / "sample.py"
-    sample.write_text("import asyncio\nfrom sqlalchemy import select\nfrom bot.service import X\n")
+    sample.write_text("import asyncio\nfrom sqlalchemy import select\nfrom bot.app.service import X\n")
     assert imported_roots(sample) - ALLOWED == {"asyncio", "sqlalchemy", "bot"}

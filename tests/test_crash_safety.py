@@ -12,9 +12,9 @@ from pathlib import Path
 from sqlalchemy import select, text
 from sqlalchemy.engine import URL
 
-from bot.domain import PlayerKey
-from bot.service import GameService
-from bot.storage import games, open_database
+from bot.app.model import PlayerKey
+from bot.app.service import GameService
+from bot.store.database import games, open_database
 from core.game import UNDO, Action, Game, Undo
 
 REPO = Path(__file__).resolve().parents[1]
@@ -44,8 +44,8 @@ def expected_after(actions: int) -> Game:
 CHILD = """
 import asyncio, sys
 from concurrent.futures import ThreadPoolExecutor
-from bot.service import GameService
-from bot.storage import open_database
+from bot.app.service import GameService
+from bot.store.database import open_database
 from tests.test_crash_safety import PLAYER, next_action
 
 async def main(url, game_id):

@@ -11,11 +11,11 @@ import discord
 import pytest
 import simcord
 
-from bot import daily
-from bot.daily_posts import DailyPoster
-from bot.discord.sender import DiscordSender
-from bot.domain import PlayerKey
-from bot.service import GameService
+from bot.app import daily
+from bot.app.daily_posts import DailyPoster
+from bot.adapters.discord.sender import DiscordSender
+from bot.app.model import PlayerKey
+from bot.app.service import GameService
 from core.deal import GameCode
 from tests.core_helpers import winning_line
 from tests.discord_harness import (

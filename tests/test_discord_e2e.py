@@ -20,11 +20,11 @@ import discord
 import pytest
 import simcord
 
-from bot.discord.translator import valid_name
-from bot.domain import PlayerKey
+from bot.adapters.discord.translator import valid_name
+from bot.app.model import PlayerKey
 from bot.i18n import translator
 from bot.render import COMMAND_DESCRIPTIONS, OPTION_DESCRIPTIONS, card_label, command_names
-from bot.service import GameService
+from bot.app.service import GameService
 from core.game import DRAW, Game, Tap
 from tests.core_helpers import winning_line
 from tests.discord_harness import (
@@ -375,14 +375,14 @@ async def test_a_hint_names_a_move_and_marks_its_button(
 
 async def test_daily_deal_by_command_and_by_the_play_button_under_a_daily_post(
         game_service: GameService, monkeypatch: pytest.MonkeyPatch) -> None:
-    from bot import daily
-    from bot.discord.views import layout
+    from bot.app import daily
+    from bot.adapters.discord.views import layout
     from bot.render import render_daily
     from core.deal import GameCode
 
     day = dt.date(2026, 11, 29)
     codes = {day: GameCode.parse(CODE), day + dt.timedelta(days=1): GameCode.parse("TP1-E-AAAAAAC")}
-    monkeypatch.setattr(daily, "daily_code", codes.__getitem__)  # the day's deal is bot.daily's business
+    monkeypatch.setattr(daily, "daily_code", codes.__getitem__)  # the day's deal is bot.app.daily's business
     monkeypatch.setattr(daily, "today", lambda now=None: day)
     async with table(game_service, monkeypatch) as t:
         result, sent = await slash(t.env, t.alice, t.channel, "tripeaks daily")
@@ -642,7 +642,7 @@ def test_a_command_name_discord_would_refuse_is_left_out(
         translated: str, expected: str | None, monkeypatch: pytest.MonkeyPatch) -> None:
     from discord.app_commands import locale_str
 
-    from bot.discord import translator as module
+    from bot.adapters.discord import translator as module
 
     class Catalogue:
         def pgettext(self, context: str, message: str) -> str:

@@ -12,7 +12,7 @@ from alembic.script import ScriptDirectory
 from sqlalchemy import inspect
 from sqlalchemy.engine import URL
 
-from bot.storage import (
+from bot.store.database import (
     alembic_config,
     create_engine,
     current_revision,

@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.domain import DealVerdict, GameSnapshot, Hint, PlayerKey, Settings, Stats
-from bot.errors import (
+from bot.app.model import DealVerdict, GameSnapshot, Hint, PlayerKey, Settings, Stats
+from bot.app.errors import (
     BadGameCode,
     BadPayload,
     BotError,
@@ -28,7 +28,7 @@ from bot.errors import (
     StaleGame,
 )
 from bot.i18n import SUPPORTED_LOCALES
-from bot.payload import DailyPayload, GamePayload, decode_payload
+from bot.app.codec import DailyPayload, GamePayload, decode_payload
 from bot.render import (
     COMMAND_DESCRIPTIONS,
     DISCORD_CONTENT_MAX,
@@ -70,7 +70,7 @@ from core.layout import ALL_SLOTS_MASK, COVER_MASKS, COVERED_BY, ROWS, SLOT_COUN
 SNAPSHOTS = Path(__file__).resolve().parent / "snapshots"
 UPDATE = os.environ.get("UPDATE_SNAPSHOTS") == "1"
 OWNER = PlayerKey("discord", "1000")
-MAX_GAME_ID = 10**18 - 1  # the largest ids bot.payload accepts
+MAX_GAME_ID = 10**18 - 1  # the largest ids bot.app.codec accepts
 MAX_VERSION = 10**9 - 1
 
 

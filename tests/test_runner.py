@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.domain import PlayerKey
-from bot.service import GameService
-from bot.storage import open_database
+from bot.app.model import PlayerKey
+from bot.app.service import GameService
+from bot.store.database import open_database
 from tests.fakes.telegram_bot_api import FakeBotAPI
 
 REPO = Path(__file__).resolve().parent.parent

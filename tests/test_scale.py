@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 from sqlalchemy import URL
 
-from bot.domain import PlayerKey
-from bot.service import GameService
-from bot.storage import open_database, upgrade_database
+from bot.app.model import PlayerKey
+from bot.app.service import GameService
+from bot.store.database import open_database, upgrade_database
 from core.game import Action, Game
 from tests.conftest import PostgresServer
 
@@ -30,11 +30,11 @@ DAY = dt.date(2026, 11, 29)
 # process got there first), and runs one round of daily posts whose sender prints what it sends.
 PROCESS = """
 import asyncio, datetime as dt, sys
-from bot.daily_posts import DailyPoster
-from bot.domain import PlayerKey
-from bot.errors import StaleGame
-from bot.service import GameService
-from bot.storage import open_database
+from bot.app.daily_posts import DailyPoster
+from bot.app.model import PlayerKey
+from bot.app.errors import StaleGame
+from bot.app.service import GameService
+from bot.store.database import open_database
 from core.deal import GameCode
 from core.game import Draw, Tap
 

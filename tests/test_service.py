@@ -14,10 +14,10 @@ from pathlib import Path
 import pytest
 from sqlalchemy.engine import URL
 
-from bot import errors
-from bot.domain import DealVerdict, Hint, PlayerKey, Settings, Stats
-from bot.service import GameService
-from bot.storage import Database, open_database
+from bot.app import errors
+from bot.app.model import DealVerdict, Hint, PlayerKey, Settings, Stats
+from bot.app.service import GameService
+from bot.store.database import Database, open_database
 from core import solver
 from core.deal import GameCode, Rules
 from core.game import DRAW, UNDO, Action, Game, Reason, Status, Tap

@@ -10,7 +10,7 @@ from alembic.runtime.migration import MigrationContext
 from sqlalchemy import insert, select, text
 from sqlalchemy.exc import IntegrityError
 
-from bot.storage import (
+from bot.store.database import (
     DEFAULT_URL,
     Base,
     Database,

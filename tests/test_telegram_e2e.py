@@ -1,4 +1,4 @@
-"""The Telegram bot end to end: the real python-telegram-bot Application built by ``bot.telegram.app``, over real
+"""The Telegram bot end to end: the real python-telegram-bot Application built by ``bot.adapters.telegram.app``, over real
 HTTP, against the fake Bot API server on 127.0.0.1, with the real GameService on a SQLite file.
 
 Every test looks at what a player sees: the messages in the chat (text after Telegram's HTML parsing, the inline
@@ -28,9 +28,9 @@ from telegram import Update
 from telegram.ext import TypeHandler
 
 from bot.config import Config
-from bot.domain import DealVerdict, GameSnapshot, PlayerKey, Settings, Stats
-from bot.errors import BadPayload, GameNotFound, NoActiveGame, NotYourGame
-from bot.payload import DailyPayload, GamePayload, decode_payload
+from bot.app.model import DealVerdict, GameSnapshot, PlayerKey, Settings, Stats
+from bot.app.errors import BadPayload, GameNotFound, NoActiveGame, NotYourGame
+from bot.app.codec import DailyPayload, GamePayload, decode_payload
 from bot.render import (
     View,
     command_description,
@@ -40,10 +40,10 @@ from bot.render import (
     render_settings,
     render_stats,
 )
-from bot.service import GameService
-from bot.storage import open_database
-from bot.telegram.app import build_application, start, stop
-from bot.telegram.keyboard import keyboard, message_text
+from bot.app.service import GameService
+from bot.store.database import open_database
+from bot.adapters.telegram.app import build_application, start, stop
+from bot.adapters.telegram.keyboard import keyboard, message_text
 from core.cards import Card
 from core.deal import GameCode
 from core.game import DRAW, UNDO, Action, Game, Outcome, Reason, Status, Tap
@@ -714,7 +714,7 @@ async def test_flood_control_on_an_edit_is_waited_out(api: FakeBotAPI, service: 
     assert len(api.bot_messages(chat)) == 1
 
 
-@pytest.mark.parametrize("module", ["bot.telegram.keyboard", "bot.telegram.app"])
+@pytest.mark.parametrize("module", ["bot.adapters.telegram.keyboard", "bot.adapters.telegram.app"])
 def test_the_docstring_examples_hold(module: str) -> None:
     result = doctest.testmod(importlib.import_module(module))
     assert result.attempted > 0 and result.failed == 0
@@ -722,13 +722,13 @@ def test_the_docstring_examples_hold(module: str) -> None:
 
 async def test_daily_by_command_and_by_the_play_button(
         api: FakeBotAPI, service: GameService, monkeypatch: pytest.MonkeyPatch) -> None:
-    # which deal a day gets is bot.daily's business (and its own tests'); here it is pinned to one code
+    # which deal a day gets is bot.app.daily's business (and its own tests'); here it is pinned to one code
     day = dt.date(2026, 11, 29)
-    daily = types.ModuleType("bot.daily")
+    daily = types.ModuleType("bot.app.daily")
     daily.today = lambda: day  # type: ignore[attr-defined]
     daily.daily_code = lambda chosen: {day: GameCode.parse(CODE), day - dt.timedelta(days=1): GameCode.parse(
         WIN_CODE)}[chosen]  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "bot.daily", daily)
+    monkeypatch.setitem(sys.modules, "bot.app.daily", daily)
     alice = api.user("Alice")
     bob = api.user("Bob", language_code="uk")
     group = api.group(members=[alice, bob])

@@ -11,7 +11,7 @@ Every adapter maps a :class:`View` one to one onto its platform and holds no str
 All texts are plain: adapters escape them for their markup (Telegram HTML, Discord markdown).
 
 >>> from core.game import Game
->>> from bot.domain import GameSnapshot, PlayerKey, Settings
+>>> from bot.app.model import GameSnapshot, PlayerKey, Settings
 >>> snap = GameSnapshot(1, 0, PlayerKey("console", "1"), "ann", Game.from_code("TP1-E-AAAAAAB"))
 >>> view = render_game(snap, "en", Settings())
 >>> view.header.splitlines()[0]
@@ -33,9 +33,9 @@ from dataclasses import dataclass
 from babel.dates import format_date
 from babel.numbers import format_percent
 
-from bot.daily import DailyResult
-from bot.domain import DealVerdict, GameSnapshot, Hint, Settings, Stats
-from bot.errors import (
+from bot.app.daily import DailyResult
+from bot.app.model import DealVerdict, GameSnapshot, Hint, Settings, Stats
+from bot.app.errors import (
     BadGameCode,
     BadPayload,
     BotError,
@@ -46,7 +46,7 @@ from bot.errors import (
     StaleGame,
 )
 from bot.i18n import LANGUAGE_NAMES, N_, SUPPORTED_LOCALES, Translator, translator
-from bot.payload import HINT, NEW_GAME, PREFIX, DailyPayload, GamePayload
+from bot.app.codec import HINT, NEW_GAME, PREFIX, DailyPayload, GamePayload
 from core.cards import Card
 from core.deal import GameCode, Rules
 from core.errors import InvalidCardError, InvalidCodeError

@@ -27,9 +27,9 @@ import logging
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 from typing import Protocol
 
-from bot.daily import Subscription
+from bot.app.daily import Subscription
 from bot.render import View, render_daily
-from bot.service import GameService
+from bot.app.service import GameService
 from core.deal import GameCode
 
 log = logging.getLogger(__name__)
@@ -106,7 +106,7 @@ class RateLimiter:
 
 
 def _daily_code(day: dt.date) -> GameCode:
-    from bot import daily
+    from bot.app import daily
 
     return daily.daily_code(day)
 
@@ -115,7 +115,7 @@ class DailyPoster:
     """Posts the day's deal to every subscription of the platforms it has senders for; see the module docstring.
 
     ``post_time`` is the UTC time of day of the posts (``DAILY_POST_TIME``); ``code_for`` picks the day's deal
-    (default :func:`bot.daily.daily_code`, run in a thread: the first call of a day runs the solver).
+    (default :func:`bot.app.daily.daily_code`, run in a thread: the first call of a day runs the solver).
     """
 
     def __init__(self, service: GameService, senders: Iterable[Sender], *, post_time: dt.time,

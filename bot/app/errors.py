@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from bot.domain import GameSnapshot
+    from bot.app.model import GameSnapshot
 
 
 class BotError(Exception):

@@ -1,9 +1,9 @@
 """Daily posts on Telegram: :class:`TelegramSender` sends the renderer's daily view to a group for
-:class:`bot.daily_posts.DailyPoster`, as the same HTML message and inline keyboard as every other reply.
+:class:`bot.app.daily_posts.DailyPoster`, as the same HTML message and inline keyboard as every other reply.
 
-Telegram's flood control answers 429 with ``retry_after``: that becomes :class:`~bot.daily_posts.RetryLater`, which
+Telegram's flood control answers 429 with ``retry_after``: that becomes :class:`~bot.app.daily_posts.RetryLater`, which
 the poster waits out before sending again. A group the bot was removed from, or that no longer exists, is
-:class:`~bot.daily_posts.Undeliverable`."""
+:class:`~bot.app.daily_posts.Undeliverable`."""
 
 from __future__ import annotations
 
@@ -14,9 +14,9 @@ from telegram import Bot
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, Forbidden, RetryAfter
 
-from bot.daily_posts import RetryLater, Undeliverable
+from bot.app.daily_posts import RetryLater, Undeliverable
 from bot.render import View
-from bot.telegram.keyboard import keyboard, message_text
+from bot.adapters.telegram.keyboard import keyboard, message_text
 
 
 class TelegramSender:

@@ -1,5 +1,5 @@
 """Daily posts on Discord: :class:`DiscordSender` puts the renderer's daily view into a channel for
-:class:`bot.daily_posts.DailyPoster`, with the same Components V2 layout and Play button as every other message."""
+:class:`bot.app.daily_posts.DailyPoster`, with the same Components V2 layout and Play button as every other message."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ from typing import Any
 
 import discord
 
-from bot.daily_posts import RetryLater, Undeliverable
-from bot.discord.views import layout
+from bot.app.daily_posts import RetryLater, Undeliverable
+from bot.adapters.discord.views import layout
 from bot.render import View
 
 

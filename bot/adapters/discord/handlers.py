@@ -1,7 +1,7 @@
 """What each slash command and each button does: platform event in, service call, renderer view out.
 
 No game rules, no SQL and no texts of our own live here. A handler reads who acted and in which language, calls
-the :class:`~bot.service.GameService`, gives the snapshot to the renderer and maps the view onto the interaction's
+the :class:`~bot.app.service.GameService`, gives the snapshot to the renderer and maps the view onto the interaction's
 response:
 
 - a tap on a game message edits that message in place (response type 7), refusals included: the renderer puts
@@ -26,11 +26,11 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import discord
 from discord import app_commands
 
-from bot.discord.views import layout
-from bot.domain import GameSnapshot, PlayerKey, Settings
-from bot.errors import BadPayload, BotError, NoActiveGame, StaleGame
+from bot.adapters.discord.views import layout
+from bot.app.model import GameSnapshot, PlayerKey, Settings
+from bot.app.errors import BadPayload, BotError, NoActiveGame, StaleGame
 from bot.i18n import SUPPORTED_LOCALES, resolve_locale
-from bot.payload import GamePayload, decode_payload
+from bot.app.codec import GamePayload, decode_payload
 from bot.render import (
     DailyNotice,
     SettingsPayload,
@@ -52,7 +52,7 @@ from core.errors import TriPeaksError
 from core.game import Reason
 
 if TYPE_CHECKING:
-    from bot.discord.client import TriPeaksBot
+    from bot.adapters.discord.client import TriPeaksBot
 
 log = logging.getLogger(__name__)
 
@@ -239,7 +239,7 @@ async def new_game(interaction: Interaction, code: str | None = None, rules: str
 @guarded
 async def start_daily(interaction: Interaction, day: dt.date | None = None) -> None:
     """``/tripeaks daily`` or Play under a daily post: that day's deal, as a new game message."""
-    from bot import daily  # the daily deal is its own feature; imported where it is used
+    from bot.app import daily  # the daily deal is its own feature; imported where it is used
 
     player, name = player_of(interaction)
     service = bot_of(interaction).service
@@ -258,7 +258,7 @@ async def start_daily(interaction: Interaction, day: dt.date | None = None) -> N
 @guarded
 async def leaderboard(interaction: Interaction) -> None:
     """``/tripeaks leaderboard``: today's daily leaderboard of this server, for the channel to see."""
-    from bot import daily
+    from bot.app import daily
 
     locale = await own_locale(interaction)
     if interaction.guild_id is None:

@@ -17,10 +17,10 @@ import discord
 from discord.ext import commands
 
 from bot.config import Config
-from bot.discord.commands import TriPeaksCommands
-from bot.discord.translator import CatalogueTranslator
-from bot.discord.views import PayloadButton
-from bot.service import GameService
+from bot.adapters.discord.commands import TriPeaksCommands
+from bot.adapters.discord.translator import CatalogueTranslator
+from bot.adapters.discord.views import PayloadButton
+from bot.app.service import GameService
 
 log = logging.getLogger(__name__)
 

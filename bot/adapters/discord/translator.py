@@ -3,7 +3,7 @@
 
 When the tree is synced, discord.py asks for every string in every Discord locale; this answers for the bot's
 languages other than English (English is the commands' own text) and returns None otherwise, so Discord shows
-the English text. Each :class:`~discord.app_commands.locale_str` made in :mod:`bot.discord.commands` says what kind
+the English text. Each :class:`~discord.app_commands.locale_str` made in :mod:`bot.adapters.discord.commands` says what kind
 of string it is:
 
 - ``kind="name"``: a command or option name, msgid in the ``command`` context (``pgettext("command", "new")``).

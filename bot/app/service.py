@@ -1,7 +1,7 @@
 """The game service: how every adapter (Discord, Telegram, the console) starts, plays, resumes and counts games.
 
 Every public method is a coroutine that runs one database transaction (a hint runs two, around the solver) and
-returns frozen values from :mod:`bot.domain`. A result is returned only after its transaction has committed, so
+returns frozen values from :mod:`bot.app.model`. A result is returned only after its transaction has committed, so
 whatever an adapter shows a player is on disk.
 
 The version check
@@ -20,7 +20,7 @@ message carries the version it shows. An action:
 
 On PostgreSQL (read committed) the UPDATE of a second, racing transaction waits for the first one's row lock and
 then re-checks its WHERE against the committed row, so of two actions that read the same version exactly one
-applies. On SQLite every transaction starts with ``BEGIN IMMEDIATE`` (see :mod:`bot.storage`), which serialises
+applies. On SQLite every transaction starts with ``BEGIN IMMEDIATE`` (see :mod:`bot.store.database`), which serialises
 whole transactions across processes; inside one process an ``asyncio.Lock`` queues them first, so they wait their
 turn in order instead of polling SQLite's lock. Either way no two actions are ever applied to the same old state.
 
@@ -66,10 +66,10 @@ from typing import Any, cast
 from sqlalchemy import CursorResult, Row, Select, bindparam, case, func, insert, select, true, update
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 
-from bot.domain import DealVerdict, GameSnapshot, Hint, PlayerKey, Settings, Stats
-from bot.errors import BadGameCode, BadPayload, BotError, GameNotFound, NotYourGame, NoWinnableDeal, StaleGame
-from bot.payload import HINT, NEW_GAME
-from bot.storage import (
+from bot.app.model import DealVerdict, GameSnapshot, Hint, PlayerKey, Settings, Stats
+from bot.app.errors import BadGameCode, BadPayload, BotError, GameNotFound, NotYourGame, NoWinnableDeal, StaleGame
+from bot.app.codec import HINT, NEW_GAME
+from bot.store.database import (
     ABANDONED,
     BLOCKED,
     PLAYING,
@@ -457,17 +457,17 @@ class GameService:
                              board: str | None = None) -> GameSnapshot:
         """Start the daily deal of ``day`` for ``player`` (the adapters' one way to do it). ``board`` is the
         leaderboard the game counts on: the Discord server or Telegram group it is played in, None in a private
-        chat. Only the player's first finished attempt of a day counts (see :mod:`bot.daily`)."""
-        daily = importlib.import_module("bot.daily")
+        chat. Only the player's first finished attempt of a day counts (see :mod:`bot.app.daily`)."""
+        daily = importlib.import_module("bot.app.daily")
         # the first request of a day runs the solver to pick the deal: a thread keeps the event loop answering
         code = await asyncio.get_running_loop().run_in_executor(None, daily.daily_code, day)
         return await self._start(player, name, code=parse_code(code), rules=None, daily=day, winnable=False,
                                  chat_id=chat_id, board=board)
 
     async def daily_leaderboard(self, platform: str, board: str, day: dt.date) -> list[Any]:
-        """The ranked :class:`bot.daily.DailyResult` of every player whose first finished attempt at ``day``'s deal
+        """The ranked :class:`bot.app.daily.DailyResult` of every player whose first finished attempt at ``day``'s deal
         was played on ``board`` (a Discord server or Telegram group of ``platform``)."""
-        from bot.daily import DailyResult, first_finished, rank
+        from bot.app.daily import DailyResult, first_finished, rank
 
         async with self._transaction() as session:
             rows = (await session.execute(
@@ -509,8 +509,8 @@ class GameService:
         return _rowcount(result) > 0
 
     async def daily_subscriptions(self, platforms: tuple[str, ...] | None = None) -> list[Any]:
-        """Every :class:`bot.daily.Subscription` (of ``platforms``, when given), oldest first."""
-        from bot.daily import Subscription
+        """Every :class:`bot.app.daily.Subscription` (of ``platforms``, when given), oldest first."""
+        from bot.app.daily import Subscription
 
         query = select(daily_subscriptions).order_by(daily_subscriptions.c.id)
         if platforms is not None:
@@ -521,7 +521,7 @@ class GameService:
 
     async def unsent_daily_posts(self, day: dt.date, platforms: tuple[str, ...]) -> list[Any]:
         """The subscriptions of ``platforms`` with no post of ``day`` sent or given up."""
-        from bot.daily import Subscription
+        from bot.app.daily import Subscription
 
         done = select(daily_posts.c.subscription_id).where(daily_posts.c.day == day,
                                                            daily_posts.c.status != POST_CLAIMED)

@@ -32,7 +32,7 @@ _STYLES = {
 }
 
 #: Every payload the renderer puts on a button: a game (``tp:g:``), a daily deal (``tp:daily:``) or a setting
-#: (``tp:set:``). Deliberately broad: :func:`bot.discord.handlers.on_button` reads and checks the rest.
+#: (``tp:set:``). Deliberately broad: :func:`bot.adapters.discord.handlers.on_button` reads and checks the rest.
 PAYLOAD_TEMPLATE = r"tp:(?:g|daily|set):.*"
 
 
@@ -52,7 +52,7 @@ class PayloadButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=PAY
         return cls(Button(getattr(item, "label", None) or "?", match.group(0)))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        from bot.discord import handlers  # handlers import this module for layout()
+        from bot.adapters.discord import handlers  # handlers import this module for layout()
 
         await handlers.on_button(interaction, self.payload)
 

@@ -3,7 +3,7 @@
 A command replies with a new message; a tap on an inline button is answered at once (``answerCallbackQuery``,
 with the renderer's notice as the toast) and then the tapped message is edited in place, as in
 python-telegram-bot's ``examples/inlinekeyboard.py``. No game rule, SQL or user-facing string lives here: the
-service decides, :mod:`bot.render` words it (localised), :mod:`bot.telegram.keyboard` lays it out.
+service decides, :mod:`bot.render` words it (localised), :mod:`bot.adapters.telegram.keyboard` lays it out.
 """
 
 from __future__ import annotations
@@ -22,10 +22,10 @@ from telegram.constants import ChatMemberStatus, ChatType, ParseMode
 from telegram.error import BadRequest, RetryAfter, TelegramError
 from telegram.ext import Application, CallbackQueryHandler, CommandHandler, ContextTypes
 
-from bot.domain import GameSnapshot, PlayerKey, Settings
-from bot.errors import BadPayload, BotError, NoActiveGame, NotYourGame, StaleGame
+from bot.app.model import GameSnapshot, PlayerKey, Settings
+from bot.app.errors import BadPayload, BotError, NoActiveGame, NotYourGame, StaleGame
 from bot.i18n import SUPPORTED_LOCALES, resolve_locale
-from bot.payload import DailyPayload, GamePayload, decode_payload
+from bot.app.codec import DailyPayload, GamePayload, decode_payload
 from bot.render import (
     COMMAND_DESCRIPTIONS,
     DailyNotice,
@@ -41,8 +41,8 @@ from bot.render import (
     render_settings,
     render_stats,
 )
-from bot.service import GameService
-from bot.telegram.keyboard import keyboard, message_text, toast
+from bot.app.service import GameService
+from bot.adapters.telegram.keyboard import keyboard, message_text, toast
 from core.cards import Card
 from core.deal import Rules
 from core.errors import InvalidCardError, InvalidCodeError, TriPeaksError
@@ -221,7 +221,7 @@ class TelegramHandlers:
 
     async def start_daily(self, user: User, day: dt.date | None, chat_id: str) -> GameSnapshot:
         """A game of the daily deal of ``day`` (today when None); a day after today is a tampered payload."""
-        daily = importlib.import_module("bot.daily")  # the daily deal is optional: see bot/daily.py
+        daily = importlib.import_module("bot.app.daily")  # the daily deal is optional: see bot/daily.py
         today: dt.date = daily.today()
         if day is None:
             day = today
@@ -241,7 +241,7 @@ class TelegramHandlers:
                 await message.reply_text(daily_notice(DailyNotice.NEEDS_GROUP, locale),
                                          allow_sending_without_reply=True)
                 return
-            day: dt.date = importlib.import_module("bot.daily").today()
+            day: dt.date = importlib.import_module("bot.app.daily").today()
             results = await self.service.daily_leaderboard(PLATFORM, str(message.chat_id), day)
             await self.reply(message, render_leaderboard(day, results, locale))
 

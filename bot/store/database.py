@@ -52,7 +52,7 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 DEFAULT_URL = "sqlite+aiosqlite:///data/tripeaks.db"
 #: Where the Alembic scripts live: the repository's ``migrations`` folder, found from this file so that
 #: ``tripeaks db upgrade`` works from any directory (see :func:`migrations_dir` for installed copies).
-MIGRATIONS_DIR = Path(__file__).resolve().parent.parent / "migrations"
+MIGRATIONS_DIR = Path(__file__).resolve().parents[2] / "migrations"
 #: How long a SQLite connection waits for another process's write lock before giving up (milliseconds).
 SQLITE_BUSY_TIMEOUT_MS = 10_000
 #: The interpreter's GIL switch interval (seconds) in a process using SQLite: aiosqlite runs every statement in a

@@ -16,7 +16,7 @@ import datetime as dt
 import re
 from dataclasses import dataclass
 
-from bot.errors import BadPayload
+from bot.app.errors import BadPayload
 from core.game import Action
 
 PREFIX = "tp"

@@ -1,8 +1,8 @@
 """The ``/tripeaks`` slash command group: ``new [code] [rules]``, ``daily``, ``resume``, ``play <card>``,
 ``rules``, ``stats`` and ``settings``.
 
-Each command only hands the interaction to its handler in :mod:`bot.discord.handlers`. Names, descriptions and
-choice names are :class:`~discord.app_commands.locale_str` values that :mod:`bot.discord.translator` looks up in
+Each command only hands the interaction to its handler in :mod:`bot.adapters.discord.handlers`. Names, descriptions and
+choice names are :class:`~discord.app_commands.locale_str` values that :mod:`bot.adapters.discord.translator` looks up in
 the bot's catalogues when the tree is synced: descriptions are the renderer's texts
 (:data:`bot.render.COMMAND_DESCRIPTIONS`), command and option names are the msgids ``new``, ``code``... in the
 message context ``command``.
@@ -20,7 +20,7 @@ from discord import app_commands
 from discord.app_commands import locale_str
 
 from bot import render
-from bot.discord import handlers
+from bot.adapters.discord import handlers
 from core.deal import Rules
 
 GROUP = handlers.GROUP

@@ -1,0 +1,1 @@
+"""The use cases: games, settings, statistics, the daily deal; the tap batcher and the solver pool."""

@@ -1,0 +1,1 @@
+"""Every table and SQL statement, the engine set-up and the migration helpers. Only this package imports SQLAlchemy."""
