@@ -66,7 +66,9 @@ from sqlalchemy.engine import URL, make_url
 
 from bot.app.model import DealVerdict, GameSnapshot, Hint, PlayerKey
 from bot.app.service import GameService
-from bot.store.database import ABANDONED, WON, games, open_database, players, upgrade_database
+from bot.store.database import open_database
+from bot.store.migrate import upgrade_database
+from bot.store.schema import ABANDONED, WON, games, players
 from core.deal import DEAL_COUNT, GameCode, Rules
 from core.game import Action, Game
 from core.layout import SLOT_COUNT, STOCK_SIZE
@@ -586,8 +588,8 @@ async def serve_telegram(url: str | URL, api_url: str, token: str, until: Callab
                          ready: Callable[[], None] = lambda: None) -> None:
     """The bot's Telegram adapter as ``tripeaks run`` starts it (long polling), on the bench's service (the solver
     answering nothing), until ``until()`` returns."""
-    from bot.config import Config
     from bot.adapters.telegram.app import build_application, start, stop
+    from bot.config import Config
 
     db = await open_database(url, migrate=False)
     service, executor = open_service(db)

@@ -233,7 +233,7 @@ def cmd_console(args: argparse.Namespace) -> int:
 
 
 def cmd_db(args: argparse.Namespace) -> int:
-    from bot.store.database import current_revision, downgrade_database, upgrade_database
+    from bot.store.migrate import current_revision, downgrade_database, upgrade_database
 
     url = _load_config().database_url
 

@@ -8,11 +8,12 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from bot.i18n import SUPPORTED_LOCALES
+
 DEFAULT_DATABASE_URL = "sqlite+aiosqlite:///data/tripeaks.db"
 _DISCORD_TOKEN_RE = re.compile(r"^[A-Za-z0-9_-]{20,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{20,}$")
 _TELEGRAM_TOKEN_RE = re.compile(r"^\d{3,}:[A-Za-z0-9_-]{30,}$")
 _LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
-_LOCALES = ("en", "uk", "ru", "ja")
 
 
 class ConfigError(ValueError):
@@ -61,12 +62,12 @@ def load_config(env: Mapping[str, str] | None = None) -> Config:
     if telegram_token and not _TELEGRAM_TOKEN_RE.match(telegram_token):
         raise ConfigError("TELEGRAM_TOKEN is malformed: expected the token from @BotFather, like 123456:ABC-DEF...")
     database_url = _get(env, "DATABASE_URL") or DEFAULT_DATABASE_URL
-    if not re.match(r"^(sqlite\+aiosqlite|postgresql\+asyncpg)://", database_url):
+    if not re.match(r"^(sqlite(\+aiosqlite)?|postgres(ql)?(\+asyncpg)?)://", database_url):
         raise ConfigError(f"DATABASE_URL is not supported: {redact_url(database_url)!r}: use "
                           "sqlite+aiosqlite:///path/to/file.db or postgresql+asyncpg://user@host/db")
     locale = (_get(env, "DEFAULT_LOCALE") or "en").lower()
-    if locale not in _LOCALES:
-        raise ConfigError(f"DEFAULT_LOCALE must be one of {', '.join(_LOCALES)}, not {locale!r}")
+    if locale not in SUPPORTED_LOCALES:
+        raise ConfigError(f"DEFAULT_LOCALE must be one of {', '.join(SUPPORTED_LOCALES)}, not {locale!r}")
     post_time_text = _get(env, "DAILY_POST_TIME") or "09:00"
     try:
         post_time = dt.time.fromisoformat(post_time_text)

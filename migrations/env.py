@@ -1,7 +1,7 @@
 """Alembic environment, from the async template.
 
 Two ways in:
-- programmatically (``bot.store.database.upgrade_database``): the caller passes an open connection in
+- programmatically (``bot.store.migrate.upgrade_database``): the caller passes an open connection in
   ``config.attributes["connection"]`` and the migrations run on it, inside its transaction;
 - the ``alembic`` command (``alembic upgrade head`` with the repository's ``alembic.ini``): an async engine is made
   from ``DATABASE_URL`` (or the default SQLite file) by the same code the bot uses.
@@ -14,7 +14,9 @@ import asyncio
 from alembic import context
 from sqlalchemy.engine import Connection
 
-from bot.store.database import Base, create_engine
+from bot.config import load_config
+from bot.store.engine import create_engine, database_url
+from bot.store.schema import Base
 
 config = context.config
 target_metadata = Base.metadata
@@ -22,10 +24,9 @@ target_metadata = Base.metadata
 
 def run_migrations_offline() -> None:
     """Emit SQL to stdout instead of running it (``alembic upgrade head --sql``)."""
-    from bot.store.database import database_url
-
     context.configure(
-        url=config.get_main_option("sqlalchemy.url") or database_url().render_as_string(hide_password=False),
+        url=config.get_main_option("sqlalchemy.url")
+        or database_url(load_config().database_url).render_as_string(hide_password=False),
         target_metadata=target_metadata,
         literal_binds=True,
         dialect_opts={"paramstyle": "named"},
@@ -42,7 +43,7 @@ def do_run_migrations(connection: Connection) -> None:
 
 
 async def run_async_migrations() -> None:
-    engine = create_engine(config.get_main_option("sqlalchemy.url") or None)
+    engine = create_engine(config.get_main_option("sqlalchemy.url") or load_config().database_url)
     try:
         async with engine.begin() as connection:
             await connection.run_sync(do_run_migrations)

@@ -22,7 +22,9 @@ from sqlalchemy.engine import URL, make_url
 
 from bot.app.model import DealVerdict, Hint
 from bot.app.service import GameService
-from bot.store.database import Database, open_database, upgrade_database
+from bot.store.database import open_database
+from bot.store.engine import Database
+from bot.store.migrate import upgrade_database
 from core.deal import GameCode
 from core.game import Game
 

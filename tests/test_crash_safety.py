@@ -14,7 +14,8 @@ from sqlalchemy.engine import URL
 
 from bot.app.model import PlayerKey
 from bot.app.service import GameService
-from bot.store.database import games, open_database
+from bot.store.database import open_database
+from bot.store.schema import games
 from core.game import UNDO, Action, Game, Undo
 
 REPO = Path(__file__).resolve().parents[1]

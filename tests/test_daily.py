@@ -18,15 +18,15 @@ import pytest
 from sqlalchemy import delete
 from telegram import Bot
 
+from bot.adapters.telegram.sender import TelegramSender
 from bot.app import daily
+from bot.app.codec import DailyPayload
 from bot.app.daily import DailyResult, rank
 from bot.app.daily_posts import DailyPoster, RateLimiter
 from bot.app.model import GameSnapshot, PlayerKey, Settings
-from bot.app.codec import DailyPayload
-from bot.render import render_game, share_line
 from bot.app.service import GameService
-from bot.store.database import daily_subscriptions
-from bot.adapters.telegram.sender import TelegramSender
+from bot.render import render_game, share_line
+from bot.store.schema import daily_subscriptions
 from core.deal import GameCode
 from core.game import DRAW, Action, Game, Status, Tap
 from tests.core_helpers import winning_line

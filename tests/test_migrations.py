@@ -12,9 +12,9 @@ from alembic.script import ScriptDirectory
 from sqlalchemy import inspect
 from sqlalchemy.engine import URL
 
-from bot.store.database import (
+from bot.store.engine import create_engine
+from bot.store.migrate import (
     alembic_config,
-    create_engine,
     current_revision,
     downgrade_database,
     migrations_dir,

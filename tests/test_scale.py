@@ -15,7 +15,8 @@ from sqlalchemy import URL
 
 from bot.app.model import PlayerKey
 from bot.app.service import GameService
-from bot.store.database import open_database, upgrade_database
+from bot.store.database import open_database
+from bot.store.migrate import upgrade_database
 from core.game import Action, Game
 from tests.conftest import PostgresServer
 

@@ -17,7 +17,8 @@ from sqlalchemy.engine import URL
 from bot.app import errors
 from bot.app.model import DealVerdict, Hint, PlayerKey, Settings, Stats
 from bot.app.service import GameService
-from bot.store.database import Database, open_database
+from bot.store.database import open_database
+from bot.store.engine import Database
 from core import solver
 from core.deal import GameCode, Rules
 from core.game import DRAW, UNDO, Action, Game, Reason, Status, Tap

@@ -10,26 +10,15 @@ from alembic.runtime.migration import MigrationContext
 from sqlalchemy import insert, select, text
 from sqlalchemy.exc import IntegrityError
 
-from bot.store.database import (
-    DEFAULT_URL,
-    Base,
-    Database,
-    create_engine,
-    current_revision,
-    database_url,
-    games,
-    open_database,
-    players,
-    utcnow,
-)
+from bot.store.database import open_database
+from bot.store.engine import DEFAULT_URL, Database, create_engine, database_url
+from bot.store.migrate import current_revision
+from bot.store.schema import Base, games, players, utcnow
 from core.game import Game
 
 
-def test_the_url_comes_from_the_argument_else_database_url_else_the_default(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.delenv("DATABASE_URL", raising=False)
+def test_the_url_comes_from_the_argument_else_the_default() -> None:
     assert database_url().render_as_string() == DEFAULT_URL == "sqlite+aiosqlite:///data/tripeaks.db"
-    monkeypatch.setenv("DATABASE_URL", "postgresql+asyncpg://bot@db:5432/tripeaks")
-    assert database_url().render_as_string() == "postgresql+asyncpg://bot@db:5432/tripeaks"
     assert database_url("sqlite+aiosqlite:///x.db").render_as_string() == "sqlite+aiosqlite:///x.db"
 
 

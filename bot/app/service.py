@@ -20,7 +20,7 @@ message carries the version it shows. An action:
 
 On PostgreSQL (read committed) the UPDATE of a second, racing transaction waits for the first one's row lock and
 then re-checks its WHERE against the committed row, so of two actions that read the same version exactly one
-applies. On SQLite every transaction starts with ``BEGIN IMMEDIATE`` (see :mod:`bot.store.database`), which serialises
+applies. On SQLite every transaction starts with ``BEGIN IMMEDIATE`` (see :mod:`bot.store.engine`), which serialises
 whole transactions across processes; inside one process an ``asyncio.Lock`` queues them first, so they wait their
 turn in order instead of polling SQLite's lock. Either way no two actions are ever applied to the same old state.
 
@@ -66,10 +66,20 @@ from typing import Any, cast
 from sqlalchemy import CursorResult, Row, Select, bindparam, case, func, insert, select, true, update
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 
-from bot.app.model import DealVerdict, GameSnapshot, Hint, PlayerKey, Settings, Stats
-from bot.app.errors import BadGameCode, BadPayload, BotError, GameNotFound, NotYourGame, NoWinnableDeal, StaleGame
 from bot.app.codec import HINT, NEW_GAME
-from bot.store.database import (
+from bot.app.errors import (
+    BadGameCode,
+    BadPayload,
+    BotError,
+    GameNotFound,
+    NotYourGame,
+    NoWinnableDeal,
+    StaleGame,
+)
+from bot.app.model import DealVerdict, GameSnapshot, Hint, PlayerKey, Settings, Stats
+from bot.store.database import open_database
+from bot.store.engine import Database
+from bot.store.schema import (
     ABANDONED,
     BLOCKED,
     PLAYING,
@@ -77,11 +87,9 @@ from bot.store.database import (
     POST_FAILED,
     POST_SENT,
     WON,
-    Database,
     daily_posts,
     daily_subscriptions,
     games,
-    open_database,
     players,
     utcnow,
 )

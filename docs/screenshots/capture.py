@@ -19,7 +19,7 @@ import simcord
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from bot.store.database import upgrade_database  # noqa: E402
+from bot.store.migrate import upgrade_database  # noqa: E402
 from core.game import Game, Tap  # noqa: E402
 from tests.core_helpers import winning_line  # noqa: E402
 from tests.discord_harness import button, make_bot, open_service  # noqa: E402
