@@ -24,10 +24,10 @@ import pytest
 import simcord
 import simcord.interactions
 
-from bot.config import Config
 from bot.adapters.discord import build_bot
 from bot.app.model import DealVerdict, Hint
 from bot.app.service import GameService
+from bot.config import Config
 from bot.store.database import open_database
 from core.game import Game
 

@@ -11,9 +11,9 @@ import discord
 import pytest
 import simcord
 
+from bot.adapters.discord.sender import DiscordSender
 from bot.app import daily
 from bot.app.daily_posts import DailyPoster
-from bot.adapters.discord.sender import DiscordSender
 from bot.app.model import PlayerKey
 from bot.app.service import GameService
 from core.deal import GameCode

@@ -22,9 +22,9 @@ import simcord
 
 from bot.adapters.discord.translator import valid_name
 from bot.app.model import PlayerKey
+from bot.app.service import GameService
 from bot.i18n import translator
 from bot.render import COMMAND_DESCRIPTIONS, OPTION_DESCRIPTIONS, card_label, command_names
-from bot.app.service import GameService
 from core.game import DRAW, Game, Tap
 from tests.core_helpers import winning_line
 from tests.discord_harness import (
@@ -375,8 +375,8 @@ async def test_a_hint_names_a_move_and_marks_its_button(
 
 async def test_daily_deal_by_command_and_by_the_play_button_under_a_daily_post(
         game_service: GameService, monkeypatch: pytest.MonkeyPatch) -> None:
-    from bot.app import daily
     from bot.adapters.discord.views import layout
+    from bot.app import daily
     from bot.render import render_daily
     from core.deal import GameCode
 

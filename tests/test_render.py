@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.app.model import DealVerdict, GameSnapshot, Hint, PlayerKey, Settings, Stats
+from bot.app.codec import DailyPayload, GamePayload, decode_payload
 from bot.app.errors import (
     BadGameCode,
     BadPayload,
@@ -27,8 +27,8 @@ from bot.app.errors import (
     NoWinnableDeal,
     StaleGame,
 )
+from bot.app.model import DealVerdict, GameSnapshot, Hint, PlayerKey, Settings, Stats
 from bot.i18n import SUPPORTED_LOCALES
-from bot.app.codec import DailyPayload, GamePayload, decode_payload
 from bot.render import (
     COMMAND_DESCRIPTIONS,
     DISCORD_CONTENT_MAX,

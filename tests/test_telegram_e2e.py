@@ -27,10 +27,13 @@ import pytest
 from telegram import Update
 from telegram.ext import TypeHandler
 
-from bot.config import Config
-from bot.app.model import DealVerdict, GameSnapshot, PlayerKey, Settings, Stats
-from bot.app.errors import BadPayload, GameNotFound, NoActiveGame, NotYourGame
+from bot.adapters.telegram.app import build_application, start, stop
+from bot.adapters.telegram.keyboard import keyboard, message_text
 from bot.app.codec import DailyPayload, GamePayload, decode_payload
+from bot.app.errors import BadPayload, GameNotFound, NoActiveGame, NotYourGame
+from bot.app.model import DealVerdict, GameSnapshot, PlayerKey, Settings, Stats
+from bot.app.service import GameService
+from bot.config import Config
 from bot.render import (
     View,
     command_description,
@@ -40,10 +43,7 @@ from bot.render import (
     render_settings,
     render_stats,
 )
-from bot.app.service import GameService
 from bot.store.database import open_database
-from bot.adapters.telegram.app import build_application, start, stop
-from bot.adapters.telegram.keyboard import keyboard, message_text
 from core.cards import Card
 from core.deal import GameCode
 from core.game import DRAW, UNDO, Action, Game, Outcome, Reason, Status, Tap

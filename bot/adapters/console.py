@@ -15,11 +15,12 @@ import sys
 from collections.abc import AsyncIterator
 from typing import TextIO
 
-from bot.app.daily import daily_code, today
-from bot.app.model import GameSnapshot, PlayerKey, Settings
-from bot.app.errors import BotError, StaleGame
-from bot.i18n import N_, resolve_locale, translator
 from bot.app.codec import DailyPayload, GamePayload, decode_payload
+from bot.app.daily import daily_code, today
+from bot.app.errors import BotError, StaleGame
+from bot.app.model import GameSnapshot, PlayerKey, Settings
+from bot.app.service import GameService
+from bot.i18n import N_, resolve_locale, translator
 from bot.render import (
     SettingsPayload,
     View,
@@ -30,7 +31,6 @@ from bot.render import (
     render_settings,
     render_stats,
 )
-from bot.app.service import GameService
 from core.cards import Card
 from core.errors import TriPeaksError
 from core.game import Reason

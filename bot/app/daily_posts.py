@@ -28,8 +28,8 @@ from collections.abc import Awaitable, Callable, Iterable, Mapping
 from typing import Protocol
 
 from bot.app.daily import Subscription
-from bot.render import View, render_daily
 from bot.app.service import GameService
+from bot.render import View, render_daily
 from core.deal import GameCode
 
 log = logging.getLogger(__name__)

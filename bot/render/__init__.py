@@ -33,8 +33,8 @@ from dataclasses import dataclass
 from babel.dates import format_date
 from babel.numbers import format_percent
 
+from bot.app.codec import HINT, NEW_GAME, PREFIX, DailyPayload, GamePayload
 from bot.app.daily import DailyResult
-from bot.app.model import DealVerdict, GameSnapshot, Hint, Settings, Stats
 from bot.app.errors import (
     BadGameCode,
     BadPayload,
@@ -45,8 +45,8 @@ from bot.app.errors import (
     NoWinnableDeal,
     StaleGame,
 )
+from bot.app.model import DealVerdict, GameSnapshot, Hint, Settings, Stats
 from bot.i18n import LANGUAGE_NAMES, N_, SUPPORTED_LOCALES, Translator, translator
-from bot.app.codec import HINT, NEW_GAME, PREFIX, DailyPayload, GamePayload
 from core.cards import Card
 from core.deal import GameCode, Rules
 from core.errors import InvalidCardError, InvalidCodeError

@@ -16,11 +16,11 @@ from typing import Any
 import discord
 from discord.ext import commands
 
-from bot.config import Config
 from bot.adapters.discord.commands import TriPeaksCommands
 from bot.adapters.discord.translator import CatalogueTranslator
 from bot.adapters.discord.views import PayloadButton
 from bot.app.service import GameService
+from bot.config import Config
 
 log = logging.getLogger(__name__)
 

@@ -27,10 +27,10 @@ import discord
 from discord import app_commands
 
 from bot.adapters.discord.views import layout
-from bot.app.model import GameSnapshot, PlayerKey, Settings
-from bot.app.errors import BadPayload, BotError, NoActiveGame, StaleGame
-from bot.i18n import SUPPORTED_LOCALES, resolve_locale
 from bot.app.codec import GamePayload, decode_payload
+from bot.app.errors import BadPayload, BotError, NoActiveGame, StaleGame
+from bot.app.model import GameSnapshot, PlayerKey, Settings
+from bot.i18n import SUPPORTED_LOCALES, resolve_locale
 from bot.render import (
     DailyNotice,
     SettingsPayload,

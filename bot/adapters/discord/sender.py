@@ -7,8 +7,8 @@ from typing import Any
 
 import discord
 
-from bot.app.daily_posts import RetryLater, Undeliverable
 from bot.adapters.discord.views import layout
+from bot.app.daily_posts import RetryLater, Undeliverable
 from bot.render import View
 
 

@@ -21,10 +21,10 @@ from telegram import BotCommand
 from telegram.error import TelegramError
 from telegram.ext import Application, ApplicationBuilder
 
+from bot.adapters.telegram.handlers import ALLOWED_UPDATES, TelegramApp, TelegramHandlers, menu_commands
+from bot.app.service import GameService
 from bot.config import Config, ConfigError
 from bot.i18n import DEFAULT_LOCALE, SUPPORTED_LOCALES
-from bot.app.service import GameService
-from bot.adapters.telegram.handlers import ALLOWED_UPDATES, TelegramApp, TelegramHandlers, menu_commands
 
 log = logging.getLogger(__name__)
 

@@ -22,10 +22,12 @@ from telegram.constants import ChatMemberStatus, ChatType, ParseMode
 from telegram.error import BadRequest, RetryAfter, TelegramError
 from telegram.ext import Application, CallbackQueryHandler, CommandHandler, ContextTypes
 
-from bot.app.model import GameSnapshot, PlayerKey, Settings
-from bot.app.errors import BadPayload, BotError, NoActiveGame, NotYourGame, StaleGame
-from bot.i18n import SUPPORTED_LOCALES, resolve_locale
+from bot.adapters.telegram.keyboard import keyboard, message_text, toast
 from bot.app.codec import DailyPayload, GamePayload, decode_payload
+from bot.app.errors import BadPayload, BotError, NoActiveGame, NotYourGame, StaleGame
+from bot.app.model import GameSnapshot, PlayerKey, Settings
+from bot.app.service import GameService
+from bot.i18n import SUPPORTED_LOCALES, resolve_locale
 from bot.render import (
     COMMAND_DESCRIPTIONS,
     DailyNotice,
@@ -41,8 +43,6 @@ from bot.render import (
     render_settings,
     render_stats,
 )
-from bot.app.service import GameService
-from bot.adapters.telegram.keyboard import keyboard, message_text, toast
 from core.cards import Card
 from core.deal import Rules
 from core.errors import InvalidCardError, InvalidCodeError, TriPeaksError

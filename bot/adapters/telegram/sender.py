@@ -14,9 +14,9 @@ from telegram import Bot
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, Forbidden, RetryAfter
 
+from bot.adapters.telegram.keyboard import keyboard, message_text
 from bot.app.daily_posts import RetryLater, Undeliverable
 from bot.render import View
-from bot.adapters.telegram.keyboard import keyboard, message_text
 
 
 class TelegramSender:
