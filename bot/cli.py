@@ -182,6 +182,33 @@ def cmd_hint(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_review(args: argparse.Namespace) -> int:
+    from core.game import IllegalActionError
+    from core.review import review
+
+    game = Game.from_code(_parse_code(args.code))
+    try:
+        result = review(game, _parse_actions(args.actions))
+    except IllegalActionError as error:
+        raise UsageError(f"action {error.action} refused: {error.reason.value}") from None
+    if args.json:
+        print(json.dumps({"won": result.won, "score": result.score, "best_score": result.best_score,
+                          "winnable_at_start": result.winnable_at_start, "lost_at": result.lost_at,
+                          "longest_chain": result.longest_chain}))
+        return 0
+    best = "cannot be won" if result.best_score is None else f"best possible {result.best_score}"
+    print(f"{game.code}  {game.rules.value}  {'won' if result.won else 'not won'}  score {result.score}  ({best})")
+    print(f"longest chain {result.longest_chain}")
+    if result.lost_at is not None and result.losing_card is not None:
+        card = result.losing_card.symbol()
+        what = f"slot {result.losing_action}, {card}, {result.losing_peak_name} peak" if result.losing_peak_name \
+            else f"draw, {card}"
+        print(f"lost by action {result.lost_at} ({what})")
+        print(f"best line from before it (score {result.best_line_score}): "
+              + " ".join(str(action) for action in result.best_line or ()))
+    return 0
+
+
 def _load_config() -> Config:
     from dotenv import load_dotenv
 
@@ -304,6 +331,12 @@ def build_parser() -> argparse.ArgumentParser:
     hint.add_argument("--time-budget", type=float, default=10.0, help="seconds (default 10)")
     hint.add_argument("--json", action="store_true", help="print JSON")
     hint.set_defaults(handler=cmd_hint)
+
+    review = sub.add_parser("review", help="after a game: the score against the best, where it was lost, how")
+    review.add_argument("code", help="a game code such as TP1-E-AAAAAAB")
+    review.add_argument("actions", nargs="*", help="the actions played: slot 0-27, d (draw) or u (undo)")
+    review.add_argument("--json", action="store_true", help="print JSON")
+    review.set_defaults(handler=cmd_review)
 
     daily = sub.add_parser("daily", help="the daily deal's code for a date (UTC, default today)")
     daily.add_argument("date", nargs="?", help="YYYY-MM-DD")
