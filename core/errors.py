@@ -25,3 +25,7 @@ class InvalidLayoutError(TriPeaksError):
 
 class InvalidStateError(TriPeaksError):
     """A serialised game could not be read back."""
+
+
+class GameOverError(TriPeaksError):
+    """The game is won or blocked: there is no action left to advise."""
