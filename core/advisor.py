@@ -1,0 +1,287 @@
+"""A hint that plays fair: the advice of a player who sees only what is face up.
+
+The exact solver (:mod:`core.solver`) knows every face-down card and the order of the stock. The advisor knows only
+a :class:`VisiblePosition`: the face-up cards, which slots are empty or face down, the cards already out of play,
+the waste card and how many cards the stock holds. The cards not seen yet (:attr:`VisiblePosition.unseen`) lie in
+the face-down slots and the stock in an order the player cannot know, every order being equally likely.
+
+:func:`advise` deals those unseen cards at random into the face-down slots and the stock many times (a *sample*
+each), solves every sample exactly, and for every legal first action counts the samples in which the position after
+it can still be won. The same samples serve every action (common random numbers), so the comparison is not blurred
+by luck. It chooses the action that wins in the most samples (ties: a removal before the draw, then the lower
+slot), and ``win_chance`` is that action's share of the samples. When the unseen cards can only be arranged in a
+few ways (no more than ``samples`` orders of their ranks), every arrangement is solved once and the chance is exact.
+
+The chance is optimistic: each sample is solved as if its hidden cards were known from the next move on, while
+the player will still be guessing. It is an upper bound on what the player can expect, and the gap is small when
+little is hidden.
+
+Randomness comes from the project's own SplitMix64 (:func:`core.deal.splitmix64`), seeded by ``seed`` and
+independent of hash order and of the Python version, so an answer depends on the visible position and the seed
+only, as long as the time budget does not cut the sampling short (then ``samples_used < samples``).
+
+>>> from core.game import Game
+>>> game = Game.from_code("TP1-E-AAAAAAB")
+>>> position = VisiblePosition.of(game)
+>>> position.stock_left, len(position.face_down_slots()), len(position.unseen())
+(23, 18, 41)
+>>> advice = advise(position, samples=20)
+>>> str(advice.action), advice.win_chance, advice.samples_used
+('21', 0.95, 20)
+"""
+
+from __future__ import annotations
+
+import enum
+import math
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from core.cards import FULL_DECK, Card
+from core.deal import Rules, _uniform_below, splitmix64
+from core.errors import GameOverError, InvalidLayoutError
+from core.game import DRAW, Draw, Game, Status, Tap
+from core.layout import ALL_SLOTS_MASK, COVER_MASKS, SLOT_COUNT, STOCK_SIZE
+from core.solver import winnable_actions
+
+__all__ = ["DEFAULT_NODE_BUDGET", "DEFAULT_SAMPLES", "Advice", "SlotState", "VisiblePosition", "advise"]
+
+#: Samples per answer at most (bench/advisor.py measures the time and the win rates).
+DEFAULT_SAMPLES = 64
+#: Positions and masks the solver may examine for one answer, over all samples: about 0.7 s of one core of a
+#: 2-core machine. It cuts the sampling short in the first moves of a deal, where a sample costs up to 100 ms, and
+#: seldom later; unlike a time budget it gives the same answer on every machine.
+DEFAULT_NODE_BUDGET = 450_000
+#: The rank written where the solver never reads one: removed slots and the cards already drawn.
+_FILLER = 1
+
+
+class SlotState(enum.Enum):
+    """What a player sees in a slot that shows no card."""
+
+    REMOVED = "removed"
+    FACE_DOWN = "face_down"
+
+
+@dataclass(frozen=True)
+class VisiblePosition:
+    """A position as the player sees it. It holds no face-down card and no stock card, by construction.
+
+    ``slots`` has one entry a slot (0-27): the face-up :class:`~core.cards.Card`, :attr:`SlotState.REMOVED` or
+    :attr:`SlotState.FACE_DOWN`. ``out_of_play`` are the cards the player has seen leave play, in deck order: the
+    removed peak cards, the first waste card and every card drawn (the waste card among them).
+    """
+
+    rules: Rules
+    slots: tuple[Card | SlotState, ...]
+    waste: Card
+    stock_left: int
+    out_of_play: tuple[Card, ...]
+
+    def __post_init__(self) -> None:
+        if len(self.slots) != SLOT_COUNT:
+            raise InvalidLayoutError(f"a visible position has {SLOT_COUNT} slots, got {len(self.slots)}")
+        if not 0 <= self.stock_left <= STOCK_SIZE:
+            raise InvalidLayoutError(f"the stock holds 0-{STOCK_SIZE} cards, not {self.stock_left}")
+        removed = self.removed_mask
+        for slot, seen in enumerate(self.slots):
+            if seen is SlotState.REMOVED:
+                continue
+            face_up = removed & COVER_MASKS[slot] == COVER_MASKS[slot]
+            if face_up != isinstance(seen, Card):
+                raise InvalidLayoutError(f"slot {slot} is {'face up' if face_up else 'face down'}: "
+                                         f"{'a card' if face_up else 'no card'} goes there")
+        shown = [card for card in self.slots if isinstance(card, Card)] + list(self.out_of_play)
+        if len(set(shown)) != len(shown):
+            raise InvalidLayoutError("a card is seen twice")
+        if self.waste not in self.out_of_play:
+            raise InvalidLayoutError("the waste card is out of play")
+        if len(self.out_of_play) != 1 + removed.bit_count() + STOCK_SIZE - self.stock_left:
+            raise InvalidLayoutError("out of play are the first waste card, the removed cards and the drawn ones")
+
+    @classmethod
+    def of(cls, game: Game) -> VisiblePosition:
+        """What the player of ``game`` sees; undo history and score play no part.
+
+        >>> from core.game import Game, Tap
+        >>> game = Game.from_code("TP1-E-AAAAAAB")
+        >>> _ = game.push(Tap(22))
+        >>> seen = VisiblePosition.of(game)
+        >>> seen.slots[22], seen.slots[13], str(seen.waste), [str(c) for c in seen.out_of_play]
+        (<SlotState.REMOVED: 'removed'>, <SlotState.FACE_DOWN: 'face_down'>, 'KH', ['QC', 'KH'])
+        """
+        slots: list[Card | SlotState] = []
+        for slot in range(SLOT_COUNT):
+            if game.is_removed(slot):
+                slots.append(SlotState.REMOVED)
+            elif game.is_face_up(slot):
+                slots.append(game.card_at(slot))
+            else:
+                slots.append(SlotState.FACE_DOWN)
+        # every card that left play is on the waste pile: the first waste card, the draws and the removals
+        gone = tuple(sorted(set(game.pile), key=lambda card: card.index))
+        return cls(game.rules, tuple(slots), game.waste, game.stock_left, gone)
+
+    @property
+    def removed_mask(self) -> int:
+        """Bit ``s`` set when slot ``s`` is empty."""
+        return sum(1 << slot for slot, seen in enumerate(self.slots) if seen is SlotState.REMOVED)
+
+    def face_down_slots(self) -> tuple[int, ...]:
+        return tuple(slot for slot, seen in enumerate(self.slots) if seen is SlotState.FACE_DOWN)
+
+    def unseen(self) -> tuple[Card, ...]:
+        """The cards the player has not seen, in deck order: those in the face-down slots and in the stock."""
+        shown = {card for card in self.slots if isinstance(card, Card)} | set(self.out_of_play)
+        return tuple(card for card in FULL_DECK if card not in shown)
+
+    @property
+    def status(self) -> Status:
+        """Won, blocked (the stock is empty and no free card fits the waste card) or still playing."""
+        if self.removed_mask == ALL_SLOTS_MASK:
+            return Status.WON
+        if self.stock_left == 0 and not self.legal_taps():
+            return Status.BLOCKED
+        return Status.PLAYING
+
+    def legal_taps(self) -> tuple[Tap, ...]:
+        """The free cards that fit the waste card, in slot order."""
+        waste = int(self.waste.rank)
+        return tuple(Tap(slot) for slot, seen in enumerate(self.slots)
+                     if isinstance(seen, Card) and self.rules.adjacent(int(seen.rank), waste))
+
+    def legal_actions(self) -> tuple[Tap | Draw, ...]:
+        """The fitting removals in slot order, then the draw while the stock lasts."""
+        return self.legal_taps() + ((DRAW,) if self.stock_left else ())
+
+
+@dataclass(frozen=True)
+class Advice:
+    """What :func:`advise` recommends.
+
+    ``win_chance`` is the share of the samples in which the position after ``action`` can be won (0 to 1).
+    ``wins`` counts those samples for every legal action, in the order of :meth:`VisiblePosition.legal_actions`.
+    ``exact`` is True when every possible arrangement of the unseen cards' ranks was solved, once each.
+    """
+
+    action: Tap | Draw
+    win_chance: float
+    samples_used: int
+    wins: tuple[tuple[Tap | Draw, int], ...]
+    exact: bool
+
+    def chance(self, action: Tap | Draw) -> float:
+        """The share of the samples ``action`` can still win (0.0 for an action that is not legal)."""
+        if not self.samples_used:
+            return 0.0
+        return next((count for candidate, count in self.wins if candidate == action), 0) / self.samples_used
+
+
+def _arrangements(ranks: list[int]) -> int:
+    """How many distinct orders a multiset of ranks has."""
+    count = math.factorial(len(ranks))
+    for rank in set(ranks):
+        count //= math.factorial(ranks.count(rank))
+    return count
+
+
+def _distinct_orders(ranks: list[int]) -> Iterator[tuple[int, ...]]:
+    """Every distinct order of ``ranks``, in lexicographic order (the next-permutation algorithm)."""
+    order = sorted(ranks)
+    while True:
+        yield tuple(order)
+        i = len(order) - 2
+        while i >= 0 and order[i] >= order[i + 1]:
+            i -= 1
+        if i < 0:
+            return
+        j = len(order) - 1
+        while order[j] <= order[i]:
+            j -= 1
+        order[i], order[j] = order[j], order[i]
+        order[i + 1:] = reversed(order[i + 1:])
+
+
+def _random_orders(ranks: list[int], count: int, seed: int) -> Iterator[tuple[int, ...]]:
+    """``count`` uniformly random orders of ``ranks`` (Fisher-Yates driven by SplitMix64 from ``seed``)."""
+    source = splitmix64(seed)
+    for _ in range(count):
+        order = list(ranks)
+        for i in range(len(order) - 1, 0, -1):
+            j = _uniform_below(i + 1, source)
+            order[i], order[j] = order[j], order[i]
+        yield tuple(order)
+
+
+def advise(position: VisiblePosition, *, samples: int = DEFAULT_SAMPLES, seed: int = 0,
+           node_budget: int | None = DEFAULT_NODE_BUDGET, time_budget: float | None = None) -> Advice:
+    """The action that can still win in the most arrangements of the unseen cards, and its share of them.
+
+    ``samples`` random arrangements are solved (all arrangements, once each, when there are no more than that).
+    ``node_budget`` (positions and masks the solver examines, over all samples) and ``time_budget`` (seconds) stop
+    the sampling early, keeping the samples solved so far; None for no limit. The first sample is always solved
+    whatever the node budget, so at least one sample is used unless the time budget runs out during it. The answer
+    depends only on the position, ``samples``, ``seed`` and ``node_budget``, unless the time budget cuts it short.
+    Raise :class:`~core.errors.GameOverError` when the game is won or blocked.
+
+    Nothing is hidden here: the last stock card is a Queen, the only card that can take the last King.
+
+    >>> from core.cards import Card
+    >>> slots = (Card.parse("KH"),) + (SlotState.REMOVED,) * 27
+    >>> out = tuple(c for c in FULL_DECK if c not in (Card.parse("KH"), Card.parse("QS")))
+    >>> seen = VisiblePosition(Rules.CLASSIC, slots, Card.parse("2C"), 1, out)
+    >>> seen.unseen(), seen.legal_actions()
+    ((Card(rank=<Rank.QUEEN: 12>, suit=<Suit.SPADES: 'S'>),), (Draw(),))
+    >>> advise(seen)
+    Advice(action=Draw(), win_chance=1.0, samples_used=1, wins=((Draw(), 1),), exact=True)
+    """
+    if samples < 1:
+        raise ValueError(f"samples must be at least 1, not {samples}")
+    status = position.status
+    if status is not Status.PLAYING:
+        raise GameOverError(f"the game is {status.value}: there is nothing to advise")
+    started = time.perf_counter()
+    deadline = None if time_budget is None else started + time_budget
+    actions = position.legal_actions()
+    face_down = position.face_down_slots()
+    unseen = [int(card.rank) for card in position.unseen()]
+    base = [_FILLER if isinstance(seen, SlotState) else int(seen.rank) for seen in position.slots]
+    drawn = STOCK_SIZE - position.stock_left
+    removed, waste = position.removed_mask, int(position.waste.rank)
+
+    exact = _arrangements(unseen) <= samples
+    orders = _distinct_orders(unseen) if exact else _random_orders(unseen, samples, seed)
+    wins = [0] * len(actions)
+    solved: dict[tuple[int, ...], tuple[bool, ...]] = {}  # the same ranks drawn twice are solved once
+    used = nodes = 0
+    stopped = False
+    for order in orders:
+        verdicts = solved.get(order)
+        if verdicts is None:
+            remaining = None if deadline is None else deadline - time.perf_counter()
+            nodes_left = None if node_budget is None or not solved else node_budget - nodes
+            if (remaining is not None and remaining <= 0) or (nodes_left is not None and nodes_left <= 0):
+                stopped = True
+                break
+            ranks = list(base)
+            for slot, rank in zip(face_down, order, strict=False):
+                ranks[slot] = rank
+            stock = [_FILLER] * drawn + list(order[len(face_down):])
+            answer = winnable_actions(position.rules, ranks, stock, removed, drawn, waste, node_budget=nodes_left,
+                                      time_budget=remaining)
+            nodes += answer.nodes
+            if answer.verdicts is None:
+                stopped = True
+                break
+            assert tuple(action for action, _ in answer.verdicts) == actions
+            verdicts = tuple(won for _, won in answer.verdicts)
+            solved[order] = verdicts
+        used += 1
+        for index, won in enumerate(verdicts):
+            wins[index] += won
+    exact = exact and not stopped
+    # the most wins; on a tie a removal (listed first, in slot order) before the draw
+    best = max(range(len(actions)), key=lambda index: (wins[index], -index))
+    return Advice(actions[best], wins[best] / used if used else 0.0, used, tuple(zip(actions, wins, strict=True)),
+                  exact)
