@@ -5,12 +5,16 @@ the first time a language is used (no ``.mo`` files, no build step), so editing 
 translator needs.
 
 >>> resolve_locale(None, "en-US"), resolve_locale(None, "uk"), resolve_locale("ja", "ru"), resolve_locale(None, "pt-BR")
-('en', 'uk', 'ja', 'en')
+('en', 'uk', 'ja', 'pt_BR')
+>>> resolve_locale(None, "es-419"), resolve_locale(None, "pt"), resolve_locale(None, "zh-CN")
+('es', 'pt_BR', 'en')
 >>> tr = translator("uk")
 >>> tr.gettext("This card is blocked")
 'Ця карта заблокована'
 >>> [tr.ngettext("{n} card in the stock", "{n} cards in the stock", n).format(n=n) for n in (1, 2, 5)]
-['1 карта в прикупі', '2 карти в прикупі', '5 карт у прикупі']
+['1 карта в колоді', '2 карти в колоді', '5 карт у колоді']
+
+The words for the game's terms in each language are fixed in ``bot/locales/GLOSSARY.md``.
 """
 
 from __future__ import annotations
@@ -26,13 +30,30 @@ from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from babel.support import Translations
 
-#: The languages players are answered in; the first is the fallback.
-SUPPORTED_LOCALES: tuple[str, ...] = ("en", "uk", "ru", "ja")
+#: The languages players are answered in; the first is the fallback. A code is a catalogue's directory name under
+#: ``bot/locales`` and a Babel locale: a language (``de``), or a language and region (``pt_BR``) where we speak only
+#: that regional form.
+SUPPORTED_LOCALES: tuple[str, ...] = ("en", "uk", "ru", "ja", "de", "fr", "es", "pt_BR", "pl", "tr")
 DEFAULT_LOCALE = "en"
 DOMAIN = "messages"
 
 #: Each language's own name, for the language picker (never translated).
-LANGUAGE_NAMES: dict[str, str] = {"en": "English", "uk": "Українська", "ru": "Русский", "ja": "日本語"}
+LANGUAGE_NAMES: dict[str, str] = {
+    "en": "English",
+    "uk": "Українська",
+    "ru": "Русский",
+    "ja": "日本語",
+    "de": "Deutsch",
+    "fr": "Français",
+    "es": "Español",
+    "pt_BR": "Português (Brasil)",
+    "pl": "Polski",
+    "tr": "Türkçe",
+}
+
+#: A language we speak in one regional form only: any tag of that language gets it (Telegram's ``pt``, ``pt-br``,
+#: Discord's ``pt-BR``; a ``pt-PT`` player too, Brazilian Portuguese being closer than English).
+_REGIONAL: dict[str, str] = {code.split("_", 1)[0]: code for code in SUPPORTED_LOCALES if "_" in code}
 
 
 def N_(message: str) -> str:  # noqa: N802 - the conventional name the extractor looks for
@@ -41,11 +62,34 @@ def N_(message: str) -> str:  # noqa: N802 - the conventional name the extractor
 
 
 def _match(tag: str | None) -> str | None:
-    """The supported language a locale tag names (``en-US``, ``uk_UA``, ``JA``), or None."""
+    """The supported language a locale tag names, or None: ``en-US``, ``uk_UA``, ``JA`` by their language (so
+    Discord's ``es-ES`` and ``es-419`` are both ``es``), ``pt``, ``pt-br``, ``pt-BR``, ``pt_BR`` as ``pt_BR``.
+
+    >>> [_match(tag) for tag in ("en-GB", "uk_UA", "JA", "es-ES", "es-419", "pt", "pt-br", "pt_BR", "de-AT", "zh-CN")]
+    ['en', 'uk', 'ja', 'es', 'es', 'pt_BR', 'pt_BR', 'pt_BR', 'de', None]
+    """
     if not tag:
         return None
     primary = tag.strip().replace("_", "-").split("-", 1)[0].lower()
-    return primary if primary in SUPPORTED_LOCALES else None
+    if primary in SUPPORTED_LOCALES:
+        return primary
+    return _REGIONAL.get(primary)
+
+
+def match_locale(tag: str | None) -> str | None:
+    """The supported language a platform's locale tag names, or None when the bot does not speak it: what an
+    adapter asks before falling back to its configured default (``pt-BR`` is spoken, as ``pt_BR``)."""
+    return _match(tag)
+
+
+def language_code(locale: str) -> str:
+    """The ISO 639-1 code of a supported language, for platforms that take no region (Telegram's
+    ``setMyCommands``): ``pt_BR`` -> ``pt``.
+
+    >>> language_code("pt_BR"), language_code("uk")
+    ('pt', 'uk')
+    """
+    return locale.split("_", 1)[0]
 
 
 def resolve_locale(override: str | None, platform_locale: str | None = None) -> str:

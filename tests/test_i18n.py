@@ -3,26 +3,34 @@
 from __future__ import annotations
 
 import ast
+import datetime as dt
 import re
 from pathlib import Path
 
 import pytest
 from babel import Locale
+from babel.dates import format_date
 from babel.messages.catalog import Catalog, Message
 from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir
 from babel.messages.frontend import parse_mapping_cfg
 from babel.messages.plurals import get_plural
 from babel.messages.pofile import read_po
+from babel.numbers import format_percent
 
 from bot.i18n import (
     DEFAULT_LOCALE,
+    LANGUAGE_NAMES,
     SUPPORTED_LOCALES,
     compile_catalogue,
+    language_code,
+    match_locale,
     read_catalogue,
     resolve_locale,
     translator,
 )
-from bot.render import blocked_text, refusal_text, stock_text
+from bot.render.commands import COMMAND_DESCRIPTIONS, OPTION_DESCRIPTIONS
+from bot.render.game import blocked_text, refusal_text, stock_text
+from bot.render.view import display_width
 from core.game import Reason
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -115,10 +123,19 @@ def test_placeholders_survive_translation(locale: str) -> None:
             assert _placeholders(form) == expected, (locale, key, form)
 
 
-@pytest.mark.parametrize("locale", ["uk", "ru", "ja"])
+#: Messages a language writes exactly as English does, on purpose.
+SAME_AS_ENGLISH: dict[str, set[tuple[str | None, str]]] = {
+    "de": {("command", "code")},
+    "fr": {("command", "code")},
+}
+
+
+@pytest.mark.parametrize("locale", [locale for locale in SUPPORTED_LOCALES if locale != "en"])
 def test_every_string_is_really_translated(locale: str) -> None:
-    """Not English copied over: every msgstr differs from its msgid."""
+    """Not English copied over: every msgstr differs from its msgid, but for the few listed above."""
     for key, message in _messages(read_catalogue(locale)).items():
+        if key in SAME_AS_ENGLISH.get(locale, set()):
+            continue
         ids = list(message.id) if isinstance(message.id, (list, tuple)) else [message.id]
         for form in _forms(message):
             assert form not in ids, (locale, key)
@@ -132,11 +149,19 @@ def test_english_catalogue_repeats_or_rewords_the_source() -> None:
 
 # --- plurals ------------------------------------------------------------------------------------------------------
 
+#: The catalogue's plural form index of each CLDR category. French, Spanish and Portuguese have a "many" form for
+#: millions ("1 000 000 de cartes"): Babel's gettext rule gives it its own index, so these catalogues have three.
 _CLDR_INDEX = {
     "en": {"one": 0, "other": 1},
     "uk": {"one": 0, "few": 1, "many": 2},
     "ru": {"one": 0, "few": 1, "many": 2},
     "ja": {"other": 0},
+    "de": {"one": 0, "other": 1},
+    "fr": {"one": 0, "many": 1, "other": 2},
+    "es": {"one": 0, "many": 1, "other": 2},
+    "pt_BR": {"one": 0, "many": 1, "other": 2},
+    "pl": {"one": 0, "few": 1, "many": 2},
+    "tr": {"one": 0, "other": 1},
 }
 
 
@@ -147,7 +172,7 @@ def test_plural_rule_is_cldrs(locale: str) -> None:
     assert catalogue.plural_forms == get_plural(locale).plural_forms
     translations = compile_catalogue(catalogue)
     cldr = Locale.parse(locale)
-    for n in range(0, 250):
+    for n in [*range(0, 250), 1000000, 2000000]:
         index = _CLDR_INDEX[locale][cldr.plural_form(n)]
         # the compiled catalogue's own rule, read through a message whose forms are numbered
         assert translations.plural(n) == index, (locale, n)
@@ -156,12 +181,26 @@ def test_plural_rule_is_cldrs(locale: str) -> None:
 PLURALS = {
     "en": ["0 cards in the stock", "1 card in the stock", "2 cards in the stock", "5 cards in the stock",
            "11 cards in the stock", "21 cards in the stock", "22 cards in the stock", "23 cards in the stock"],
-    "uk": ["0 карт у прикупі", "1 карта в прикупі", "2 карти в прикупі", "5 карт у прикупі", "11 карт у прикупі",
-           "21 карта в прикупі", "22 карти в прикупі", "23 карти в прикупі"],
+    "uk": ["0 карт у колоді", "1 карта в колоді", "2 карти в колоді", "5 карт у колоді", "11 карт у колоді",
+           "21 карта в колоді", "22 карти в колоді", "23 карти в колоді"],
     "ru": ["0 карт в колоде", "1 карта в колоде", "2 карты в колоде", "5 карт в колоде", "11 карт в колоде",
            "21 карта в колоде", "22 карты в колоде", "23 карты в колоде"],
     "ja": ["山札：残り0枚", "山札：残り1枚", "山札：残り2枚", "山札：残り5枚", "山札：残り11枚", "山札：残り21枚",
            "山札：残り22枚", "山札：残り23枚"],
+    "de": ["0 Karten im Stapel", "1 Karte im Stapel", "2 Karten im Stapel", "5 Karten im Stapel",
+           "11 Karten im Stapel", "21 Karten im Stapel", "22 Karten im Stapel", "23 Karten im Stapel"],
+    "fr": ["0 carte dans la pioche", "1 carte dans la pioche", "2 cartes dans la pioche", "5 cartes dans la pioche",
+           "11 cartes dans la pioche", "21 cartes dans la pioche", "22 cartes dans la pioche",
+           "23 cartes dans la pioche"],
+    "es": ["0 cartas en el mazo", "1 carta en el mazo", "2 cartas en el mazo", "5 cartas en el mazo",
+           "11 cartas en el mazo", "21 cartas en el mazo", "22 cartas en el mazo", "23 cartas en el mazo"],
+    # CLDR makes 0 singular in Brazilian Portuguese ("0 carta"): a label reads right for every count
+    "pt_BR": ["Cartas no monte: 0", "Cartas no monte: 1", "Cartas no monte: 2", "Cartas no monte: 5",
+              "Cartas no monte: 11", "Cartas no monte: 21", "Cartas no monte: 22", "Cartas no monte: 23"],
+    "pl": ["0 kart w talii", "1 karta w talii", "2 karty w talii", "5 kart w talii", "11 kart w talii",
+           "21 kart w talii", "22 karty w talii", "23 karty w talii"],
+    "tr": ["Destede 0 kart", "Destede 1 kart", "Destede 2 kart", "Destede 5 kart", "Destede 11 kart",
+           "Destede 21 kart", "Destede 22 kart", "Destede 23 kart"],
 }
 
 
@@ -175,6 +214,11 @@ def test_plural_forms_of_card_counts(locale: str) -> None:
             "Поточна серія: 11 перемог", "Поточна серія: 21 перемога", "Поточна серія: 25 перемог"]),
     ("ru", ["Текущая серия: 1 победа", "Текущая серия: 2 победы", "Текущая серия: 5 побед",
             "Текущая серия: 11 побед", "Текущая серия: 21 победа", "Текущая серия: 25 побед"]),
+    # Polish: 1 one, 2-4 few (but 12-14 many), everything else many, 21 included
+    ("pl", ["Obecna seria: 1 wygrana", "Obecna seria: 2 wygrane", "Obecna seria: 5 wygranych",
+            "Obecna seria: 11 wygranych", "Obecna seria: 21 wygranych", "Obecna seria: 25 wygranych"]),
+    ("de", ["Aktuelle Serie: 1 Sieg", "Aktuelle Serie: 2 Siege", "Aktuelle Serie: 5 Siege",
+            "Aktuelle Serie: 11 Siege", "Aktuelle Serie: 21 Siege", "Aktuelle Serie: 25 Siege"]),
 ])
 def test_plural_forms_of_wins(locale: str, expected: list[str]) -> None:
     tr = translator(locale)
@@ -182,14 +226,37 @@ def test_plural_forms_of_wins(locale: str, expected: list[str]) -> None:
             for n in (1, 2, 5, 11, 21, 25)] == expected
 
 
+def test_polish_few_and_many() -> None:
+    """2-4 take the few form, except 12-14; 22-24 and 102-104 are few again."""
+    tr = translator("pl")
+    games = {n: tr.ngettext("{n} game played", "{n} games played", n).format(n=n)
+             for n in (1, 2, 4, 5, 12, 13, 14, 22, 24, 25, 102, 112)}
+    assert games == {1: "1 rozegrana gra", 2: "2 rozegrane gry", 4: "4 rozegrane gry", 5: "5 rozegranych gier",
+                     12: "12 rozegranych gier", 13: "13 rozegranych gier", 14: "14 rozegranych gier",
+                     22: "22 rozegrane gry", 24: "24 rozegrane gry", 25: "25 rozegranych gier",
+                     102: "102 rozegrane gry", 112: "112 rozegranych gier"}
+
+
+@pytest.mark.parametrize("locale", ["fr", "es"])
+def test_millions_take_the_many_form(locale: str) -> None:
+    text = stock_text(1000000, locale)
+    assert text == {"fr": "1000000 de cartes dans la pioche", "es": "1000000 de cartas en el mazo"}[locale]
+
+
 # --- the original app's wording (RULES.md) -----------------------------------------------------------------------
 
-#: Copied from RULES.md ("Moves" and "End of the game"); the Russian wording is ours.
+#: Copied from RULES.md ("Moves" and "End of the game"); the wording of the other languages is ours.
 KEY_MESSAGES = {
     "en": ("Must be one rank higher or lower", "This card is blocked", "No more possible moves"),
     "uk": ("Має бути на один ранг вищою або нижчою", "Ця карта заблокована", "Більше немає можливих ходів"),
     "ja": ("ランクが1つ上か1つ下である必要があります", "このカードはブロックされています", "これ以上可能な手がありません"),
     "ru": ("Должна быть на один ранг выше или ниже", "Эта карта заблокирована", "Больше нет возможных ходов"),
+    "de": ("Muss einen Rang höher oder niedriger sein", "Diese Karte ist blockiert", "Keine Züge mehr möglich"),
+    "fr": ("Doit être d’un rang au-dessus ou en dessous", "Cette carte est bloquée", "Plus aucun coup possible"),
+    "es": ("Debe ser un rango más alto o más bajo", "Esta carta está bloqueada", "No hay más movimientos posibles"),
+    "pt_BR": ("Precisa ser um valor acima ou abaixo", "Esta carta está bloqueada", "Não há mais jogadas possíveis"),
+    "pl": ("Musi być o jedną wartość wyższa lub niższa", "Ta karta jest zablokowana", "Brak możliwych ruchów"),
+    "tr": ("Bir değer yüksek ya da düşük olmalı", "Bu kart kilitli", "Başka olası hamle yok"),
 }
 
 
@@ -219,26 +286,75 @@ def test_every_refusal_is_explained(locale: str) -> None:
     (None, "uk-UA", "uk"),
     (None, "RU", "ru"),
     (None, "ja_JP", "ja"),
-    (None, "pt-BR", "en"),
     (None, "zh-CN", "en"),
-    (None, "es-419", "en"),
+    (None, "it", "en"),
     (None, "", "en"),
     (None, None, "en"),
+    # Discord's locales: de, fr, es-ES, es-419, pt-BR, pl, tr
+    (None, "de", "de"),
+    (None, "fr", "fr"),
+    (None, "es-ES", "es"),
+    (None, "es-419", "es"),
+    (None, "pt-BR", "pt_BR"),
+    (None, "pl", "pl"),
+    (None, "tr", "tr"),
+    # Telegram's IETF language_code: often only the language, sometimes a lower-case region
+    (None, "pt", "pt_BR"),
+    (None, "pt-br", "pt_BR"),
+    (None, "pt_BR", "pt_BR"),
+    (None, "pt-PT", "pt_BR"),
+    (None, "de-AT", "de"),
+    (None, "fr-CA", "fr"),
+    (None, "es-MX", "es"),
+    (None, "TR", "tr"),
     ("uk", "en-US", "uk"),
     ("ja", "ru", "ja"),
     ("en", "uk", "en"),
     ("xx", "ru", "ru"),
     ("", "ja", "ja"),
-    ("de", "fr", "en"),
+    ("de", "fr", "de"),
+    ("pt_BR", "en-US", "pt_BR"),
+    ("it", "zh-CN", "en"),
 ])
 def test_resolve_locale(override: str | None, platform: str | None, expected: str) -> None:
     assert resolve_locale(override, platform) == expected
 
 
 def test_unknown_language_gets_english() -> None:
-    assert translator("pt-BR").locale == DEFAULT_LOCALE
+    assert translator("zh-CN").locale == DEFAULT_LOCALE
     assert translator(None).gettext("This card is blocked") == "This card is blocked"
     assert translator("uk-UA") is translator("uk")
+    assert translator("pt-BR") is translator("pt_BR") is translator("pt")
+    assert translator("es-419") is translator("es-ES") is translator("es")
+
+
+def test_match_locale_says_whether_the_bot_speaks_a_tag() -> None:
+    """What the adapters ask before falling back to their configured default."""
+    assert [match_locale(tag) for tag in ("pt-BR", "es-419", "en-GB", "it", "", None)] == \
+        ["pt_BR", "es", "en", None, None, None]
+
+
+def test_language_codes_for_platforms_without_regions() -> None:
+    """Telegram's setMyCommands takes a two-letter ISO 639-1 code."""
+    codes = [language_code(locale) for locale in SUPPORTED_LOCALES]
+    assert codes == ["en", "uk", "ru", "ja", "de", "fr", "es", "pt", "pl", "tr"]
+    assert all(re.fullmatch(r"[a-z]{2}", code) for code in codes)
+
+
+def test_every_language_has_its_own_name() -> None:
+    assert list(LANGUAGE_NAMES) == list(SUPPORTED_LOCALES)
+    assert LANGUAGE_NAMES["de"] == "Deutsch" and LANGUAGE_NAMES["pt_BR"] == "Português (Brasil)"
+    assert len(set(LANGUAGE_NAMES.values())) == len(LANGUAGE_NAMES)
+
+
+@pytest.mark.parametrize("locale", SUPPORTED_LOCALES)
+def test_babel_formats_dates_and_numbers_in_every_language(locale: str) -> None:
+    """The renderer formats dates and the win rate with ``tr.babel_locale``."""
+    babel_locale = translator(locale).babel_locale
+    day = dt.date(2026, 11, 29)
+    for style in ("medium", "long"):
+        assert "2026" in format_date(day, format=style, locale=babel_locale)
+    assert "50" in format_percent(0.5, locale=babel_locale)
 
 
 def test_catalogues_compile_in_memory() -> None:
@@ -258,4 +374,50 @@ def test_catalogues_compile_in_memory() -> None:
 
 def test_read_catalogue_refuses_other_languages() -> None:
     with pytest.raises(ValueError, match="unsupported locale"):
-        read_catalogue("de")
+        read_catalogue("it")
+
+
+# --- fitting the platforms ----------------------------------------------------------------------------------------
+
+#: Discord's rule for command and option names (its regex, with the lower-case requirement checked apart).
+DISCORD_NAME = re.compile(r"^[-_\w]{1,32}$")
+
+
+@pytest.mark.parametrize("locale", SUPPORTED_LOCALES)
+def test_command_names_are_valid_discord_names(locale: str) -> None:
+    """Discord stores each command and option name per locale: lower-case letters, digits, - or _, at most 32
+    characters, and no two the same (the options "code" and "card" share the namespace of their commands)."""
+    names = {key: message.string for key, message in _messages(read_catalogue(locale)).items()
+             if key[0] == "command"}
+    assert len(names) == 12
+    for key, name in names.items():
+        assert DISCORD_NAME.match(name) and name == name.lower(), (locale, key, name)
+    commands = [name for (_, msgid), name in names.items() if msgid not in ("code", "card")]
+    assert len(set(commands)) == len(commands), (locale, commands)
+
+
+def test_descriptions_fit_discord() -> None:
+    """Command and option descriptions are at most 100 characters in every language."""
+    for locale in SUPPORTED_LOCALES:
+        tr = translator(locale)
+        for text in (*COMMAND_DESCRIPTIONS.values(), *OPTION_DESCRIPTIONS.values()):
+            assert 1 <= len(tr.gettext(text)) <= 100, (locale, text, tr.gettext(text))
+
+
+@pytest.mark.parametrize("locale", SUPPORTED_LOCALES)
+def test_control_buttons_fit_a_phone(locale: str) -> None:
+    """Draw, Undo, Hint and New game share a row. On a 360-px phone Telegram gives a row 37 columns and each button
+    2 more than its label (bot/render/platforms.py), so labels of 13 columns still go two to a row, where longer
+    ones would each take a row of their own. 12 is the aim, 13 the limit (the draw button with a two-digit count)."""
+    tr = translator(locale)
+    labels = [tr.pgettext("button", "Draw ({n})").format(n=23), tr.pgettext("button", "Undo"),
+              tr.pgettext("button", "Hint"), tr.pgettext("button", "New game")]
+    assert all(display_width(label) <= 13 for label in labels), labels
+
+
+@pytest.mark.parametrize("locale", SUPPORTED_LOCALES)
+def test_tableau_labels_keep_the_board_aligned(locale: str) -> None:
+    """The stock label is right-aligned in the 14 columns left of the waste box; the waste label follows an arrow."""
+    tr = translator(locale)
+    assert display_width(tr.gettext("stock {n}").format(n=23)) <= 14
+    assert display_width(tr.gettext("waste")) <= 10
