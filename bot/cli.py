@@ -182,6 +182,27 @@ def cmd_hint(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_advise(args: argparse.Namespace) -> int:
+    from core.advisor import DEFAULT_SAMPLES, VisiblePosition, advise
+
+    game = _solver_game(args)
+    samples = DEFAULT_SAMPLES if args.samples is None else args.samples
+    if samples < 1:
+        raise UsageError(f"--samples must be at least 1, not {samples}")
+    try:
+        advice = advise(VisiblePosition.of(game), samples=samples, seed=args.seed)
+    except TriPeaksError as error:  # the game is won or blocked
+        raise UsageError(str(error)) from None
+    if args.json:
+        print(json.dumps({"action": str(advice.action), "win_chance": advice.win_chance,
+                          "samples": advice.samples_used}))
+    else:
+        every = ", every one" if advice.exact else ""
+        print(f"{advice.action}  (wins in {advice.win_chance:.0%} of {advice.samples_used} arrangements of the "
+              f"unseen cards{every})")
+    return 0
+
+
 def cmd_review(args: argparse.Namespace) -> int:
     from core.game import IllegalActionError
     from core.review import review
@@ -331,6 +352,18 @@ def build_parser() -> argparse.ArgumentParser:
     hint.add_argument("--time-budget", type=float, default=10.0, help="seconds (default 10)")
     hint.add_argument("--json", action="store_true", help="print JSON")
     hint.set_defaults(handler=cmd_hint)
+
+    advise = sub.add_parser("advise", help="the next action from what the player sees (not the hidden cards), "
+                                           "and its chance to win")
+    advise.add_argument("code", nargs="?", help="a game code such as TP1-E-AAAAAAB")
+    advise.add_argument("--after", dest="actions", nargs="+", default=[], metavar="ACTION",
+                        help="actions played first: slot 0-27, d (draw) or u (undo)")
+    advise.add_argument("--layout", help="instead of a code, 52 cards as for solve")
+    advise.add_argument("--rules", choices=["easy", "classic"], help="with --layout (default easy)")
+    advise.add_argument("--samples", type=int, help="arrangements of the unseen cards to solve, at most (default 64)")
+    advise.add_argument("--seed", type=int, default=0, help="the same seed gives the same answer (default 0)")
+    advise.add_argument("--json", action="store_true", help="print JSON")
+    advise.set_defaults(handler=cmd_advise)
 
     review = sub.add_parser("review", help="after a game: the score against the best, where it was lost, how")
     review.add_argument("code", help="a game code such as TP1-E-AAAAAAB")

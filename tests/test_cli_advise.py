@@ -1,0 +1,70 @@
+"""`tripeaks advise`: the fair hint at a terminal, its JSON, and its one-line refusals."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from bot.cli import main
+from core.advisor import VisiblePosition, advise
+from core.deal import Deal, Rules
+from core.game import Action, Game
+from tests.core_helpers import winning_line
+from tests.test_solver import WRAP_ONLY
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    status = main(list(argv))
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def run_json(capsys: pytest.CaptureFixture[str], *argv: str) -> dict[str, object]:
+    status, out, err = run(capsys, *argv, "--json")
+    assert status == 0 and err == ""
+    data = json.loads(out)
+    assert isinstance(data, dict)
+    return data
+
+
+def test_advise_after_actions_prints_the_advisors_choice(capsys: pytest.CaptureFixture[str]) -> None:
+    data = run_json(capsys, "advise", "tp1-e-aaaaaab", "--after", "21", "d", "--samples", "6", "--seed", "3")
+    game = Game.from_code("TP1-E-AAAAAAB")
+    for word in ("21", "d"):
+        game.push(Action.parse(word))
+    expected = advise(VisiblePosition.of(game), samples=6, seed=3)
+    assert data == {"action": str(expected.action), "win_chance": expected.win_chance, "samples": 6}
+    assert game.check(Action.parse(str(data["action"]))) is None  # an action `tripeaks play` takes
+
+
+def test_advise_a_typed_in_layout_under_its_rule_set(capsys: pytest.CaptureFixture[str]) -> None:
+    cards = str(WRAP_ONLY)
+    for rules in Rules:
+        data = run_json(capsys, "advise", "--layout", cards, "--rules", rules.value, "--samples", "4")
+        expected = advise(VisiblePosition.of(Game(Deal.parse(cards), rules)), samples=4)
+        assert (data["action"], data["win_chance"]) == (str(expected.action), expected.win_chance)
+
+
+def test_advise_in_words(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, err = run(capsys, "advise", "TP1-C-AAAAAAD", "--samples", "4")
+    expected = advise(VisiblePosition.of(Game.from_code("TP1-C-AAAAAAD")), samples=4)
+    assert status == 0 and err == ""
+    assert out == (f"{expected.action}  (wins in {expected.win_chance:.0%} of 4 arrangements of the unseen "
+                   "cards)\n")
+
+
+@pytest.mark.parametrize("argv", [
+    ["advise", "TP1-E-AAAAAAB", "--after", "3"],  # a face-down card: refused
+    ["advise", "TP1-E-AAAAAAB", "--after", "x"],
+    ["advise", "TP1-X-AAAAAAB"],
+    ["advise", "--layout", "AS 2S 3S"],
+    ["advise"],
+    ["advise", "TP1-E-AAAAAAB", "--samples", "0"],
+    ["advise", "TP1-E-AAAAAAB", "--after", *[str(a) for a in winning_line("TP1-E-AAAAAAB")]],  # won already
+])
+def test_bad_input_or_a_finished_game_is_one_line_and_status_2(capsys: pytest.CaptureFixture[str],
+                                                               argv: list[str]) -> None:
+    status, out, err = run(capsys, *argv)
+    assert status == 2 and out == ""
+    assert err.startswith("tripeaks: ") and err.count("\n") == 1
