@@ -8,17 +8,20 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Callable, Coroutine, Sequence
 from typing import Any, NoReturn
 
-from bot.config import Config, ConfigError, load_config, redact_url
+from bot.config import Config, ConfigError, load_config, load_dotenv_file, redact, redact_url
 from core.deal import Deal, GameCode, Rules
 from core.errors import TriPeaksError
 from core.game import Action, Game
 from core.layout import ROWS
 
 EXIT_USAGE = 2
+#: Standard output was closed by its reader (``tripeaks play ... | head -3``): 128 + SIGPIPE, as a shell reports it.
+EXIT_BROKEN_PIPE = 141
 
 
 class UsageError(Exception):
@@ -231,11 +234,9 @@ def cmd_review(args: argparse.Namespace) -> int:
 
 
 def _load_config() -> Config:
-    from dotenv import load_dotenv
-
-    load_dotenv(".env", override=False)  # the real environment wins over .env
+    dotenv_path = load_dotenv_file()  # the real environment wins over .env
     try:
-        return load_config()
+        return load_config(dotenv_path=dotenv_path)
     except ConfigError as error:
         raise UsageError(str(error)) from None
 
@@ -248,8 +249,10 @@ def _run_async(work: Coroutine[Any, Any, int], url: str) -> int:
 
     try:
         return asyncio.run(work)
-    except KeyboardInterrupt:
-        return 0
+    except KeyboardInterrupt:  # before or after the stop signals were handled by the loop
+        return 130
+    except BrokenPipeError:
+        raise
     except (OSError, SQLAlchemyError) as error:
         reason = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
         raise UsageError(f"cannot open the database {redact_url(url)}: {reason}") from None
@@ -264,32 +267,44 @@ def cmd_run(args: argparse.Namespace) -> int:
 
 
 def cmd_console(args: argparse.Namespace) -> int:
-    from bot.adapters.console import run_console
-    from bot.app.service import GameService
+    from pathlib import Path
+
+    from bot.config import resolve_sqlite_path
+    from bot.i18n import SUPPORTED_LOCALES
+    from bot.runner import configure_logging, run_console_session
 
     config = _load_config()
-    if args.lang is not None and args.lang not in ("en", "uk", "ru", "ja"):
-        raise UsageError(f"--lang must be one of en, uk, ru, ja, not {args.lang!r}")
-
-    url = args.database_url or config.database_url
-
-    async def main() -> int:
-        async with await GameService.open(url) as service:
-            return await run_console(service, locale=args.lang or config.default_locale, user=args.user)
-
-    return _run_async(main(), url)
+    if args.lang is not None and args.lang not in SUPPORTED_LOCALES:
+        raise UsageError(f"--lang must be one of {', '.join(SUPPORTED_LOCALES)}, not {args.lang!r}")
+    configure_logging(config, console=True)
+    # a relative --database-url is relative to the current directory, as a path typed on a command line is
+    url = resolve_sqlite_path(args.database_url, Path.cwd()) if args.database_url else config.database_url
+    return _run_async(run_console_session(url, locale=config.default_locale, lang=args.lang, user=args.user), url)
 
 
 def cmd_db(args: argparse.Namespace) -> int:
+    from alembic.util.exc import CommandError
+
     from bot.store.migrate import current_revision, downgrade_database, upgrade_database
 
+    if args.action == "downgrade":
+        if args.revision is None:
+            raise UsageError("db downgrade needs a target: -1 (one step), a revision, or base --yes (drops every "
+                             "table and all the games)")
+        if args.revision == "base" and not args.yes:
+            raise UsageError("db downgrade base drops every table and all the games: add --yes if you mean it")
+    elif args.revision is not None and args.action != "upgrade":
+        raise UsageError(f"db {args.action} takes no revision")
     url = _load_config().database_url
 
     async def main() -> int:
-        if args.action == "upgrade":
-            await upgrade_database(url)
-        elif args.action == "downgrade":
-            await downgrade_database(url, args.revision)
+        try:
+            if args.action == "upgrade":
+                await upgrade_database(url, args.revision or "head")
+            elif args.action == "downgrade":
+                await downgrade_database(url, args.revision)
+        except CommandError as error:  # an unknown revision, or a move that is not possible from here
+            raise UsageError(f"db {args.action} {args.revision or 'head'}: {error}") from None
         print(f"database at revision {await current_revision(url)}")
         return 0
 
@@ -387,23 +402,40 @@ def build_parser() -> argparse.ArgumentParser:
 
     db = sub.add_parser("db", help="database migrations")
     db.add_argument("action", choices=["upgrade", "downgrade", "current"])
-    db.add_argument("revision", nargs="?", default="base", help="for downgrade (default: base)")
+    db.add_argument("revision", nargs="?", default=None,
+                    help="upgrade: the target (default head); downgrade (required): -1, a revision, or base")
+    db.add_argument("--yes", action="store_true", help="confirm a downgrade to base (every table dropped)")
     db.set_defaults(handler=cmd_db)
 
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command; every way out is an exit status and at most one line on stderr, redacted: 2 for bad input
+    or settings (a rejected token too), 130/143 for Ctrl-C/SIGTERM, 141 when the reader of standard output went
+    away, 1 for anything unexpected."""
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
         handler: Handler = args.handler
-        return handler(args)
-    except UsageError as error:
-        print(f"tripeaks: {error}", file=sys.stderr)
+        status = handler(args)
+        sys.stdout.flush()  # a closed pipe shows up here, not at exit
+        return status
+    except (UsageError, ConfigError) as error:
+        print(f"tripeaks: {redact(str(error))}", file=sys.stderr, flush=True)
         return EXIT_USAGE
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:
+        # Python would complain once more flushing stdout at exit: point it at /dev/null instead
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return EXIT_BROKEN_PIPE
+    except Exception as error:
+        from bot.runner import report_unexpected
+
+        report_unexpected(error)
+        return 1
 
 
 if __name__ == "__main__":

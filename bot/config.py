@@ -1,4 +1,13 @@
-"""Settings from the environment (and `.env`). A wrong value is a :class:`ConfigError` with one clear line."""
+"""Settings from the environment (and `.env`). A wrong value is a :class:`ConfigError` with one clear line.
+
+This module is also the one place that knows the secrets (the tokens, the webhook secret, database passwords):
+:func:`redact` takes them out of any text, and every log line and error message goes through it.
+
+Where the SQLite file is: a relative path in ``DATABASE_URL`` (the default is ``data/tripeaks.db``) is relative to
+``TRIPEAKS_HOME`` when set, else to the folder of the ``.env`` file in use (found in the current directory or the
+nearest folder above it: the project folder for ``make run``), else to the current directory. So the bot finds the
+same games whichever folder it is started from.
+"""
 
 from __future__ import annotations
 
@@ -7,10 +16,13 @@ import os
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
+from pathlib import Path
 
 from bot.i18n import SUPPORTED_LOCALES
 
 DEFAULT_DATABASE_URL = "sqlite+aiosqlite:///data/tripeaks.db"
+#: The folder relative SQLite paths are resolved against (see the module docstring).
+HOME_VARIABLE = "TRIPEAKS_HOME"
 _DISCORD_TOKEN_RE = re.compile(r"^[A-Za-z0-9_-]{20,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{20,}$")
 _TELEGRAM_TOKEN_RE = re.compile(r"^\d{3,}:[A-Za-z0-9_-]{30,}$")
 _LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
@@ -18,6 +30,43 @@ _LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
 
 class ConfigError(ValueError):
     """A setting is missing or malformed; the message names the variable and what is expected."""
+
+
+class TokenRejected(ConfigError):  # noqa: N818 - an outcome named as the operator reads it
+    """A well-formed token that the platform refused at start-up (revoked, or another bot's): one line, exit 2."""
+
+
+# --- redaction ---------------------------------------------------------------------------------------------------
+
+#: Shapes of secrets redacted wherever they appear, known or not: Telegram bot tokens (``123456:AA...``), Discord
+#: bot tokens (three dot-separated base64 parts), and the password of any URL (``scheme://user:PASSWORD@host``).
+_SECRET_PATTERNS = (
+    re.compile(r"(?<!\d)\d{3,}:[A-Za-z0-9_-]{30,}"),  # also inside URLs: .../bot123456:AA.../getMe
+    re.compile(r"(?<![A-Za-z0-9_-])[A-Za-z0-9_-]{20,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{20,}"),
+)
+_URL_PASSWORD = re.compile(r"(//[^:/@\s]+:)[^@\s]*@")
+_known_secrets: set[str] = set()
+REDACTED = "***"
+
+
+def register_secret(*secrets: str | None) -> None:
+    """Redact these values from now on (each at least 4 characters: shorter ones would blank out ordinary text)."""
+    for secret in secrets:
+        if secret and len(secret) >= 4:
+            _known_secrets.add(secret)
+            if ":" in secret and secret.split(":", 1)[1]:  # a Telegram token's secret half on its own
+                _known_secrets.add(secret.split(":", 1)[1])
+
+
+def redact(text: str) -> str:
+    """``text`` with every registered secret and every token- or password-shaped part replaced by ``***``. The one
+    redaction every log line, traceback and error message of the bot goes through."""
+    for secret in sorted(_known_secrets, key=len, reverse=True):
+        if secret in text:
+            text = text.replace(secret, REDACTED)
+    for pattern in _SECRET_PATTERNS:
+        text = pattern.sub(REDACTED, text)
+    return _URL_PASSWORD.sub(rf"\1{REDACTED}@", text)
 
 
 @dataclass(frozen=True)
@@ -35,6 +84,8 @@ class Config:
     telegram_webhook_port: int = 8443
     discord_shard_count: int | None = None
     discord_shard_ids: tuple[int, ...] | None = None
+    #: Whether LOG_LEVEL was set: the console game logs only warnings unless it was.
+    log_level_set: bool = False
 
     def __repr__(self) -> str:  # never show a token, not even in a traceback or a log line
         return (f"Config(discord={'set' if self.discord_token else 'unset'}, "
@@ -46,14 +97,62 @@ def redact_url(url: str) -> str:
     return re.sub(r"(//[^:/@]+:)[^@]*@", r"\1***@", url)
 
 
+def _url_password(url: str) -> str | None:
+    match = re.search(r"//[^:/@]+:([^@]*)@", url)
+    return match.group(1) if match else None
+
+
+def resolve_sqlite_path(url: str, base: Path) -> str:
+    """``url`` with a relative SQLite file path made absolute against ``base``; other URLs unchanged.
+
+    >>> resolve_sqlite_path("sqlite+aiosqlite:///data/tripeaks.db", Path("/srv/bot"))
+    'sqlite+aiosqlite:////srv/bot/data/tripeaks.db'
+    >>> resolve_sqlite_path("sqlite+aiosqlite:////var/games.db", Path("/srv/bot"))
+    'sqlite+aiosqlite:////var/games.db'
+    """
+    match = re.match(r"^(sqlite(?:\+aiosqlite)?:///)(.*)$", url)
+    if match is None:
+        return url
+    path, _, query = match.group(2).partition("?")
+    if not path or path == ":memory:" or path.startswith(("/", "file:")):
+        return url
+    return f"{match.group(1)}{base / path}" + (f"?{query}" if query else "")
+
+
+def load_dotenv_file() -> Path | None:
+    """Load the ``.env`` of the current directory or the nearest folder above it (the real environment wins over
+    it); returns its path, or None when there is none."""
+    from dotenv import find_dotenv, load_dotenv
+
+    found = find_dotenv(usecwd=True)
+    if not found:
+        return None
+    load_dotenv(found, override=False)
+    return Path(found).resolve()
+
+
+def home_folder(env: Mapping[str, str], dotenv_path: Path | None) -> Path:
+    """The folder relative SQLite paths are resolved against: ``TRIPEAKS_HOME``, else the folder of the ``.env``
+    file in use, else the current directory."""
+    home = _get(env, HOME_VARIABLE)
+    if home:
+        return Path(home).expanduser().resolve()
+    if dotenv_path is not None:
+        return dotenv_path.parent
+    return Path.cwd()
+
+
 def _get(env: Mapping[str, str], name: str) -> str | None:
     value = env.get(name, "").strip()
     return value or None
 
 
-def load_config(env: Mapping[str, str] | None = None) -> Config:
-    """Read the settings; raise :class:`ConfigError` naming the first bad one."""
+def load_config(env: Mapping[str, str] | None = None, *, dotenv_path: Path | None = None) -> Config:
+    """Read the settings; raise :class:`ConfigError` naming the first bad one. Every secret read is registered for
+    :func:`redact`. ``dotenv_path`` is the ``.env`` file loaded, if any (see :func:`home_folder`)."""
     env = os.environ if env is None else env
+    register_secret(_get(env, "DISCORD_TOKEN"), _get(env, "TELEGRAM_TOKEN"), _get(env, "TELEGRAM_WEBHOOK_SECRET"))
+    register_secret(_url_password(_get(env, "DATABASE_URL") or ""))
     discord_token = _get(env, "DISCORD_TOKEN")
     if discord_token and not _DISCORD_TOKEN_RE.match(discord_token):
         raise ConfigError("DISCORD_TOKEN is malformed: expected the bot token from the Discord developer portal "
@@ -65,6 +164,7 @@ def load_config(env: Mapping[str, str] | None = None) -> Config:
     if not re.match(r"^(sqlite(\+aiosqlite)?|postgres(ql)?(\+asyncpg)?)://", database_url):
         raise ConfigError(f"DATABASE_URL is not supported: {redact_url(database_url)!r}: use "
                           "sqlite+aiosqlite:///path/to/file.db or postgresql+asyncpg://user@host/db")
+    database_url = resolve_sqlite_path(database_url, home_folder(env, dotenv_path))
     locale = (_get(env, "DEFAULT_LOCALE") or "en").lower()
     if locale not in SUPPORTED_LOCALES:
         raise ConfigError(f"DEFAULT_LOCALE must be one of {', '.join(SUPPORTED_LOCALES)}, not {locale!r}")
@@ -103,7 +203,7 @@ def load_config(env: Mapping[str, str] | None = None) -> Config:
         telegram_webhook_url=webhook_url, telegram_webhook_secret=webhook_secret,
         telegram_webhook_listen=_get(env, "TELEGRAM_WEBHOOK_LISTEN") or "0.0.0.0",
         telegram_webhook_port=port if port is not None else 8443,
-        discord_shard_count=shard_count, discord_shard_ids=shard_ids,
+        discord_shard_count=shard_count, discord_shard_ids=shard_ids, log_level_set=_get(env, "LOG_LEVEL") is not None,
     )
 
 

@@ -1,5 +1,15 @@
 """``tripeaks run``: read the settings, migrate the database, and run Discord and Telegram (whichever have tokens)
-in one process, or the console chat when neither has. Stops cleanly on SIGINT and SIGTERM."""
+in one process, or the console chat when neither has. Also the console session of ``tripeaks console``.
+
+Stopping: SIGINT (Ctrl-C, which a terminal sends to the whole process group) and SIGTERM end the bot or the console
+within a moment: the chats stop taking updates, the updates in hand are finished, the solver workers are stopped,
+and the process exits with 128 + the signal's number (130, 143), no traceback. Every action was committed before it
+was acknowledged, so nothing is lost.
+
+Logs: one JSON object a line on stderr for the bot; plain lines on stderr, warnings only unless ``LOG_LEVEL`` says
+otherwise, for the console game (they never land between the lines of the board, which go to stdout). Every line,
+exception text and traceback included, goes through :func:`bot.config.redact`.
+"""
 
 from __future__ import annotations
 
@@ -7,83 +17,241 @@ import asyncio
 import contextlib
 import json
 import logging
+import os
 import signal
+import stat
 import sys
+from collections.abc import Awaitable, Coroutine
 from typing import Any, TextIO
 
-from bot.config import Config, redact_url
+from bot.config import Config, ConfigError, TokenRejected, redact, redact_url
 
 log = logging.getLogger("tripeaks")
 
+#: The signals that stop the bot and the console, and the exit status each gives (128 + its number).
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+
 
 class _JsonFormatter(logging.Formatter):
-    """One JSON object a line: time, level, logger, message (and the exception, if any)."""
+    """One JSON object a line: time, level, logger, message (and the exception, if any), all redacted."""
 
     def format(self, record: logging.LogRecord) -> str:
         entry: dict[str, Any] = {
             "time": self.formatTime(record, "%Y-%m-%dT%H:%M:%S"),
             "level": record.levelname,
             "logger": record.name,
-            "message": record.getMessage(),
+            "message": redact(record.getMessage()),
         }
         if record.exc_info:
-            entry["exception"] = self.formatException(record.exc_info)
+            entry["exception"] = redact(self.formatException(record.exc_info))
+        elif record.exc_text:
+            entry["exception"] = redact(record.exc_text)
+        if record.stack_info:
+            entry["stack"] = redact(self.formatStack(record.stack_info))
         return json.dumps(entry, ensure_ascii=False)
 
 
-class _RedactTokens(logging.Filter):
-    """Never let a token reach a log line, whoever logs it (libraries log request URLs that embed the token)."""
+class _TextFormatter(logging.Formatter):
+    """``tripeaks: LEVEL logger: message`` for the console game; the exception follows, redacted."""
 
-    def __init__(self, secrets: list[str]) -> None:
-        super().__init__()
-        self.secrets = [s for s in secrets if s]
+    def __init__(self) -> None:
+        super().__init__("tripeaks: %(levelname)s %(name)s: %(message)s")
+
+    def format(self, record: logging.LogRecord) -> str:
+        return redact(super().format(record))
+
+
+class _Redact(logging.Filter):
+    """Redacts a record in place before any handler or formatter sees it (the message, its arguments and the
+    formatted exception), so that even a handler added later by a library prints no secret."""
 
     def filter(self, record: logging.LogRecord) -> bool:
-        if self.secrets:
-            message = record.getMessage()
-            if any(secret in message for secret in self.secrets):
-                for secret in self.secrets:
-                    message = message.replace(secret, "***")
-                record.msg, record.args = message, None
+        message = record.getMessage()
+        cleaned = redact(message)
+        if cleaned != message:
+            record.msg, record.args = cleaned, None
+        if record.exc_info and not record.exc_text:
+            record.exc_text = logging.Formatter().formatException(record.exc_info)
+        if record.exc_text:
+            record.exc_text = redact(record.exc_text)
         return True
 
 
-def configure_logging(config: Config, stream: TextIO = sys.stderr) -> None:
+def configure_logging(config: Config, stream: TextIO = sys.stderr, *, console: bool = False) -> None:
+    """Send every log record to ``stream``, redacted: JSON lines for the bot, or plain lines for the console game
+    (at WARNING unless ``LOG_LEVEL`` is set)."""
     handler = logging.StreamHandler(stream)
-    handler.setFormatter(_JsonFormatter())
-    handler.addFilter(_RedactTokens([config.discord_token or "", config.telegram_token or "",
-                                     config.telegram_webhook_secret or ""]))
+    handler.setFormatter(_TextFormatter() if console else _JsonFormatter())
+    handler.addFilter(_Redact())
     root = logging.getLogger()
     root.handlers[:] = [handler]
-    root.setLevel(config.log_level)
+    root.setLevel(config.log_level if config.log_level_set or not console else logging.WARNING)
     # httpx logs every request URL at INFO (Telegram's URLs hold the token: redacted above, but noisy);
     # aiosqlite logs every call at DEBUG
     logging.getLogger("httpx").setLevel(max(logging.WARNING, root.level))
     logging.getLogger("aiosqlite").setLevel(max(logging.INFO, root.level))
 
 
-async def run_bot(config: Config, *, console_input: TextIO = sys.stdin, console_output: TextIO = sys.stdout) -> int:
-    """Run until stopped; returns the exit status."""
+def logs_json() -> bool:
+    """Whether the bot's JSON log handler is installed (``tripeaks run`` with a token)."""
+    return any(isinstance(handler.formatter, _JsonFormatter) for handler in logging.getLogger().handlers)
+
+
+def report_unexpected(error: BaseException, stream: TextIO | None = None) -> None:
+    """An exception nobody expected, at the top of ``tripeaks``: one line, redacted. Under ``tripeaks run`` it is
+    one JSON log line holding the traceback; elsewhere one plain line (the traceback with ``LOG_LEVEL=DEBUG``)."""
+    summary = redact(f"{type(error).__name__}: {error}".strip().splitlines()[0])
+    if logs_json():
+        log.critical("unexpected error: %s", summary, exc_info=error)
+        return
+    print(f"tripeaks: unexpected error: {summary}", file=stream or sys.stderr, flush=True)
+    if log.isEnabledFor(logging.DEBUG):
+        log.debug("the traceback", exc_info=error)
+
+
+# --- stopping on signals -----------------------------------------------------------------------------------------
+
+
+class StopSignals:
+    """While installed, SIGINT and SIGTERM set :attr:`event` and record which came first (see :attr:`status`)."""
+
+    def __init__(self) -> None:
+        self.event = asyncio.Event()
+        self.signum: int | None = None
+        self._installed: list[int] = []
+
+    def install(self) -> StopSignals:
+        loop = asyncio.get_running_loop()
+        for signum in STOP_SIGNALS:
+            with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
+                loop.add_signal_handler(signum, self._received, signum)
+                self._installed.append(signum)
+        return self
+
+    def _received(self, signum: int) -> None:
+        if self.signum is None:
+            self.signum = signum
+            log.info("stopping on %s", signal.Signals(signum).name)
+        self.event.set()
+
+    def remove(self) -> None:
+        loop = asyncio.get_running_loop()
+        for signum in self._installed:
+            with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
+                loop.remove_signal_handler(signum)
+        self._installed.clear()
+
+    @property
+    def status(self) -> int:
+        """The exit status: 128 + the signal's number, or 0 when none came."""
+        return 0 if self.signum is None else 128 + self.signum
+
+
+async def until_stopped(work: Coroutine[Any, Any, int]) -> int:
+    """Run ``work`` until it returns (its status) or a stop signal comes: then it is cancelled, its cleanup awaited
+    (closing the service commits the actions in hand and stops the solver workers), and the status is 130 or 143."""
+    stop = StopSignals().install()
+    task: asyncio.Task[int] = asyncio.ensure_future(work)
+    waiter = asyncio.ensure_future(stop.event.wait())
+    try:
+        await asyncio.wait({task, waiter}, return_when=asyncio.FIRST_COMPLETED)
+        if task.done():
+            return task.result()
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+        return stop.status
+    finally:
+        waiter.cancel()
+        if not task.done():
+            task.cancel()
+        stop.remove()
+
+
+# --- the console game --------------------------------------------------------------------------------------------
+
+
+def describe_database(url: str) -> str:
+    """Where the games are, for a person: a SQLite file's path, else the URL without its password."""
+    for prefix in ("sqlite+aiosqlite:///", "sqlite:///"):
+        if url.startswith(prefix):
+            return url[len(prefix):].partition("?")[0]
+    return redact_url(url)
+
+
+def stdin_can_play(stream: TextIO) -> bool:
+    """Whether ``stream`` can feed a console game: a terminal, a pipe or a file, not ``/dev/null`` or a closed
+    descriptor (a container or a service started without a terminal, where the game would end at once)."""
+    try:
+        fd = stream.fileno()
+        if os.isatty(fd):
+            return True
+        mode = os.fstat(fd).st_mode
+    except (AttributeError, OSError, ValueError):
+        return True  # not a real file (a test's StringIO): it plays
+    return not stat.S_ISCHR(mode)
+
+
+async def run_console_session(database_url: str, *, locale: str, lang: str | None = None, user: str | None = None,
+                              stream: TextIO = sys.stdin, out: TextIO = sys.stdout) -> int:
+    """The console game on ``database_url`` until the end of input, ``quit`` (0) or a stop signal (130, 143).
+    ``lang`` (``--lang``) wins over the player's saved language for this session."""
+    from bot.adapters.console import run_console
     from bot.app.service import GameService
 
-    if not (config.discord_token or config.telegram_token):
-        print("No DISCORD_TOKEN or TELEGRAM_TOKEN set: starting a console game instead "
-              "(see .env.example to connect the bot to a chat).", file=console_output, flush=True)
-        from bot.adapters.console import run_console
+    print(f"Games are saved in {describe_database(database_url)}", file=out, flush=True)
 
-        async with await GameService.open(config.database_url) as service:
-            return await run_console(service, stream=console_input, out=console_output,
-                                     locale=config.default_locale)
+    async def play() -> int:
+        async with await GameService.open(database_url) as service:
+            return await run_console(service, stream=stream, out=out, locale=lang or locale, user=user,
+                                     session_locale=lang)
+
+    return await until_stopped(play())
+
+
+# --- the bot -----------------------------------------------------------------------------------------------------
+
+
+NO_TOKEN_NOTICE = ("No DISCORD_TOKEN or TELEGRAM_TOKEN set: starting a console game instead "
+                   "(see .env.example to connect the bot to a chat).")
+NO_TOKEN_NO_TERMINAL = ("DISCORD_TOKEN and TELEGRAM_TOKEN are both unset, and there is no terminal for a console "
+                        "game: set at least one of them (see .env.example)")
+
+
+async def run_bot(config: Config, *, console_input: TextIO = sys.stdin, console_output: TextIO = sys.stdout) -> int:
+    """Run until stopped; returns the exit status. Raises :class:`ConfigError` (exit status 2) when there is nothing
+    to run, and :class:`TokenRejected` when a platform refuses its token."""
+    if not (config.discord_token or config.telegram_token):
+        if not stdin_can_play(console_input):
+            raise ConfigError(NO_TOKEN_NO_TERMINAL)
+        configure_logging(config, console=True)
+        print(NO_TOKEN_NOTICE, file=console_output, flush=True)
+        return await run_console_session(config.database_url, locale=config.default_locale,
+                                         stream=console_input, out=console_output)
 
     log.info("starting")
     log.info("database %s", redact_url(config.database_url))
-    stop = asyncio.Event()
-    loop = asyncio.get_running_loop()
-    for signum in (signal.SIGINT, signal.SIGTERM):
-        with contextlib.suppress(NotImplementedError, RuntimeError):
-            loop.add_signal_handler(signum, stop.set)
+    stop = StopSignals().install()
+    try:
+        return await _serve(config, stop)
+    finally:
+        stop.remove()
 
-    async with await GameService.open(config.database_url) as service:
+
+async def _serve(config: Config, stop: StopSignals) -> int:
+    from bot.app.service import GameService
+
+    service_task = asyncio.ensure_future(GameService.open(config.database_url))
+    waiter = asyncio.ensure_future(stop.event.wait())
+    await asyncio.wait({service_task, waiter}, return_when=asyncio.FIRST_COMPLETED)
+    if not service_task.done():  # stopped while migrating or starting the workers
+        service_task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            service = await service_task
+            await service.close()
+        return stop.status
+    waiter.cancel()
+    async with service_task.result() as service:
         tasks: list[asyncio.Task[Any]] = []
         telegram_app = None
         discord_bot = None
@@ -94,7 +262,9 @@ async def run_bot(config: Config, *, console_input: TextIO = sys.stdin, console_
                 from bot.adapters.telegram.app import build_application, start
 
                 telegram_app = build_application(service, config)
-                await start(telegram_app)
+                await _unless_stopped(start(telegram_app), stop)
+                if stop.event.is_set():
+                    return stop.status
                 log.info("telegram started")
                 from bot.adapters.telegram.sender import TelegramSender
 
@@ -112,15 +282,17 @@ async def run_bot(config: Config, *, console_input: TextIO = sys.stdin, console_
 
             # the daily posts: today's missed ones at once, then every day at DAILY_POST_TIME (UTC)
             poster = DailyPoster(service, senders, post_time=config.daily_post_time)
-            poster_task = asyncio.create_task(poster.run(stop), name="daily posts")
-            waiter = asyncio.create_task(stop.wait(), name="stop")
+            poster_task = asyncio.create_task(poster.run(stop.event), name="daily posts")
+            waiter = asyncio.create_task(stop.event.wait(), name="stop")
             done, _ = await asyncio.wait([waiter, *tasks], return_when=asyncio.FIRST_COMPLETED)
+            waiter.cancel()
             for task in done:
                 if task is not waiter and task.exception() is not None:
+                    _raise_rejected_token(task.exception())
                     log.error("%s stopped: %s", task.get_name(), task.exception())
                     return 1
             log.info("stopping")
-            return 0
+            return stop.status
         finally:
             if poster_task is not None:
                 poster_task.cancel()
@@ -135,3 +307,30 @@ async def run_bot(config: Config, *, console_input: TextIO = sys.stdin, console_
 
                 await stop_telegram(telegram_app)
             log.info("stopped")
+
+
+async def _unless_stopped(work: Awaitable[None], stop: StopSignals) -> None:
+    """Await ``work``, cancelling it if a stop signal comes first."""
+    task = asyncio.ensure_future(work)
+    waiter = asyncio.ensure_future(stop.event.wait())
+    try:
+        await asyncio.wait({task, waiter}, return_when=asyncio.FIRST_COMPLETED)
+        if task.done():
+            task.result()
+        else:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+    finally:
+        waiter.cancel()
+
+
+def _raise_rejected_token(error: BaseException | None) -> None:
+    """Discord's refusal of the token, as the one line an operator needs."""
+    try:
+        from discord import LoginFailure
+    except ImportError:  # pragma: no cover - discord.py is a dependency
+        return
+    if isinstance(error, LoginFailure):
+        raise TokenRejected("DISCORD_TOKEN was rejected by Discord") from None
+

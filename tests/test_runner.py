@@ -1,5 +1,7 @@
 """`tripeaks run` as an operator starts it: a real process with a Telegram token, talking to a local Bot API
-server; a player taps; SIGTERM stops it cleanly with the game saved, and no log line holds the token."""
+server; a player taps; SIGTERM (or SIGINT) stops it cleanly within 2 seconds with the game saved, exit status
+143 (130), no traceback, no process of ours left behind (solver workers, the resource tracker), and no log line
+holds the token."""
 
 from __future__ import annotations
 
@@ -8,6 +10,7 @@ import json
 import os
 import signal
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -16,6 +19,7 @@ from bot.app.model import PlayerKey
 from bot.app.service import GameService
 from bot.store.database import open_database
 from tests.fakes.telegram_bot_api import FakeBotAPI
+from tests.processes import descendants, still_running
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -39,13 +43,20 @@ async def test_run_serves_telegram_and_stops_cleanly(tmp_path: Path, stop_signal
             press = api.press(ann, chat, game_message.message_id, draw)
             await press.answer()
             assert "Рахунок: 499" in (await press.edited()).text
+            ours = descendants(process.pid)
+            assert ours, "the solver workers run in processes of their own"
         finally:
             if process.returncode is None:
+                signalled = time.monotonic()
                 process.send_signal(stop_signal)
             out, err = await asyncio.wait_for(process.communicate(), timeout=60)
+            took = time.monotonic() - signalled
 
-    assert process.returncode == 0, err.decode()
+    assert process.returncode == 128 + stop_signal, err.decode()
+    assert took < 2, f"took {took:.1f} s to stop"
+    assert still_running(ours, timeout=2) == {}
     log = err.decode()
+    assert "Traceback" not in log
     assert api.token not in log and api.token.split(":")[1] not in log + out.decode()
     entries = [json.loads(line) for line in log.splitlines() if line.strip()]
     assert {"time", "level", "logger", "message"} <= set(entries[0])

@@ -8,9 +8,12 @@ be scripted; at the end of input it stops cleanly (exit status 0): every action 
 from __future__ import annotations
 
 import asyncio
+import codecs
 import dataclasses
 import datetime as dt
 import getpass
+import io
+import os
 import sys
 from collections.abc import AsyncIterator
 from typing import TextIO
@@ -44,20 +47,54 @@ VERDICT_WAIT = 10.0
 
 
 async def stdin_lines(stream: TextIO = sys.stdin) -> AsyncIterator[str]:
-    """Lines of ``stream`` without blocking the event loop; ends at end of input."""
-    while True:
-        line = await asyncio.to_thread(stream.readline)
-        if not line:
-            return
-        yield line
+    """Lines of ``stream`` without blocking the event loop; ends at end of input.
+
+    A terminal or a pipe is watched by the event loop itself (no thread), so a stop signal ends the wait at once:
+    a thread blocked in ``readline`` would keep the process alive until the next Enter. Other streams (a regular
+    file, a test's ``StringIO``) are read in a thread, where a read never waits for a person."""
+    loop = asyncio.get_running_loop()
+    ready = asyncio.Event()
+    try:
+        fd = stream.fileno()
+        loop.add_reader(fd, ready.set)
+    except (AttributeError, OSError, ValueError, NotImplementedError, io.UnsupportedOperation):
+        while True:
+            line = await asyncio.to_thread(stream.readline)
+            if not line:
+                return
+            yield line
+    decoder = codecs.getincrementaldecoder(getattr(stream, "encoding", None) or "utf-8")(errors="replace")
+    pending = ""
+    try:
+        while True:
+            await ready.wait()
+            ready.clear()
+            try:
+                chunk = os.read(fd, 65536)
+            except BlockingIOError:
+                continue
+            pending += decoder.decode(chunk, final=not chunk)
+            while "\n" in pending:
+                line, pending = pending.split("\n", 1)
+                yield line + "\n"
+            if not chunk:
+                if pending:
+                    yield pending
+                return
+    finally:
+        loop.remove_reader(fd)
 
 
 class ConsoleChat:
     """One player's conversation with the bot in a terminal."""
 
     def __init__(self, service: GameService, *, user_id: str | None = None, name: str | None = None,
-                 platform_locale: str | None = None, out: TextIO = sys.stdout) -> None:
+                 platform_locale: str | None = None, out: TextIO = sys.stdout,
+                 session_locale: str | None = None) -> None:
         self.service = service
+        #: ``--lang``: wins over the saved language for this session, until the player picks one in the settings
+        self.session_locale = session_locale
+        self._language_at_start: str | None = None
         self.name = name or _login_name()
         self.player = PlayerKey(PLATFORM, user_id or self.name)
         self.platform_locale = platform_locale
@@ -68,16 +105,23 @@ class ConsoleChat:
 
     @property
     def locale(self) -> str:
+        if self.session_locale and self.settings.language == self._language_at_start:
+            return resolve_locale(self.session_locale, self.platform_locale)
         return resolve_locale(self.settings.language, self.platform_locale)
 
     async def run(self, lines: AsyncIterator[str]) -> int:
         """Open on the player's current game (else a new deal of their default rules), then answer each line."""
         self.settings = await self.service.get_settings(self.player)
+        self._language_at_start = self.settings.language
         current = await self.service.current_game(self.player)
         await self._show_game(current or await self.service.new_game(self.player, self.name))
-        async for line in lines:
-            if not await self.handle(line.strip()):
-                break
+        try:
+            async for line in lines:
+                if not await self.handle(line.strip()):
+                    break
+        except asyncio.CancelledError:  # Ctrl-C or SIGTERM: every action shown was committed
+            self._say("\n" + translator(self.locale).gettext("Goodbye! Your game is saved."))
+            raise
         self._say(translator(self.locale).gettext("Goodbye! Your game is saved."))
         return 0
 
@@ -210,7 +254,9 @@ def _login_name() -> str:
 
 
 async def run_console(service: GameService, *, stream: TextIO = sys.stdin, out: TextIO = sys.stdout,
-                      locale: str | None = None, user: str | None = None) -> int:
-    """Play in the terminal until the end of input or ``quit``; returns the exit status."""
-    chat = ConsoleChat(service, user_id=user, name=user, platform_locale=locale, out=out)
+                      locale: str | None = None, user: str | None = None, session_locale: str | None = None) -> int:
+    """Play in the terminal until the end of input or ``quit``; returns the exit status. ``session_locale``
+    (``--lang``) wins over the player's saved language for this session."""
+    chat = ConsoleChat(service, user_id=user, name=user, platform_locale=locale, out=out,
+                       session_locale=session_locale)
     return await chat.run(stdin_lines(stream))

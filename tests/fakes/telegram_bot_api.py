@@ -52,7 +52,9 @@ Usage (inside an ``async def`` test; pytest-asyncio runs it)::
 Other helpers: ``api.messages(chat)``, ``api.last_message(chat)`` (the bot's latest),
 ``api.requests``/``api.calls("sendMessage", chat=chat)`` (method, decoded params, answer),
 ``api.commands(scope, language_code)`` and ``api.visible_commands(user, chat)`` for setMyCommands,
-``api.fail_next(chat, retry_after=1)``/``api.inject_error(...)`` for failures, and for webhook mode
+``api.fail_next(chat, retry_after=1)``/``api.inject_error(...)`` for failures (``polling=True`` fails the long
+polls too), ``api.delay_next(method, seconds=...)`` for requests that outlast the client's timeout,
+``api.revoke_token()`` for a token Telegram rejects (401 to everything), and for webhook mode
 ``api.webhook_url``/``api.webhook_secret_token`` (queued updates are then pushed to the webhook) and
 ``await api.post_update_to(url, update, secret_token=...)``. ``api.transcript()`` prints the calls.
 
@@ -1221,6 +1223,15 @@ class _InjectedError:
     chat_id: int | None
     error: BotAPIError
     remaining: int
+    polling: bool = False
+
+
+@dataclass
+class _InjectedDelay:
+    method: str | None
+    chat_id: int | None
+    seconds: float
+    remaining: int
 
 
 class UpdateHandle:
@@ -1416,6 +1427,9 @@ class FakeBotAPI:
         self._allowed_updates: list[str] | None = None
         self._webhook: _Webhook | None = None
         self._injected: list[_InjectedError] = []
+        self._delays: list[_InjectedDelay] = []
+        #: ``revoke_token()``: every request is answered 401 Unauthorized, as Telegram does for a revoked token
+        self.token_revoked = False
         self._waiters: set[asyncio.Future[None]] = set()
         self._poll_generation = 0
         self._last_mark = 0
@@ -1930,19 +1944,55 @@ class FakeBotAPI:
         description: str = "Bad Request: injected error",
         retry_after: int | None = None,
         count: int = 1,
+        polling: bool = False,
     ) -> None:
-        """The next ``count`` matching requests fail with this error and change nothing."""
+        """The next ``count`` matching requests fail with this error and change nothing. ``getUpdates`` and
+        ``getMe`` are spared unless ``polling`` (then an error for every method, or ``method="getUpdates"``, also
+        fails the long polls: updates wait in the queue until the errors are used up)."""
         chat_id = None if chat is None else self._chat(chat).id
         self._injected.append(
             _InjectedError(
-                method, chat_id, BotAPIError(description, error_code, retry_after=retry_after), count
+                method, chat_id, BotAPIError(description, error_code, retry_after=retry_after), count, polling
             )
         )
 
+    def delay_next(
+        self, method: str | None = None, *, chat: ChatRef | None = None, seconds: float = 1.0, count: int = 1
+    ) -> None:
+        """The next ``count`` matching requests (never ``getUpdates``) wait ``seconds`` before the fake handles
+        them: longer than the client's read timeout, the client gives up first, and the request (cancelled with
+        the connection) changes nothing, like a request lost on the way."""
+        chat_id = None if chat is None else self._chat(chat).id
+        self._delays.append(_InjectedDelay(method, chat_id, seconds, count))
+
+    def revoke_token(self, revoked: bool = True) -> None:
+        """Answer every request 401 Unauthorized, as Telegram does once a token is revoked."""
+        self.token_revoked = revoked
+
+    def _matches(self, method: str, params: Mapping[str, Any], wanted: str | None, chat_id: int | None) -> bool:
+        if wanted is not None and wanted.lower() != method.lower():
+            return False
+        if chat_id is not None:
+            target = self._find_chat(params.get("chat_id"))
+            if target is None or target.id != chat_id:
+                return False
+        return True
+
+    def _take_delay(self, method: str, params: Mapping[str, Any]) -> float:
+        if method == "getUpdates":
+            return 0.0
+        for delay in self._delays:
+            if self._matches(method, params, delay.method, delay.chat_id):
+                delay.remaining -= 1
+                if delay.remaining <= 0:
+                    self._delays.remove(delay)
+                return delay.seconds
+        return 0.0
+
     def _take_injected(self, method: str, params: Mapping[str, Any]) -> BotAPIError | None:
-        if method in ("getUpdates", "getMe"):
-            return None
         for injected in self._injected:
+            if method in ("getUpdates", "getMe") and not injected.polling:
+                continue
             if injected.method is not None and injected.method.lower() != method.lower():
                 continue
             if injected.chat_id is not None:
@@ -2095,10 +2145,13 @@ class FakeBotAPI:
                 raw = await self._read_params(request)
                 record.params = raw
                 record.params = _decode_params(raw)
-                if token != self.token:
+                if token != self.token or self.token_revoked:
                     raise BotAPIError("Unauthorized", 401)
                 if handler_name is None:
                     raise BotAPIError("Not Found", 404)
+                delay = self._take_delay(method, record.params)
+                if delay:
+                    await asyncio.sleep(delay)
                 injected = self._take_injected(method, record.params)
                 if injected is not None:
                     raise injected

@@ -18,12 +18,12 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from telegram import BotCommand
-from telegram.error import TelegramError
+from telegram.error import InvalidToken, TelegramError
 from telegram.ext import Application, ApplicationBuilder
 
 from bot.adapters.telegram.handlers import ALLOWED_UPDATES, TelegramApp, TelegramHandlers, menu_commands
 from bot.app.service import GameService
-from bot.config import Config, ConfigError
+from bot.config import Config, ConfigError, TokenRejected
 from bot.i18n import DEFAULT_LOCALE, SUPPORTED_LOCALES
 
 log = logging.getLogger(__name__)
@@ -94,7 +94,10 @@ async def start(application: TelegramApp) -> None:
     """Initialise and start the Application and fetch updates in the running event loop: a webhook when
     configured, long polling otherwise. Returns once it is running; :func:`stop` ends it."""
     config = _config(application)
-    await application.initialize()
+    try:
+        await application.initialize()  # getMe: Telegram's 401 becomes PTB's InvalidToken, the token in its text
+    except InvalidToken:
+        raise TokenRejected("TELEGRAM_TOKEN was rejected by Telegram (401)") from None
     if application.post_init is not None:
         await application.post_init(application)
     await application.start()

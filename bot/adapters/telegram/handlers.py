@@ -430,7 +430,11 @@ class TelegramHandlers:
 
     async def on_error(self, update: object, context: Context) -> None:
         """Log what a handler did not expect; a command gets a short apology in the player's language."""
-        log.error("error handling update %s", update, exc_info=context.error)
+        # ids only: an Update holds names and message text, which stay out of the logs
+        update_id = update.update_id if isinstance(update, Update) else None
+        chat = update.effective_chat if isinstance(update, Update) else None
+        log.error("error handling update %s in chat %s", update_id, chat.id if chat is not None else None,
+                  exc_info=context.error)
         if isinstance(update, Update) and update.callback_query is None and update.effective_message is not None:
             user = update.effective_user
             locale = await self.safe_locale(user) if user is not None else self.default_locale

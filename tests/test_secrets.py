@@ -1,0 +1,189 @@
+"""No secret in any output: tokens, the webhook secret and database passwords are redacted from every log line,
+exception text and traceback, and a token the platform rejects is one line naming the variable (exit status 2)."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import json
+import logging
+import os
+import subprocess
+import sys
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+from aiohttp import web
+
+from bot import cli, runner
+from bot.config import Config, TokenRejected, load_config, redact, register_secret
+from tests.fakes.telegram_bot_api import FakeBotAPI
+
+REPO = Path(__file__).resolve().parent.parent
+DISCORD_TOKEN = "MTAwMDAwMDAwMDAwMDAwMDAx.GAbCdE.aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+
+
+def clean_env(tmp_path: Path, **extra: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "TELEGRAM_", "DATABASE_", "LOG_"))}
+    return env | {"DATABASE_URL": f"sqlite+aiosqlite:///{tmp_path / 'bot.db'}", "PYTHONPATH": str(REPO)} | extra
+
+
+# --- the one redaction -------------------------------------------------------------------------------------------
+
+
+def test_redact_takes_out_tokens_secrets_and_passwords_known_or_not() -> None:
+    register_secret("webhook-secret-xyz")
+    text = ("url http://127.0.0.1/bot7000000001:AAFakeTokenForTripeaksTestsOnly0000/getMe "
+            f"discord {DISCORD_TOKEN} db postgresql+asyncpg://bot:pa55w0rd@db:5432/x hook webhook-secret-xyz")
+    cleaned = redact(text)
+    for secret in ("AAFakeTokenForTripeaksTestsOnly0000", DISCORD_TOKEN, "pa55w0rd", "webhook-secret-xyz"):
+        assert secret not in cleaned
+    assert "postgresql+asyncpg://bot:***@db:5432/x" in cleaned
+    assert redact("score 500, moves 12, TP1-E-AAAAAAB at 09:00") == "score 500, moves 12, TP1-E-AAAAAAB at 09:00"
+
+
+def test_load_config_registers_every_secret_it_reads() -> None:
+    load_config({"TELEGRAM_WEBHOOK_URL": "https://example.org/hook", "TELEGRAM_WEBHOOK_SECRET": "s3cr3t-Hook_1",
+                 "DATABASE_URL": "postgresql+asyncpg://bot:Sh0rtish@db/x"})
+    assert redact("secret s3cr3t-Hook_1 and Sh0rtish alone") == "secret *** and *** alone"
+
+
+def test_a_traceback_in_a_log_line_is_redacted_too(monkeypatch: pytest.MonkeyPatch) -> None:
+    root = logging.getLogger()
+    monkeypatch.setattr(root, "handlers", list(root.handlers))
+    monkeypatch.setattr(root, "level", root.level)
+    stream = io.StringIO()
+    runner.configure_logging(Config(log_level="INFO"), stream)
+    token = "7000000002:AAOtherTokenThatMustNeverBeShown000"
+    try:
+        raise RuntimeError(f"request to /bot{token}/getMe failed")
+    except RuntimeError:
+        logging.getLogger("httpx.test").error("failed: %s", f"/bot{token}/getMe", exc_info=True)
+    entry = json.loads(stream.getvalue())
+    assert token not in stream.getvalue() and token.split(":")[1] not in stream.getvalue()
+    assert "RuntimeError: request to /bot***/getMe failed" in entry["exception"]
+    assert entry["message"] == "failed: /bot***/getMe"
+
+
+# --- a rejected token -------------------------------------------------------------------------------------------
+
+
+async def test_a_token_telegram_rejects_is_one_line_naming_the_variable(tmp_path: Path) -> None:
+    async with FakeBotAPI() as api:
+        api.revoke_token()
+        env = clean_env(tmp_path, TELEGRAM_TOKEN=api.token, TELEGRAM_API_URL=api.base_url, LOG_LEVEL="WARNING")
+        process = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "bot.cli", "run", cwd=tmp_path, env=env, stdin=asyncio.subprocess.DEVNULL,
+            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+        out, err = await asyncio.wait_for(process.communicate(), timeout=60)
+        assert api.calls("getMe"), "the bot never asked Telegram"
+    output = out.decode() + err.decode()
+    assert process.returncode == 2, output
+    assert err.decode() == "tripeaks: TELEGRAM_TOKEN was rejected by Telegram (401)\n"
+    assert out.decode() == ""
+    assert api.token not in output and api.token.split(":")[1] not in output
+
+
+@pytest.fixture
+async def discord_rejecting(monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[list[str]]:
+    """discord.py's real HTTP client pointed at a local server that answers 401 to the login, as Discord does to
+    a revoked token."""
+    import discord.http
+
+    seen: list[str] = []
+
+    async def unauthorized(request: web.Request) -> web.Response:
+        seen.append(f"{request.method} {request.path}")
+        return web.json_response({"message": "401: Unauthorized", "code": 0}, status=401)
+
+    app = web.Application()
+    app.router.add_route("*", "/{tail:.*}", unauthorized)
+    app_runner = web.AppRunner(app)
+    await app_runner.setup()
+    site = web.TCPSite(app_runner, "127.0.0.1", 0)
+    await site.start()
+    port = app_runner.addresses[0][1]
+    monkeypatch.setattr(discord.http.Route, "BASE", f"http://127.0.0.1:{port}/api/v10")
+    try:
+        yield seen
+    finally:
+        await app_runner.cleanup()
+
+
+async def test_a_token_discord_rejects_is_token_rejected(tmp_path: Path, discord_rejecting: list[str]) -> None:
+    config = Config(discord_token=DISCORD_TOKEN, database_url=f"sqlite+aiosqlite:///{tmp_path / 'bot.db'}")
+    with pytest.raises(TokenRejected) as raised:
+        await asyncio.wait_for(runner.run_bot(config), timeout=60)
+    assert str(raised.value) == "DISCORD_TOKEN was rejected by Discord"
+    assert raised.value.__cause__ is None and raised.value.__suppress_context__
+    assert discord_rejecting == ["GET /api/v10/users/@me"]
+
+
+def test_main_turns_a_rejected_token_into_one_line_and_status_2(monkeypatch: pytest.MonkeyPatch,
+                                                                capsys: pytest.CaptureFixture[str]) -> None:
+    def rejected(args: object) -> int:
+        raise TokenRejected("DISCORD_TOKEN was rejected by Discord")
+
+    monkeypatch.setattr(cli, "cmd_run", rejected)
+    assert cli.main(["run"]) == 2
+    assert capsys.readouterr().err == "tripeaks: DISCORD_TOKEN was rejected by Discord\n"
+
+
+# --- anything unexpected ----------------------------------------------------------------------------------------
+
+
+def test_an_unexpected_error_is_one_redacted_line_and_status_1(monkeypatch: pytest.MonkeyPatch,
+                                                               capsys: pytest.CaptureFixture[str]) -> None:
+    token = "7000000003:AAYetAnotherTokenNobodyMayRead000000"
+
+    def broken(args: object) -> int:
+        raise ValueError(f"cannot reach https://api.telegram.org/bot{token}/getMe\nsecond line")
+
+    monkeypatch.setattr(logging.getLogger(), "handlers", [])
+    monkeypatch.setattr(cli, "cmd_deal", broken)
+    assert cli.main(["deal", "TP1-E-AAAAAAB"]) == 1
+    captured = capsys.readouterr()
+    assert captured.err == "tripeaks: unexpected error: ValueError: cannot reach https://api.telegram.org/bot***/getMe\n"
+    assert token.split(":")[1] not in captured.out + captured.err
+
+
+async def test_an_unexpected_error_of_the_bot_is_one_json_line_without_the_token(tmp_path: Path) -> None:
+    """getMe answered with something that is not JSON: python-telegram-bot raises an error nobody maps; the bot
+    ends with status 1, every stderr line is a JSON log entry (the traceback inside one), and no token shows."""
+
+    async def garbage(request: web.Request) -> web.Response:
+        return web.Response(text="<html>oops</html>", status=200)
+
+    app = web.Application()
+    app.router.add_route("*", "/{tail:.*}", garbage)
+    app_runner = web.AppRunner(app)
+    await app_runner.setup()
+    site = web.TCPSite(app_runner, "127.0.0.1", 0)
+    await site.start()
+    token = "7000000004:AATokenOfABotWhoseApiIsBroken0000000"
+    try:
+        env = clean_env(tmp_path, TELEGRAM_TOKEN=token,
+                        TELEGRAM_API_URL=f"http://127.0.0.1:{app_runner.addresses[0][1]}/bot")
+        process = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "bot.cli", "run", cwd=tmp_path, env=env, stdin=asyncio.subprocess.DEVNULL,
+            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+        out, err = await asyncio.wait_for(process.communicate(), timeout=60)
+    finally:
+        await app_runner.cleanup()
+    assert process.returncode == 1, err.decode()
+    lines = err.decode().splitlines()
+    entries = [json.loads(line) for line in lines]  # every line is one JSON entry: no raw traceback
+    last = entries[-1]
+    assert last["level"] == "CRITICAL" and last["message"].startswith("unexpected error: ")
+    assert "Traceback" in last["exception"]
+    assert token not in out.decode() + err.decode() and token.split(":")[1] not in out.decode() + err.decode()
+
+
+def test_a_password_in_the_database_url_never_shows_in_an_error(tmp_path: Path) -> None:
+    env = clean_env(tmp_path, DATABASE_URL="postgresql+asyncpg://nobody:Hunter2Secret@127.0.0.1:9/none")
+    done = subprocess.run([sys.executable, "-m", "bot.cli", "console"], input="", capture_output=True, text=True,
+                          cwd=tmp_path, env=env, timeout=60, check=False)
+    assert done.returncode == 2, done.stderr
+    assert "Hunter2Secret" not in done.stdout + done.stderr
+    assert done.stderr.count("\n") == 1
