@@ -64,6 +64,7 @@ if __package__ in (None, ""):  # run as a script: make the repository importable
 from sqlalchemy import select
 from sqlalchemy.engine import URL, make_url
 
+from bot.app.codec import game_command
 from bot.app.model import DealVerdict, GameSnapshot, Hint, PlayerKey
 from bot.app.service import GameService
 from bot.store.database import open_database
@@ -213,7 +214,7 @@ async def play(service: GameService, indices: list[int], total_players: int, rat
             command = player.choose()
             game_id = player.game_id
             try:
-                snapshot = await service.act(player.key, player.name, game_id, player.version, command)
+                snapshot = await service.act(player.key, player.name, game_command(game_id, player.version, command))
             except Exception as error:  # counted, and the player picks up from the game as stored
                 outcome.errors += 1
                 kind = type(error).__name__

@@ -45,6 +45,7 @@ def expected_after(actions: int) -> Game:
 CHILD = """
 import asyncio, sys
 from concurrent.futures import ThreadPoolExecutor
+from bot.app.codec import game_command
 from bot.app.service import GameService
 from bot.store.database import open_database
 from tests.test_crash_safety import PLAYER, next_action
@@ -56,7 +57,7 @@ async def main(url, game_id):
         snapshot = await service.game(game_id)
         while True:
             action = next_action(snapshot.game, snapshot.version)
-            snapshot = await service.act(PLAYER, "Crash", game_id, snapshot.version, str(action))
+            snapshot = await service.act(PLAYER, "Crash", game_command(game_id, snapshot.version, str(action)))
             assert snapshot.outcome.ok
             print("ack", snapshot.version, action, flush=True)  # only after the action's commit
 

@@ -20,12 +20,13 @@ from telegram import Bot
 
 from bot.adapters.telegram.sender import TelegramSender
 from bot.app import daily
-from bot.app.codec import DailyPayload
+from bot.app.codec import encode, game_command
+from bot.app.commands import PlayDaily
 from bot.app.daily import DailyResult, rank
 from bot.app.daily_posts import DailyPoster, RateLimiter
 from bot.app.model import GameSnapshot, PlayerKey, Settings
 from bot.app.service import GameService
-from bot.render import render_game, share_line
+from bot.render.game import render_game, share_line
 from bot.store.schema import daily_subscriptions
 from core.deal import GameCode
 from core.game import DRAW, Action, Game, Status, Tap
@@ -62,6 +63,14 @@ class Clock:
 
 def at(hour: int, minute: int = 0, day: dt.date = DAY) -> Clock:
     return Clock(dt.datetime.combine(day, dt.time(hour, minute), tzinfo=dt.UTC))
+
+
+@pytest.mark.parametrize(("day", "code"), [
+    ("2026-01-01", "TP1-E-ZLPCPGZ"), ("2026-11-29", "TP1-E-ARLEYAR"), ("2026-12-01", "TP1-E-ADNGGSV"),
+    ("2027-02-28", "TP1-E-HSMUPQW"), ("2030-06-15", "TP1-E-KORLKEC")])
+def test_a_date_has_the_same_daily_deal_in_every_process_and_version(day: str, code: str) -> None:
+    """The promise of the daily deal: one code per date, forever (golden values, the real solver)."""
+    assert str(daily.daily_code.__wrapped__(dt.date.fromisoformat(day))) == code
 
 
 @pytest.fixture(autouse=True)
@@ -125,7 +134,7 @@ async def test_an_admin_subscribes_a_group_and_the_post_comes_at_its_time_once(
         assert await poster(service, bot, clock).run_once() == 1
         (post,) = daily_posts_in(api, group)
         assert CODE in post.text and post.text.startswith("Щоденна")  # the group's language: its subscriber's
-        assert post.buttons == [("Грати", DailyPayload(DAY).encode())]
+        assert post.buttons == [("Грати", encode(PlayDaily(DAY)))]
         # the same day again, and after a restart (a new poster and a new process on the same database): no repeat
         clock.at(13, 0)
         assert await poster(service, bot, clock).run_once() == 0
@@ -270,9 +279,9 @@ async def play(service: GameService, who: str, line: list[Action] | tuple[Action
     player = PlayerKey("telegram", who)
     snapshot = await service.new_daily_game(player, who, DAY, chat_id=board, board=board)
     if hint:
-        snapshot = await service.act(player, who, snapshot.game_id, snapshot.version, "h")
+        snapshot = await service.act(player, who, game_command(snapshot.game_id, snapshot.version, "h"))
     for action in line:
-        snapshot = await service.act(player, who, snapshot.game_id, snapshot.version, str(action))
+        snapshot = await service.act(player, who, game_command(snapshot.game_id, snapshot.version, str(action)))
     return snapshot
 
 
@@ -329,8 +338,7 @@ async def test_leaderboard_command_in_a_group_and_in_a_private_chat(api: FakeBot
             snapshot = await service.new_daily_game(PlayerKey("telegram", str(alice.id)), "Alice", DAY,
                                                     chat_id=str(group.id), board=str(group.id))
             for action in winning_line(CODE):
-                snapshot = await service.act(PlayerKey("telegram", str(alice.id)), "Alice", snapshot.game_id,
-                                             snapshot.version, str(action))
+                snapshot = await service.act(PlayerKey("telegram", str(alice.id)), "Alice", game_command(snapshot.game_id, snapshot.version, str(action)))
             board = await command(api, alice, group, "/leaderboard")
             assert f"1. Alice: score {snapshot.game.score}, moves {snapshot.game.moves}" in board.text
             private = await command(api, alice, api.private_chat(alice), "/leaderboard")
@@ -350,8 +358,7 @@ async def test_the_daily_play_button_counts_the_game_on_the_groups_board(api: Fa
             current = await service.current_game(PlayerKey("telegram", str(alice.id)))
             assert current is not None and current.daily == DAY and str(current.game.code) == CODE
             for action in winning_line(CODE):
-                current = await service.act(PlayerKey("telegram", str(alice.id)), "Alice", current.game_id,
-                                            current.version, str(action))
+                current = await service.act(PlayerKey("telegram", str(alice.id)), "Alice", game_command(current.game_id, current.version, str(action)))
             assert [r.name for r in await service.daily_leaderboard("telegram", str(group.id), DAY)] == ["Alice"]
     finally:
         monkey_today.undo()

@@ -13,6 +13,7 @@ import simcord
 
 from bot.adapters.discord.sender import DiscordSender
 from bot.app import daily
+from bot.app.codec import game_command
 from bot.app.daily_posts import DailyPoster
 from bot.app.model import PlayerKey
 from bot.app.service import GameService
@@ -80,8 +81,7 @@ async def test_subscribe_post_play_and_leaderboard(service: GameService) -> None
         game = await service.current_game(PlayerKey("discord", str(bob.id)))
         assert game is not None
         for action in winning_line(CODE):
-            game = await service.act(PlayerKey("discord", str(bob.id)), "bob", game.game_id, game.version,
-                                     str(action))
+            game = await service.act(PlayerKey("discord", str(bob.id)), "bob", game_command(game.game_id, game.version, str(action)))
         board, sent = await slash(env, bob, channel, "tripeaks leaderboard")
         assert not sent.ephemeral
         assert f"1. bob: score {game.game.score}, moves {game.game.moves}" in text_of(board)

@@ -24,7 +24,8 @@ from bot.adapters.discord.translator import valid_name
 from bot.app.model import PlayerKey
 from bot.app.service import GameService
 from bot.i18n import translator
-from bot.render import COMMAND_DESCRIPTIONS, OPTION_DESCRIPTIONS, card_label, command_names
+from bot.render.commands import COMMAND_DESCRIPTIONS, OPTION_DESCRIPTIONS, command_names
+from bot.render.tableau import card_label
 from core.game import DRAW, Game, Tap
 from tests.core_helpers import winning_line
 from tests.discord_harness import (
@@ -377,7 +378,7 @@ async def test_daily_deal_by_command_and_by_the_play_button_under_a_daily_post(
         game_service: GameService, monkeypatch: pytest.MonkeyPatch) -> None:
     from bot.adapters.discord.views import layout
     from bot.app import daily
-    from bot.render import render_daily
+    from bot.render.replies import render_daily
     from core.deal import GameCode
 
     day = dt.date(2026, 11, 29)

@@ -31,6 +31,7 @@ DAY = dt.date(2026, 11, 29)
 # process got there first), and runs one round of daily posts whose sender prints what it sends.
 PROCESS = """
 import asyncio, datetime as dt, sys
+from bot.app.codec import game_command
 from bot.app.daily_posts import DailyPoster
 from bot.app.model import PlayerKey
 from bot.app.errors import StaleGame
@@ -62,7 +63,7 @@ async def main():
             fitting = [s for s in game.playable_slots() if game.fits(s)]
             action = Tap(fitting[0]) if fitting else Draw()
             try:
-                done = await service.act(player, "Ann", game_id, snapshot.version, str(action))
+                done = await service.act(player, "Ann", game_command(game_id, snapshot.version, str(action)))
             except StaleGame:
                 continue
             assert done.outcome is not None and done.outcome.ok

@@ -15,6 +15,7 @@ import pytest
 from sqlalchemy.engine import URL
 
 from bot.app import errors
+from bot.app.codec import game_command
 from bot.app.model import DealVerdict, Hint, PlayerKey, Settings, Stats
 from bot.app.service import GameService
 from bot.store.database import open_database
@@ -38,7 +39,7 @@ async def play(service: GameService, player: PlayerKey, game_id: int, version: i
     """Apply ``actions`` one by one, each applied; return the final version."""
     snapshot = None
     for action in actions:
-        snapshot = await service.act(player, "Alice", game_id, version, str(action))
+        snapshot = await service.act(player, "Alice", game_command(game_id, version, str(action)))
         assert snapshot.outcome is not None and snapshot.outcome.ok, (action, snapshot.outcome)
         version = snapshot.version
     return version
@@ -100,11 +101,11 @@ async def test_random_deals_follow_the_rules_asked_for_else_the_players_default(
 
 async def test_a_daily_game_is_marked_with_its_day(service: GameService) -> None:
     day = dt.date(2026, 11, 29)
-    snapshot = await service.new_game(ALICE, "Alice", code="TP1-E-AAAAAAB", daily=day)
-    assert snapshot.daily == day
+    snapshot = await service.new_daily_game(ALICE, "Alice", day)
+    assert snapshot.daily == day and str(snapshot.game.code) == "TP1-E-ARLEYAR"
     assert (await service.current_game(ALICE)).daily == day  # type: ignore[union-attr]
-    with pytest.raises(ValueError):
-        await service.new_game(ALICE, "Alice", daily=day)
+    with pytest.raises(errors.BadPayload):  # a later day than today is a tampered button
+        await service.new_daily_game(ALICE, "Alice", service.today() + dt.timedelta(days=1))
 
 
 async def test_players_are_keyed_by_platform_and_user_id(service: GameService) -> None:
@@ -117,7 +118,7 @@ async def test_players_are_keyed_by_platform_and_user_id(service: GameService) -
 
 async def test_a_new_game_abandons_the_one_in_progress(service: GameService) -> None:
     old = await service.new_game(ALICE, "Alice", code="TP1-E-AAAAAAB")
-    drawn = await service.act(ALICE, "Alice", old.game_id, old.version, "d")
+    drawn = await service.act(ALICE, "Alice", game_command(old.game_id, old.version, "d"))
     new = await service.new_game(ALICE, "Alice")
     assert (await service.current_game(ALICE)).game_id == new.game_id  # type: ignore[union-attr]
     gone = await service.game(old.game_id)
@@ -125,8 +126,8 @@ async def test_a_new_game_abandons_the_one_in_progress(service: GameService) -> 
     assert gone.game.moves == 1  # what was played is kept
     # the old message is out of date; even with the right version the game takes no more actions
     with pytest.raises(errors.StaleGame):
-        await service.act(ALICE, "Alice", old.game_id, drawn.version, "u")
-    refused = await service.act(ALICE, "Alice", old.game_id, gone.version, "u")
+        await service.act(ALICE, "Alice", game_command(old.game_id, drawn.version, "u"))
+    refused = await service.act(ALICE, "Alice", game_command(old.game_id, gone.version, "u"))
     assert refused.outcome is not None and refused.outcome.reason is Reason.GAME_OVER
     assert refused.version == gone.version and refused.game.moves == 1
     assert await service.stats(ALICE) == Stats(games=1, wins=0, best_score=None, current_streak=0,
@@ -135,7 +136,7 @@ async def test_a_new_game_abandons_the_one_in_progress(service: GameService) -> 
 
 async def test_display_names_follow_the_platform(service: GameService) -> None:
     game = await service.new_game(ALICE, "Alice")
-    after = await service.act(ALICE, "Alicia", game.game_id, game.version, "d")
+    after = await service.act(ALICE, "Alicia", game_command(game.game_id, game.version, "d"))
     assert after.owner_name == "Alicia"
     assert (await service.game(game.game_id)).owner_name == "Alicia"
 
@@ -150,12 +151,12 @@ async def test_actions_apply_in_order_and_are_stored(service: GameService) -> No
     version = start.version
     for action in line:
         outcome = expected.apply(action)
-        snapshot = await service.act(ALICE, "Alice", start.game_id, version, str(action))
+        snapshot = await service.act(ALICE, "Alice", game_command(start.game_id, version, str(action)))
         assert snapshot.version == version + 1
         assert snapshot.outcome == outcome
         assert snapshot.game.to_text() == expected.to_text()
         version = snapshot.version
-    undone = await service.act(ALICE, "Alice", start.game_id, version, "u")
+    undone = await service.act(ALICE, "Alice", game_command(start.game_id, version, "u"))
     expected.apply(UNDO)
     assert undone.outcome is not None and undone.outcome.ok and undone.version == version + 1
     stored = await service.current_game(ALICE)
@@ -169,7 +170,7 @@ async def test_a_refused_action_changes_nothing_and_says_why(service: GameServic
     for command, reason in (("0", Reason.BLOCKED),  # a top card, face down
                             (str(wrong_rank), Reason.NOT_ADJACENT),
                             ("u", Reason.NOTHING_TO_UNDO)):
-        snapshot = await service.act(ALICE, "Alice", start.game_id, 0, command)
+        snapshot = await service.act(ALICE, "Alice", game_command(start.game_id, 0, command))
         assert snapshot.outcome is not None and snapshot.outcome.reason is reason, command
         assert snapshot.version == 0
     stored = await service.game(start.game_id)
@@ -178,13 +179,13 @@ async def test_a_refused_action_changes_nothing_and_says_why(service: GameServic
 
 async def test_a_stale_version_changes_nothing_and_returns_the_game_as_it_stands(service: GameService) -> None:
     start = await service.new_game(ALICE, "Alice", code="TP1-E-AAAAAAB")
-    first = await service.act(ALICE, "Alice", start.game_id, 0, "d")
+    first = await service.act(ALICE, "Alice", game_command(start.game_id, 0, "d"))
     with pytest.raises(errors.StaleGame) as caught:
-        await service.act(ALICE, "Alice", start.game_id, 0, "d")  # the same tap again, from the old message
+        await service.act(ALICE, "Alice", game_command(start.game_id, 0, "d"))  # the same tap again, from the old message
     assert caught.value.current.version == 1
     assert caught.value.current.game.to_text() == first.game.to_text()
     with pytest.raises(errors.StaleGame):
-        await service.act(ALICE, "Alice", start.game_id, 7, "d")  # a version from nowhere
+        await service.act(ALICE, "Alice", game_command(start.game_id, 7, "d"))  # a version from nowhere
     stored = await service.game(start.game_id)
     assert stored.version == 1 and stored.game.stock_left == 22
 
@@ -192,19 +193,19 @@ async def test_a_stale_version_changes_nothing_and_returns_the_game_as_it_stands
 async def test_bad_input_gets_a_distinct_error_and_reaches_nothing(service: GameService) -> None:
     mine = await service.new_game(ALICE, "Alice")
     with pytest.raises(errors.GameNotFound) as not_found:
-        await service.act(ALICE, "Alice", mine.game_id + 1000, 0, "d")
+        await service.act(ALICE, "Alice", game_command(mine.game_id + 1000, 0, "d"))
     assert not_found.value.game_id == mine.game_id + 1000
     with pytest.raises(errors.NotYourGame) as not_yours:
-        await service.act(BOB, "Bob", mine.game_id, 0, "d")
+        await service.act(BOB, "Bob", game_command(mine.game_id, 0, "d"))
     assert not_yours.value.owner_name == "Alice"
     with pytest.raises(errors.NotYourGame):
-        await service.act(ALICE_ON_TELEGRAM, "Alice", mine.game_id, 0, "d")
+        await service.act(ALICE_ON_TELEGRAM, "Alice", game_command(mine.game_id, 0, "d"))
     for command in ("28", "99", "x", "", "dd", "-1", " d", "12 "):
         with pytest.raises(errors.BadPayload):
-            await service.act(ALICE, "Alice", mine.game_id, 0, command)
+            await service.act(ALICE, "Alice", game_command(mine.game_id, 0, command))
     for game_id, version in ((-1, 0), (mine.game_id, -1), (True, 0), ("1", 0)):
         with pytest.raises(errors.BadPayload):
-            await service.act(ALICE, "Alice", game_id, version, "d")  # type: ignore[arg-type]
+            await service.act(ALICE, "Alice", game_command(game_id, version, "d"))  # type: ignore[arg-type]
     with pytest.raises(errors.GameNotFound):
         await service.game(mine.game_id + 1000)
     kinds = {errors.GameNotFound, errors.NotYourGame, errors.BadPayload, errors.StaleGame}
@@ -220,7 +221,7 @@ async def test_a_won_game_is_over(service: GameService) -> None:
     assert won.game.status is Status.WON
     assert await service.current_game(ALICE) is None  # nothing left to resume
     for command in ("u", "d", "5"):
-        snapshot = await service.act(ALICE, "Alice", game_id, won.version, command)
+        snapshot = await service.act(ALICE, "Alice", game_command(game_id, won.version, command))
         assert snapshot.outcome is not None and snapshot.outcome.reason is Reason.GAME_OVER
         assert snapshot.version == won.version
     stats = await service.stats(ALICE)
@@ -234,7 +235,7 @@ async def test_a_blocked_game_stays_current_and_undo_revives_it(service: GameSer
     assert blocked is not None and blocked.game_id == game_id and blocked.game.status is Status.BLOCKED
     assert await service.stats(ALICE) == Stats(games=1, wins=0, best_score=blocked.game.score, current_streak=0,
                                                longest_streak=0)
-    revived = await service.act(ALICE, "Alice", game_id, blocked.version, "u")
+    revived = await service.act(ALICE, "Alice", game_command(game_id, blocked.version, "u"))
     assert revived.game.status is Status.PLAYING
     assert await service.stats(ALICE) == Stats(0, 0, None, 0, 0)  # playing again: not counted
 
@@ -262,19 +263,19 @@ async def test_statistics_count_ended_games_and_win_streaks(service: GameService
 
 async def test_a_hint_shows_the_solvers_move_without_changing_the_game(service: GameService) -> None:
     start = await service.new_game(ALICE, "Alice", code="TP1-E-AAAAAAB")
-    snapshot = await service.act(ALICE, "Alice", start.game_id, 0, "h")
+    snapshot = await service.act(ALICE, "Alice", game_command(start.game_id, 0, "h"))
     assert snapshot.hint == fake_hint(Game.from_code("TP1-E-AAAAAAB").to_text(), 1.0)
     assert snapshot.hint is not None and snapshot.hint.action is not None
     assert snapshot.version == 0 and snapshot.hints_used == 1 and snapshot.outcome is None
-    again = await service.act(ALICE, "Alice", start.game_id, 0, "h")
+    again = await service.act(ALICE, "Alice", game_command(start.game_id, 0, "h"))
     assert again.hints_used == 2 and (await service.game(start.game_id)).hints_used == 2
     # the hinted action can be played from the same message
-    played = await service.act(ALICE, "Alice", start.game_id, 0, str(snapshot.hint.action))
+    played = await service.act(ALICE, "Alice", game_command(start.game_id, 0, str(snapshot.hint.action)))
     assert played.outcome is not None and played.outcome.ok
     with pytest.raises(errors.StaleGame):
-        await service.act(ALICE, "Alice", start.game_id, 0, "h")
+        await service.act(ALICE, "Alice", game_command(start.game_id, 0, "h"))
     with pytest.raises(errors.NotYourGame):
-        await service.act(BOB, "Bob", start.game_id, 1, "h")
+        await service.act(BOB, "Bob", game_command(start.game_id, 1, "h"))
 
 
 def _stuck_hint(state: str, budget: float) -> Hint:
@@ -291,7 +292,7 @@ async def test_a_hint_the_solver_cannot_give_in_time_is_answered_empty(database:
         async with GameService(database, executor=executor, hint_function=_stuck_hint, verdict_function=fake_verdict,
                                hint_budget=0.05) as service:
             start = await service.new_game(ALICE, "Alice")
-            snapshot = await service.act(ALICE, "Alice", start.game_id, 0, "h")
+            snapshot = await service.act(ALICE, "Alice", game_command(start.game_id, 0, "h"))
             _release.set()
     assert snapshot.hint == Hint(None, None, None)
     assert snapshot.hints_used == 0 and snapshot.version == 0
@@ -312,9 +313,9 @@ async def test_hints_run_in_worker_processes_that_are_replaced_when_they_die(
     async with GameService(database, hint_function=_hint_dying_once, verdict_function=fake_verdict,
                            hint_budget=60) as service:
         start = await service.new_game(ALICE, "Alice")
-        lost = await service.act(ALICE, "Alice", start.game_id, 0, "h")
+        lost = await service.act(ALICE, "Alice", game_command(start.game_id, 0, "h"))
         assert lost.hint == Hint(None, None, None) and (tmp_path / "died").exists()
-        again = await service.act(ALICE, "Alice", start.game_id, 0, "h")
+        again = await service.act(ALICE, "Alice", game_command(start.game_id, 0, "h"))
         assert again.hint == Hint(DRAW, None, None) and again.hints_used == 1
 
 
@@ -363,7 +364,7 @@ async def test_a_winnable_deal_is_one_the_solver_proved_winnable(service: GameSe
         assert await service.wait_for_verdict(snapshot.game_id, timeout=30) == DealVerdict(
             True, fake_best_score(code))
     # "new game" from the buttons deals another winnable deal with the same rules
-    again = await service.act(ALICE, "Alice", snapshot.game_id, ended.version, "n")
+    again = await service.act(ALICE, "Alice", game_command(snapshot.game_id, ended.version, "n"))
     assert again.game_id != snapshot.game_id and fake_winnable(str(again.game.code))
 
 
@@ -381,14 +382,14 @@ async def test_no_winnable_deal_in_time_is_an_error(database: Database) -> None:
 
 async def test_new_game_from_a_game_message_keeps_its_rules(service: GameService) -> None:
     old = await service.new_game(ALICE, "Alice", code="TP1-C-AAAAAAD")
-    new = await service.act(ALICE, "Alice", old.game_id, 0, "n")
+    new = await service.act(ALICE, "Alice", game_command(old.game_id, 0, "n"))
     assert new.game_id != old.game_id and new.version == 0 and new.game.rules is Rules.CLASSIC
     assert (await service.game(old.game_id)).abandoned
     assert (await service.current_game(ALICE)).game_id == new.game_id  # type: ignore[union-attr]
     with pytest.raises(errors.StaleGame):  # a second tap on the same old message starts nothing
-        await service.act(ALICE, "Alice", old.game_id, 0, "n")
+        await service.act(ALICE, "Alice", game_command(old.game_id, 0, "n"))
     with pytest.raises(errors.NotYourGame):
-        await service.act(BOB, "Bob", new.game_id, 0, "n")
+        await service.act(BOB, "Bob", game_command(new.game_id, 0, "n"))
     assert (await service.current_game(ALICE)).game_id == new.game_id  # type: ignore[union-attr]
 
 
@@ -408,7 +409,7 @@ async def test_settings_default_then_change_and_persist(service: GameService, db
         assert await reopened.get_settings(ALICE) == Settings(None, False, Rules.CLASSIC)
     game = await service.new_game(ALICE, "Alice")
     assert game.settings == Settings(None, False, Rules.CLASSIC)
-    assert (await service.act(ALICE, "Alice", game.game_id, 0, "d")).settings == game.settings
+    assert (await service.act(ALICE, "Alice", game_command(game.game_id, 0, "d"))).settings == game.settings
 
 
 async def test_bad_settings_are_refused(service: GameService) -> None:
@@ -440,7 +441,7 @@ async def test_a_double_tap_applies_once(two_services: tuple[GameService, GameSe
     first, second = two_services
     start = await first.new_game(ALICE, "Alice", code="TP1-E-AAAAAAB")
     for round_ in range(5):
-        taps = [service.act(ALICE, "Alice", start.game_id, round_, "d") for service in (first, second, first)]
+        taps = [service.act(ALICE, "Alice", game_command(start.game_id, round_, "d")) for service in (first, second, first)]
         results = await asyncio.gather(*taps, return_exceptions=True)
         applied = [r for r in results if not isinstance(r, BaseException)]
         stale = [r for r in results if isinstance(r, errors.StaleGame)]
@@ -465,7 +466,7 @@ async def test_concurrent_actions_equal_a_serial_replay(two_services: tuple[Game
             options = list(snapshot.game.legal_actions())
             action = rng.choice(options + [Tap(rng.randrange(28))])  # now and then a tap that may not fit
             try:
-                after = await service.act(ALICE, "Alice", start.game_id, snapshot.version, str(action))
+                after = await service.act(ALICE, "Alice", game_command(start.game_id, snapshot.version, str(action)))
             except errors.StaleGame as error:
                 stale += 1
                 snapshot = error.current
@@ -507,7 +508,7 @@ async def test_an_action_is_stored_before_it_is_reported(service: GameService, d
     start = await service.new_game(ALICE, "Alice", code="TP1-E-AAAAAAB")
     async with GameService(await open_database(db_url, migrate=False), owns_database=True) as other:
         for version in range(3):
-            done = await service.act(ALICE, "Alice", start.game_id, version, "d" if version < 2 else "u")
+            done = await service.act(ALICE, "Alice", game_command(start.game_id, version, "d" if version < 2 else "u"))
             seen = await other.game(start.game_id)
             assert seen.version == done.version and seen.game.to_text() == done.game.to_text()
 
@@ -529,10 +530,10 @@ async def test_following_the_real_solvers_hints_wins_with_the_best_score(solving
     version = start.version
     first_hint = None
     for _ in range(52):
-        hinted = await solving_service.act(ALICE, "Alice", start.game_id, version, "h")
+        hinted = await solving_service.act(ALICE, "Alice", game_command(start.game_id, version, "h"))
         assert hinted.hint is not None and hinted.hint.winnable is True and hinted.hint.action is not None
         first_hint = first_hint or hinted.hint
-        played = await solving_service.act(ALICE, "Alice", start.game_id, version, str(hinted.hint.action))
+        played = await solving_service.act(ALICE, "Alice", game_command(start.game_id, version, str(hinted.hint.action)))
         assert played.outcome is not None and played.outcome.ok
         version = played.version
         if played.game.status is Status.WON:
@@ -571,7 +572,7 @@ async def test_a_winnable_deal_from_the_real_solver_can_be_won(solving_service: 
 async def test_the_real_solver_runs_in_worker_processes_by_default(database: Database) -> None:
     async with GameService(database, hint_budget=30) as service:
         start = await service.new_game(ALICE, "Alice", code=WIN_CODE)
-        hinted = await service.act(ALICE, "Alice", start.game_id, 0, "h")
+        hinted = await service.act(ALICE, "Alice", game_command(start.game_id, 0, "h"))
         expected = solver.hint(Game.from_code(WIN_CODE))
         assert hinted.hint == Hint(expected.action, expected.winnable, expected.best_score)
         assert expected.action is not None

@@ -15,8 +15,6 @@ import importlib
 import logging
 import shutil
 import socket
-import sys
-import types
 from collections.abc import AsyncIterator, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
@@ -29,20 +27,18 @@ from telegram.ext import TypeHandler
 
 from bot.adapters.telegram.app import build_application, start, stop
 from bot.adapters.telegram.keyboard import keyboard, message_text
-from bot.app.codec import DailyPayload, GamePayload, decode_payload
+from bot.app.codec import decode, encode, game_command
+from bot.app.commands import AskHint, Move, NewGame, PlayDaily
 from bot.app.errors import BadPayload, GameNotFound, NoActiveGame, NotYourGame
 from bot.app.model import DealVerdict, GameSnapshot, PlayerKey, Settings, Stats
 from bot.app.service import GameService
 from bot.config import Config
-from bot.render import (
-    View,
-    command_description,
-    error_text,
-    refusal_text,
-    render_game,
-    render_settings,
-    render_stats,
-)
+from bot.render.commands import command_description
+from bot.render.game import refusal_text, render_game
+from bot.render.platforms import telegram_row_fits, telegram_rows
+from bot.render.replies import error_text, render_settings, render_stats
+from bot.render.tableau import card_cell
+from bot.render.view import View
 from bot.store.database import open_database
 from core.cards import Card
 from core.deal import GameCode
@@ -135,7 +131,12 @@ def plain(view: View) -> str:
 
 
 def rows(view: View) -> list[list[tuple[str, str]]]:
-    return [[(button.label, button.payload) for button in row] for row in view.buttons]
+    """The keyboard a phone shows: the view's rows split to fit 360 pixels (bot.render.platforms)."""
+    return [[(button.label, button.payload) for button in row] for row in telegram_rows(view)]
+
+
+def styles(view: View) -> list[list[str | None]]:
+    return [[button.style for button in row] for row in telegram_rows(view)]
 
 
 def expected_view(game: Game, game_id: int, version: int, *, locale: str = "en", outcome: Outcome | None = None,
@@ -159,12 +160,13 @@ def assert_shows(message: StoredMessage, view: View) -> None:
         assert [spaced(block) for block in message.entity_texts("pre")] == [spaced(view.tableau)]
     assert message.entity_texts("bold") == [view.header]
     assert message.keyboard == rows(view)
+    assert message.styles == styles(view)
 
 
 def game_of(message: StoredMessage) -> tuple[int, int]:
     """The game id and version a game message's buttons carry (all of them the same)."""
-    payloads = {decode_payload(data) for _, data in message.buttons if data is not None}
-    games = {(p.game_id, p.version) for p in payloads if isinstance(p, GamePayload)}
+    payloads = {decode(data) for _, data in message.buttons if data is not None}
+    games = {(p.game_id, p.version) for p in payloads if isinstance(p, Move | AskHint | NewGame)}
     assert len(games) == 1, games
     return games.pop()
 
@@ -172,7 +174,7 @@ def game_of(message: StoredMessage) -> tuple[int, int]:
 def data_for(message: StoredMessage, action: Action | str) -> str:
     """The callback_data of the button doing ``action`` on the message as it is now."""
     game_id, version = game_of(message)
-    data = GamePayload(game_id, version, str(action)).encode()
+    data = encode(game_command(game_id, version, str(action)))
     assert data in [d for _, d in message.buttons], f"no button for {action} on {message.buttons}"
     return data
 
@@ -232,9 +234,17 @@ async def test_a_new_game_by_command_shows_the_deal_with_a_button_per_free_card(
     assert message.text.startswith(f"{CODE} · Easy")
     # one button for each of the ten face-up cards, then draw, undo, hint and a new game
     game = Game.from_code(CODE)
-    taps = [decode_payload(data) for _, data in message.buttons[:10] if data]
-    assert [p.command for p in taps if isinstance(p, GamePayload)] == [str(s) for s in game.playable_slots()]
+    taps = [decode(data) for _, data in message.buttons[:10] if data]
+    assert [str(p.action) for p in taps if isinstance(p, Move)] == [str(s) for s in game.playable_slots()]
     assert all(len(data.encode()) <= 64 for _, data in message.buttons if data)
+    # the cards that fit the waste card are green; nothing else is coloured while a card fits
+    style_of = dict(zip((data for _, data in message.buttons), (s for row in message.styles for s in row),
+                        strict=True))
+    for slot in game.playable_slots():
+        assert style_of[data_for(message, Tap(slot))] == ("success" if game.fits(slot) else None), slot
+    assert style_of[data_for(message, DRAW)] is None
+    # no row is wider than a 360-px phone shows whole
+    assert all(telegram_row_fits([label for label, _ in row]) for row in message.keyboard)
 
     snapshot = await service.current_game(PlayerKey("telegram", str(alice.id)))
     assert snapshot is not None and snapshot.game_id == game_id and str(snapshot.game.code) == CODE
@@ -277,8 +287,8 @@ async def test_a_legal_tap_is_answered_and_the_message_edited_in_place(api: Fake
 
 def card_cell_on_waste(message: StoredMessage) -> Card:
     """The card in the waste box of the tableau, as the player reads it."""
-    line = next(line for line in message.entity_texts("pre")[0].splitlines() if "║" in line)
-    return Card.parse(line.split("║")[1].strip())
+    last = message.entity_texts("pre")[0].splitlines()[-1]  # the stock, then the waste card in brackets
+    return Card.parse(last.split("[")[1].rstrip("]"))
 
 
 async def test_a_refused_tap_says_why_in_the_toast_and_changes_nothing(
@@ -310,26 +320,44 @@ async def test_a_refused_tap_says_why_in_the_toast_and_changes_nothing(
     assert_all_answered(api)
 
 
+async def test_the_hinted_card_is_blue_and_the_others_that_fit_green(api: FakeBotAPI, service: GameService) -> None:
+    alice = api.user("Alice")
+    chat = api.private_chat(alice)
+    message = await command(api, alice, chat, f"{NEW} {CODE}")
+    _, hinted = await tap(api, alice, chat, message, data_for(message, "h"))
+    game = Game.from_code(CODE)
+    suggested = next(iter(game.legal_actions()))  # the stand-in solver's hint: the first legal action
+    assert isinstance(suggested, Tap)
+    style_of = dict(zip((data for _, data in hinted.buttons), (s for row in hinted.styles for s in row),
+                        strict=True))
+    assert style_of[data_for(hinted, suggested)] == "primary"
+    others = [s for s in game.playable_slots() if game.fits(s) and Tap(s) != suggested]
+    assert others and all(style_of[data_for(hinted, Tap(s))] == "success" for s in others)
+    # the board marks it too, for clients that show no colours
+    assert f">{card_cell(game.card_at(suggested.slot))}" in hinted.entity_texts("pre")[0]
+    assert_all_answered(api)
+
+
 async def test_draw_then_undo(api: FakeBotAPI, service: GameService) -> None:
     alice = api.user("Alice")
     chat = api.private_chat(alice)
     message = await command(api, alice, chat, f"{NEW} {CODE}")
     game_id, _ = game_of(message)
-    assert "Draw (23)" in [label for label, _ in message.buttons]
+    assert "Draw" in [label for label, _ in message.buttons]
 
     answer, drawn = await tap(api, alice, chat, message, data_for(message, DRAW))
     assert answer.text is None
     game = after(CODE, DRAW)
     assert_shows(drawn, expected_view(game, game_id, 1))
     assert card_cell_on_waste(drawn) == Game.from_code(CODE).deal.stock[0]
-    assert "Draw (22)" in [label for label, _ in drawn.buttons]
+    assert "Draw" in [label for label, _ in drawn.buttons] and "22  [" in drawn.text
 
     answer, undone = await tap(api, alice, chat, drawn, data_for(drawn, UNDO))
     assert answer.text is None
     game.push(UNDO)
     assert_shows(undone, expected_view(game, game_id, 2))
     assert card_cell_on_waste(undone) == Game.from_code(CODE).deal.waste
-    assert "Draw (23)" in [label for label, _ in undone.buttons]
+    assert "23  [" in undone.text
     assert game.score == 500 and game.moves == 1  # the score comes back, the move counter does not go down
 
     # nothing left to undo: the tap is refused and says so
@@ -722,13 +750,12 @@ def test_the_docstring_examples_hold(module: str) -> None:
 
 async def test_daily_by_command_and_by_the_play_button(
         api: FakeBotAPI, service: GameService, monkeypatch: pytest.MonkeyPatch) -> None:
-    # which deal a day gets is bot.app.daily's business (and its own tests'); here it is pinned to one code
+    # which deal a day gets is bot.app.daily's business (and its own tests'); here the service is given its day and
+    # its deals
     day = dt.date(2026, 11, 29)
-    daily = types.ModuleType("bot.app.daily")
-    daily.today = lambda: day  # type: ignore[attr-defined]
-    daily.daily_code = lambda chosen: {day: GameCode.parse(CODE), day - dt.timedelta(days=1): GameCode.parse(
-        WIN_CODE)}[chosen]  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "bot.app.daily", daily)
+    service.clock = lambda: dt.datetime.combine(day, dt.time(12), tzinfo=dt.UTC)
+    service.daily_code_function = lambda chosen: {
+        day: GameCode.parse(CODE), day - dt.timedelta(days=1): GameCode.parse(WIN_CODE)}[chosen]
     alice = api.user("Alice")
     bob = api.user("Bob", language_code="uk")
     group = api.group(members=[alice, bob])
@@ -743,7 +770,7 @@ async def test_daily_by_command_and_by_the_play_button(
     # the Play button under a daily post gives whoever taps it a game of their own, in a new message
     post = api.last_message(group)
     sent_before = len(api.bot_messages(group))
-    answer, _ = await tap(api, bob, group, post, DailyPayload(day - dt.timedelta(days=1)).encode(), check_button=False)
+    answer, _ = await tap(api, bob, group, post, encode(PlayDaily(day - dt.timedelta(days=1))), check_button=False)
     assert answer.text is None
     assert len(api.bot_messages(group)) == sent_before + 1
     bobs = api.last_message(group)
@@ -752,7 +779,7 @@ async def test_daily_by_command_and_by_the_play_button(
     assert bob_snapshot.owner == PlayerKey("telegram", str(bob.id)) and str(bob_snapshot.game.code) == WIN_CODE
     assert_shows(bobs, render_game(bob_snapshot, "uk", Settings()))
     # a day still to come is not a daily deal anyone can have
-    answer, _ = await tap(api, bob, group, post, DailyPayload(day + dt.timedelta(days=1)).encode(),
+    answer, _ = await tap(api, bob, group, post, encode(PlayDaily(day + dt.timedelta(days=1))),
                           check_button=False)
     assert answer.text == error_text(BadPayload(), "uk", NEW)
     assert len(api.bot_messages(group)) == sent_before + 1

@@ -28,6 +28,22 @@ class NoWinnableDeal(BotError):
     """A winnable deal was asked for, but the solver proved none winnable within its time budget; try again."""
 
 
+class Busy(BotError):
+    """Too many taps are waiting to be applied; nothing was done, and the player may tap again."""
+
+
+class NotACard(BotError):
+    """Text typed as a card that names none (``text`` is what was typed)."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__(f"not a card: {text[:40]!r}")
+        self.text = text
+
+
+class CardNotInPlay(BotError):
+    """A card typed by name that is not face up on the table (face down, in the stock or on the waste)."""
+
+
 class GameNotFound(BotError):
     """No game has that id."""
 

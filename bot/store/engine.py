@@ -11,14 +11,23 @@ otherwise fail the second writer with "database is locked" instead of waiting). 
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import sys
-from dataclasses import dataclass
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from sqlalchemy import Connection, event
 from sqlalchemy.engine import URL, make_url
-from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
+from sqlalchemy.ext.asyncio import (
+    AsyncConnection,
+    AsyncEngine,
+    AsyncSession,
+    async_sessionmaker,
+    create_async_engine,
+)
 
 #: Used when neither an explicit URL nor ``DATABASE_URL`` is given; relative to the working directory.
 DEFAULT_URL = "sqlite+aiosqlite:///data/tripeaks.db"
@@ -57,6 +66,9 @@ def create_engine(url: str | URL | None = None, **kwargs: Any) -> AsyncEngine:
     interval is shortened (see :data:`SQLITE_SWITCH_INTERVAL`)."""
     resolved = database_url(url)
     if not is_sqlite(resolved):
+        # a connection the server dropped (a restart, a failover, pg_terminate_backend) is found out and replaced
+        # when it is taken from the pool, instead of failing the next action
+        kwargs.setdefault("pool_pre_ping", True)
         return create_async_engine(resolved, **kwargs)
     path = _sqlite_file(resolved)
     if path is not None:
@@ -88,6 +100,10 @@ def create_sessionmaker(engine: AsyncEngine) -> async_sessionmaker[AsyncSession]
     return async_sessionmaker(engine, expire_on_commit=False)
 
 
+#: An open transaction, as the store's functions take it.
+Transaction = AsyncConnection
+
+
 @dataclass
 class Database:
     """An engine and its sessionmaker, for one database URL."""
@@ -95,10 +111,27 @@ class Database:
     url: URL
     engine: AsyncEngine
     sessions: async_sessionmaker[AsyncSession]
+    #: SQLite: this process's transactions queue here before ``BEGIN IMMEDIATE``, in order, instead of polling
+    #: SQLite's lock (other processes wait on ``busy_timeout``).
+    _queue: asyncio.Lock | None = field(default=None, init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        if self.is_sqlite:
+            self._queue = asyncio.Lock()
 
     @property
     def is_sqlite(self) -> bool:
         return is_sqlite(self.url)
+
+    @contextlib.asynccontextmanager
+    async def transaction(self) -> AsyncIterator[Transaction]:
+        """One transaction on a Core connection, committed on leaving (rolled back on an error)."""
+        if self._queue is None:
+            async with self.engine.begin() as connection:
+                yield connection
+        else:
+            async with self._queue, self.engine.begin() as connection:
+                yield connection
 
     async def close(self) -> None:
         await self.engine.dispose()

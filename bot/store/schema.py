@@ -93,6 +93,8 @@ class GameRow(Base):
     #: dealt on request as a deal the solver proved winnable (a new game from its buttons asks the same)
     dealt_winnable: Mapped[bool] = mapped_column(Boolean, server_default=false())
     hints_used: Mapped[int] = mapped_column(Integer, server_default="0")
+    #: undos applied (migration 0003): shown on the board and the daily leaderboard
+    undos_used: Mapped[int] = mapped_column(Integer, server_default="0")
     started_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
     updated_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
     #: when the game was won, blocked or abandoned; NULL while playing (an undo out of a block clears it)
@@ -102,9 +104,8 @@ class GameRow(Base):
     verdict_best_score: Mapped[int | None] = mapped_column(Integer)
     #: when the full verdict (best score search included) was stored
     verdict_at: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True))
-    # Where the game is shown, for the adapters' later use.
+    #: the chat or channel the game was started in
     chat_id: Mapped[str | None] = mapped_column(String(64))
-    message_id: Mapped[str | None] = mapped_column(String(64))
     #: a daily game's leaderboard (migration 0002): the Discord server or Telegram group it was started in; NULL
     #: in a private chat, and for other games
     board: Mapped[str | None] = mapped_column(String(64))

@@ -16,6 +16,7 @@ from typing import Any
 import discord
 from discord.ext import commands
 
+from bot.adapters.discord import handlers
 from bot.adapters.discord.commands import TriPeaksCommands
 from bot.adapters.discord.translator import CatalogueTranslator
 from bot.adapters.discord.views import PayloadButton
@@ -48,6 +49,10 @@ class _TriPeaks:
         self.tree.add_command(TriPeaksCommands())
         synced = await self.tree.sync()
         log.info("synced %d application command(s)", len(synced))
+
+    async def on_payload(self, interaction: discord.Interaction[Any], payload: str) -> None:
+        """A click on one of the bot's buttons (:class:`~bot.adapters.discord.views.PayloadButton`)."""
+        await handlers.on_button(interaction, payload)
 
 
 def _options(config: Config) -> dict[str, Any]:

@@ -21,38 +21,35 @@ import asyncio
 import datetime as dt
 import logging
 from collections.abc import Awaitable, Callable, Coroutine
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 import discord
 from discord import app_commands
 
 from bot.adapters.discord.views import layout
-from bot.app.codec import GamePayload, decode_payload
-from bot.app.errors import BadPayload, BotError, NoActiveGame, StaleGame
+from bot.app.codec import decode
+from bot.app.commands import AskHint, GameCommand, Move, NewGame, PlayDaily, SettingChange
+from bot.app.errors import BadPayload, BotError, CardNotInPlay, NoActiveGame, NotACard, StaleGame
 from bot.app.model import GameSnapshot, PlayerKey, Settings
+from bot.app.service import GameService
+from bot.config import Config
 from bot.i18n import SUPPORTED_LOCALES, resolve_locale
-from bot.render import (
+from bot.render.commands import command_names
+from bot.render.game import refusal_text, render_game
+from bot.render.replies import (
     DailyNotice,
-    SettingsPayload,
-    View,
-    card_label,
-    command_names,
     daily_notice,
     error_text,
-    refusal_text,
-    render_game,
     render_leaderboard,
     render_rules,
     render_settings,
     render_stats,
 )
+from bot.render.tableau import card_label
+from bot.render.view import View
 from core.cards import Card
 from core.deal import Rules
-from core.errors import TriPeaksError
 from core.game import Reason
-
-if TYPE_CHECKING:
-    from bot.adapters.discord.client import TriPeaksBot
 
 log = logging.getLogger(__name__)
 
@@ -69,7 +66,15 @@ Interaction = discord.Interaction[Any]
 # --- who, in which language ---------------------------------------------------------------------------------------
 
 
-def bot_of(interaction: Interaction) -> TriPeaksBot:
+class TriPeaksClient(Protocol):
+    """What the handlers need of the bot (:mod:`bot.adapters.discord.client`)."""
+
+    service: GameService
+    config: Config
+    defer_after: float
+
+
+def bot_of(interaction: Interaction) -> TriPeaksClient:
     return interaction.client  # type: ignore[no-any-return]
 
 
@@ -200,26 +205,24 @@ async def _with_errors(interaction: Interaction, work: Coroutine[Any, Any, GameS
 @guarded
 async def on_button(interaction: Interaction, custom_id: str) -> None:
     """A click on any of the bot's buttons, by its payload."""
-    if SettingsPayload.is_settings(custom_id):
-        await on_settings_button(interaction, custom_id)
-        return
     try:
-        payload = decode_payload(custom_id)
+        command = decode(custom_id)
     except BadPayload as error:
         await show_error(interaction, explain(error, await own_locale(interaction)))
         return
-    if isinstance(payload, GamePayload):
-        await on_game_button(interaction, payload)
+    if isinstance(command, Move | AskHint | NewGame):
+        await on_game_button(interaction, command)
+    elif isinstance(command, PlayDaily):
+        await start_daily(interaction, command.day)
     else:
-        await start_daily(interaction, payload.day)
+        await on_settings_button(interaction, command)
 
 
-async def on_game_button(interaction: Interaction, payload: GamePayload) -> None:
+async def on_game_button(interaction: Interaction, command: GameCommand) -> None:
     """A card, Draw, Undo, Hint or New game: the message is edited in place to the result."""
     player, name = player_of(interaction)
     service = bot_of(interaction).service
-    snapshot = await _with_errors(
-        interaction, service.act(player, name, payload.game_id, payload.version, payload.command), refresh=True)
+    snapshot = await _with_errors(interaction, service.act(player, name, command), refresh=True)
     if snapshot is not None:
         await show_update(interaction, game_view(interaction, snapshot))
 
@@ -239,18 +242,11 @@ async def new_game(interaction: Interaction, code: str | None = None, rules: str
 @guarded
 async def start_daily(interaction: Interaction, day: dt.date | None = None) -> None:
     """``/tripeaks daily`` or Play under a daily post: that day's deal, as a new game message."""
-    from bot.app import daily  # the daily deal is its own feature; imported where it is used
-
     player, name = player_of(interaction)
-    service = bot_of(interaction).service
-
-    async def start() -> GameSnapshot:
-        chosen = day or daily.today()
-        # counted on the server's daily leaderboard; a game in DMs is on none
-        board = str(interaction.guild_id) if interaction.guild_id is not None else None
-        return await service.new_daily_game(player, name, chosen, chat_id=str(interaction.channel_id), board=board)
-
-    snapshot = await _with_errors(interaction, start(), refresh=False)
+    # counted on the server's daily leaderboard; a game in DMs is on none
+    board = str(interaction.guild_id) if interaction.guild_id is not None else None
+    snapshot = await _with_errors(interaction, bot_of(interaction).service.new_daily_game(
+        player, name, day, chat_id=str(interaction.channel_id), board=board), refresh=False)
     if snapshot is not None:
         await show_new(interaction, game_view(interaction, snapshot))
 
@@ -258,13 +254,11 @@ async def start_daily(interaction: Interaction, day: dt.date | None = None) -> N
 @guarded
 async def leaderboard(interaction: Interaction) -> None:
     """``/tripeaks leaderboard``: today's daily leaderboard of this server, for the channel to see."""
-    from bot.app import daily
-
     locale = await own_locale(interaction)
     if interaction.guild_id is None:
         await show_error(interaction, daily_notice(DailyNotice.NEEDS_GROUP, locale))
         return
-    day = daily.today()
+    day = bot_of(interaction).service.today()
     results = await in_time(interaction, bot_of(interaction).service.daily_leaderboard(
         PLATFORM, str(interaction.guild_id), day))
     await show_new(interaction, render_leaderboard(day, results, locale))
@@ -326,23 +320,19 @@ async def play(interaction: Interaction, card: str) -> None:
     the cards free to play, and work there too."""
     player, name = player_of(interaction)
     service = bot_of(interaction).service
-    current = await in_time(interaction, service.current_game(player))
-    if current is None:
-        await show_error(interaction, explain(NoActiveGame(), await own_locale(interaction)))
-        return
     try:
-        chosen = Card.parse(card)
-    except TriPeaksError:
-        await show_new(interaction, game_view(interaction, current), ephemeral=True)
+        snapshot = await in_time(interaction, service.play_card(player, name, card))
+    except NotACard:
+        current = await service.current_game(player)
+        if current is not None:
+            await show_new(interaction, game_view(interaction, current), ephemeral=True)
         return
-    slot = current.game.visible_slot(chosen)  # never a face-down card: typing a card reveals nothing hidden
-    if slot is None:
+    except CardNotInPlay:
         # not on the table face up (face down, in the stock or on the waste): tapping it could only be refused
-        await show_error(interaction, refusal_text(Reason.BLOCKED, locale_for(interaction, current.settings)))
+        await show_error(interaction, refusal_text(Reason.BLOCKED, await own_locale(interaction)))
         return
-    snapshot = await _with_errors(
-        interaction, service.act(player, name, current.game_id, current.version, str(slot)), refresh=False)
-    if snapshot is None:
+    except BotError as error:
+        await show_error(interaction, explain(error, await own_locale(interaction)))
         return
     refused = snapshot.outcome is not None and not snapshot.outcome.ok
     await show_new(interaction, game_view(interaction, snapshot), ephemeral=refused)
@@ -393,24 +383,11 @@ async def settings(interaction: Interaction) -> None:
     await show_new(interaction, render_settings(current, locale_for(interaction, current)), ephemeral=True)
 
 
-async def on_settings_button(interaction: Interaction, custom_id: str) -> None:
+async def on_settings_button(interaction: Interaction, change: SettingChange) -> None:
     """A choice on the settings message: stored, then the message is redrawn (in the new language, if that was
     the choice)."""
     player, name = player_of(interaction)
-    service = bot_of(interaction).service
-    try:
-        payload = SettingsPayload.decode(custom_id)
-    except BadPayload as error:
-        await show_error(interaction, explain(error, await own_locale(interaction)))
-        return
-
-    async def change() -> Settings:
-        wanted = payload.apply(await service.get_settings(player))
-        return await service.update_settings(
-            player, name=name, language=wanted.language, explain_refusals=wanted.explain_refusals,
-            default_rules=wanted.default_rules)
-
-    updated = await in_time(interaction, change())
+    updated = await in_time(interaction, bot_of(interaction).service.change_setting(player, name, change))
     await show_update(interaction, render_settings(updated, locale_for(interaction, updated)))
 
 

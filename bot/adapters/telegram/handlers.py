@@ -11,7 +11,6 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import datetime as dt
-import importlib
 import logging
 import warnings
 from collections.abc import Awaitable, Callable, Coroutine
@@ -23,29 +22,26 @@ from telegram.error import BadRequest, RetryAfter, TelegramError
 from telegram.ext import Application, CallbackQueryHandler, CommandHandler, ContextTypes
 
 from bot.adapters.telegram.keyboard import keyboard, message_text, toast
-from bot.app.codec import DailyPayload, GamePayload, decode_payload
-from bot.app.errors import BadPayload, BotError, NoActiveGame, NotYourGame, StaleGame
+from bot.app.codec import decode
+from bot.app.commands import AskHint, GameCommand, Move, NewGame, PlayDaily, SettingChange
+from bot.app.errors import BadPayload, BotError, CardNotInPlay, NoActiveGame, NotACard, NotYourGame, StaleGame
 from bot.app.model import GameSnapshot, PlayerKey, Settings
 from bot.app.service import GameService
 from bot.i18n import SUPPORTED_LOCALES, resolve_locale
-from bot.render import (
-    COMMAND_DESCRIPTIONS,
+from bot.render.commands import COMMAND_DESCRIPTIONS, command_description
+from bot.render.game import refusal_text, render_game
+from bot.render.replies import (
     DailyNotice,
-    SettingsPayload,
-    View,
-    command_description,
     daily_notice,
     error_text,
-    refusal_text,
-    render_game,
     render_leaderboard,
     render_rules,
     render_settings,
     render_stats,
 )
-from core.cards import Card
+from bot.render.view import View
 from core.deal import Rules
-from core.errors import InvalidCardError, InvalidCodeError, TriPeaksError
+from core.errors import InvalidCodeError, TriPeaksError
 from core.game import Reason
 
 log = logging.getLogger(__name__)
@@ -220,13 +216,7 @@ class TelegramHandlers:
         await self._command(update, work)
 
     async def start_daily(self, user: User, day: dt.date | None, chat_id: str) -> GameSnapshot:
-        """A game of the daily deal of ``day`` (today when None); a day after today is a tampered payload."""
-        daily = importlib.import_module("bot.app.daily")  # the daily deal is optional: see bot/daily.py
-        today: dt.date = daily.today()
-        if day is None:
-            day = today
-        elif day > today:
-            raise BadPayload(f"daily deal of {day} is in the future")
+        """A game of the daily deal of ``day`` (today when None)."""
         # counted on the group's daily leaderboard; a game in a private chat is on none
         board = chat_id if chat_id.startswith("-") else None
         return await self.service.new_daily_game(self.player(user), self.name(user), day, chat_id=chat_id,
@@ -241,7 +231,7 @@ class TelegramHandlers:
                 await message.reply_text(daily_notice(DailyNotice.NEEDS_GROUP, locale),
                                          allow_sending_without_reply=True)
                 return
-            day: dt.date = importlib.import_module("bot.app.daily").today()
+            day = self.service.today()
             results = await self.service.daily_leaderboard(PLATFORM, str(message.chat_id), day)
             await self.reply(message, render_leaderboard(day, results, locale))
 
@@ -293,21 +283,18 @@ class TelegramHandlers:
 
         async def work(message: Message, user: User) -> None:
             player = self.player(user)
-            snapshot = await self.service.current_game(player)
-            if snapshot is None:
-                raise NoActiveGame()
             try:
-                card = Card.parse("".join(args))
-            except InvalidCardError:  # not a card: show the game, whose buttons name the cards free to play
-                await self.reply(message, self.game_view(snapshot, user))
+                result = await self.service.play_card(player, self.name(user), "".join(args))
+            except NotACard:  # not a card: show the game, whose buttons name the cards free to play
+                current = await self.service.current_game(player)
+                if current is not None:
+                    await self.reply(message, self.game_view(current, user))
                 return
-            slot = snapshot.game.visible_slot(card)
-            if slot is None:
+            except CardNotInPlay:
                 # not on the table face up (face down, in the stock or on the waste): a tap could only be refused
-                text = refusal_text(Reason.BLOCKED, self.locale(user, snapshot.settings))
+                text = refusal_text(Reason.BLOCKED, await self.user_locale(user))
                 await message.reply_text(text, allow_sending_without_reply=True)
                 return
-            result = await self.service.act(player, self.name(user), snapshot.game_id, snapshot.version, str(slot))
             await self.reply(message, self.game_view(result, user))
 
         await self._command(update, work)
@@ -365,12 +352,12 @@ class TelegramHandlers:
     async def tap(self, query: CallbackQuery, user: User) -> _Reply:
         data = query.data or ""
         try:
-            if SettingsPayload.is_settings(data):
-                return await self.tap_settings(query, user, SettingsPayload.decode(data))
-            payload = decode_payload(data)
-            if isinstance(payload, DailyPayload):
-                return await self.tap_daily(query, user, payload)
-            return await self.tap_game(user, payload)
+            command = decode(data)
+            if isinstance(command, Move | AskHint | NewGame):
+                return await self.tap_game(user, command)
+            if isinstance(command, PlayDaily):
+                return await self.tap_daily(query, user, command)
+            return await self.tap_settings(query, user, command)
         except StaleGame as error:
             # an old message or a double tap: nothing changed; show the game as it stands
             view = self.game_view(error.current, user)
@@ -378,13 +365,12 @@ class TelegramHandlers:
         except BotError as error:
             return _Reply(error_text(error, await self.user_locale(user), NEW_COMMAND))
 
-    async def tap_game(self, user: User, payload: GamePayload) -> _Reply:
-        snapshot = await self.service.act(self.player(user), self.name(user), payload.game_id, payload.version,
-                                          payload.command)
+    async def tap_game(self, user: User, command: GameCommand) -> _Reply:
+        snapshot = await self.service.act(self.player(user), self.name(user), command)
         view = self.game_view(snapshot, user)
         return _Reply(view.notice, view)
 
-    async def tap_daily(self, query: CallbackQuery, user: User, payload: DailyPayload) -> _Reply:
+    async def tap_daily(self, query: CallbackQuery, user: User, payload: PlayDaily) -> _Reply:
         """The Play button under a daily post: everyone who taps it gets their own game, in a new message."""
         message = query.message
         if not isinstance(message, Message):
@@ -393,12 +379,12 @@ class TelegramHandlers:
         await self.reply(message, self.game_view(snapshot, user))
         return _Reply(None)
 
-    async def tap_settings(self, query: CallbackQuery, user: User, choice: SettingsPayload) -> _Reply:
+    async def tap_settings(self, query: CallbackQuery, user: User, choice: SettingChange) -> _Reply:
         """A settings button: only the player the settings message answered can use it."""
         owner = _addressee(query)
         if owner is not None and owner.id != user.id:
             raise NotYourGame(owner.full_name)
-        settings = await self.service.update_settings(self.player(user), name=self.name(user), **choice.changes())
+        settings = await self.service.change_setting(self.player(user), self.name(user), choice)
         return _Reply(None, render_settings(settings, self.locale(user, settings)))
 
     async def answer(self, query: CallbackQuery, text: str | None) -> None:

@@ -1,0 +1,73 @@
+"""The daily deal's shared side: leaderboards of a server or group, and the channels it is posted to (the
+subscriptions and the claims that keep each day's post to one per channel across processes)."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from bot.app.daily import DailyResult, Subscription, first_finished, rank
+from bot.store import daily as stored_daily
+from bot.store.engine import Database
+from bot.store.schema import utcnow
+
+
+def _subscription(record: stored_daily.SubscriptionRecord) -> Subscription:
+    return Subscription(record.id, record.platform, record.channel_id, record.board, record.locale)
+
+
+class DailyBoard:
+    """The leaderboard and subscription use cases; :class:`bot.app.service.GameService` brings them together."""
+
+    db: Database
+
+    async def daily_leaderboard(self, platform: str, board: str, day: dt.date) -> list[DailyResult]:
+        """The ranked results of every player whose first finished attempt at ``day``'s deal was played on
+        ``board`` (a Discord server or Telegram group of ``platform``)."""
+        async with self.db.transaction() as tx:
+            records = await stored_daily.finished_daily_games(tx, platform, day)
+        found = [(record.player_id, DailyResult(
+            name=record.display_name, user_id=record.user_id, score=record.score, moves=record.moves,
+            won=record.won, hinted=record.hints_used > 0,
+            seconds=(record.finished_at - record.started_at).total_seconds(), finished_at=record.finished_at),
+            record.board) for record in records]
+        return rank([result for result, where in first_finished(found).values() if where == board])
+
+    async def subscribe(self, platform: str, channel_id: str, *, board: str | None, locale: str,
+                        by: str = "") -> bool:
+        """Have the daily deal posted to ``channel_id`` in ``locale``; False if it already was (its language is
+        then updated)."""
+        async with self.db.transaction() as tx:
+            return await stored_daily.subscribe(tx, platform, channel_id, board, locale, by, utcnow())
+
+    async def unsubscribe(self, platform: str, channel_id: str) -> bool:
+        """Stop the daily posts to ``channel_id``; False if it was not subscribed."""
+        async with self.db.transaction() as tx:
+            return await stored_daily.unsubscribe(tx, platform, channel_id)
+
+    async def daily_subscriptions(self, platforms: tuple[str, ...] | None = None) -> list[Subscription]:
+        """Every subscription (of ``platforms``, when given), oldest first."""
+        async with self.db.transaction() as tx:
+            return [_subscription(record) for record in await stored_daily.subscriptions(tx, platforms)]
+
+    async def unsent_daily_posts(self, day: dt.date, platforms: tuple[str, ...]) -> list[Subscription]:
+        """The subscriptions of ``platforms`` with no post of ``day`` sent or given up."""
+        async with self.db.transaction() as tx:
+            return [_subscription(record) for record in await stored_daily.subscriptions(tx, platforms, day)]
+
+    async def claim_daily_post(self, subscription_id: int, day: dt.date, now: dt.datetime,
+                               lease: dt.timedelta) -> bool:
+        """Claim the post of ``day`` to a subscription before sending it: True for the one caller that may send
+        it. A claim older than ``lease`` that was never marked sent (its process died) can be claimed again."""
+        async with self.db.transaction() as tx:
+            return await stored_daily.claim_post(tx, subscription_id, day, now, lease)
+
+    async def finish_daily_post(self, subscription_id: int, day: dt.date, now: dt.datetime, *,
+                                message_id: str | None = None, error: str | None = None) -> None:
+        """Mark a claimed post sent (or, with ``error``, given up for good: the channel is gone or closed)."""
+        async with self.db.transaction() as tx:
+            await stored_daily.finish_post(tx, subscription_id, day, now, message_id, error)
+
+    async def release_daily_post(self, subscription_id: int, day: dt.date) -> None:
+        """Drop a claim whose sending failed for now, so the next round tries again."""
+        async with self.db.transaction() as tx:
+            await stored_daily.release_post(tx, subscription_id, day)

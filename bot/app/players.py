@@ -1,0 +1,113 @@
+"""Players: their settings (language, refusal explanations, default rules) and their statistics."""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections.abc import Mapping
+
+from bot.app.commands import DefaultRules, ExplainRefusals, Language, SettingChange
+from bot.app.errors import BadPayload
+from bot.app.model import PlayerKey, Settings, Stats
+from bot.store import games as stored_games
+from bot.store import players as stored_players
+from bot.store.engine import Database
+from bot.store.schema import BLOCKED, WON, utcnow
+from core.deal import Rules
+from core.errors import TriPeaksError
+
+_LANGUAGE_RE = re.compile(r"^[A-Za-z]{2,3}(?:[-_][A-Za-z0-9]{2,8}){0,2}$")
+_NAME_MAX = 100
+
+
+def _settings(record: stored_players.PlayerRecord) -> Settings:
+    return Settings(language=record.language, explain_refusals=record.explain_refusals,
+                    default_rules=Rules(record.default_rules))
+
+
+def _columns(changes: Mapping[str, object]) -> dict[str, object]:
+    """Column values for validated setting changes; :class:`BadPayload` for a bad value."""
+    known = {field.name for field in dataclasses.fields(Settings)}
+    unknown = set(changes) - known
+    if unknown:
+        raise TypeError(f"unknown settings: {', '.join(sorted(unknown))}")
+    values: dict[str, object] = {}
+    if "language" in changes:
+        language = changes["language"]
+        if language is not None and not (isinstance(language, str) and _LANGUAGE_RE.match(language.strip())):
+            raise BadPayload(f"not a language tag: {language!r}")
+        values["language"] = language.strip() if isinstance(language, str) else None
+    if "explain_refusals" in changes:
+        explain = changes["explain_refusals"]
+        if not isinstance(explain, bool):
+            raise BadPayload(f"explain_refusals must be true or false, not {explain!r}")
+        values["explain_refusals"] = explain
+    if "default_rules" in changes:
+        rules = changes["default_rules"]
+        if isinstance(rules, str):
+            try:
+                rules = Rules.parse(rules)
+            except TriPeaksError as error:
+                raise BadPayload(str(error)) from None
+        if not isinstance(rules, Rules):
+            raise BadPayload(f"not a rule set: {rules!r}")
+        values["default_rules"] = rules.value
+    return values
+
+
+def setting_changes(change: SettingChange) -> dict[str, object]:
+    """A settings button's choice as the settings it changes."""
+    match change:
+        case ExplainRefusals(on):
+            return {"explain_refusals": on}
+        case DefaultRules(rules):
+            return {"default_rules": rules}
+        case Language(locale):
+            return {"language": locale}
+    raise TypeError(f"not a setting change: {change!r}")
+
+
+class Players:
+    """The settings and statistics use cases; :class:`bot.app.service.GameService` brings them together."""
+
+    db: Database
+
+    async def get_settings(self, player: PlayerKey) -> Settings:
+        """The player's settings (the defaults for a player never seen)."""
+        async with self.db.transaction() as tx:
+            record = await stored_players.find(tx, player.platform, player.user_id)
+        return Settings() if record is None else _settings(record)
+
+    async def update_settings(self, player: PlayerKey, *, name: str = "", **changes: object) -> Settings:
+        """Change some of ``language`` (None: follow the platform), ``explain_refusals`` and ``default_rules``
+        (a :class:`Rules` or its name) in one statement; returns the settings now in force. :class:`BadPayload`
+        for a bad value."""
+        values = _columns(changes)
+        if name:
+            values["display_name"] = name[:_NAME_MAX]
+        async with self.db.transaction() as tx:
+            record = await stored_players.upsert(tx, player.platform, player.user_id, values, utcnow())
+        return _settings(record)
+
+    async def change_setting(self, player: PlayerKey, name: str, change: SettingChange) -> Settings:
+        """Apply a tap on the settings message; returns the settings now in force."""
+        return await self.update_settings(player, name=name, **setting_changes(change))
+
+    async def stats(self, player: PlayerKey) -> Stats:
+        """Games ended (won, blocked or abandoned), wins, the best score of a game played to its end (won or
+        blocked), and the current and longest runs of consecutive wins by the time games ended."""
+        async with self.db.transaction() as tx:
+            rows = await stored_games.ended_of(tx, player.platform, player.user_id)
+        games = wins = best_run = run = 0
+        best: int | None = None
+        for status, score, _moves in rows:
+            games += 1
+            if status == WON:
+                wins += 1
+                run += 1
+                best_run = max(best_run, run)
+            else:
+                run = 0
+            if status in (WON, BLOCKED):
+                best = score if best is None else max(best, score)
+        return Stats(games=games, wins=wins, best_score=best, current_streak=run, longest_streak=best_run)

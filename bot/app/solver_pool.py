@@ -1,0 +1,123 @@
+"""The solver pool: every solver call of the bot (hints, verdicts, winnable deals, the daily deal's search) runs
+here, in worker processes, each with a time budget.
+
+The solver is CPU-bound; in a thread it would hold the GIL the event loop needs, so it runs in processes: one
+single-worker pool for what a player waits on (hints, winnable deals, the daily code) and one for background
+verdicts, so a long verdict never delays a hint. A call that fails, or takes longer than its timeout, gives None;
+a worker that dies is replaced.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+import logging
+import multiprocessing
+import signal
+from collections.abc import Callable
+from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from typing import ParamSpec, TypeVar
+
+from bot.app import daily
+from bot.app.model import DealVerdict, Hint
+from core import solver
+from core.deal import GameCode
+from core.game import Game
+
+log = logging.getLogger(__name__)
+
+P = ParamSpec("P")
+T = TypeVar("T")
+
+#: The pool a player waits on, and the one for background work.
+INTERACTIVE = "interactive"
+BACKGROUND = "background"
+
+
+# --- the calls, module-level so that a process pool can run them -------------------------------------------------
+
+def solver_hint(state: str, budget: float) -> Hint:
+    """The solver's next move for the position ``state`` (``Game.to_text()``), searched for ``budget`` seconds."""
+    found = solver.hint(Game.from_text(state), time_budget=budget)
+    return Hint(found.action, found.winnable, found.best_score)
+
+
+def solver_verdict(code: str, budget: float, best: bool) -> DealVerdict:
+    """Whether the deal ``code`` can be won from its start and, when ``best``, its best possible score."""
+    solution = solver.solve(Game.from_code(code), best=best, time_budget=budget)
+    return DealVerdict(solution.winnable, solution.best_score if best and solution.winnable else None)
+
+
+def daily_code_of(day: dt.date) -> GameCode:
+    """The daily deal of ``day`` (:func:`bot.app.daily.daily_code`)."""
+    return daily.daily_code(day)
+
+
+HintFunction = Callable[[str, float], Hint]
+VerdictFunction = Callable[[str, float, bool], DealVerdict]
+DailyCodeFunction = Callable[[dt.date], GameCode]
+
+
+def _worker_init() -> None:
+    """A worker leaves Ctrl-C to the bot: a terminal sends SIGINT to the whole process group, and the bot stops
+    its workers itself."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _warm_up() -> None:
+    """Run in a new worker so the first real request does not pay for starting it and importing the solver."""
+
+
+class SolverPool:
+    """Runs solver calls in worker processes (or in ``executor``, for tests), with a timeout each."""
+
+    def __init__(self, executor: Executor | None = None) -> None:
+        self._executor = executor
+        self._pools: dict[str, ProcessPoolExecutor] = {}
+
+    def start(self) -> None:
+        """Start the workers now, so the first hint does not wait for a process to start."""
+        if self._executor is None:
+            for purpose in (INTERACTIVE, BACKGROUND):
+                self._pool(purpose).submit(_warm_up)
+
+    def _pool(self, purpose: str) -> Executor:
+        if self._executor is not None:
+            return self._executor
+        pool = self._pools.get(purpose)
+        if pool is None:
+            pool = self._pools[purpose] = ProcessPoolExecutor(
+                max_workers=1, mp_context=multiprocessing.get_context("spawn"), initializer=_worker_init)
+        return pool
+
+    async def run(self, purpose: str, timeout: float, function: Callable[P, T], *args: P.args,
+                  **kwargs: P.kwargs) -> T | None:
+        """``function(*args)`` in a worker of ``purpose``; None if it fails or takes longer than ``timeout``."""
+        assert not kwargs, "pool calls take positional arguments"
+        pool = self._pool(purpose)
+        future = asyncio.get_running_loop().run_in_executor(pool, function, *args)
+        try:
+            return await asyncio.wait_for(future, timeout)
+        except TimeoutError:
+            log.warning("the solver took longer than %.2f s", timeout)
+        except BrokenProcessPool:
+            log.exception("a solver worker died; starting a new one")
+            if self._pools.get(purpose) is pool:
+                del self._pools[purpose]
+                self._pool(purpose).submit(_warm_up)
+        except Exception:
+            log.exception("the solver failed")
+        return None
+
+    def close(self) -> None:
+        """Stop the workers: pending calls are cancelled, and a worker busy with a search is ended."""
+        for pool in self._pools.values():
+            processes = list(getattr(pool, "_processes", {}).values())
+            pool.shutdown(wait=False, cancel_futures=True)
+            for process in processes:
+                if process.is_alive():
+                    process.terminate()
+            for process in processes:
+                process.join(timeout=2)
+        self._pools.clear()

@@ -1,0 +1,165 @@
+"""The games table: reading a game with its owner, starting, writing, abandoning, and the solver's verdicts.
+
+Every function runs inside a transaction the caller opened (:meth:`bot.store.engine.Database.transaction`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+from collections.abc import Sequence
+from typing import Any, cast
+
+from sqlalchemy import CursorResult, Row, Select, bindparam, case, func, insert, select, true, update
+
+from bot.store.engine import Transaction
+from bot.store.schema import ABANDONED, PLAYING, games, players
+
+
+@dataclasses.dataclass(frozen=True)
+class GameRecord:
+    """A game row with its owner's row, as read (or as just written)."""
+
+    id: int
+    code: str
+    rules: str
+    state: str
+    version: int
+    status: str
+    daily: dt.date | None
+    dealt_winnable: bool
+    hints_used: int
+    undos_used: int
+    verdict_winnable: bool | None
+    verdict_best_score: int | None
+    verdict_at: dt.datetime | None
+    chat_id: str | None
+    owner_id: int
+    platform: str
+    user_id: str
+    owner_name: str
+    language: str | None
+    explain_refusals: bool
+    default_rules: str
+
+    @classmethod
+    def from_row(cls, row: Row[Any]) -> GameRecord:
+        return cls(**{field.name: getattr(row, field.name) for field in dataclasses.fields(cls)})
+
+
+@dataclasses.dataclass(frozen=True)
+class StateWrite:
+    """One applied action's new state, written only if the row is still at ``seen_version``."""
+
+    game_id: int
+    seen_version: int
+    state: str
+    status: str
+    score: int
+    moves: int
+    undos_used: int
+    now: dt.datetime
+
+
+_SELECT: Select[Any] = select(
+    games.c.id, games.c.code, games.c.rules, games.c.state, games.c.version, games.c.status, games.c.daily,
+    games.c.dealt_winnable, games.c.hints_used, games.c.undos_used, games.c.verdict_winnable,
+    games.c.verdict_best_score, games.c.verdict_at, games.c.chat_id, players.c.id.label("owner_id"),
+    players.c.platform, players.c.user_id, players.c.display_name.label("owner_name"), players.c.language,
+    players.c.explain_refusals, players.c.default_rules,
+).join_from(games, players, games.c.player_id == players.c.id)
+
+#: One statement for every action of a batch: each row written only if it is still at the version read.
+_WRITE_STATE = (
+    update(games)
+    .where(games.c.id == bindparam("b_id"), games.c.version == bindparam("b_version"))
+    .values(state=bindparam("state"), version=bindparam("b_version") + 1, status=bindparam("status"),
+            active=bindparam("active"), score=bindparam("score"), moves=bindparam("moves"),
+            undos_used=bindparam("undos_used"), updated_at=bindparam("updated_at"),
+            finished_at=bindparam("finished_at"))
+)
+
+
+def rowcount(result: Any) -> int:
+    return cast(CursorResult[Any], result).rowcount
+
+
+async def load(tx: Transaction, game_id: int) -> GameRecord | None:
+    row = (await tx.execute(_SELECT.where(games.c.id == game_id))).one_or_none()
+    return None if row is None else GameRecord.from_row(row)
+
+
+async def load_for_update(tx: Transaction, game_ids: Sequence[int], *, lock_rows: bool) -> dict[int, GameRecord]:
+    """The games ``game_ids``; with ``lock_rows`` (PostgreSQL) their rows are locked in id order until the commit, so
+    the versions read stay the versions written against."""
+    query = _SELECT.where(games.c.id.in_(game_ids)) if len(game_ids) > 1 else _SELECT.where(games.c.id == game_ids[0])
+    if lock_rows:
+        query = query.order_by(games.c.id).with_for_update(of=games)
+    return {row.id: GameRecord.from_row(row) for row in await tx.execute(query)}
+
+
+async def write_states(tx: Transaction, writes: Sequence[StateWrite]) -> bool:
+    """Write every new state with its version check; False if some row had moved on (only detectable where the
+    driver reports the rows an executemany matched)."""
+    result = await tx.execute(_WRITE_STATE, [{
+        "b_id": w.game_id, "b_version": w.seen_version, "state": w.state, "status": w.status,
+        "active": w.status in (PLAYING, "blocked"), "score": w.score, "moves": w.moves, "undos_used": w.undos_used,
+        "updated_at": w.now, "finished_at": None if w.status == PLAYING else w.now} for w in writes])
+    checked = len(writes) == 1 or tx.dialect.supports_sane_multi_rowcount
+    return not checked or rowcount(result) == len(writes)
+
+
+async def active_of(tx: Transaction, platform: str, user_id: str) -> GameRecord | None:
+    """The player's current game (playing, or blocked and so still open to undo)."""
+    row = (await tx.execute(_SELECT.where(players.c.platform == platform, players.c.user_id == user_id,
+                                          games.c.active == true()))).one_or_none()
+    return None if row is None else GameRecord.from_row(row)
+
+
+async def end_active(tx: Transaction, owner_id: int, now: dt.datetime) -> None:
+    """The player's current game stops being current; one still playing ends as abandoned."""
+    await tx.execute(
+        update(games)
+        .where(games.c.player_id == owner_id, games.c.active == true())
+        .values(active=False, version=games.c.version + 1, updated_at=now,
+                status=case((games.c.status == PLAYING, ABANDONED), else_=games.c.status),
+                finished_at=func.coalesce(games.c.finished_at, now)))
+
+
+async def known_verdict(tx: Transaction, code: str) -> tuple[bool | None, int | None, dt.datetime] | None:
+    """The verdict stored on any game of the deal ``code``, if one is."""
+    row = (await tx.execute(
+        select(games.c.verdict_winnable, games.c.verdict_best_score, games.c.verdict_at)
+        .where(games.c.code == code, games.c.verdict_at.is_not(None)).limit(1))).first()
+    return None if row is None else (row.verdict_winnable, row.verdict_best_score, row.verdict_at)
+
+
+async def insert_game(tx: Transaction, **values: Any) -> int:
+    """A new current game of ``values["player_id"]``; returns its id."""
+    return cast(int, (await tx.execute(insert(games).values(**values).returning(games.c.id))).scalar_one())
+
+
+async def count_hint(tx: Transaction, game_id: int, version: int) -> bool:
+    """One more hint used on the game, if it is still at ``version``."""
+    result = await tx.execute(update(games).where(games.c.id == game_id, games.c.version == version)
+                              .values(hints_used=games.c.hints_used + 1))
+    return rowcount(result) == 1
+
+
+async def store_verdict(tx: Transaction, code: str, winnable: bool | None, best_score: int | None,
+                        now: dt.datetime) -> None:
+    """The verdict on the deal ``code``, on every game of it still without one."""
+    values: dict[str, object] = {"verdict_best_score": best_score, "verdict_at": now}
+    if winnable is not None:
+        values["verdict_winnable"] = winnable
+    await tx.execute(update(games).where(games.c.code == code, games.c.verdict_at.is_(None)).values(**values))
+
+
+async def ended_of(tx: Transaction, platform: str, user_id: str) -> list[tuple[str, int, int]]:
+    """(status, score, moves) of the player's games that are no longer playing, in the order they ended."""
+    rows = (await tx.execute(
+        select(games.c.status, games.c.score, games.c.moves)
+        .join_from(games, players, games.c.player_id == players.c.id)
+        .where(players.c.platform == platform, players.c.user_id == user_id, games.c.status != PLAYING)
+        .order_by(games.c.finished_at, games.c.id))).all()
+    return [(row.status, row.score, row.moves) for row in rows]

@@ -1,0 +1,30 @@
+"""Undos counted on each game (shown on the board and the daily leaderboard); the never-written games.message_id
+dropped.
+
+Revision ID: 0003
+Revises: 0002
+Create Date: 2026-12-01
+"""
+
+from collections.abc import Sequence
+
+import sqlalchemy as sa
+from alembic import op
+
+# revision identifiers, used by Alembic.
+revision: str = "0003"
+down_revision: str | Sequence[str] | None = "0002"
+branch_labels: str | Sequence[str] | None = None
+depends_on: str | Sequence[str] | None = None
+
+
+def upgrade() -> None:
+    with op.batch_alter_table("games") as batch:
+        batch.add_column(sa.Column("undos_used", sa.Integer(), server_default="0", nullable=False))
+        batch.drop_column("message_id")
+
+
+def downgrade() -> None:
+    with op.batch_alter_table("games") as batch:
+        batch.add_column(sa.Column("message_id", sa.String(64), nullable=True))
+        batch.drop_column("undos_used")
