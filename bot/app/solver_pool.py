@@ -14,10 +14,11 @@ import datetime as dt
 import logging
 import multiprocessing
 import signal
+import time
 from collections.abc import Callable
-from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from typing import ParamSpec, TypeVar
+from typing import Any, ParamSpec, TypeVar
 
 from bot.app import daily
 from bot.app.model import DealVerdict, Hint
@@ -30,6 +31,8 @@ log = logging.getLogger(__name__)
 P = ParamSpec("P")
 T = TypeVar("T")
 
+#: How long :meth:`SolverPool.close` waits for the workers it ended before it kills them (seconds).
+STOP_GRACE = 1.0
 #: The pool a player waits on, and the one for background work.
 INTERACTIVE = "interactive"
 BACKGROUND = "background"
@@ -65,6 +68,20 @@ def _worker_init() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
+class _WorkerPool(ProcessPoolExecutor):
+    """A process pool whose workers never see Ctrl-C, not even while they start: a worker process is spawned
+    inside ``submit``, and a new interpreter takes seconds to import the solver before :func:`_worker_init` runs.
+    SIGINT is blocked in the spawning thread around ``submit``; the new process inherits the blocked signal across
+    ``exec``, and a Ctrl-C meant for the bot that comes meanwhile is delivered to it as soon as the block ends."""
+
+    def submit(self, fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> Future[T]:
+        blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        try:
+            return super().submit(fn, *args, **kwargs)
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
+
+
 def _warm_up() -> None:
     """Run in a new worker so the first real request does not pay for starting it and importing the solver."""
 
@@ -87,7 +104,7 @@ class SolverPool:
             return self._executor
         pool = self._pools.get(purpose)
         if pool is None:
-            pool = self._pools[purpose] = ProcessPoolExecutor(
+            pool = self._pools[purpose] = _WorkerPool(
                 max_workers=1, mp_context=multiprocessing.get_context("spawn"), initializer=_worker_init)
         return pool
 
@@ -118,6 +135,12 @@ class SolverPool:
             for process in processes:
                 if process.is_alive():
                     process.terminate()
+            deadline = time.monotonic() + STOP_GRACE
             for process in processes:
-                process.join(timeout=2)
+                process.join(timeout=max(0.0, deadline - time.monotonic()))
+            for process in processes:  # a straggler (stuck in C code, say) is killed: nothing of ours outlives us
+                if process.is_alive():
+                    log.warning("a solver worker did not stop; killing it")
+                    process.kill()
+                    process.join(timeout=1)
         self._pools.clear()

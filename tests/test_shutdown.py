@@ -1,0 +1,134 @@
+"""Stopping the console game as a person does: Ctrl-C (SIGINT to the terminal's whole process group, solver workers
+included), SIGTERM (a service manager), Ctrl-D (end of input). Real processes in a session of their own; each stop
+takes under 2 seconds, prints no traceback, leaves no process of ours behind (solver workers, multiprocessing's
+resource tracker) and keeps the game."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from bot.app.model import PlayerKey
+from bot.app.service import GameService
+from bot.store.database import open_database
+from tests.processes import descendants, still_running
+
+REPO = Path(__file__).resolve().parent.parent
+pytestmark = pytest.mark.timeout(120)
+
+
+def start(tmp_path: Path, *args: str) -> subprocess.Popen[bytes]:
+    env = {k: v for k, v in os.environ.items()
+           if not k.startswith(("DISCORD_", "TELEGRAM_", "DATABASE_", "LOG_LEVEL"))}
+    env |= {"DATABASE_URL": f"sqlite+aiosqlite:///{tmp_path / 'games.db'}", "PYTHONPATH": str(REPO)}
+    return subprocess.Popen([sys.executable, "-m", "bot.cli", *args], cwd=tmp_path, env=env,
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            start_new_session=True)  # its own process group, as a terminal's foreground job
+
+
+async def stored_moves(tmp_path: Path, user: str) -> int | None:
+    url = f"sqlite+aiosqlite:///{tmp_path / 'games.db'}"
+    if not (tmp_path / "games.db").exists():
+        return None
+    try:
+        async with GameService(await open_database(url, migrate=False), owns_database=True) as service:
+            stored = await service.current_game(PlayerKey("console", user))
+    except Exception:  # not migrated yet
+        return None
+    return None if stored is None else stored.game.moves
+
+
+async def play_one_draw(tmp_path: Path, process: subprocess.Popen[bytes], user: str) -> set[int]:
+    """Type a draw; once it is in the database, the processes the console started (the solver workers and the
+    resource tracker)."""
+    assert process.stdin is not None
+    process.stdin.write(b"d\n")
+    process.stdin.flush()
+    deadline = time.monotonic() + 60
+    while await stored_moves(tmp_path, user) != 1:
+        assert process.poll() is None, process.communicate()
+        assert time.monotonic() < deadline, "the draw never reached the database"
+        await asyncio.sleep(0.1)
+    ours = descendants(process.pid)
+    assert ours, "the solver workers run in processes of their own"
+    return ours
+
+
+def stop_and_wait(process: subprocess.Popen[bytes], send: object) -> tuple[float, str, str]:
+    began = time.monotonic()
+    send()  # type: ignore[operator]
+    out, err = process.communicate(timeout=60)
+    return time.monotonic() - began, out.decode(), err.decode()
+
+
+@pytest.mark.parametrize(("how", "status"), [("ctrl-c", 130), ("sigterm", 143), ("ctrl-d", 0)])
+@pytest.mark.parametrize("command", [("console", "--user", "ann"), ("run",)])
+async def test_the_console_stops_at_once_and_cleanly(tmp_path: Path, how: str, status: int,
+                                                     command: tuple[str, ...]) -> None:
+    process = start(tmp_path, *command)
+    user = "ann" if "--user" in command else None
+    try:
+        if user is None:  # `tripeaks run` without a token: the login name plays
+            import getpass
+
+            user = getpass.getuser()
+        ours = await play_one_draw(tmp_path, process, user)
+
+        def end_of_input() -> None:
+            assert process.stdin is not None
+            process.stdin.close()
+            process.stdin = None  # communicate() must not flush it
+
+        senders = {
+            "ctrl-c": lambda: os.killpg(process.pid, signal.SIGINT),  # the terminal signals the whole group
+            "sigterm": lambda: process.send_signal(signal.SIGTERM),
+            "ctrl-d": end_of_input,
+        }
+        took, out, err = stop_and_wait(process, senders[how])
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+    assert process.returncode == status, err
+    assert took < 2, f"took {took:.1f} s to stop"
+    assert "Traceback" not in err and "KeyboardInterrupt" not in err, err
+    assert err == "", err  # logs stay out of the way: warnings only, and there were none
+    assert out.rstrip().endswith("Goodbye! Your game is saved."), out[-300:]
+    assert still_running(ours, timeout=2) == {}
+    assert await stored_moves(tmp_path, user) == 1
+
+
+async def test_ctrl_c_while_starting_up_is_quiet_too(tmp_path: Path) -> None:
+    """A Ctrl-C in the first moments, while the database is migrated and the workers start."""
+    process = start(tmp_path, "console", "--user", "bob")
+    try:
+        await asyncio.sleep(0.8)
+        ours = descendants(process.pid)
+        took, out, err = stop_and_wait(process, lambda: os.killpg(process.pid, signal.SIGINT))
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+    assert process.returncode == 130, err
+    assert "Traceback" not in err, err
+    assert took < 2, f"took {took:.1f} s to stop"
+    assert still_running(ours | descendants(process.pid), timeout=2) == {}
+
+
+def test_run_without_a_token_and_without_a_terminal_says_so(tmp_path: Path) -> None:
+    """As in a container or under a service manager (stdin is /dev/null): no console game that would end at once
+    (and be restarted in a loop), but one line and exit status 2."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "TELEGRAM_", "DATABASE_"))}
+    env |= {"DATABASE_URL": f"sqlite+aiosqlite:///{tmp_path / 'games.db'}", "PYTHONPATH": str(REPO)}
+    done = subprocess.run([sys.executable, "-m", "bot.cli", "run"], cwd=tmp_path, env=env, stdin=subprocess.DEVNULL,
+                          capture_output=True, text=True, timeout=60, check=False)
+    assert done.returncode == 2
+    assert done.stderr.count("\n") == 1 and "DISCORD_TOKEN" in done.stderr and "TELEGRAM_TOKEN" in done.stderr
+    assert done.stdout == ""
