@@ -1,0 +1,95 @@
+"""`tripeaks db` as an operator types it: no table is dropped without an explicit target (and --yes for base), a
+wrong revision is one line and exit status 2; and any command's output into a closed pipe ends quietly."""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def tripeaks(tmp_path: Path, *args: str, **options: object) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "TELEGRAM_", "DATABASE_"))}
+    env |= {"DATABASE_URL": f"sqlite+aiosqlite:///{tmp_path / 'games.db'}", "PYTHONPATH": str(REPO)}
+    streams = {"stdout": subprocess.PIPE, "stderr": subprocess.PIPE} | options
+    return subprocess.run([sys.executable, "-m", "bot.cli", *args], text=True, cwd=tmp_path, env=env, timeout=120,
+                          check=False, **streams)  # type: ignore[call-overload]
+
+
+def tables(tmp_path: Path) -> set[str]:
+    with sqlite3.connect(tmp_path / "games.db") as connection:
+        return {name for (name,) in connection.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+
+
+def revision(tmp_path: Path) -> str | None:
+    with sqlite3.connect(tmp_path / "games.db") as connection:
+        row = connection.execute("SELECT version_num FROM alembic_version").fetchone()
+    return None if row is None else str(row[0])
+
+
+@pytest.fixture
+def migrated(tmp_path: Path) -> Path:
+    done = tripeaks(tmp_path, "db", "upgrade")
+    assert done.returncode == 0, done.stderr
+    assert {"games", "players"} <= tables(tmp_path)
+    return tmp_path
+
+
+@pytest.mark.parametrize("args", [("db", "downgrade"), ("db", "downgrade", "base")])
+def test_a_downgrade_without_an_explicit_target_drops_nothing(migrated: Path, args: tuple[str, ...]) -> None:
+    before, at = tables(migrated), revision(migrated)
+    done = tripeaks(migrated, *args)
+    assert done.returncode == 2
+    assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
+    assert ("--yes" in done.stderr) and ("base" in done.stderr)
+    assert tables(migrated) == before and revision(migrated) == at
+
+
+@pytest.mark.parametrize("target", ["9999", "head", "+1", "-9"])
+def test_an_unknown_revision_or_an_impossible_move_is_one_line(migrated: Path, target: str) -> None:
+    if target == "head":  # from the first revision, "down to head" is no move at all
+        assert tripeaks(migrated, "db", "downgrade", "0001").returncode == 0
+    before, at = tables(migrated), revision(migrated)
+    done = tripeaks(migrated, "db", "downgrade", target)
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
+    assert done.stderr.startswith(f"tripeaks: db downgrade {target}: ")
+    assert tables(migrated) == before and revision(migrated) == at
+
+
+def test_one_step_down_then_up_and_base_with_yes(migrated: Path) -> None:
+    head = revision(migrated)
+    done = tripeaks(migrated, "db", "downgrade", "-1")
+    assert done.returncode == 0, done.stderr
+    assert revision(migrated) != head and "games" in tables(migrated)
+    assert tripeaks(migrated, "db", "upgrade").returncode == 0 and revision(migrated) == head
+    done = tripeaks(migrated, "db", "downgrade", "base", "--yes")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == "database at revision None\n"
+    assert "games" not in tables(migrated)
+
+
+def test_an_unknown_upgrade_target_is_one_line(migrated: Path) -> None:
+    done = tripeaks(migrated, "db", "upgrade", "zzzz")
+    assert done.returncode == 2 and done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
+
+
+def test_output_into_a_closed_pipe_ends_quietly(tmp_path: Path) -> None:
+    """`tripeaks ... | head -3` where the reader has gone before the first line: no BrokenPipeError, nothing on
+    stderr, exit status 141 (128 + SIGPIPE, as a shell reports a command killed by SIGPIPE)."""
+    for args in (("deal", "TP1-E-AAAAAAB"), ("play", "TP1-E-AAAAAAB", "d", "d", "u", "--json"),
+                 ("daily", "2026-01-01")):
+        read_end, write_end = os.pipe()
+        os.close(read_end)  # the reader is gone: the first write fails with EPIPE
+        try:
+            done = tripeaks(tmp_path, *args, stdout=write_end)
+        finally:
+            os.close(write_end)
+        assert done.returncode == 141, done.stderr
+        assert done.stderr == "", done.stderr
