@@ -2,13 +2,20 @@
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Connection
+from sqlalchemy import Connection, text
 from sqlalchemy.engine import URL
+from sqlalchemy.ext.asyncio import AsyncConnection
 
 from bot.store.engine import create_engine
+
+log = logging.getLogger(__name__)
+
+#: The PostgreSQL advisory lock key held while migrating ("tripeaks" in ASCII, as a 64-bit number).
+MIGRATION_LOCK = int.from_bytes(b"tripeaks", "big")
 
 #: Where the Alembic scripts live: the repository's ``migrations`` folder, found from this file so that
 #: ``tripeaks db upgrade`` works from any directory (see :func:`migrations_dir` for installed copies).
@@ -42,25 +49,38 @@ def _run_alembic(connection: Connection, command_name: str, revision: str) -> No
     getattr(command, command_name)(config, revision)
 
 
-async def upgrade_database(url: str | URL | None = None, revision: str = "head") -> None:
-    """Apply the migrations up to ``revision`` (default: the latest), creating the database file if needed. This
-    is what ``tripeaks db upgrade`` runs."""
+async def _take_migration_lock(connection: AsyncConnection) -> None:
+    """On PostgreSQL, hold :data:`MIGRATION_LOCK` until the transaction ends: processes starting together migrate
+    one after the other (the later ones then find the schema up to date). SQLite needs nothing: its migration
+    transaction starts with ``BEGIN IMMEDIATE``, which takes the database's write lock."""
+    if connection.dialect.name != "postgresql":
+        return
+    if not (await connection.execute(text("SELECT pg_try_advisory_xact_lock(:key)"),
+                                     {"key": MIGRATION_LOCK})).scalar():
+        log.info("another process is migrating the database: waiting for it")
+        await connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
+
+
+async def _migrate(url: str | URL | None, command_name: str, revision: str) -> None:
     engine = create_engine(url)
     try:
         async with engine.begin() as connection:
-            await connection.run_sync(_run_alembic, "upgrade", revision)
+            await _take_migration_lock(connection)
+            await connection.run_sync(_run_alembic, command_name, revision)
     finally:
         await engine.dispose()
+
+
+async def upgrade_database(url: str | URL | None = None, revision: str = "head") -> None:
+    """Apply the migrations up to ``revision`` (default: the latest), creating the database file if needed, under
+    the migration lock (see :func:`_take_migration_lock`). This is what ``tripeaks db upgrade`` and every start
+    of the bot run."""
+    await _migrate(url, "upgrade", revision)
 
 
 async def downgrade_database(url: str | URL | None = None, revision: str = "base") -> None:
-    """Undo the migrations down to ``revision`` (default: an empty database)."""
-    engine = create_engine(url)
-    try:
-        async with engine.begin() as connection:
-            await connection.run_sync(_run_alembic, "downgrade", revision)
-    finally:
-        await engine.dispose()
+    """Undo the migrations down to ``revision`` (default: an empty database), under the migration lock."""
+    await _migrate(url, "downgrade", revision)
 
 
 async def current_revision(url: str | URL | None = None) -> str | None:
