@@ -1,7 +1,10 @@
 """The console chat: the same service, renderer and storage as the chat adapters, in a terminal.
 
-Buttons become numbered choices. A player can also type a card (``7h``), ``d``, ``u``, ``h``, ``new [CODE]``,
-``daily``, ``rules``, ``stats``, ``settings``, ``help`` or ``quit``. It reads standard input line by line, so it can
+Buttons become ``[key] label`` choices with keys that never change (:mod:`bot.render.platforms`): a card by its
+name (``7h``, ``10s``, ``qs``), ``d`` draw, ``u`` undo, ``h`` hint, ``n`` new game, and on the settings ``explain``,
+``easy``, ``classic``, ``auto`` or a language code; besides them ``new [CODE]``, ``daily``, ``rules``, ``stats``,
+``settings``, ``help`` and ``quit``. In a terminal the board is in colour (not with ``NO_COLOR`` set, nor when the
+output is not a terminal). It reads standard input line by line, so it can
 be scripted; at the end of input it stops cleanly (exit status 0): every action was committed when it was shown.
 """
 
@@ -18,30 +21,28 @@ import sys
 from collections.abc import AsyncIterator
 from typing import TextIO
 
-from bot.app.codec import DailyPayload, GamePayload, decode_payload
-from bot.app.daily import daily_code, today
-from bot.app.errors import BotError, StaleGame
+from bot.app.codec import decode, game_command
+from bot.app.commands import GameCommand, PlayDaily, SettingChange
+from bot.app.errors import BotError, CardNotInPlay, StaleGame
 from bot.app.model import GameSnapshot, PlayerKey, Settings
 from bot.app.service import GameService
 from bot.i18n import N_, resolve_locale, translator
-from bot.render import (
-    SettingsPayload,
-    View,
-    error_text,
-    refusal_text,
-    render_game,
-    render_rules,
-    render_settings,
-    render_stats,
-)
+from bot.render.game import refusal_text, render_game
+from bot.render.platforms import console_rows, console_text
+from bot.render.replies import error_text, render_rules, render_settings, render_stats
+from bot.render.view import View
 from core.cards import Card
 from core.errors import TriPeaksError
 from core.game import Reason
 
 PLATFORM = "console"
 NEW_COMMAND = "new"
-_HELP = N_("Type the number of a choice, or a card such as 7h, or: d (draw), u (undo), h (hint), new [code], "
-           "daily, rules, stats, settings, quit")
+_HELP = N_("Type a card such as 7h, 10s or qs, or: d (draw), u (undo), h (hint), n (new game), new [code], daily, "
+           "rules, stats, settings, help, quit. In the settings: explain, easy, classic, auto, or a language code "
+           "such as en.")
+_BOARD_HELP = N_("On the board: ▒▒ is a face-down card, * marks a card that fits the waste card, > the hinted move, "
+                 "T is a ten. The last line is the stock with the number of cards left, then the waste card in "
+                 "brackets.")
 #: How long the console waits, at the end of a game, for the solver's verdict on the deal.
 VERDICT_WAIT = 10.0
 
@@ -100,7 +101,8 @@ class ConsoleChat:
         self.platform_locale = platform_locale
         self.out = out
         self.snapshot: GameSnapshot | None = None
-        self.choices: list[str] = []  # payloads of the numbered choices on screen
+        #: ANSI colours only on a terminal, and not when the player asks for none (https://no-color.org)
+        self.colour = _wants_colour(out)
         self.settings = Settings()
 
     @property
@@ -135,15 +137,13 @@ class ConsoleChat:
                 return True
             if word in ("q", "quit", "exit"):
                 return False
-            if word.isdigit():
-                await self._choose(int(word))
-            elif word in ("d", "u", "h", "n"):
+            if word in ("d", "u", "h", "n"):
                 await self._game_command(word)
             elif word in ("new", "/new", "/tripeaks"):
                 await self._show_game(await self.service.new_game(
                     self.player, self.name, code=rest.strip() or None, chat_id=None))
             elif word in ("daily", "/daily"):
-                await self._daily(today())
+                await self._daily(None)
             elif word in ("rules", "/rules"):
                 self._show(render_rules(self.locale), numbered=False)
             elif word in ("stats", "/stats"):
@@ -151,6 +151,10 @@ class ConsoleChat:
             elif word in ("settings", "/settings"):
                 self._show(render_settings(self.settings, self.locale))
             elif word in ("help", "?", "/help"):
+                self._say(tr.gettext(_HELP) + "\n" + tr.gettext(_BOARD_HELP))
+            elif word in (keys := self._settings_keys()):
+                await self._press(keys[word])
+            elif word.isdigit():  # numbers named choices once; a slot number is no card name either
                 self._say(tr.gettext(_HELP))
             else:
                 await self._play_card(text)
@@ -162,21 +166,20 @@ class ConsoleChat:
 
     # --- actions ------------------------------------------------------------------------------------------------
 
-    async def _choose(self, number: int) -> None:
-        if not 1 <= number <= len(self.choices):
-            self._say(translator(self.locale).gettext("There is no choice {number}").format(number=number))
-            return
-        payload = self.choices[number - 1]
-        if SettingsPayload.is_settings(payload):
-            changes = SettingsPayload.decode(payload).changes()
-            self.settings = await self.service.update_settings(self.player, name=self.name, **changes)
+    def _settings_keys(self) -> dict[str, str]:
+        """The settings' keys (``explain``, ``easy``, ``uk``...) and their payloads, on every screen."""
+        view = render_settings(self.settings, self.locale)
+        return {key: button.payload for row in console_rows(view) for key, button in row}
+
+    async def _press(self, payload: str) -> None:
+        command = decode(payload)
+        if isinstance(command, PlayDaily):
+            await self._daily(command.day)
+        elif isinstance(command, SettingChange):
+            self.settings = await self.service.change_setting(self.player, self.name, command)
             self._show(render_settings(self.settings, self.locale))
-            return
-        decoded = decode_payload(payload)
-        if isinstance(decoded, DailyPayload):
-            await self._daily(decoded.day)
         else:
-            await self._act(decoded)
+            await self._act(command)
 
     async def _game_command(self, command: str) -> None:
         if self.snapshot is None:
@@ -184,28 +187,23 @@ class ConsoleChat:
         if self.snapshot is None:
             await self._show_game(await self.service.new_game(self.player, self.name))
             return
-        await self._act(GamePayload(self.snapshot.game_id, self.snapshot.version, command))
+        await self._act(game_command(self.snapshot.game_id, self.snapshot.version, command))
 
-    async def _act(self, payload: GamePayload) -> None:
-        snapshot = await self.service.act(self.player, self.name, payload.game_id, payload.version, payload.command)
-        await self._show_game(snapshot)
+    async def _act(self, command: GameCommand) -> None:
+        await self._show_game(await self.service.act(self.player, self.name, command))
 
     async def _play_card(self, text: str) -> None:
         card = Card.parse(text)  # InvalidCardError: error_text says what a card looks like
-        if self.snapshot is None:
-            return
-        slot = self.snapshot.game.visible_slot(card)
-        if slot is None:
+        try:
+            await self._show_game(await self.service.play_card(self.player, self.name, text))
+        except CardNotInPlay:
             self._say(translator(self.locale).gettext("{card} is not face up on the table").format(
                 card=card.symbol()))
             if self.settings.explain_refusals:
                 self._say(refusal_text(Reason.BLOCKED, self.locale))
-            return
-        await self._game_command(str(slot))
 
-    async def _daily(self, day: dt.date) -> None:
-        code = await asyncio.to_thread(daily_code, day)
-        await self._show_game(await self.service.new_game(self.player, self.name, code=code, daily=day))
+    async def _daily(self, day: dt.date | None) -> None:
+        await self._show_game(await self.service.new_daily_game(self.player, self.name, day))
 
     # --- output -------------------------------------------------------------------------------------------------
 
@@ -220,30 +218,19 @@ class ConsoleChat:
         self._show(render_game(snapshot, self.locale, self.settings))
 
     def _show(self, view: View, *, numbered: bool = True) -> None:
-        parts = [view.header]
-        if view.tableau:
-            parts.append(view.tableau)
-        if view.status:
-            parts.append(view.status)
-        elif view.notice:
-            parts.append(view.notice)
-        self.choices = []
-        rows = []
-        for row in view.buttons:
-            cells = []
-            for button in row:
-                if button.disabled or not numbered:
-                    continue
-                self.choices.append(button.payload)
-                cells.append(f"[{len(self.choices)}] {button.label}")
-            if cells:
-                rows.append("  ".join(cells))
-        if rows:
-            parts.append("\n".join(rows))
-        self._say("\n\n".join(parts) + "\n")
+        self._say(console_text(view, colour=self.colour, keys=numbered) + "\n")
 
     def _say(self, text: str) -> None:
         print(text, file=self.out, flush=True)
+
+
+def _wants_colour(out: TextIO) -> bool:
+    if os.environ.get("NO_COLOR") or os.environ.get("TERM") == "dumb":
+        return False
+    try:
+        return out.isatty()
+    except (AttributeError, ValueError):
+        return False
 
 
 def _login_name() -> str:

@@ -29,7 +29,8 @@ from typing import Protocol
 
 from bot.app.daily import Subscription
 from bot.app.service import GameService
-from bot.render import View, render_daily
+from bot.render.replies import render_daily
+from bot.render.view import View
 from core.deal import GameCode
 
 log = logging.getLogger(__name__)

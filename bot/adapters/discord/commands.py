@@ -19,8 +19,8 @@ import discord
 from discord import app_commands
 from discord.app_commands import locale_str
 
-from bot import render
 from bot.adapters.discord import handlers
+from bot.render import commands as render
 from core.deal import Rules
 
 GROUP = handlers.GROUP

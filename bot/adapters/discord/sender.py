@@ -9,7 +9,7 @@ import discord
 
 from bot.adapters.discord.views import layout
 from bot.app.daily_posts import RetryLater, Undeliverable
-from bot.render import View
+from bot.render.view import View
 
 
 class DiscordSender:

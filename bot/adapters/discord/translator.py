@@ -24,7 +24,7 @@ import discord
 from discord import app_commands
 
 from bot.i18n import translator
-from bot.render import rules_name
+from bot.render.commands import rules_name
 from core.deal import Rules
 
 log = logging.getLogger(__name__)

@@ -19,16 +19,19 @@ from typing import Any
 import discord
 from discord.utils import escape_markdown
 
-from bot.render import Button, ButtonStyle, View
+from bot.render.platforms import ShownButton, discord_rows
+from bot.render.view import Button, View
 
 #: The felt green of a card table, down the left edge of every message the bot sends.
 ACCENT = discord.Colour(0x1E7A46)
 
+#: The colour names of :func:`bot.render.platforms.discord_rows`: blurple the suggested move, green a card that
+#: fits or a chosen setting.
 _STYLES = {
-    ButtonStyle.PRIMARY: discord.ButtonStyle.primary,
-    ButtonStyle.SECONDARY: discord.ButtonStyle.secondary,
-    ButtonStyle.SUCCESS: discord.ButtonStyle.success,
-    ButtonStyle.DANGER: discord.ButtonStyle.danger,
+    "primary": discord.ButtonStyle.primary,
+    "secondary": discord.ButtonStyle.secondary,
+    "success": discord.ButtonStyle.success,
+    "danger": discord.ButtonStyle.danger,
 }
 
 #: Every payload the renderer puts on a button: a game (``tp:g:``), a daily deal (``tp:daily:``) or a setting
@@ -40,27 +43,27 @@ class PayloadButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=PAY
     """A button carrying a renderer payload as its ``custom_id``: a card, Draw, Undo, Hint or New game on a game
     message, Play under a daily deal, or a choice on the settings message."""
 
-    def __init__(self, button: Button) -> None:
-        super().__init__(discord.ui.Button(
-            label=button.label, custom_id=button.payload, style=_STYLES[button.style], disabled=button.disabled))
+    def __init__(self, button: ShownButton) -> None:
+        super().__init__(discord.ui.Button(label=button.label, custom_id=button.payload,
+                                           style=_STYLES[button.style or "secondary"], disabled=button.disabled))
         self.payload = button.payload
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any],
                              match: re.Match[str], /) -> PayloadButton:
         # Only the custom_id matters to the handler; the label is kept so the item mirrors the message.
-        return cls(Button(getattr(item, "label", None) or "?", match.group(0)))
+        return cls(ShownButton(getattr(item, "label", None) or "?", match.group(0), None))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        from bot.adapters.discord import handlers  # handlers import this module for layout()
-
-        await handlers.on_button(interaction, self.payload)
+        await interaction.client.on_payload(interaction, self.payload)
 
 
-def button_item(button: Button) -> PayloadButton:
+def button_item(button: Button | ShownButton) -> PayloadButton:
     """The dynamic item for one of the renderer's buttons."""
     if not re.fullmatch(PAYLOAD_TEMPLATE, button.payload):
         raise ValueError(f"no handler takes the payload {button.payload!r}")
+    if isinstance(button, Button):
+        button = ShownButton(button.label, button.payload, button.style.value, button.disabled)
     return PayloadButton(button)
 
 
@@ -101,7 +104,7 @@ def layout(view: View) -> discord.ui.LayoutView:
         container.add_item(discord.ui.TextDisplay(code_block(view.tableau)))
     if view.status:
         container.add_item(discord.ui.TextDisplay(status_text(view.status)))
-    for row in view.buttons:
+    for row in discord_rows(view):
         action_row: discord.ui.ActionRow[discord.ui.LayoutView] = discord.ui.ActionRow()
         for button in row:
             action_row.add_item(button_item(button))

@@ -1,15 +1,17 @@
-"""A renderer :class:`~bot.render.View` as a Telegram message: HTML text and an inline keyboard, one to one.
+"""A renderer :class:`~bot.render.view.View` as a Telegram message: HTML text and an inline keyboard.
 
 The header is bold, the tableau a ``<pre>`` block, the status plain; every text is escaped with
-:func:`html.escape`, so nothing a player types (a name, a code) can break the markup.
+:func:`html.escape`, so nothing a player types (a name, a code) can break the markup. The keyboard is
+:func:`bot.render.platforms.telegram_rows`: the view's rows split to fit a 360-pixel phone, the colours as the
+buttons' ``style``.
 
->>> from bot.render import Button, View
+>>> from bot.render.view import Button, ButtonStyle, View
 >>> view = View(header="A & B", tableau="<7♠>", status="ok",
-...             buttons=((Button("7♠", "tp:g:1:0:20"), Button("Draw", "tp:g:1:0:d")),))
+...             buttons=((Button("7♠", "tp:g:1:0:20", ButtonStyle.SUCCESS), Button("Draw", "tp:g:1:0:d")),))
 >>> message_text(view)
 '<b>A &amp; B</b>\\n<pre>&lt;7♠&gt;</pre>\\nok'
->>> [[(b.text, b.callback_data) for b in row] for row in keyboard(view).inline_keyboard]
-[[('7♠', 'tp:g:1:0:20'), ('Draw', 'tp:g:1:0:d')]]
+>>> [[(b.text, b.callback_data, b.style) for b in row] for row in keyboard(view).inline_keyboard]
+[[('7♠', 'tp:g:1:0:20', 'success'), ('Draw', 'tp:g:1:0:d', None)]]
 """
 
 from __future__ import annotations
@@ -24,7 +26,8 @@ from telegram.constants import (
     MessageLimit,
 )
 
-from bot.render import View
+from bot.render.platforms import telegram_rows
+from bot.render.view import View
 
 ROW_WIDTH = InlineKeyboardMarkupLimit.BUTTONS_PER_ROW  # 8
 BUTTONS_MAX = InlineKeyboardMarkupLimit.TOTAL_BUTTON_NUMBER  # 100
@@ -63,20 +66,22 @@ def _keep_indent(block: str) -> str:
 
 
 def keyboard(view: View) -> InlineKeyboardMarkup | None:
-    """The view's buttons as an inline keyboard (None when it has none). A row wider than Telegram's 8 is split,
-    never reordered. Disabled buttons stay: Telegram cannot grey a button out, and a tap on one is refused by the
-    service with its explanation."""
+    """The view's buttons as an inline keyboard (None when it has none), laid out by
+    :func:`~bot.render.platforms.telegram_rows`: rows split to fit a phone, never reordered, colours as ``style``.
+    Disabled buttons stay: Telegram cannot grey a button out, and a tap on one is refused by the service with its
+    explanation."""
     rows: list[list[InlineKeyboardButton]] = []
     total = 0
-    for row in view.buttons:
-        for start in range(0, len(row), ROW_WIDTH):
-            chunk = []
-            for button in row[start:start + ROW_WIDTH]:
-                if not 1 <= len(button.payload.encode()) <= CALLBACK_DATA_MAX:
-                    raise ViewTooLarge(f"callback_data {button.payload!r} is not 1-{CALLBACK_DATA_MAX} bytes")
-                chunk.append(InlineKeyboardButton(button.label, callback_data=button.payload))
-            total += len(chunk)
-            rows.append(chunk)
+    for row in telegram_rows(view):
+        if len(row) > ROW_WIDTH:
+            raise ViewTooLarge(f"{len(row)} buttons in a row (at most {ROW_WIDTH})")
+        chunk = []
+        for button in row:
+            if not 1 <= len(button.payload.encode()) <= CALLBACK_DATA_MAX:
+                raise ViewTooLarge(f"callback_data {button.payload!r} is not 1-{CALLBACK_DATA_MAX} bytes")
+            chunk.append(InlineKeyboardButton(button.label, callback_data=button.payload, style=button.style))
+        total += len(chunk)
+        rows.append(chunk)
     if total > BUTTONS_MAX:
         raise ViewTooLarge(f"{total} buttons (at most {BUTTONS_MAX})")
     return InlineKeyboardMarkup(rows) if rows else None

@@ -16,7 +16,7 @@ from telegram.error import BadRequest, Forbidden, RetryAfter
 
 from bot.adapters.telegram.keyboard import keyboard, message_text
 from bot.app.daily_posts import RetryLater, Undeliverable
-from bot.render import View
+from bot.render.view import View
 
 
 class TelegramSender:

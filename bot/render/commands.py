@@ -1,0 +1,65 @@
+"""Slash command and option names and descriptions (Discord's command tree, Telegram's command menu)."""
+
+from __future__ import annotations
+
+from bot.i18n import N_, translator
+from bot.render.game import RULE_NAMES
+from core.deal import Rules
+
+#: Descriptions for slash commands (Discord, at most 100 characters) and the Telegram command menu.
+COMMAND_DESCRIPTIONS: dict[str, str] = {
+    "tripeaks": N_("Play TriPeaks solitaire"),
+    "new": N_("Start a new game, or replay a deal from its code"),
+    "resume": N_("Show your game in progress"),
+    "daily": N_("Play today's deal, the same for everyone"),
+    "play": N_("Play a free card by its name, such as 7h or QS"),
+    "rules": N_("How to play TriPeaks"),
+    "help": N_("How to play TriPeaks, and the commands"),
+    "stats": N_("Your games, wins, best score and streaks"),
+    "settings": N_("Language, rules for new games and explanations"),
+    "leaderboard": N_("Today's daily leaderboard of this server or group"),
+    "subscribe": N_("Post the daily deal here every day (administrators)"),
+    "unsubscribe": N_("Stop posting the daily deal here (administrators)"),
+}
+
+#: Descriptions for command options (Discord, at most 100 characters).
+OPTION_DESCRIPTIONS: dict[str, str] = {
+    "code": N_("A game code such as TP1-E-AAAAAAB, to replay that deal"),
+    # TRANSLATORS: the option choosing Easy or Classic for a new game
+    "rules": N_("Easy (King and Ace adjacent) or Classic"),
+    "card": N_("The card to play, such as 7h, 10s or QS"),
+}
+
+
+def command_names(locale: str) -> dict[str, str]:
+    """Slash command and option names in ``locale`` (Discord shows them in the player's language). Each is lower
+    case letters, digits, ``-`` or ``_``, at most 32 characters; the group name ``tripeaks`` stays as it is."""
+    tr = translator(locale)
+    # TRANSLATORS: slash command and option names: one lower-case word (letters, digits, - or _), no spaces
+    return {
+        "new": tr.pgettext("command", "new"),
+        "daily": tr.pgettext("command", "daily"),
+        "resume": tr.pgettext("command", "resume"),
+        "play": tr.pgettext("command", "play"),
+        "rules": tr.pgettext("command", "rules"),
+        "stats": tr.pgettext("command", "stats"),
+        "settings": tr.pgettext("command", "settings"),
+        "leaderboard": tr.pgettext("command", "leaderboard"),
+        "subscribe": tr.pgettext("command", "subscribe"),
+        "unsubscribe": tr.pgettext("command", "unsubscribe"),
+        "code": tr.pgettext("command", "code"),
+        "card": tr.pgettext("command", "card"),
+    }
+
+
+def command_description(command: str, locale: str) -> str:
+    return translator(locale).gettext(COMMAND_DESCRIPTIONS[command])
+
+
+def option_description(option: str, locale: str) -> str:
+    return translator(locale).gettext(OPTION_DESCRIPTIONS[option])
+
+
+def rules_name(rules: Rules, locale: str) -> str:
+    """The rule set's name: a choice of the ``rules`` option, and in the game's header."""
+    return translator(locale).gettext(RULE_NAMES[rules])

@@ -1,0 +1,214 @@
+"""How each platform lays a :class:`~bot.render.view.View`'s buttons out: which rows, which labels, which colour
+names. The adapters and ``tripeaks show`` both use these functions, so what ``show`` prints is what is sent.
+
+**Discord** keeps the view's rows (at most 5 buttons each) and its colours, one to one.
+
+**Telegram** gives the buttons of a row equal widths and cuts a label that does not fit its share with "…". On a
+360-pixel phone the keyboard is as wide as the message bubble, about :data:`TELEGRAM_ROW_PX` (300) pixels; a
+button's label is set at about :data:`TELEGRAM_COLUMN_PX` (8) pixels a display column (15-pixel medium font), and
+each button takes about :data:`TELEGRAM_BUTTON_PAD_PX` (16) pixels more (its padding and the gap to the next). So
+a row of ``n`` buttons whose widest label is ``w`` columns fits when ``n * (w + 2) <= 37``
+(:func:`telegram_row_fits`); each of the view's rows is split into the fewest, most even rows that fit. Colours
+go in the ``style`` field ("success" green, "primary" blue, "danger" red; none for a plain button), which
+clients from February 2026 on show; the text keeps the state readable without them (the tableau's marks, the
+hint in the status line, "✓ " before a chosen setting).
+
+**The console** prints each button as ``[key] label``, where the key is what the player types: a card's name
+(``7s``, ``10h``, ``qh``), ``d`` draw, ``u`` undo, ``h`` hint, ``n`` new game, ``daily``, and for settings
+``explain``, ``easy``, ``classic``, ``auto`` or a language code. Keys never depend on what is on screen, so a
+key typed from memory always means the same. Disabled buttons are left out. In a terminal (and without
+``NO_COLOR``) red suits are red and the marks colour the cards: green fits, blue hinted.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from bot.app.codec import decode
+from bot.app.commands import AskHint, DefaultRules, ExplainRefusals, Language, Move, NewGame, PlayDaily
+from bot.app.errors import BadPayload
+from bot.render.view import (
+    TELEGRAM_ROW_WIDTH,
+    Button,
+    ButtonStyle,
+    View,
+    label_width,
+    strip_variation,
+)
+from core.cards import Card
+from core.errors import InvalidCardError
+from core.game import Draw, Tap, Undo
+
+TELEGRAM_ROW_PX = 300
+TELEGRAM_COLUMN_PX = 8
+TELEGRAM_BUTTON_PAD_PX = 16
+#: A row's budget in display columns, and what each button costs beyond its label.
+TELEGRAM_ROW_COLUMNS = TELEGRAM_ROW_PX // TELEGRAM_COLUMN_PX  # 37
+TELEGRAM_BUTTON_PADDING = -(-TELEGRAM_BUTTON_PAD_PX // TELEGRAM_COLUMN_PX)  # 2
+
+
+@dataclass(frozen=True)
+class ShownButton:
+    """A button as one platform shows it: the label as sent, the platform's colour name (None: its plain button)."""
+
+    label: str
+    payload: str
+    style: str | None
+    disabled: bool = False
+
+
+Rows = tuple[tuple[ShownButton, ...], ...]
+
+
+# --- Discord -------------------------------------------------------------------------------------------------------
+
+
+def discord_rows(view: View) -> Rows:
+    """The view's rows as they are; Discord names the colours as the view does."""
+    return tuple(tuple(ShownButton(b.label, b.payload, b.style.value, b.disabled) for b in row)
+                 for row in view.buttons)
+
+
+# --- Telegram ------------------------------------------------------------------------------------------------------
+
+
+def telegram_row_columns(labels: list[str]) -> int:
+    """The columns a row of these labels needs on a phone: every button as wide as the widest."""
+    if not labels:
+        return 0
+    return len(labels) * (max(label_width(label) for label in labels) + TELEGRAM_BUTTON_PADDING)
+
+
+def telegram_row_fits(labels: list[str]) -> bool:
+    """Whether a row of these labels shows whole on a 360-pixel phone (and keeps Telegram's 8 a row)."""
+    return len(labels) <= TELEGRAM_ROW_WIDTH and telegram_row_columns(labels) <= TELEGRAM_ROW_COLUMNS
+
+
+def _reflow(row: tuple[Button, ...]) -> list[tuple[Button, ...]]:
+    """``row`` split, in order, into the fewest rows that fit, as even as possible. A button too wide for a row
+    of its own gets one anyway (the renderer's tests keep every label narrower)."""
+    n = len(row)
+    # best[i]: (rows, sum of squared sizes, previous cut) for the first i buttons
+    best: list[tuple[int, int, int] | None] = [(0, 0, 0)] + [None] * n
+    for end in range(1, n + 1):
+        for start in range(end - 1, -1, -1):
+            chunk = [b.label for b in row[start:end]]
+            if end - start > 1 and not telegram_row_fits(chunk):
+                break
+            previous = best[start]
+            if previous is None:
+                continue
+            candidate = (previous[0] + 1, previous[1] + (end - start) ** 2, start)
+            current = best[end]
+            if current is None or candidate[:2] < current[:2]:
+                best[end] = candidate
+    cuts = []
+    end = n
+    while end:
+        entry = best[end]
+        assert entry is not None
+        cuts.append((entry[2], end))
+        end = entry[2]
+    return [row[start:end] for start, end in reversed(cuts)]
+
+
+_TELEGRAM_STYLES = {ButtonStyle.PRIMARY: "primary", ButtonStyle.SUCCESS: "success", ButtonStyle.DANGER: "danger"}
+
+
+def telegram_rows(view: View) -> Rows:
+    """The inline keyboard: each of the view's rows split to fit a phone, colours as ``style`` names. Disabled
+    buttons stay (Telegram cannot grey one out; a tap on it is refused by the service with its reason)."""
+    return tuple(tuple(ShownButton(b.label, b.payload, _TELEGRAM_STYLES.get(b.style), b.disabled) for b in part)
+                 for row in view.buttons for part in _reflow(row))
+
+
+# --- the console ---------------------------------------------------------------------------------------------------
+
+def card_key(card: Card) -> str:
+    """What a player types for a card: ``7s``, ``10h``, ``qh``, ``as``."""
+    return f"{card.rank.label}{card.suit.letter}".lower()
+
+
+def console_key(button: Button) -> str:
+    """The word that presses ``button`` in the console; the same for the same button on every screen."""
+    command = decode(button.payload)
+    match command:
+        case Move(action=Draw()):
+            return "d"
+        case Move(action=Undo()):
+            return "u"
+        case Move(action=Tap()):
+            try:
+                return card_key(Card.parse(strip_variation(button.label)))
+            except InvalidCardError:
+                raise BadPayload(f"no console key for {button.label!r}") from None
+        case AskHint():
+            return "h"
+        case NewGame():
+            return "n"
+        case PlayDaily():
+            return "daily"
+        case ExplainRefusals():
+            return "explain"
+        case DefaultRules(rules):
+            return rules.value
+        case Language(locale):
+            return (locale or "auto").lower()
+    raise BadPayload(f"no console key for {button.payload!r}")
+
+
+def console_rows(view: View) -> tuple[tuple[tuple[str, Button], ...], ...]:
+    """Rows of (key, button), the disabled buttons left out (a key only for what can be done)."""
+    rows = (tuple((console_key(b), b) for b in row if not b.disabled) for row in view.buttons)
+    return tuple(row for row in rows if row)
+
+
+_RESET = "\x1b[0m"
+_RED = "\x1b[31m"
+_COLOURS = {ButtonStyle.SUCCESS: "\x1b[1;32m", ButtonStyle.PRIMARY: "\x1b[1;36m", ButtonStyle.DANGER: "\x1b[1;31m"}
+_MARK_COLOURS = {"*": _COLOURS[ButtonStyle.SUCCESS], ">": _COLOURS[ButtonStyle.PRIMARY]}
+_CELL = re.compile(r"([*> .\[])([A2-9TJQK])([♠♥♦♣])")
+
+
+def colour_tableau(tableau: str) -> str:
+    """The tableau with ANSI colours: red suits red, a fitting card green and the hinted one blue (their marks
+    stay, so the board reads the same without colour)."""
+
+    def paint(match: re.Match[str]) -> str:
+        mark, rank, suit = match.groups()
+        colour = _MARK_COLOURS.get(mark)
+        red = suit in "♥♦"
+        if colour:
+            return f"{colour}{mark}{rank}{suit}{_RESET}"
+        return f"{mark}{_RED}{rank}{suit}{_RESET}" if red else match.group(0)
+
+    return _CELL.sub(paint, tableau)
+
+
+def console_button(key: str, button: Button, colour: bool) -> str:
+    """``[key] label``, coloured by its style in a terminal; without colour a mark says it (as in snapshots)."""
+    label = strip_variation(button.label)
+    if not colour:
+        mark = {ButtonStyle.SUCCESS: "*", ButtonStyle.PRIMARY: ">", ButtonStyle.DANGER: "!"}.get(button.style, "")
+        return f"[{key}] {label}{mark}"
+    paint = _COLOURS.get(button.style)
+    if paint is None and any(suit in label for suit in "♥♦"):
+        paint = _RED
+    return f"[{key}] {paint}{label}{_RESET}" if paint else f"[{key}] {label}"
+
+
+def console_text(view: View, *, colour: bool = False, keys: bool = True) -> str:
+    """The whole view as the console prints it: header, tableau, status (else the notice), then the choices."""
+    parts = [view.header]
+    if view.tableau:
+        parts.append(colour_tableau(view.tableau) if colour else view.tableau)
+    if view.status:
+        parts.append(view.status)
+    elif view.notice:
+        parts.append(view.notice)
+    if keys:
+        rows = ["  ".join(console_button(key, button, colour) for key, button in row) for row in console_rows(view)]
+        if rows:
+            parts.append("\n".join(rows))
+    return "\n\n".join(parts)

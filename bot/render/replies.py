@@ -1,0 +1,224 @@
+"""Every answer that is not the game message: the rules, statistics, the daily post and leaderboard, the daily
+subscription notices, the settings message and the error texts.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import enum
+from collections.abc import Sequence
+
+from babel.dates import format_date
+from babel.numbers import format_percent
+
+from bot.app.codec import encode
+from bot.app.commands import DefaultRules, ExplainRefusals, Language, PlayDaily, SettingChange
+from bot.app.daily import DailyResult
+from bot.app.errors import (
+    BadGameCode,
+    BadPayload,
+    BotError,
+    GameNotFound,
+    NoActiveGame,
+    NotYourGame,
+    NoWinnableDeal,
+    StaleGame,
+)
+from bot.app.model import Settings, Stats
+from bot.i18n import LANGUAGE_NAMES, N_, SUPPORTED_LOCALES, translator
+from bot.render.game import RULE_NAMES, split_even
+from bot.render.view import Button, ButtonStyle, View
+from core.deal import GameCode, Rules
+from core.errors import InvalidCardError, InvalidCodeError
+
+_RULES_HELP = (
+    N_("How to play TriPeaks"),
+    N_("Layout: 28 cards form three peaks in four rows of 3, 6, 9 and 10 cards. Only the bottom row starts face "
+       "up; each card above it is partly covered by two cards of the next row. One card starts on the waste, and "
+       "the other 23 make the stock."),
+    N_("Moves: tap a face-up card that nothing covers any more when its rank is exactly one above or one below "
+       "the waste card, whatever its suit (on an 8: a 7 or a 9). It becomes the new waste card. A face-down card "
+       "turns over as soon as both cards covering it are gone. Draw turns the next stock card onto the waste; you "
+       "may draw at any time, but the stock is used only once."),
+    N_("Easy and Classic: in Easy (the default) King and Ace are adjacent, so a run can go Q, K, A, 2. In Classic "
+       "the sequence stops at both ends: only a Queen goes on a King and only a 2 on an Ace."),
+    N_("End: you win as soon as all 28 peak cards are gone, even with cards left in the stock. When the stock is "
+       "empty and no free card fits the waste card, there are no more possible moves: undo, or start a new game."),
+    N_("Score: you start with 500. Every card removed and every card drawn costs 1 point; the removal that "
+       "empties a whole peak earns 100 more. A perfect game scores 772."),
+    N_("Undo takes back the last move, removal or draw, and gives back exactly its points, the peak bonus "
+       "included. The move counter never goes down."),
+    N_("Codes: every deal has a code such as TP1-E-AAAAAAB, where E means Easy and C Classic. Start a new game "
+       "with a code to play exactly the same cards again, or to challenge a friend."),
+)
+
+
+def rules_text(locale: str) -> str:
+    """The rules help, written for this project from RULES.md; plain text under 2000 characters."""
+    tr = translator(locale)
+    return "\n\n".join(tr.gettext(paragraph) for paragraph in _RULES_HELP)
+
+
+def render_rules(locale: str) -> View:
+    tr = translator(locale)
+    title, *body = (tr.gettext(paragraph) for paragraph in _RULES_HELP)
+    return View(header=title, status="\n\n".join(body))
+
+
+def render_stats(stats: Stats, locale: str) -> View:
+    """A player's statistics."""
+    tr = translator(locale)
+    title = tr.gettext("Your TriPeaks statistics")
+    if stats.games == 0:
+        return View(header=title, status=tr.gettext("No games played yet"))
+    rate = format_percent(stats.win_rate, locale=tr.babel_locale)
+    lines = [
+        tr.ngettext("{n} game played", "{n} games played", stats.games).format(n=stats.games),
+        tr.ngettext("{n} win ({rate})", "{n} wins ({rate})", stats.wins).format(n=stats.wins, rate=rate),
+    ]
+    if stats.best_score is not None:
+        lines.append(tr.gettext("Best score: {score}").format(score=stats.best_score))
+    lines.append(tr.ngettext("Current streak: {n} win", "Current streak: {n} wins", stats.current_streak)
+                 .format(n=stats.current_streak))
+    lines.append(tr.ngettext("Longest streak: {n} win", "Longest streak: {n} wins", stats.longest_streak)
+                 .format(n=stats.longest_streak))
+    return View(header=title, status="\n".join(lines))
+
+
+def render_daily(day: dt.date, locale: str, code: GameCode | None = None) -> View:
+    """The post announcing a daily deal (with its code, when given), with its Play button."""
+    tr = translator(locale)
+    date = format_date(day, format="long", locale=tr.babel_locale)
+    status = tr.gettext("Everyone gets the same cards today. Who scores best?")
+    if code is not None:
+        # TRANSLATORS: under the daily post; {code} is the deal's code, such as TP1-E-AAAAAAB
+        status += "\n" + tr.gettext("Today's code: {code}").format(code=code)
+    return View(
+        header=tr.gettext("Daily deal: {date}").format(date=date),
+        status=status,
+        buttons=((Button(tr.pgettext("button", "Play"), encode(PlayDaily(day)), ButtonStyle.PRIMARY),),),
+    )
+
+
+def _duration(seconds: float) -> str:
+    """``m:ss``, or ``h:mm:ss`` from an hour on."""
+    total = max(0, int(seconds))
+    hours, rest = divmod(total, 3600)
+    minutes, secs = divmod(rest, 60)
+    return f"{hours}:{minutes:02}:{secs:02}" if hours else f"{minutes}:{secs:02}"
+
+
+def render_leaderboard(day: dt.date, results: Sequence[DailyResult], locale: str, limit: int = 20) -> View:
+    """A server's or group's daily leaderboard: each player's first finished attempt, best first (hinted games
+    after the others, marked)."""
+    tr = translator(locale)
+    date = format_date(day, format="medium", locale=tr.babel_locale)
+    title = tr.gettext("Daily leaderboard: {date}").format(date=date)
+    if not results:
+        return View(header=title, status=tr.gettext("Nobody here has finished today's deal yet"))
+    lines = []
+    for place, result in enumerate(results[:limit], start=1):
+        # TRANSLATORS: one line of the daily leaderboard; {time} is minutes:seconds
+        line = tr.gettext("{place}. {name}: score {score}, moves {moves}, time {time}").format(
+            place=place, name=result.name or "?", score=result.score, moves=result.moves,
+            time=_duration(result.seconds))
+        if result.hinted:
+            line += " · " + tr.gettext("with hints")
+        lines.append(line)
+    lines.append(tr.gettext("Only each player's first finished game of the deal counts."))
+    return View(header=title, status="\n".join(lines))
+
+
+class DailyNotice(enum.Enum):
+    """Answers to the daily commands that are not a game or a leaderboard."""
+
+    SUBSCRIBED = "subscribed"
+    ALREADY_SUBSCRIBED = "already_subscribed"
+    UNSUBSCRIBED = "unsubscribed"
+    NOT_SUBSCRIBED = "not_subscribed"
+    NEEDS_ADMIN = "needs_admin"
+    NEEDS_GROUP = "needs_group"
+
+
+_DAILY_NOTICES = {
+    # TRANSLATORS: {time} is the daily post time in UTC, such as 09:00
+    DailyNotice.SUBSCRIBED: N_("Subscribed: the daily deal will be posted here every day at {time} UTC"),
+    DailyNotice.ALREADY_SUBSCRIBED: N_("The daily deal is already posted here every day at {time} UTC"),
+    DailyNotice.UNSUBSCRIBED: N_("Unsubscribed: the daily deal will no longer be posted here"),
+    DailyNotice.NOT_SUBSCRIBED: N_("The daily deal is not posted here"),
+    DailyNotice.NEEDS_ADMIN: N_("Only an administrator (on Discord: Manage Server) can change the daily posts"),
+    DailyNotice.NEEDS_GROUP: N_("Daily posts and leaderboards are for servers and groups, not private chats"),
+}
+
+
+def daily_notice(notice: DailyNotice, locale: str, post_time: dt.time | None = None) -> str:
+    """The reply to ``subscribe``, ``unsubscribe`` or ``leaderboard`` when it is not a leaderboard."""
+    text = translator(locale).gettext(_DAILY_NOTICES[notice])
+    return text.format(time=post_time.strftime("%H:%M")) if post_time is not None else text
+
+
+#: Settings buttons a row: a phone shows three language names side by side on Telegram and Discord alike.
+SETTINGS_PER_ROW = 3
+#: Before the label of the chosen setting, also where a client shows no colours.
+CHOSEN = "✓ "
+
+
+def render_settings(settings: Settings, locale: str) -> View:
+    """The settings message: what is chosen, and buttons to change it (the chosen ones green and ticked)."""
+    tr = translator(locale)
+
+    def choice(label: str, change: SettingChange, chosen: bool) -> Button:
+        if chosen:
+            return Button(CHOSEN + label, encode(change), ButtonStyle.SUCCESS)
+        return Button(label, encode(change), ButtonStyle.SECONDARY)
+
+    explain = settings.explain_refusals
+    language = (LANGUAGE_NAMES[settings.language] if settings.language in LANGUAGE_NAMES
+                else tr.gettext("automatic ({language})").format(language=LANGUAGE_NAMES[tr.locale]))
+    state = tr.pgettext("setting", "on") if explain else tr.pgettext("setting", "off")
+    lines = [
+        tr.gettext("Explain refused moves: {state}").format(state=state),
+        tr.gettext("Rules for new games: {rules}").format(rules=tr.gettext(RULE_NAMES[settings.default_rules])),
+        tr.gettext("Language: {language}").format(language=language),
+    ]
+    explain_button = choice(
+        tr.pgettext("button", "Explanations: on") if explain else tr.pgettext("button", "Explanations: off"),
+        ExplainRefusals(not explain), explain)
+    rules_row = tuple(choice(tr.gettext(RULE_NAMES[rules]), DefaultRules(rules),
+                             settings.default_rules is rules) for rules in Rules)
+    chosen_language = settings.language if settings.language in SUPPORTED_LOCALES else None
+    language_row = (choice(tr.pgettext("button", "Automatic"), Language(None),
+                           chosen_language is None),
+                    *(choice(LANGUAGE_NAMES[code], Language(code), chosen_language == code)
+                      for code in SUPPORTED_LOCALES))
+    return View(
+        header=tr.gettext("Settings"),
+        status="\n".join(lines),
+        buttons=((explain_button,), rules_row, *split_even(language_row, SETTINGS_PER_ROW)),
+    )
+
+
+def error_text(error: Exception, locale: str, new_command: str = "/tripeaks new") -> str:
+    """The reply to an error the service raised. ``new_command`` is how the platform starts a game."""
+    tr = translator(locale)
+    if isinstance(error, NotYourGame):
+        return tr.gettext("This is {name}'s game; start your own with {command}").format(
+            name=error.owner_name, command=new_command)
+    if isinstance(error, StaleGame):
+        return tr.gettext("That message was out of date; it now shows the game as it stands")
+    if isinstance(error, GameNotFound):
+        return tr.gettext("This game has expired; start a new one with {command}").format(command=new_command)
+    if isinstance(error, NoActiveGame):
+        return tr.gettext("You have no game in progress; start one with {command}").format(command=new_command)
+    if isinstance(error, InvalidCardError):
+        return tr.gettext("That is not a card: write one like 7h, 10s or QS")
+    if isinstance(error, (BadGameCode, InvalidCodeError)):
+        return tr.gettext("That is not a game code: a code looks like TP1-E-AAAAAAB (E Easy, C Classic)")
+    if isinstance(error, BadPayload):
+        return tr.gettext("This button could not be read; start a new game with {command}").format(
+            command=new_command)
+    if isinstance(error, NoWinnableDeal):
+        return tr.gettext("No winnable deal was found in time; please try again")
+    if isinstance(error, BotError):
+        return tr.gettext("That did not work; please try again")
+    return tr.gettext("Something went wrong on our side; please try again later")

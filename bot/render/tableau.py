@@ -1,0 +1,103 @@
+"""Cards as players see them: on buttons and in sentences (:func:`card_label`), and the compact monospace tableau
+that fits a 360-pixel phone (:func:`tableau_text`).
+
+The tableau is at most :data:`~bot.render.view.TABLEAU_COLUMNS` (30) columns wide in every state and language:
+each card takes three columns, a mark and two characters (the rank in one, ``T`` for a ten, then the suit)::
+
+         ▒▒       ▒▒       ▒▒
+        ▒▒ ▒▒    ▒▒ ▒▒    ▒▒ ▒▒
+      ▒▒ ▒▒ ▒▒ ▒▒ ▒▒ ▒▒ ▒▒ ▒▒ ▒▒
+     2♣ A♦ 6♠*K♣*K♥ T♥ T♠*J♠ T♦ 8♠
+          ▒▒ 23  [Q♣]
+
+- ``▒▒`` a face-down card; a face-up card is free (nothing covers it any more: in these rules a card turns face
+  up exactly when it is uncovered);
+- ``*`` before a free card: it fits the waste card; ``>``: the hinted card (or, before the stock, the hinted
+  draw);
+- the last line: the stock (a face-down card and how many are left, ``--`` when empty) and the waste card in
+  brackets. No words: they would not line up in every language, so the words are on the buttons and in the
+  status lines.
+
+A peak card sits between the two cards covering it; a row whose cards are all gone is left out, so a won game
+shows only the stock and the waste.
+"""
+
+from __future__ import annotations
+
+from bot.render.view import EMOJI, TEXT
+from core.cards import Card
+from core.game import Game
+from core.layout import ROWS
+
+FACE_DOWN = "▒▒"
+EMPTY_STOCK = "--"
+#: The mark before a card in the tableau.
+MARK_FITS = "*"
+MARK_HINT = ">"
+MARK_COVERED = "."  # face up but covered: never happens under these rules (a card turns face up when uncovered)
+CELL = 3  # columns a card takes: its mark, its rank, its suit
+#: Where the stock (with its mark) and the waste box start on the last line: under the middle peak.
+STOCK_COLUMN = 5
+WASTE_COLUMN = 13
+
+
+def card_label(card: Card) -> str:
+    """A card on a button or in a sentence: ``7♠︎`` (text form, so a black suit keeps the button's own colour),
+    ``10♥️`` (the red emoji form: red suits show in red)."""
+    return card.symbol() + (EMOJI if card.suit.is_red else TEXT)
+
+
+def card_cell(card: Card) -> str:
+    """A card in the monospace tableau: two characters, ``7♠``, ``T♥`` (a ten), no variation selector (an emoji
+    form would break the alignment)."""
+    return f"{card.rank.letter}{card.suit.symbol}"
+
+
+def slot_column(slot: int) -> int:
+    """The column of ``slot``'s mark in a tableau line; its two characters follow. A card sits centred over the two
+    cards covering it (half a column to the left where the centre falls between two columns): bottom card j at
+    3j, third-row j at 3j+1, second-row (peak p, k) at 9p+3k+3, top p at 9p+4."""
+    if slot < 3:
+        return 9 * slot + 4
+    if slot < 9:
+        p, k = divmod(slot - 3, 2)
+        return 9 * p + 3 * k + 3
+    if slot < 18:
+        return 3 * (slot - 9) + 1
+    return 3 * (slot - 18)
+
+
+def slot_mark(game: Game, slot: int, hinted: int | None = None) -> str:
+    """The mark before a face-up card: hinted, fits the waste card, free, or (never in these rules) covered."""
+    if not game.is_playable(slot):
+        return MARK_COVERED
+    if slot == hinted:
+        return MARK_HINT
+    return MARK_FITS if game.fits(slot) else " "
+
+
+def _cell(game: Game, slot: int, hinted: int | None) -> str:
+    if game.is_removed(slot):
+        return " " * CELL
+    if game.is_face_up(slot):
+        return slot_mark(game, slot, hinted) + card_cell(game.card_at(slot))
+    return " " + FACE_DOWN
+
+
+def tableau_text(game: Game, *, hinted_slot: int | None = None, hinted_draw: bool = False) -> str:
+    """The peaks, then the stock and the waste card; see the module's docstring. ``hinted_slot`` and ``hinted_draw``
+    mark the move a hint suggests."""
+    lines = []
+    for row in ROWS:
+        if all(game.is_removed(slot) for slot in row):
+            continue
+        line = [" "] * (slot_column(row[-1]) + CELL)
+        for slot in row:
+            column = slot_column(slot)
+            line[column:column + CELL] = _cell(game, slot, hinted_slot)
+        lines.append("".join(line).rstrip())
+    pile = FACE_DOWN if game.stock_left else EMPTY_STOCK
+    mark = ">" if hinted_draw and game.stock_left else " "
+    stock = f"{mark}{pile}{game.stock_left:>3}"
+    lines.append(" " * STOCK_COLUMN + stock.ljust(WASTE_COLUMN - STOCK_COLUMN) + f"[{card_cell(game.waste)}]")
+    return "\n".join(lines)

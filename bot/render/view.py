@@ -1,0 +1,122 @@
+"""The view model every renderer returns and every adapter maps one to one onto its platform.
+
+- ``header``: plain text, one short line where it fits a phone (code, rule set, score, moves), else two;
+- ``tableau``: a monospace block at most :data:`TABLEAU_COLUMNS` wide (Discord wraps it in a code block,
+  Telegram in ``<pre>``), or None;
+- ``status``: plain text lines, or None;
+- ``buttons``: rows of :class:`Button`, at most 5 a row (Discord's limit); how each platform lays them out on a
+  phone is :mod:`bot.render.platforms`;
+- ``notice``: a short toast (at most 200 characters, Telegram's ``answerCallbackQuery`` limit), or None.
+
+All texts are plain: adapters escape them for their markup (Telegram HTML, Discord markdown).
+"""
+
+from __future__ import annotations
+
+import enum
+import unicodedata
+from dataclasses import dataclass
+
+
+class ButtonStyle(enum.Enum):
+    """What a button's colour says, the same on every platform (Discord's and Telegram's colour names)."""
+
+    PRIMARY = "primary"  # blue: the suggested move (the hinted one, Draw when no card fits, New game at the end)
+    SECONDARY = "secondary"  # the platform's plain button
+    SUCCESS = "success"  # green: a card that fits the waste card, a chosen setting
+    DANGER = "danger"  # red: kept for an action that loses something; no button uses it yet
+
+
+@dataclass(frozen=True)
+class Button:
+    label: str
+    payload: str
+    style: ButtonStyle = ButtonStyle.SECONDARY
+    #: Discord shows it greyed out; Telegram cannot disable a button, so it keeps it (a tap is then refused by the
+    #: service, harmlessly); the console leaves it out.
+    disabled: bool = False
+
+
+@dataclass(frozen=True)
+class View:
+    header: str
+    tableau: str | None = None
+    status: str | None = None
+    buttons: tuple[tuple[Button, ...], ...] = ()
+    notice: str | None = None
+
+    def all_buttons(self) -> tuple[Button, ...]:
+        return tuple(button for row in self.buttons for button in row)
+
+
+#: Platform limits every view keeps.
+DISCORD_ROWS = 5  # action rows a game message uses (Components V2 allows more: 40 components in all)
+DISCORD_COMPONENTS_MAX = 40
+DISCORD_ROW_WIDTH = 5
+DISCORD_LABEL_MAX = 80
+DISCORD_CUSTOM_ID_MAX = 100
+DISCORD_CONTENT_MAX = 2000
+TELEGRAM_ROW_WIDTH = 8
+TELEGRAM_BUTTONS_MAX = 100
+TELEGRAM_CALLBACK_BYTES_MAX = 64
+TELEGRAM_TEXT_MAX = 4096
+TELEGRAM_NOTICE_MAX = 200
+#: Card buttons a row, on every platform: with at most 10 free cards at once, two rows of cards.
+CARDS_PER_ROW = 5
+
+#: The widest line of the monospace tableau, in display columns: a 360-pixel phone shows about 33 columns of
+#: 14-pixel monospace in a Telegram bubble (about 300 px) or a Discord code block, and cuts or wraps the rest.
+TABLEAU_COLUMNS = 30
+#: The widest header line, in display columns of the bold proportional font (about 8 px a column in 300 px).
+HEADER_COLUMNS = 36
+
+#: Variation selectors: U+FE0F asks for a character's emoji form, U+FE0E for its text form.
+EMOJI = "\ufe0f"
+TEXT = "\ufe0e"
+
+
+def display_width(text: str) -> int:
+    """Columns ``text`` takes in a monospace font: East Asian wide and fullwidth characters take two, combining
+    marks and variation selectors none.
+
+    >>> display_width("山札 23"), display_width("10♥"), display_width("Взять")
+    (7, 3, 5)
+    """
+    return sum(0 if unicodedata.combining(ch) or ch in (EMOJI, TEXT) else
+               2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
+
+
+def label_width(text: str) -> int:
+    """Columns a button label takes: as :func:`display_width`, and a character shown as an emoji (followed by
+    U+FE0F, as the red suits on card buttons are) takes two.
+
+    >>> label_width("10♥\ufe0f"), label_width("10♠\ufe0e"), label_width("新しいゲーム")
+    (4, 3, 12)
+    """
+    return display_width(text) + sum(1 for i, ch in enumerate(text[1:], 1) if ch == EMOJI
+                                     and display_width(text[i - 1]) == 1)
+
+
+def strip_variation(text: str) -> str:
+    """``text`` without variation selectors: for plain text (the console, snapshots, a monospace block)."""
+    return text.replace(EMOJI, "").replace(TEXT, "")
+
+
+def view_as_text(view: View) -> str:
+    """A view as plain text: what snapshot tests compare. Each button is ``[label]`` with a mark for its colour
+    (``*`` green, ``>`` blue, ``!`` red) and ``(off)`` when disabled."""
+    parts = [view.header]
+    if view.tableau is not None:
+        parts.append(view.tableau)
+    if view.status:
+        parts.append(view.status)
+    for row in view.buttons:
+        parts.append("  ".join(_button_text(button) for button in row))
+    return "\n\n".join(parts)
+
+
+_MARKS = {ButtonStyle.SUCCESS: "*", ButtonStyle.PRIMARY: ">", ButtonStyle.DANGER: "!"}
+
+
+def _button_text(button: Button) -> str:
+    return f"[{strip_variation(button.label)}{_MARKS.get(button.style, '')}{' (off)' if button.disabled else ''}]"
