@@ -90,6 +90,8 @@ def configure_logging(config: Config, stream: TextIO = sys.stderr, *, console: b
     # aiosqlite logs every call at DEBUG
     logging.getLogger("httpx").setLevel(max(logging.WARNING, root.level))
     logging.getLogger("aiosqlite").setLevel(max(logging.INFO, root.level))
+    if console and root.level > logging.DEBUG:  # the migrations' chatter would land above the board
+        logging.getLogger("alembic").setLevel(logging.WARNING)
 
 
 def logs_json() -> bool:
