@@ -25,7 +25,7 @@ from bot.app.model import PlayerKey
 from bot.app.service import GameService
 from bot.i18n import translator
 from bot.render.commands import COMMAND_DESCRIPTIONS, OPTION_DESCRIPTIONS, command_names
-from bot.render.tableau import card_label
+from bot.render.tableau import card_cell, card_label
 from core.game import DRAW, Game, Tap
 from tests.core_helpers import winning_line
 from tests.discord_harness import (
@@ -113,20 +113,21 @@ async def test_new_game_by_slash_command_shows_the_deal_and_its_free_cards(
     async with table(game_service, monkeypatch) as t:
         message = await t.new_game()
         text = text_of(message)
-        assert text.startswith(f"### {CODE} · Easy\nScore: 500 · Moves: 0 · 23 cards in the stock")
-        # the tableau is a code block: the ten bottom cards face up in one line, the waste card boxed
+        assert text.startswith(f"### {CODE} · Easy\nScore: 500 · Moves: 0\n")
+        # the tableau is a code block: the ten bottom cards face up in one line (those that fit marked), then the
+        # stock with its 23 cards and the waste card in brackets
         block = re.search(r"```\n(.*?)\n```", text, re.S)
         assert block is not None
         rows = block.group(1).split("\n")
-        assert rows[3].split() == [card.symbol() for card in game.deal.tableau[18:]]
-        assert f"║ {game.waste.symbol():>3} ║" in block.group(1)
+        assert rows[3].replace("*", " ").split() == [card_cell(card) for card in game.deal.tableau[18:]]
+        assert rows[-1].split() == ["▒▒", "23", f"[{card_cell(game.waste)}]"]
         # one button per free card, then the controls; the cards that fit the waste card stand out
         cards = [plain_label(game.card_at(s)) for s in range(18, 28)]
-        assert labels_of(message) == [*cards, "Draw (23)", "Undo", "Hint", "New game"]
+        assert labels_of(message) == [*cards, "Draw", "Undo", "Hint", "New game"]
         styles = {b["label"]: b["style"] for b in buttons_of(message)}
         for slot in range(18, 28):
             fits = game.fits(slot)
-            assert styles[plain_label(game.card_at(slot))] == (1 if fits else 2), slot
+            assert styles[plain_label(game.card_at(slot))] == (3 if fits else 2), slot  # green: it fits
         assert button(message, label="Undo")["disabled"] is True
         # every button names the game, the version shown and the action
         game_id = next(iter(payload_versions(message))).split(":")[0]
@@ -167,7 +168,7 @@ async def test_a_legal_tap_edits_the_game_message_in_place(
         after = result
         assert after.id == message.id and len(t.public_messages()) == 1
         assert "Score: 499 · Moves: 1" in text_of(after)
-        assert f"║ {card.symbol():>3} ║" in text_of(after)  # the tapped card is the waste card now
+        assert f"[{card_cell(card)}]" in text_of(after)  # the tapped card is the waste card now
         assert plain_label(card) not in labels_of(after)
         assert {v.split(":")[1] for v in payload_versions(after)} == {"1"}
         assert button(after, label="Undo")["disabled"] is False
@@ -200,7 +201,7 @@ async def test_with_explanations_off_a_refused_tap_changes_nothing_visible(
         assert sent == Callback(CHANNEL_MESSAGE, ephemeral=True, v2=True)
         panel = result
         assert "Explain refused moves: on" in text_of(panel)
-        result, sent = await click(t.env, t.alice, panel, button(panel, label="Explanations: on"))
+        result, sent = await click(t.env, t.alice, panel, button(panel, label="✓ Explanations: on"))
         assert sent.type == UPDATE_MESSAGE and result.id == panel.id  # the settings message is redrawn
         assert result.ephemeral
         assert "Explain refused moves: off" in text_of(result)
@@ -218,20 +219,20 @@ async def test_draw_then_undo(game_service: GameService, monkeypatch: pytest.Mon
     first = game.deal.stock[0]
     async with table(game_service, monkeypatch) as t:
         message = await t.new_game()
-        result, sent = await click(t.env, t.alice, message, button(message, label="Draw (23)"))
+        result, sent = await click(t.env, t.alice, message, button(message, label="Draw"))
         assert sent.type == UPDATE_MESSAGE
         drawn = result
-        assert "Score: 499 · Moves: 1 · 22 cards in the stock" in text_of(drawn)
-        assert f"║ {first.symbol():>3} ║" in text_of(drawn)
-        assert "Draw (22)" in labels_of(drawn)
+        assert "Score: 499 · Moves: 1\n" in text_of(drawn) and "▒▒ 22  [" in text_of(drawn)
+        assert f"[{card_cell(first)}]" in text_of(drawn)
+        assert "Draw" in labels_of(drawn)
 
         result, sent = await click(t.env, t.alice, drawn, button(drawn, label="Undo"))
         assert sent.type == UPDATE_MESSAGE
         undone = result
         # the card goes back, and so do its points; the move counter never goes down
-        assert "Score: 500 · Moves: 1 · 23 cards in the stock" in text_of(undone)
-        assert f"║ {game.waste.symbol():>3} ║" in text_of(undone)
-        assert "Draw (23)" in labels_of(undone)
+        assert "Score: 500 · Moves: 1\n" in text_of(undone) and "▒▒ 23  [" in text_of(undone)
+        assert f"[{card_cell(game.waste)}]" in text_of(undone)
+        assert "Draw" in labels_of(undone)
         assert button(undone, label="Undo")["disabled"] is True
 
 
@@ -248,7 +249,7 @@ async def test_a_scripted_deal_played_to_a_win(game_service: GameService, monkey
         text = text_of(message)
         score = 500 - len(line) + 3 * 100
         assert f"You won! Final score: {score}" in text
-        assert f"Moves: {len(line)} · {23 - draws} card" in text
+        assert f"Moves: {len(line)}\n" in text and f"▒▒{23 - draws:>3}  [" in text
         assert labels_of(message) == ["New game"]  # a won game is over: only a new one can follow
         assert len(t.public_messages()) == 1
 
@@ -290,7 +291,7 @@ async def test_a_tap_on_an_old_message_refreshes_it_to_the_game_as_it_stands(
         result, sent = await slash(t.env, t.alice, t.channel, "tripeaks resume")
         assert sent == Callback(CHANNEL_MESSAGE, ephemeral=False, v2=True)
         current = result
-        result, _ = await click(t.env, t.alice, current, button(current, label="Draw (23)"))
+        result, _ = await click(t.env, t.alice, current, button(current, label="Draw"))
         now = result
         # the old message still shows version 0; tapping it applies nothing but shows the game as it is
         result, sent = await click(t.env, t.alice, old, button(old, command=str(slot)))
@@ -307,15 +308,15 @@ async def test_after_a_restart_a_tap_on_the_old_message_plays(
     path = tmp_path / "restart.db"
     async with open_service(sqlite_template, path) as first, table(first, monkeypatch) as t:
         message = await t.new_game()
-        result, _ = await click(t.env, t.alice, message, button(message, label="Draw (23)"))
+        result, _ = await click(t.env, t.alice, message, button(message, label="Draw"))
         drawn = result
         await first.close()  # the old process is gone, its database connections too
         async with open_service(sqlite_template, path) as second:
             await t.env.restart_bot(make_bot(second))
             result, sent = await click(t.env, t.alice, drawn, button(drawn, label="Undo"))
             assert sent == Callback(UPDATE_MESSAGE, ephemeral=False, v2=True)
-            assert "Score: 500 · Moves: 1 · 23 cards in the stock" in text_of(result)
-            assert f"║ {game.waste.symbol():>3} ║" in text_of(result)
+            assert "Score: 500 · Moves: 1\n" in text_of(result) and "▒▒ 23  [" in text_of(result)
+            assert f"[{card_cell(game.waste)}]" in text_of(result)
 
 
 class SlowService:
@@ -345,7 +346,7 @@ async def test_a_slow_tap_is_acknowledged_within_the_deadline_then_shown(
         message = await t.new_game()
         slow.delay = 60.0
         mark = len(t.env.http_requests)
-        result = await t.alice.click(message, custom_id=button(message, label="Draw (23)")["custom_id"])
+        result = await t.alice.click(message, custom_id=button(message, label="Draw")["custom_id"])
         await t.env.advance_time(1.0)
         # after defer_after the bot acknowledges (a deferred update) though the service has not answered yet
         assert [c.type for c in callbacks_since(t.env, mark)] == [DEFERRED_UPDATE]
@@ -355,7 +356,7 @@ async def test_a_slow_tap_is_acknowledged_within_the_deadline_then_shown(
         # then the answer is edited into the game message
         assert any(e.method == "PATCH" and e.path.endswith("/messages/@original")
                    for e in t.env.http_requests[mark:])
-        assert "Moves: 1 · 22 cards in the stock" in text_of(t.message(message.id))
+        assert "Moves: 1\n" in text_of(t.message(message.id)) and "▒▒ 22  [" in text_of(t.message(message.id))
         assert [c.type for c in callbacks_since(t.env, mark)] == [DEFERRED_UPDATE]
 
 
@@ -370,7 +371,7 @@ async def test_a_hint_names_a_move_and_marks_its_button(
         result, sent = await click(t.env, t.alice, message, button(message, label="Hint"))
         assert sent.type == UPDATE_MESSAGE
         assert f"> Hint: play {plain_label(card)}" in text_of(result).translate({0xFE0E: None, 0xFE0F: None})
-        assert button(result, command=str(hinted.slot))["style"] == 3  # success: the hinted card
+        assert button(result, command=str(hinted.slot))["style"] == 1  # primary (blurple): the hinted card
         assert "Moves: 0" in text_of(result)
 
 
@@ -388,7 +389,7 @@ async def test_daily_deal_by_command_and_by_the_play_button_under_a_daily_post(
     async with table(game_service, monkeypatch) as t:
         result, sent = await slash(t.env, t.alice, t.channel, "tripeaks daily")
         assert sent == Callback(CHANNEL_MESSAGE, ephemeral=False, v2=True)
-        assert text_of(result).startswith(f"### Daily deal: Nov 29, 2026 · {CODE} · Easy\n")
+        assert text_of(result).startswith(f"### Daily deal: Nov 29, 2026\n{CODE} · Easy\n")
 
         tomorrow = day + dt.timedelta(days=1)
         channel = t.env.bot.get_channel(t.channel.id)
@@ -397,7 +398,7 @@ async def test_daily_deal_by_command_and_by_the_play_button_under_a_daily_post(
         result, sent = await click(t.env, t.bob, post, button(post, label="Play"))
         # the post stays for everyone; bob's game is a new message of its own
         assert sent == Callback(CHANNEL_MESSAGE, ephemeral=False, v2=True)
-        assert text_of(result).startswith("### Daily deal: Nov 30, 2026 · TP1-E-AAAAAAC · Easy\n")
+        assert text_of(result).startswith("### Daily deal: Nov 30, 2026\nTP1-E-AAAAAAC · Easy\n")
         assert labels_of(t.message(post.id)) == ["Play"]
         stored = await game_service.current_game(PlayerKey("discord", str(t.bob.id)))
         assert stored is not None and stored.daily == tomorrow
@@ -427,7 +428,7 @@ async def test_a_slow_new_game_shows_thinking_then_the_game(
         message = result.response
         assert message is not None and not message.ephemeral
         assert text_of(message).startswith(f"### {CODE} · Easy\nScore: 500")
-        assert "Draw (23)" in labels_of(message)
+        assert "Draw" in labels_of(message)
         assert [m.id for m in t.public_messages()] == [message.id]
 
 
@@ -477,7 +478,7 @@ async def test_the_language_setting_wins_over_the_discord_client_language(
         assert text_of(result).startswith("### " + translator("ja").gettext("Settings"))
         message = await t.new_game()
         assert text_of(message).startswith(f"### {CODE} · イージー\n")
-        assert "Draw (23)" not in labels_of(message)
+        assert translator("ja").pgettext("button", "Undo") in labels_of(message)
         # back to automatic: the Discord client's language (en-US) again
         result, _ = await slash(t.env, t.alice, t.channel, "tripeaks settings")
         panel = result
@@ -545,7 +546,7 @@ async def test_play_a_card_by_name(spelling: str, game_service: GameService,
         result, sent = await slash(t.env, t.alice, t.channel, "tripeaks play", card=typed)
         assert sent == Callback(CHANNEL_MESSAGE, ephemeral=False, v2=True)
         assert "Score: 499 · Moves: 1" in text_of(result)
-        assert f"║ {card.symbol():>3} ║" in text_of(result)
+        assert f"[{card_cell(card)}]" in text_of(result)
 
 
 async def test_play_autocomplete_offers_the_free_cards(
@@ -625,7 +626,7 @@ async def test_a_sharded_bot_plays_the_same(game_service: GameService, monkeypat
     async with table(game_service, monkeypatch, discord_shard_count=2) as t:
         assert isinstance(t.env.bot, discord.AutoShardedClient)
         message = await t.new_game()
-        result, sent = await click(t.env, t.alice, message, button(message, label="Draw (23)"))
+        result, sent = await click(t.env, t.alice, message, button(message, label="Draw"))
         assert sent.type == UPDATE_MESSAGE and "Moves: 1" in text_of(result)
 
 

@@ -16,7 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.app.codec import DailyPayload, GamePayload, decode_payload
+from bot.app.codec import decode
+from bot.app.commands import AskHint, Move, NewGame, PlayDaily, SettingChange
 from bot.app.errors import (
     BadGameCode,
     BadPayload,
@@ -28,15 +29,32 @@ from bot.app.errors import (
     StaleGame,
 )
 from bot.app.model import DealVerdict, GameSnapshot, Hint, PlayerKey, Settings, Stats
-from bot.i18n import SUPPORTED_LOCALES
-from bot.render import (
+from bot.app.players import setting_changes
+from bot.i18n import SUPPORTED_LOCALES, translator
+from bot.render.commands import (
     COMMAND_DESCRIPTIONS,
+    OPTION_DESCRIPTIONS,
+    command_description,
+    option_description,
+)
+from bot.render.game import refusal_text, render_game
+from bot.render.platforms import telegram_rows
+from bot.render.replies import (
+    error_text,
+    render_daily,
+    render_rules,
+    render_settings,
+    render_stats,
+    rules_text,
+)
+from bot.render.tableau import CELL, FACE_DOWN, MARK_FITS, MARK_HINT, card_cell, card_label, slot_column
+from bot.render.view import (
+    DISCORD_COMPONENTS_MAX,
     DISCORD_CONTENT_MAX,
     DISCORD_CUSTOM_ID_MAX,
     DISCORD_LABEL_MAX,
     DISCORD_ROW_WIDTH,
-    DISCORD_ROWS,
-    OPTION_DESCRIPTIONS,
+    TABLEAU_COLUMNS,
     TELEGRAM_BUTTONS_MAX,
     TELEGRAM_CALLBACK_BYTES_MAX,
     TELEGRAM_NOTICE_MAX,
@@ -44,22 +62,8 @@ from bot.render import (
     TELEGRAM_TEXT_MAX,
     Button,
     ButtonStyle,
-    SettingsPayload,
     View,
-    card_cell,
-    card_label,
-    command_description,
-    display_width,
-    error_text,
-    option_description,
-    refusal_text,
-    render_daily,
-    render_game,
-    render_rules,
-    render_settings,
-    render_stats,
-    rules_text,
-    slot_column,
+    strip_variation,
     view_as_text,
 )
 from core.deal import GameCode, Rules
@@ -198,10 +202,13 @@ def _compare(name: str, text: str) -> None:
 
 
 def _full_text(view: View) -> str:
+    """The view as text, its toast, then the keyboard a Telegram phone shows (rows split to fit, with styles)."""
     text = view_as_text(view)
     if view.notice:
         text += f"\n\nnotice: {view.notice}"
-    return text + "\n"
+    keyboard = "\n".join("  ".join(f"[{strip_variation(b.label)}{f' ({b.style})' if b.style else ''}]" for b in row)
+                         for row in telegram_rows(view))
+    return text + (f"\n\ntelegram:\n{keyboard}" if keyboard else "") + "\n"
 
 
 @pytest.mark.parametrize("locale", SUPPORTED_LOCALES)
@@ -216,9 +223,9 @@ def _messages_text(locale: str) -> str:
         "rules": view_as_text(render_rules(locale)),
         "stats": view_as_text(render_stats(stats, locale)),
         "stats, none yet": view_as_text(render_stats(Stats(0, 0, None, 0, 0), locale)),
-        "settings": view_as_text(render_settings(Settings(), locale)),
-        "settings, chosen": view_as_text(render_settings(
-            Settings(language="ja", explain_refusals=False, default_rules=Rules.CLASSIC), locale)),
+        "settings": _full_text(render_settings(Settings(), locale)).rstrip(),
+        "settings, chosen": _full_text(render_settings(
+            Settings(language="ja", explain_refusals=False, default_rules=Rules.CLASSIC), locale)).rstrip(),
         "daily": view_as_text(render_daily(dt.date(2026, 11, 29), locale)),
         "refusals": "\n".join(refusal_text(reason, locale) for reason in Reason),
         "errors": "\n".join(error_text(error, locale) for error in _errors()),
@@ -242,65 +249,102 @@ def test_messages_snapshot(locale: str) -> None:
 
 
 def test_fresh_deal_shows_the_three_peaks() -> None:
+    """Three peaks face down over the ten bottom cards, the ones that fit the waste card (Q♣) marked, a ten as T;
+    then the stock with its 23 cards and the waste card in brackets."""
     view = render_game(fresh(), "en", Settings())
     assert view.tableau is not None
-    lines = view.tableau.split("\n")
-    assert lines[:4] == [
-        "      ▒▒▒         ▒▒▒         ▒▒▒",
-        "    ▒▒▒ ▒▒▒     ▒▒▒ ▒▒▒     ▒▒▒ ▒▒▒",
-        "  ▒▒▒ ▒▒▒ ▒▒▒ ▒▒▒ ▒▒▒ ▒▒▒ ▒▒▒ ▒▒▒ ▒▒▒",
-        " 2♣  A♦  6♠  K♣  K♥ 10♥ 10♠  J♠ 10♦  8♠",
+    assert view.tableau.split("\n") == [
+        "     ▒▒       ▒▒       ▒▒",
+        "    ▒▒ ▒▒    ▒▒ ▒▒    ▒▒ ▒▒",
+        "  ▒▒ ▒▒ ▒▒ ▒▒ ▒▒ ▒▒ ▒▒ ▒▒ ▒▒",
+        " 2♣ A♦ 6♠*K♣*K♥ T♥ T♠*J♠ T♦ 8♠",
+        "      ▒▒ 23  [Q♣]",
     ]
-    assert "Q♣" in lines[5]  # the waste card, boxed
 
 
 def test_each_card_sits_over_the_two_cards_covering_it() -> None:
+    """Cards three columns apart in every row, each between the two covering it (half a column left where the
+    middle falls between two columns)."""
     for slot in range(SLOT_COUNT):
         if COVERED_BY[slot]:
             left, right = (slot_column(s) for s in COVERED_BY[slot])
-            assert right - left == 4 and slot_column(slot) == left + 2, slot
+            assert right - left == CELL and slot_column(slot) - left in (1, 2), slot
+
+
+def _row_lines(snap: GameSnapshot, locale: str = "en") -> dict[int, str]:
+    """The tableau's line of each row still holding a card (an emptied row has none)."""
+    game = snap.game
+    tableau = render_game(snap, locale, Settings()).tableau
+    assert tableau is not None
+    lines = tableau.split("\n")
+    standing = [number for number, row in enumerate(ROWS) if not all(game.is_removed(s) for s in row)]
+    assert len(lines) == len(standing) + 1, "a line for each row still standing, then the stock and waste"
+    return dict(zip(standing, lines, strict=False))
 
 
 @pytest.mark.parametrize("position", list(POSITIONS))
 def test_every_slot_is_drawn_where_it_lies(position: str) -> None:
     snap = POSITIONS[position]()
     game = snap.game
-    tableau = render_game(snap, "en", Settings()).tableau
-    assert tableau is not None
-    lines = tableau.split("\n")
-    for number, row in enumerate(ROWS):
-        line = lines[number].replace("\u00a0", " ").ljust(40)
-        for slot in row:
-            cell = line[slot_column(slot):slot_column(slot) + 3]
+    hinted = snap.hint.action if snap.hint is not None else None
+    for number, line in _row_lines(snap).items():
+        line = line.ljust(TABLEAU_COLUMNS)
+        for slot in ROWS[number]:
+            cell = line[slot_column(slot):slot_column(slot) + CELL]
             if game.is_removed(slot):
                 assert cell == "   "
             elif game.is_face_up(slot):
-                assert cell == card_cell(game.card_at(slot))
+                mark = MARK_HINT if hinted == Tap(slot) else MARK_FITS if game.fits(slot) else " "
+                assert cell == mark + card_cell(game.card_at(slot)), slot
             else:
-                assert cell == "▒▒▒"
-    # nothing but the waste box and its labels below the peaks, and the peaks never wider than the bottom row
-    assert all(display_width(line) <= 39 for line in lines[:4])
-    assert card_cell(game.waste) in lines[5]
+                assert cell == " " + FACE_DOWN
+    tableau = render_game(snap, "en", Settings()).tableau or ""
+    assert tableau.split("\n")[-1].endswith(f"[{card_cell(game.waste)}]")
+    assert f"{game.stock_left:>3}  [" in tableau.split("\n")[-1]
+
+
+def test_a_won_board_collapses_to_the_stock_and_waste() -> None:
+    """No blank lines where the peaks were: a won game shows only the stock and the waste card."""
+    snap = won()
+    tableau = render_game(snap, "en", Settings()).tableau
+    assert tableau is not None
+    assert tableau.split("\n") == [f"      ▒▒ {snap.game.stock_left:>2}  [{card_cell(snap.game.waste)}]"]
+
+
+def test_emptied_rows_are_left_out_and_flipped_cards_show() -> None:
+    """Play the bottom row away (a best line of a deal) until a row is empty: the line goes, the cards above it
+    that turned over show, and no line is blank."""
+    code = "TP1-E-AAAAAAC"
+    line = fewest_draws_win(Game.from_code(code).to_text())
+    assert line is not None
+    game = Game.from_code(code)
+    for action in line:
+        game.apply(action)
+        if all(game.is_removed(s) for s in ROWS[3]):
+            break
+    assert all(game.is_removed(s) for s in ROWS[3]) and not game.is_over
+    lines = _row_lines(snapshot(game))
+    assert 3 not in lines and all(line.strip() for line in lines.values())
+    for slot in game.playable_slots():
+        assert card_cell(game.card_at(slot)) in lines[next(i for i, r in enumerate(ROWS) if slot in r)]
 
 
 def test_removed_cards_leave_gaps_and_flipped_cards_show() -> None:
     snap = midgame()
     game = snap.game
-    tableau = render_game(snap, "en", Settings()).tableau
-    assert tableau is not None
+    lines = _row_lines(snap)
     shown_above_bottom = [s for s in range(18) if game.is_playable(s)]
     assert shown_above_bottom
     for slot in shown_above_bottom:
-        assert card_cell(game.card_at(slot)) in tableau.split("\n")[next(i for i, r in enumerate(ROWS) if slot in r)]
+        assert card_cell(game.card_at(slot)) in lines[next(i for i, r in enumerate(ROWS) if slot in r)]
 
 
-def test_an_empty_top_row_keeps_its_line() -> None:
-    """A code block drops a blank first line, so an emptied top row is held by a no-break space."""
-    snap = won()
-    tableau = render_game(snap, "en", Settings()).tableau
-    assert tableau is not None
-    assert tableau.split("\n")[0] == "\u00a0"
-    assert tableau.split("\n")[1:4] == ["", "", ""]
+def test_the_hinted_card_and_the_hinted_draw_are_marked() -> None:
+    game, _ = play("TP1-E-AAAAAAB")
+    card = render_game(snapshot(game, hint=Hint(Tap(21), True, 700)), "en", Settings()).tableau or ""
+    assert ">K♣" in card and "*K♣" not in card and "*K♥" in card  # the others that fit keep their mark
+    draw = render_game(snapshot(game, hint=Hint(Draw(), True, 700)), "en", Settings()).tableau or ""
+    assert draw.split("\n")[-1].startswith("     >▒▒ 23")
 
 
 def test_red_and_black_suits_differ_on_buttons() -> None:
@@ -312,18 +356,17 @@ def test_red_and_black_suits_differ_on_buttons() -> None:
 # --- the header and the status line -------------------------------------------------------------------------------
 
 
-def test_header_has_code_rules_score_moves_and_stock() -> None:
+def test_header_has_code_rules_score_and_moves_in_short_lines() -> None:
+    """Code and rules, then score and moves: two short lines a phone never wraps (the stock is on the board)."""
     snap = hinted()
-    assert render_game(snap, "en", Settings()).header == (
-        "TP1-E-AAAAAAB · Easy\nScore: 498 · Moves: 2 · 21 cards in the stock")
-    assert render_game(snap, "uk", Settings()).header == (
-        "TP1-E-AAAAAAB · Легкий\nРахунок: 498 · Ходи: 2 · 21 карта в прикупі")
+    assert render_game(snap, "en", Settings()).header == "TP1-E-AAAAAAB · Easy\nScore: 498 · Moves: 2"
+    assert render_game(snap, "uk", Settings()).header == "TP1-E-AAAAAAB · Легкий\nРахунок: 498 · Ходи: 2"
 
 
 def test_daily_and_custom_deals_say_so() -> None:
     game, _ = play("TP1-C-AAAAAAD")
     header = render_game(snapshot(game, daily=dt.date(2026, 11, 29)), "en", Settings()).header
-    assert header.startswith("Daily deal: Nov 29, 2026 · TP1-C-AAAAAAD · Classic\n")
+    assert header.split("\n")[:2] == ["Daily deal: Nov 29, 2026", "TP1-C-AAAAAAD · Classic"]
     custom = Game(game.deal, Rules.CLASSIC)
     assert render_game(snapshot(custom), "ja", Settings()).header.startswith("カスタム配札 · クラシック\n")
 
@@ -395,10 +438,20 @@ def test_abandoned_game_has_no_buttons() -> None:
 # --- buttons ------------------------------------------------------------------------------------------------------
 
 
-def _decoded(button: Button) -> GamePayload:
-    payload = decode_payload(button.payload)
-    assert isinstance(payload, GamePayload)
-    return payload
+@dataclasses.dataclass(frozen=True)
+class _Tapped:
+    """What a game button does: the game and version it names, and its word (a slot, d, u, h or n)."""
+
+    game_id: int
+    version: int
+    command: str
+
+
+def _decoded(button: Button) -> _Tapped:
+    command = decode(button.payload)
+    assert isinstance(command, Move | AskHint | NewGame)
+    word = str(command.action) if isinstance(command, Move) else "h" if isinstance(command, AskHint) else "n"
+    return _Tapped(command.game_id, command.version, word)
 
 
 def test_a_button_for_each_free_card_left_to_right_then_the_controls() -> None:
@@ -412,9 +465,9 @@ def test_a_button_for_each_free_card_left_to_right_then_the_controls() -> None:
     assert [slot_column(s) for s in slots] == sorted(slot_column(s) for s in slots)
     for slot, button in zip(slots, cards, strict=True):
         assert button.label == card_label(game.card_at(slot))
-        assert button.style is (ButtonStyle.PRIMARY if game.fits(slot) else ButtonStyle.SECONDARY)
+        assert button.style is (ButtonStyle.SUCCESS if game.fits(slot) else ButtonStyle.SECONDARY)
     assert [_decoded(b).command for b in controls] == ["d", "u", "h", "n"]
-    assert controls[0].label == f"Draw ({game.stock_left})"
+    assert controls[0].label == "Draw"  # the stock's count is on the board
     assert not any(b.disabled for b in controls)
 
 
@@ -425,7 +478,7 @@ def test_controls_are_disabled_when_they_cannot_act() -> None:
     game, _ = play("TP1-E-AAAAAAB", [Draw()] * 23)
     assert game.status is Status.PLAYING  # the last stock card fits a bottom card
     draw = render_game(snapshot(game), "en", Settings()).buttons[-1][0]
-    assert draw.disabled and draw.label == "Draw (0)"
+    assert draw.disabled and draw.label == "Draw"
 
 
 def test_draw_stands_out_when_no_card_fits() -> None:
@@ -439,8 +492,13 @@ def test_the_hinted_move_is_highlighted() -> None:
     snap = hinted()
     assert snap.hint is not None and snap.hint.action is not None
     view = render_game(snap, "en", Settings())
-    highlighted = [b for b in view.all_buttons() if b.style is ButtonStyle.SUCCESS]
+    highlighted = [b for b in view.all_buttons() if b.style is ButtonStyle.PRIMARY]
     assert [_decoded(b).command for b in highlighted] == [str(snap.hint.action)]
+    game, _ = play("TP1-E-AAAAAAB")
+    view = render_game(snapshot(game, hint=Hint(Tap(21), True, 700)), "en", Settings())
+    styles = {_decoded(b).command: b.style for b in view.all_buttons()}
+    assert styles["21"] is ButtonStyle.PRIMARY  # the hinted card: blue
+    assert styles["22"] is ButtonStyle.SUCCESS  # another card that fits: green
 
 
 def test_won_game_offers_only_a_new_game_and_blocked_undo_or_new() -> None:
@@ -480,9 +538,10 @@ def _random_positions(count: int) -> Iterator[GameSnapshot]:
 
 def _check_limits(view: View) -> None:
     rows = view.buttons
-    assert len(rows) <= DISCORD_ROWS
     assert all(1 <= len(row) <= min(DISCORD_ROW_WIDTH, TELEGRAM_ROW_WIDTH) for row in rows)
-    assert len(view.all_buttons()) <= min(DISCORD_ROWS * DISCORD_ROW_WIDTH, TELEGRAM_BUTTONS_MAX)
+    # a Components V2 message: the container, a text display each for header, tableau and status, rows, buttons
+    assert 4 + len(rows) + len(view.all_buttons()) <= DISCORD_COMPONENTS_MAX
+    assert len(view.all_buttons()) <= TELEGRAM_BUTTONS_MAX
     for button in view.all_buttons():
         assert 1 <= len(button.label) <= DISCORD_LABEL_MAX
         assert 1 <= len(button.payload.encode("utf-8")) <= TELEGRAM_CALLBACK_BYTES_MAX
@@ -580,7 +639,7 @@ def test_english_error_wording() -> None:
 def test_daily_post_has_a_play_button() -> None:
     view = render_daily(dt.date(2026, 11, 29), "uk")
     (button,), = view.buttons
-    assert decode_payload(button.payload) == DailyPayload(dt.date(2026, 11, 29))
+    assert decode(button.payload) == PlayDaily(dt.date(2026, 11, 29))
     assert view.header == "Щоденна роздача: 29 листопада 2026\u202fр."  # CLDR: a narrow no-break space
 
 
@@ -589,30 +648,42 @@ def test_daily_post_has_a_play_button() -> None:
 
 def test_settings_buttons_change_settings() -> None:
     view = render_settings(Settings(), "en")
-    payloads = [SettingsPayload.decode(b.payload) for b in view.all_buttons()]
-    assert [p.encode() for p in payloads] == [
+    payloads = [b.payload for b in view.all_buttons()]
+    assert all(isinstance(decode(p), SettingChange) for p in payloads)
+    assert payloads == [
         "tp:set:explain:off", "tp:set:rules:easy", "tp:set:rules:classic",
-        "tp:set:lang:auto", "tp:set:lang:en", "tp:set:lang:uk", "tp:set:lang:ru", "tp:set:lang:ja"]
+        "tp:set:lang:auto", *(f"tp:set:lang:{code}" for code in SUPPORTED_LOCALES)]
     chosen = [b.label for b in view.all_buttons() if b.style is ButtonStyle.SUCCESS]
-    assert chosen == ["Explanations: on", "Easy", "Automatic"]
+    assert chosen == ["✓ Explanations: on", "✓ Easy", "✓ Automatic"]  # ticked as well as green
+    assert [len(row) for row in view.buttons[2:]] == [3, 3, 3, 2][:len(view.buttons) - 2] or all(
+        len(row) <= 3 for row in view.buttons[2:])  # languages three a row
     settings = Settings()
     for text in ("tp:set:explain:off", "tp:set:rules:classic", "tp:set:lang:uk"):
-        settings = SettingsPayload.decode(text).apply(settings)
+        settings = _apply(text, settings)
     assert settings == Settings(language="uk", explain_refusals=False, default_rules=Rules.CLASSIC)
-    assert SettingsPayload.decode("tp:set:lang:auto").apply(settings).language is None
-    assert SettingsPayload.decode("tp:set:explain:on").changes() == {"explain_refusals": True}
+    assert _apply("tp:set:lang:auto", settings).language is None
 
 
-@pytest.mark.parametrize("text", ["tp:set:lang:de", "tp:set:explain:yes", "tp:set:rules:", "tp:g:1:2:3",
+def _apply(payload: str, settings: Settings) -> Settings:
+    change = decode(payload)
+    assert isinstance(change, SettingChange)
+    return dataclasses.replace(settings, **setting_changes(change))  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("text", ["tp:set:lang:xx", "tp:set:explain:yes", "tp:set:rules:",
                                   "tp:set:lang:uk:x", "", "tp:set:colour:red"])
 def test_bad_settings_payloads_are_refused(text: str) -> None:
     with pytest.raises(BadPayload):
-        SettingsPayload.decode(text)
+        change = decode(text)
+        assert isinstance(change, SettingChange)
 
 
 def test_settings_show_what_is_chosen() -> None:
     view = render_settings(Settings(language="ja", explain_refusals=False, default_rules=Rules.CLASSIC), "ja")
-    assert view.status == "エラー時のヘルプ：オフ\n新しいゲームのルール：クラシック\n言語：日本語"
-    assert [b.label for b in view.all_buttons() if b.style is ButtonStyle.SUCCESS] == ["クラシック", "日本語"]
+    tr = translator("ja")
+    off = tr.gettext("Explain refused moves: {state}").format(state=tr.pgettext("setting", "off"))
+    assert view.status == f"{off}\n新しいゲームのルール：クラシック\n言語：日本語"
+    assert [b.label for b in view.all_buttons() if b.style is ButtonStyle.SUCCESS] == ["✓ クラシック", "✓ 日本語"]
     toggle = view.buttons[0][0]
-    assert toggle.label == "ヘルプ：オフ" and toggle.payload == "tp:set:explain:on"  # green only when on
+    assert toggle.label == tr.pgettext("button", "Explanations: off") and toggle.payload == "tp:set:explain:on"
+    assert not toggle.label.startswith("✓")  # green and ticked only when on

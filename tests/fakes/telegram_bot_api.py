@@ -941,6 +941,10 @@ _BUTTON_ACTIONS = (
 )
 
 
+#: The colours an inline button's ``style`` may name (Bot API 9.4, February 2026).
+BUTTON_STYLES = ("primary", "success", "danger")
+
+
 def check_reply_markup(markup: Any) -> dict[str, Any] | None:
     """Validate ``reply_markup`` as Telegram does; returns the stored markup (None for no keyboard)."""
     if markup is None or markup == "":
@@ -982,6 +986,8 @@ def check_reply_markup(markup: Any) -> dict[str, Any] | None:
                     raise _bad("BUTTON_DATA_INVALID")
             if "url" in button and _checked_link(str(button["url"])) is None:
                 raise _bad("BUTTON_URL_INVALID")
+            if "style" in button and button["style"] not in BUTTON_STYLES:
+                raise _bad("BUTTON_STYLE_INVALID")
     if total > MAX_BUTTONS:
         raise _bad("reply markup is too long")
     kept_rows = [[dict(button) for button in row] for row in rows if row]
@@ -1083,6 +1089,12 @@ class StoredMessage:
         """The inline keyboard as rows of (button text, callback_data or None); [] without one."""
         rows = (self.reply_markup or {}).get("inline_keyboard", [])
         return [[(button["text"], button.get("callback_data")) for button in row] for row in rows]
+
+    @property
+    def styles(self) -> list[list[str | None]]:
+        """The ``style`` of each inline button, row by row (None where the bot sent none)."""
+        rows = (self.reply_markup or {}).get("inline_keyboard", [])
+        return [[button.get("style") for button in row] for row in rows]
 
     @property
     def buttons(self) -> list[tuple[str, str | None]]:

@@ -1,0 +1,133 @@
+"""A game fits a 360-pixel phone on every platform, in every language, in any position a player can reach.
+
+Random deals and random legal play (hypothesis), with and without hints and refusals: every line of the tableau
+is at most 30 display columns (East Asian wide characters count two) and holds no emoji variation selector; the
+header keeps to its short lines; every Telegram keyboard row fits the phone's width budget
+(:func:`bot.render.platforms.telegram_row_fits`); Discord rows keep to 5 buttons.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from bot.app.model import GameSnapshot, Hint, PlayerKey, Settings
+from bot.i18n import SUPPORTED_LOCALES
+from bot.render.game import render_game
+from bot.render.platforms import (
+    TELEGRAM_ROW_COLUMNS,
+    discord_rows,
+    telegram_row_columns,
+    telegram_row_fits,
+    telegram_rows,
+)
+from bot.render.replies import render_settings
+from bot.render.view import (
+    DISCORD_ROW_WIDTH,
+    DISCORD_ROWS,
+    EMOJI,
+    HEADER_COLUMNS,
+    TABLEAU_COLUMNS,
+    TEXT,
+    View,
+    display_width,
+    label_width,
+)
+from core.deal import GameCode, Rules
+from core.game import Draw, Game, Outcome, Tap, Undo
+
+MAX_ID = 10**18 - 1
+
+
+@st.composite
+def positions(draw: st.DrawFn) -> GameSnapshot:
+    """A random deal, a random sequence of legal actions (undo included), maybe a hint or a refused tap after."""
+    rules = draw(st.sampled_from(list(Rules)))
+    game = Game.from_code(GameCode(rules, draw(st.integers(0, 26**7 - 1))))
+    outcome: Outcome | None = None
+    for _ in range(draw(st.integers(0, 60))):
+        if game.is_over:
+            break
+        actions = list(game.legal_actions())
+        outcome = game.apply(draw(st.sampled_from(actions)))
+    hint = None
+    if not game.is_over and draw(st.booleans()):
+        hint = Hint(draw(st.sampled_from(list(game.legal_actions()))), draw(st.sampled_from([True, False, None])),
+                    draw(st.sampled_from([None, 700])))
+    refused = [s for s in game.playable_slots() if not game.fits(s)]
+    if refused and draw(st.booleans()):
+        outcome = game.apply(Tap(draw(st.sampled_from(refused))))
+    daily = dt.date(2026, 12, 31) if draw(st.booleans()) else None
+    return GameSnapshot(MAX_ID, 10**9 - 1, PlayerKey("telegram", "1"), "ann", game, outcome=outcome, hint=hint,
+                        daily=daily)
+
+
+def check_phone(view: View) -> None:
+    assert view.tableau is not None
+    for line in view.tableau.split("\n"):
+        assert display_width(line) <= TABLEAU_COLUMNS, line
+        assert EMOJI not in line and TEXT not in line, line
+        assert line.strip(), "no blank line in the tableau"
+    for line in view.header.split("\n"):
+        assert display_width(line) <= HEADER_COLUMNS or " · " not in line, line  # a line that could break did
+    for row in telegram_rows(view):
+        labels = [b.label for b in row]
+        assert telegram_row_fits(labels), (labels, telegram_row_columns(labels))
+    assert len(discord_rows(view)) <= DISCORD_ROWS
+    assert all(len(row) <= DISCORD_ROW_WIDTH for row in discord_rows(view))
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(positions())
+def test_any_position_fits_a_phone_in_every_language(snapshot: GameSnapshot) -> None:
+    for locale in SUPPORTED_LOCALES:
+        for explain in (True, False):
+            check_phone(render_game(snapshot, locale, Settings(explain_refusals=explain)))
+
+
+def test_the_widest_rows_still_fit() -> None:
+    """Ten free cards of the widest labels (tens of red suits, an emoji two columns wide): five a row fit; and each
+    language's control labels go at least two to a row."""
+    assert label_width("10♥\ufe0f") == 4
+    assert telegram_row_fits(["10♥\ufe0f"] * 5)
+    for locale in SUPPORTED_LOCALES:
+        game = Game.from_code("TP1-E-AAAAAAB")
+        game.apply(Draw())
+        view = render_game(GameSnapshot(1, 1, PlayerKey("telegram", "1"), "", game), locale, Settings())
+        *_, controls = view.buttons
+        rows = telegram_rows(View("", buttons=(controls,)))
+        assert max(len(row) for row in rows) >= 2, (locale, [[b.label for b in r] for r in rows])
+
+
+def test_a_row_too_wide_is_split_evenly_and_in_order() -> None:
+    """Four labels of 9 columns need 44 columns in one row (over the 37): two rows of two, in the same order."""
+    from bot.render.view import Button
+
+    buttons = tuple(Button(label, f"tp:g:1:0:{i}") for i, label in enumerate(["Abcdefghi"] * 4))
+    rows = telegram_rows(View("", buttons=(buttons,)))
+    assert [[b.payload for b in row] for row in rows] == [["tp:g:1:0:0", "tp:g:1:0:1"], ["tp:g:1:0:2", "tp:g:1:0:3"]]
+    assert telegram_row_columns(["Abcdefghi"] * 4) > TELEGRAM_ROW_COLUMNS
+
+
+def test_settings_fit_a_phone_in_every_language() -> None:
+    """The language picker: at most three a row, every Telegram row within the budget, the chosen one ticked."""
+    for locale in SUPPORTED_LOCALES:
+        for chosen in (None, *SUPPORTED_LOCALES):
+            view = render_settings(Settings(language=chosen, explain_refusals=chosen is None), locale)
+            assert all(len(row) <= 3 for row in view.buttons)
+            for row in telegram_rows(view):
+                assert telegram_row_fits([b.label for b in row]), [b.label for b in row]
+            assert sum(b.label.startswith("✓ ") for b in view.all_buttons()) == 2 + (chosen is None)
+
+
+def test_undo_only_positions_fit_too() -> None:
+    """A blocked game (Undo and New game) and a game with only Undo hinted."""
+    game = Game.from_code("TP1-C-AAAAAAI")
+    for _ in range(game.stock_left):
+        game.apply(Draw())
+    snap = GameSnapshot(1, 1, PlayerKey("telegram", "1"), "", game, hint=Hint(Undo(), False, None))
+    for locale in SUPPORTED_LOCALES:
+        check_phone(render_game(snap, locale, Settings()))
+        assert label_width(render_game(snap, locale, Settings()).header) > 0
