@@ -331,6 +331,46 @@ def cmd_daily(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_show(args: argparse.Namespace) -> int:
+    """The game message exactly as a platform's adapter sends it, built without a database: the adapters' own text
+    functions and :mod:`bot.render.platforms`' rows, labels and colour names."""
+    from bot.app.model import GameSnapshot, PlayerKey, Settings
+    from bot.i18n import SUPPORTED_LOCALES
+    from bot.render import platforms
+    from bot.render.game import render_game
+
+    if args.lang not in SUPPORTED_LOCALES:
+        raise UsageError(f"--lang must be one of {', '.join(SUPPORTED_LOCALES)}, not {args.lang!r}")
+    game = Game.from_code(_parse_code(args.code))
+    outcome = None
+    for action in _parse_actions(args.actions):
+        outcome = game.apply(action)  # a refused action changes nothing; the view says why
+    snapshot = GameSnapshot(0, game.moves, PlayerKey(args.platform, "0"), "", game, outcome=outcome)
+    view = render_game(snapshot, args.lang, Settings())
+    buttons: list[list[dict[str, object]]]
+    if args.platform == "telegram":
+        from bot.adapters.telegram.keyboard import message_text
+
+        text, rows = message_text(view), platforms.telegram_rows(view)
+        buttons = [[{"label": b.label, "style": b.style} for b in row] for row in rows]
+    elif args.platform == "discord":
+        from bot.adapters.discord.views import code_block, header_text, status_text
+
+        parts = [header_text(view.header), code_block(view.tableau or ""), *([status_text(view.status)]
+                                                                          if view.status else [])]
+        text = "\n".join(parts)
+        buttons = [[{"label": b.label, "style": b.style, "disabled": b.disabled} for b in row]
+                   for row in platforms.discord_rows(view)]
+    else:
+        text = platforms.console_text(view)
+        buttons = [[{"label": platforms.console_button(key, b, colour=False),
+                     "style": None if b.style.value == "secondary" else b.style.value} for key, b in row]
+                   for row in platforms.console_rows(view)]
+    print(json.dumps({"platform": args.platform, "text": text, "tableau": (view.tableau or "").split("\n"),
+                      "buttons": buttons, "notice": view.notice}, ensure_ascii=False))
+    return 0
+
+
 Handler = Callable[[argparse.Namespace], int]
 
 
@@ -390,6 +430,14 @@ def build_parser() -> argparse.ArgumentParser:
     daily.add_argument("date", nargs="?", help="YYYY-MM-DD")
     daily.add_argument("--json", action="store_true", help="print JSON")
     daily.set_defaults(handler=cmd_daily)
+
+    show = sub.add_parser("show", help="the game message as Discord, Telegram or the console shows it, as JSON")
+    show.add_argument("code", help="a game code such as TP1-E-AAAAAAB")
+    show.add_argument("actions", nargs="*", help="slot 0-27, d (draw) or u (undo); a refused one is shown refused")
+    show.add_argument("--lang", default="en", help="the player's language (default en)")
+    show.add_argument("--platform", choices=["discord", "telegram", "console"], default="telegram")
+    show.add_argument("--json", action="store_true", help="print JSON (the only output there is)")
+    show.set_defaults(handler=cmd_show)
 
     run = sub.add_parser("run", help="run the bot: Discord and Telegram, or the console without tokens")
     run.set_defaults(handler=cmd_run)

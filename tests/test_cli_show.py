@@ -1,0 +1,90 @@
+"""`tripeaks show`: the game message as each platform's adapter sends it, for screenshots and checks; and the
+console's colours, only where they belong."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from bot.app.model import GameSnapshot, PlayerKey, Settings
+from bot.render.game import render_game
+from bot.render.platforms import colour_tableau, console_text, telegram_rows
+from core.game import Game, Tap
+
+
+def show(*args: str) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "TELEGRAM_", "DATABASE_"))}
+    return subprocess.run([sys.executable, "-m", "bot.cli", "show", *args], capture_output=True, text=True,
+                          env=env, timeout=60, check=False)
+
+
+def test_telegram_message_as_sent() -> None:
+    from bot.adapters.telegram.keyboard import keyboard, message_text
+
+    done = show("TP1-E-AAAAAAB", "21", "--lang", "ja", "--platform", "telegram", "--json")
+    assert done.returncode == 0, done.stderr
+    shown = json.loads(done.stdout)
+    game = Game.from_code("TP1-E-AAAAAAB")
+    game.apply(Tap(21))
+    view = render_game(GameSnapshot(0, 1, PlayerKey("telegram", "0"), "", game), "ja", Settings())
+    assert shown["text"] == message_text(view)
+    assert shown["tableau"] == (view.tableau or "").split("\n")
+    markup = keyboard(view)
+    assert markup is not None
+    assert shown["buttons"] == [[{"label": b.text, "style": b.style} for b in row] for row in markup.inline_keyboard]
+    assert any(b["style"] == "success" for row in shown["buttons"] for b in row)  # A♦ fits the K♣
+
+
+def test_a_refused_action_is_shown_refused_and_a_malformed_one_is_exit_2() -> None:
+    done = show("TP1-E-AAAAAAB", "18", "--platform", "discord", "--json")  # 2♣ on the Q♣
+    assert done.returncode == 0, done.stderr
+    shown = json.loads(done.stdout)
+    assert shown["notice"] == "Must be one rank higher or lower"
+    assert "> Must be one rank higher or lower" in shown["text"] and shown["text"].startswith("### TP1-E-AAAAAAB")
+    assert all(len(row) <= 5 and all(b["style"] in ("primary", "secondary", "success", "danger") for b in row)
+               for row in shown["buttons"])
+    bad = show("TP1-E-AAAAAAB", "zz", "--json")
+    assert bad.returncode == 2 and bad.stderr.count("\n") == 1 and "Traceback" not in bad.stderr
+    assert show("TP1-E-AAAAAAB", "--lang", "xx", "--json").returncode == 2
+
+
+def test_console_keys_in_show() -> None:
+    done = show("TP1-E-AAAAAAB", "--platform", "console", "--json")
+    shown = json.loads(done.stdout)
+    labels = [b["label"] for row in shown["buttons"] for b in row]
+    assert "[kc] K♣*" in labels and "[10h] 10♥" in labels and "[d] Draw" in labels
+    assert "\x1b[" not in done.stdout
+
+
+def test_console_colours_red_suits_and_fitting_cards() -> None:
+    view = render_game(GameSnapshot(0, 0, PlayerKey("console", "0"), "", Game.from_code("TP1-E-AAAAAAB")), "en",
+                       Settings())
+    coloured = console_text(view, colour=True)
+    assert "\x1b[1;32m*K♣\x1b[0m" in coloured  # fits: green, its mark kept
+    assert "\x1b[31mA♦\x1b[0m" in coloured  # a red suit in red
+    assert "\x1b[" not in console_text(view, colour=False)
+    assert colour_tableau(" 2♣ ") == " 2♣ "  # a black card that does not fit: as it is
+    assert len(telegram_rows(view)) == 4
+
+
+@pytest.mark.parametrize(("env", "tty", "colour"), [({}, True, True), ({"NO_COLOR": "1"}, True, False),
+                                                    ({}, False, False), ({"TERM": "dumb"}, True, False)])
+def test_the_console_colours_only_a_terminal_without_no_color(monkeypatch: pytest.MonkeyPatch, env: dict[str, str],
+                                                               tty: bool, colour: bool) -> None:
+    from bot.adapters.console import _wants_colour
+
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    monkeypatch.setenv("TERM", "xterm")
+    for key, value in env.items():
+        monkeypatch.setenv(key, value)
+
+    class Out(io.StringIO):
+        def isatty(self) -> bool:
+            return tty
+
+    assert _wants_colour(Out()) is colour
