@@ -10,10 +10,16 @@ exactly once:
   crash in the moment between Telegram's answer and the commit repeats one post; a post is never lost.
 - On start (and at every round) the posts of today still unsent are made when the post time has passed: a post
   missed while the bot was down is made when it comes back the same day. A day that has ended is not posted late.
-- Each platform's sends go through a :class:`RateLimiter` (Telegram: 30 messages a second overall and 20 a minute
-  per group). A refusal asking to retry after a pause (:class:`RetryLater`, from Telegram's 429) is waited out and
-  the post sent again, never dropped. A channel that is gone or closed to the bot (:class:`Undeliverable`) is
-  given up for that day; any other failure releases the claim for the next round.
+- Several chats are posted to at once (:data:`CONCURRENCY`), so one slow chat never holds up the round; each
+  platform's sends go through one :class:`RateLimiter` (Telegram: 30 messages a second overall and 20 a minute
+  per group).
+- Failures are told apart. A refusal asking to retry after a pause (:class:`RetryLater`, Telegram's 429) holds
+  every send of that platform for the pause, then the post is sent again. A transient failure (:class:`Transient`:
+  the network, a timeout, a 5xx) is tried again after a growing pause. Either way at most :data:`MAX_ATTEMPTS`
+  sends go to one chat in a round; then the claim is released and the next round (a minute later) tries again, so
+  a post is never dropped for a passing fault and never retried without end. A chat that is gone or closed to the
+  bot (:class:`Undeliverable`: not found, the bot blocked or removed, no right to post) is given up for that day.
+  Anything else (a refusal of the message itself, a bug) releases the claim for the next round.
 
 Time is the poster's ``clock`` (an aware UTC datetime) and ``sleep``; the tests drive both.
 """
@@ -22,6 +28,7 @@ from __future__ import annotations
 
 import asyncio
 import collections
+import contextlib
 import datetime as dt
 import logging
 from collections.abc import Awaitable, Callable, Iterable, Mapping
@@ -46,6 +53,12 @@ DEFAULT_LEASE = dt.timedelta(minutes=10)
 TELEGRAM_LIMITS = ((30, 1.0), (20, 60.0))
 #: Discord: discord.py already keeps to each route's limits; this keeps well under the global 50 requests a second.
 DISCORD_LIMITS = ((40, 1.0), (5, 5.0))
+#: How many chats are posted to at the same time (the rate limiters still apply across them).
+CONCURRENCY = 8
+#: Sends to one chat in one round (the first, then retries after 429s and transient failures).
+MAX_ATTEMPTS = 5
+#: Pauses before another try after a transient failure (seconds): the n-th retry waits the n-th (the last repeats).
+BACKOFF = (1.0, 2.0, 4.0, 8.0)
 
 
 class RetryLater(Exception):  # noqa: N818 - a request, not a failure
@@ -60,13 +73,18 @@ class Undeliverable(Exception):  # noqa: N818 - an outcome the poster records
     """The channel cannot get posts (deleted, the bot removed or muted): the day's post there is given up."""
 
 
+class Transient(Exception):  # noqa: N818 - an outcome the poster acts on
+    """A failure that says nothing about the chat (the network, a timeout, the platform's 5xx): tried again."""
+
+
 class Sender(Protocol):
     """What an adapter implements to put a daily post into one channel or group."""
 
     platform: str
 
     async def send_daily(self, channel_id: str, view: View) -> str | None:
-        """Send ``view``; return the message id. Raise :class:`RetryLater` or :class:`Undeliverable`."""
+        """Send ``view``; return the message id. Raise :class:`RetryLater`, :class:`Transient` or
+        :class:`Undeliverable`."""
         ...
 
 
@@ -82,6 +100,7 @@ class RateLimiter:
         self.per_chat = per_chat
         self._all: collections.deque[float] = collections.deque()
         self._by_chat: dict[str, collections.deque[float]] = collections.defaultdict(collections.deque)
+        self._held_until = 0.0
 
     def _now(self) -> float:
         return self.clock().timestamp()
@@ -93,11 +112,15 @@ class RateLimiter:
             sent.popleft()
         return 0.0 if len(sent) < count else sent[0] + period - now
 
+    def hold(self, seconds: float) -> None:
+        """No send for ``seconds`` (the platform's flood control asked for a pause)."""
+        self._held_until = max(self._held_until, self._now() + seconds)
+
     async def wait(self, chat: str) -> None:
         while True:
             now = self._now()
             delay = max(self._delay(self._all, self.overall, now),
-                        self._delay(self._by_chat[chat], self.per_chat, now))
+                        self._delay(self._by_chat[chat], self.per_chat, now), self._held_until - now)
             if delay <= 0:
                 break
             await self.sleep(delay)
@@ -123,7 +146,8 @@ class DailyPoster:
                  clock: Clock | None = None, sleep: Sleep = asyncio.sleep,
                  code_for: Callable[[dt.date], GameCode] = _daily_code, lease: dt.timedelta = DEFAULT_LEASE,
                  limits: Mapping[str, tuple[tuple[int, float], tuple[int, float]]] | None = None,
-                 poll_seconds: float = POLL_SECONDS) -> None:
+                 poll_seconds: float = POLL_SECONDS, concurrency: int = CONCURRENCY,
+                 max_attempts: int = MAX_ATTEMPTS) -> None:
         self.service = service
         self.senders = {sender.platform: sender for sender in senders}
         self.post_time = post_time.replace(tzinfo=None)
@@ -132,6 +156,8 @@ class DailyPoster:
         self.code_for = code_for
         self.lease = lease
         self.poll_seconds = poll_seconds
+        self.concurrency = concurrency
+        self.max_attempts = max_attempts
         chosen = dict(limits or {"telegram": TELEGRAM_LIMITS, "discord": DISCORD_LIMITS})
         self.limiters = {platform: RateLimiter(self.clock, sleep, *chosen.get(platform, DISCORD_LIMITS))
                          for platform in self.senders}
@@ -153,37 +179,62 @@ class DailyPoster:
         if not waiting:
             return 0
         code = await asyncio.to_thread(self.code_for, day)
-        sent = 0
-        for subscription in waiting:
-            if await self.service.claim_daily_post(subscription.id, day, self.now(), self.lease):
-                sent += await self._post(subscription, day, code)
-        return sent
+        slots = asyncio.Semaphore(self.concurrency)
+
+        async def claim_and_post(subscription: Subscription) -> int:
+            async with slots:
+                if not await self.service.claim_daily_post(subscription.id, day, self.now(), self.lease):
+                    return 0
+                return await self._post(subscription, day, code)
+
+        results = await asyncio.gather(*(claim_and_post(s) for s in waiting), return_exceptions=True)
+        for subscription, result in zip(waiting, results, strict=True):
+            if isinstance(result, asyncio.CancelledError):
+                raise result
+            if isinstance(result, BaseException):
+                log.error("daily post to %s %s failed", subscription.platform, subscription.channel_id,
+                          exc_info=result)
+        return sum(result for result in results if isinstance(result, int))
 
     async def _post(self, subscription: Subscription, day: dt.date, code: GameCode) -> int:
         sender = self.senders[subscription.platform]
         limiter = self.limiters[subscription.platform]
         view = render_daily(day, subscription.locale, code=code)
-        while True:
-            await limiter.wait(subscription.channel_id)
-            try:
-                message_id = await sender.send_daily(subscription.channel_id, view)
-            except RetryLater as pause:
-                log.info("daily post to %s %s: flood control, waiting %.0f s", subscription.platform,
-                         subscription.channel_id, pause.seconds)
-                await self.sleep(pause.seconds)
-                continue
-            except Undeliverable as error:
-                log.warning("daily post to %s %s given up: %s", subscription.platform, subscription.channel_id,
-                            error)
-                await self.service.finish_daily_post(subscription.id, day, self.now(), error=str(error) or "gone")
-                return 0
-            except Exception:
-                log.exception("daily post to %s %s failed; trying again later", subscription.platform,
-                              subscription.channel_id)
-                await self.service.release_daily_post(subscription.id, day)
-                return 0
-            await self.service.finish_daily_post(subscription.id, day, self.now(), message_id=message_id)
-            return 1
+        where = f"{subscription.platform} {subscription.channel_id}"
+        try:
+            for attempt in range(1, self.max_attempts + 1):
+                await limiter.wait(subscription.channel_id)
+                try:
+                    message_id = await sender.send_daily(subscription.channel_id, view)
+                except RetryLater as pause:
+                    log.info("daily post to %s: flood control, waiting %.0f s", where, pause.seconds)
+                    limiter.hold(pause.seconds)
+                    continue
+                except Transient as error:
+                    if attempt < self.max_attempts:
+                        pause_seconds = BACKOFF[min(attempt, len(BACKOFF)) - 1]
+                        log.info("daily post to %s failed (%s); again in %.0f s", where, error, pause_seconds)
+                        await self.sleep(pause_seconds)
+                    continue
+                except Undeliverable as error:
+                    log.warning("daily post to %s given up for the day: %s", where, error)
+                    await self.service.finish_daily_post(subscription.id, day, self.now(),
+                                                         error=str(error) or "gone")
+                    return 0
+                except Exception:
+                    log.exception("daily post to %s failed; trying again in the next round", where)
+                    await self.service.release_daily_post(subscription.id, day)
+                    return 0
+                await self.service.finish_daily_post(subscription.id, day, self.now(), message_id=message_id)
+                return 1
+        except asyncio.CancelledError:  # stopping: the next start makes the post
+            with contextlib.suppress(Exception):
+                await asyncio.shield(self.service.release_daily_post(subscription.id, day))
+            raise
+        log.warning("daily post to %s: %d attempts failed; trying again in the next round", where,
+                    self.max_attempts)
+        await self.service.release_daily_post(subscription.id, day)
+        return 0
 
     def seconds_to_next_round(self) -> float:
         """Until the next post time, or the next poll, whichever comes first."""
@@ -206,4 +257,4 @@ class DailyPoster:
             await self.sleep(self.seconds_to_next_round())
 
 
-__all__ = ["DailyPoster", "RateLimiter", "RetryLater", "Sender", "Undeliverable"]
+__all__ = ["DailyPoster", "RateLimiter", "RetryLater", "Sender", "Transient", "Undeliverable"]

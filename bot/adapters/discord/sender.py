@@ -5,10 +5,11 @@ from __future__ import annotations
 
 from typing import Any
 
+import aiohttp
 import discord
 
 from bot.adapters.discord.views import layout
-from bot.app.daily_posts import RetryLater, Undeliverable
+from bot.app.daily_posts import RetryLater, Transient, Undeliverable
 from bot.render.view import View
 
 
@@ -30,5 +31,9 @@ class DiscordSender:
         except discord.HTTPException as error:
             if error.status == 429:  # discord.py waits out rate limits itself; this is one it gave up on
                 raise RetryLater(5.0) from error
+            if error.status >= 500:  # discord.py already retried a few times
+                raise Transient(str(error)) from error
             raise
+        except (TimeoutError, OSError, aiohttp.ClientError) as error:  # the network
+            raise Transient(str(error) or type(error).__name__) from error
         return str(message.id)
