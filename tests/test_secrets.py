@@ -187,3 +187,36 @@ def test_a_password_in_the_database_url_never_shows_in_an_error(tmp_path: Path) 
     assert done.returncode == 2, done.stderr
     assert "Hunter2Secret" not in done.stdout + done.stderr
     assert done.stderr.count("\n") == 1
+
+
+# --- what the Telegram error handler logs ---------------------------------------------------------------------
+
+
+async def test_a_failed_update_is_logged_by_update_and_chat_id_not_by_name_or_text(
+        tmp_path: Path, sqlite_template: Path, caplog: pytest.LogCaptureFixture,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    import shutil
+
+    from tests.test_telegram_e2e import HANDLED, running_bot
+
+    path = tmp_path / "bot.db"
+    shutil.copyfile(sqlite_template, path)
+    HANDLED.clear()
+    async with FakeBotAPI() as api, running_bot(api, f"sqlite+aiosqlite:///{path}") as service:
+        async def broken(*args: object, **kwargs: object) -> None:
+            raise RuntimeError("the store fell over")
+
+        monkeypatch.setattr(service, "new_game", broken)
+        zelda = api.user("Zelda", last_name="Secretname", username="zelda_secret")
+        chat = api.private_chat(zelda)
+        with caplog.at_level(logging.ERROR):
+            handle = api.send_text(zelda, chat, "/tripeaks TP1-E-AAAAAAB my private words")
+            await api.wait_until(lambda: handle.update_id in HANDLED, what="the failed update")
+            apology = await handle.reply(timeout=10)
+    assert apology.text  # the player still hears something
+    (record,) = [r for r in caplog.records if r.getMessage().startswith("error handling update")]
+    logged = record.getMessage() + logging.Formatter().formatException(record.exc_info)  # type: ignore[arg-type]
+    assert record.getMessage() == f"error handling update {handle.update_id} in chat {chat.id}"
+    assert "the store fell over" in logged
+    for private in ("Zelda", "Secretname", "zelda_secret", "my private words"):
+        assert private not in logged
