@@ -65,14 +65,6 @@ def at(hour: int, minute: int = 0, day: dt.date = DAY) -> Clock:
     return Clock(dt.datetime.combine(day, dt.time(hour, minute), tzinfo=dt.UTC))
 
 
-@pytest.mark.parametrize(("day", "code"), [
-    ("2026-01-01", "TP1-E-ZLPCPGZ"), ("2026-11-29", "TP1-E-ARLEYAR"), ("2026-12-01", "TP1-E-ADNGGSV"),
-    ("2027-02-28", "TP1-E-HSMUPQW"), ("2030-06-15", "TP1-E-KORLKEC")])
-def test_a_date_has_the_same_daily_deal_in_every_process_and_version(day: str, code: str) -> None:
-    """The promise of the daily deal: one code per date, forever (golden values, the real solver)."""
-    assert str(daily.daily_code.__wrapped__(dt.date.fromisoformat(day))) == code
-
-
 @pytest.fixture(autouse=True)
 def pinned_code(monkeypatch: pytest.MonkeyPatch) -> None:
     """Which deal a day gets is daily_code's business (it needs the solver); here every day is CODE."""
@@ -285,44 +277,48 @@ async def play(service: GameService, who: str, line: list[Action] | tuple[Action
     return snapshot
 
 
-async def test_the_leaderboard_counts_first_finished_attempts_and_ranks_hinted_games_last(
-        service: GameService) -> None:
+async def test_the_leaderboard_counts_each_players_first_attempt_finished_or_not(service: GameService) -> None:
     win = winning_line(CODE)
     poor = blocking_line(CODE)
     group, other = "-100", "-200"
     alice = await play(service, "alice", win, board=group, hint=True)
     assert alice.game.status is Status.WON and alice.hints_used == 1
     await play(service, "bob", win, board=group)
-    # carol: an attempt left unfinished does not count; her first finished one (blocked) does, not the later win
-    await service.new_daily_game(PlayerKey("telegram", "carol"), "carol", DAY, board=group)
+    # carol's attempt ends blocked; starting the daily again gives a replay that ranks nowhere, even won
     carol = await play(service, "carol", poor, board=group)
     assert carol.game.status is Status.BLOCKED
-    await play(service, "carol", win, board=group)
+    carol_key = PlayerKey("telegram", "carol")
+    await service.act(carol_key, "carol", game_command(carol.game_id, carol.version, "n"))  # leaves the board
+    replay = await service.new_daily_game(carol_key, "carol", DAY, board=group)
+    assert replay.daily is None
     await play(service, "dave", win, board=other)  # another group's board
-    await play(service, "erin", win, board=None)  # a private chat first: erin's counted game is on no board
-    await play(service, "erin", win, board=group)
-    await service.new_daily_game(PlayerKey("telegram", "fred"), "fred", DAY, board=group)  # still playing
+    await play(service, "erin", win, board=None)  # a private chat first: erin's attempt is on no board
+    fred = await service.new_daily_game(PlayerKey("telegram", "fred"), "fred", DAY, board=group)  # still playing
 
     board = await service.daily_leaderboard("telegram", group, DAY)
-    assert [(r.name, r.score, r.won, r.hinted) for r in board] == [
-        ("bob", alice.game.score, True, False),
-        ("carol", carol.game.score, False, False),
-        ("alice", alice.game.score, True, True),
+    assert [(r.name, r.score, r.won, r.hinted, r.finished) for r in board] == [
+        ("bob", alice.game.score, True, False, True),
+        ("alice", alice.game.score, True, True, True),
+        ("fred", fred.game.score, False, False, False),  # not won either way: the score decides
+        ("carol", carol.game.score, False, False, True),
     ]
     assert [r.name for r in await service.daily_leaderboard("telegram", other, DAY)] == ["dave"]
     assert await service.daily_leaderboard("discord", group, DAY) == []  # boards are per platform
     assert await service.daily_leaderboard("telegram", group, DAY + dt.timedelta(days=1)) == []
 
 
-def test_ties_on_score_go_to_fewer_moves_then_the_shorter_game() -> None:
+def test_won_goes_first_then_score_then_fewer_hints_fewer_undos_and_who_finished_first() -> None:
     t = dt.datetime(2026, 11, 29, 12, tzinfo=dt.UTC)
 
-    def result(name: str, score: int, moves: int, seconds: float, hinted: bool = False) -> DailyResult:
-        return DailyResult(name, name, score, moves, True, hinted, seconds, t)
+    def result(name: str, score: int, *, won: bool = True, hints: int = 0, undos: int = 0,
+               minute: int = 0) -> DailyResult:
+        return DailyResult(name, name, score, 40, won, hints=hints, undos=undos, seconds=60,
+                           finished_at=t + dt.timedelta(minutes=minute))
 
-    results = [result("slow", 700, 40, 300), result("many", 700, 44, 10), result("fast", 700, 40, 100),
-               result("best", 720, 50, 900), result("helped", 760, 30, 5, hinted=True)]
-    assert [r.name for r in rank(results)] == ["best", "fast", "slow", "many", "helped"]
+    results = [result("late", 700, minute=5), result("undone", 700, undos=2), result("early", 700, minute=1),
+               result("best", 720, undos=9), result("helped", 760, hints=1), result("lost", 900, won=False),
+               result("helped-more", 760, hints=2)]
+    assert [r.name for r in rank(results)] == ["helped", "helped-more", "best", "early", "late", "undone", "lost"]
 
 
 async def test_leaderboard_command_in_a_group_and_in_a_private_chat(api: FakeBotAPI, db_file: str) -> None:
@@ -382,7 +378,7 @@ def test_a_finished_daily_game_ends_with_a_spoiler_free_share_line() -> None:
     for action in blocking_line(CODE):
         blocked.push(action)
     uk = share_line(DAY, blocked, False, "uk")
-    assert uk.startswith(f"TriPeaks щоденна 2026-11-29 {CODE}: рахунок {blocked.score}, вершини ")
+    assert uk.startswith(f"TriPeaks, щоденна роздача 2026-11-29 {CODE}: рахунок {blocked.score}, вершини ")
     assert not set("♠♥♦♣") & set(uk)
     # a game that is no daily deal, or not over, has none
     plain = GameSnapshot(1, 60, PlayerKey("telegram", "1"), "a", game)

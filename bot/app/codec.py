@@ -10,6 +10,8 @@ Move(game_id=42, version=7, action=Tap(slot=12))
 PlayDaily(day=datetime.date(2026, 11, 29))
 >>> decode("tp:set:lang:uk")
 Language(locale='uk')
+>>> decode("tp:y:42:c:TP1-E-AAAAAAB")
+ConfirmStart(abandon=42, request=DealByCode(code='TP1-E-AAAAAAB'))
 >>> decode("tp:g:42:7:99")
 Traceback (most recent call last):
 ...
@@ -24,13 +26,23 @@ import re
 from bot.app.commands import (
     AskHint,
     Command,
+    ConfirmStart,
+    DailyDeal,
+    DealByCode,
     DefaultRules,
     ExplainRefusals,
     GameCommand,
+    KeepPlaying,
     Language,
     Move,
     NewGame,
     PlayDaily,
+    RandomDeal,
+    Replay,
+    Review,
+    Share,
+    StartRequest,
+    WinnableOnly,
 )
 from bot.app.errors import BadPayload
 from bot.i18n import SUPPORTED_LOCALES
@@ -39,12 +51,16 @@ from core.errors import TriPeaksError
 from core.game import Action, Draw, Tap, Undo
 
 PREFIX = "tp"
-#: The words after a game payload's version: a slot ``0``-``27``, ``d`` draw, ``u`` undo, ``h`` hint, ``n`` new game.
+#: The words after a game payload's version: a slot ``0``-``27``, ``d`` draw, ``u`` undo, ``h`` hint, ``n`` new game,
+#: ``r`` replay, ``v`` review, ``s`` share.
 HINT = "h"
 NEW_GAME = "n"
-_GAME_RE = re.compile(r"^tp:g:(\d{1,18}):(\d{1,9}):(\d{1,2}|[dunh])$")
+_FINISHED_WORDS: dict[str, type[Replay] | type[Review] | type[Share]] = {"r": Replay, "v": Review, "s": Share}
+_GAME_RE = re.compile(r"^tp:g:(\d{1,18}):(\d{1,9}):(\d{1,2}|[dunhrvs])$")
+_CONFIRM_RE = re.compile(r"^tp:y:(\d{1,18}):(?:n:([ec-]):([01-])|c:(TP1-[A-Z]-[A-Z]{1,7})|d:(\d{4}-\d{2}-\d{2}|-))$")
+_KEEP_RE = re.compile(r"^tp:k:(\d{1,18})$")
 _DAILY_RE = re.compile(r"^tp:daily:(\d{4}-\d{2}-\d{2})$")
-_SETTING_RE = re.compile(r"^tp:set:(explain|rules|lang):([A-Za-z_]{2,8})$")
+_SETTING_RE = re.compile(r"^tp:set:(explain|rules|lang|winnable):([A-Za-z_]{2,8})$")
 _MAX_ID = 2**62
 
 
@@ -62,6 +78,8 @@ def game_command(game_id: int, version: int, word: str) -> GameCommand:
         return AskHint(game_id, version)
     if word == NEW_GAME:
         return NewGame(game_id, version)
+    if word in _FINISHED_WORDS:
+        return _FINISHED_WORDS[word](game_id)
     if not isinstance(word, str) or not re.fullmatch(r"\d{1,2}|[du]", word):
         raise BadPayload(f"not a game command: {word!r}")
     try:
@@ -81,6 +99,13 @@ def encode(command: Command) -> str:
             return f"{PREFIX}:g:{game_id}:{version}:{HINT}"
         case NewGame(game_id, version):
             return f"{PREFIX}:g:{game_id}:{version}:{NEW_GAME}"
+        case Replay(game_id) | Review(game_id) | Share(game_id):
+            word = {Replay: "r", Review: "v", Share: "s"}[type(command)]
+            return f"{PREFIX}:g:{game_id}:0:{word}"
+        case ConfirmStart(abandon, request):
+            return f"{PREFIX}:y:{abandon}:{_request_text(request)}"
+        case KeepPlaying(game_id):
+            return f"{PREFIX}:k:{game_id}"
         case PlayDaily(day):
             return f"{PREFIX}:daily:{day.isoformat()}"
         case ExplainRefusals(on):
@@ -89,6 +114,8 @@ def encode(command: Command) -> str:
             return f"{PREFIX}:set:rules:{rules.value}"
         case Language(locale):
             return f"{PREFIX}:set:lang:{locale or 'auto'}"
+        case WinnableOnly(on):
+            return f"{PREFIX}:set:winnable:{'on' if on else 'off'}"
     raise TypeError(f"not a command: {command!r}")
 
 
@@ -108,7 +135,38 @@ def decode(text: str) -> Command:
     match = _SETTING_RE.match(text)
     if match:
         return _setting(match.group(1), match.group(2))
+    match = _CONFIRM_RE.match(text)
+    if match:
+        return ConfirmStart(int(match.group(1)), _request(match))
+    match = _KEEP_RE.match(text)
+    if match:
+        return KeepPlaying(int(match.group(1)))
     raise BadPayload(f"not a TriPeaks payload: {text[:80]!r}")
+
+
+def _request_text(request: StartRequest) -> str:
+    match request:
+        case RandomDeal(rules, winnable):
+            letter = rules.letter.lower() if rules is not None else "-"
+            return f"n:{letter}:{'-' if winnable is None else int(winnable)}"
+        case DealByCode(code):
+            return f"c:{code}"
+        case DailyDeal(day):
+            return f"d:{day.isoformat() if day is not None else '-'}"
+    raise TypeError(f"not a start request: {request!r}")
+
+
+def _request(match: re.Match[str]) -> StartRequest:
+    rules_letter, winnable, code, day = match.group(2, 3, 4, 5)
+    if code is not None:
+        return DealByCode(code)
+    if day is not None:
+        try:
+            return DailyDeal(None if day == "-" else dt.date.fromisoformat(day))
+        except ValueError:
+            raise BadPayload(f"bad date {day!r}") from None
+    rules = None if rules_letter == "-" else Rules.parse(rules_letter.upper())
+    return RandomDeal(rules, None if winnable == "-" else winnable == "1")
 
 
 def _setting(key: str, value: str) -> Command:
@@ -118,6 +176,8 @@ def _setting(key: str, value: str) -> Command:
         return DefaultRules(Rules(value))
     if key == "lang" and (value == "auto" or value in SUPPORTED_LOCALES):
         return Language(None if value == "auto" else value)
+    if key == "winnable" and value in ("on", "off"):
+        return WinnableOnly(value == "on")
     raise BadPayload(f"not a setting: {key}:{value}")
 
 

@@ -42,8 +42,73 @@ class NewGame:
     version: int
 
 
+@dataclass(frozen=True)
+class Replay:
+    """Replay tapped on a finished game: the same deal again (never ranked)."""
+
+    game_id: int
+
+
+@dataclass(frozen=True)
+class Review:
+    """Review tapped on a finished game: the exact solver's account of it."""
+
+    game_id: int
+
+
+@dataclass(frozen=True)
+class Share:
+    """Share tapped on a finished game: a spoiler-free result line for the chat."""
+
+    game_id: int
+
+
 #: A tap on a game message.
-GameCommand = Move | AskHint | NewGame
+GameCommand = Move | AskHint | NewGame | Replay | Review | Share
+
+
+# --- starting a game, and the confirmation that a game in progress may be abandoned ------------------------------
+
+
+@dataclass(frozen=True)
+class RandomDeal:
+    """A random deal; ``rules`` None: the player's default; ``winnable`` None: the player's setting."""
+
+    rules: Rules | None = None
+    winnable: bool | None = None
+
+
+@dataclass(frozen=True)
+class DealByCode:
+    """The deal a game code names."""
+
+    code: str
+
+
+@dataclass(frozen=True)
+class DailyDeal:
+    """The daily deal of ``day`` (today when None)."""
+
+    day: dt.date | None = None
+
+
+#: What a player asks to start.
+StartRequest = RandomDeal | DealByCode | DailyDeal
+
+
+@dataclass(frozen=True)
+class ConfirmStart:
+    """Yes on "abandon your game in progress?": start ``request``, abandoning the game ``abandon``."""
+
+    abandon: int
+    request: StartRequest
+
+
+@dataclass(frozen=True)
+class KeepPlaying:
+    """No on "abandon your game in progress?": the game ``game_id`` goes on."""
+
+    game_id: int
 
 
 @dataclass(frozen=True)
@@ -74,8 +139,15 @@ class Language:
     locale: str | None
 
 
+@dataclass(frozen=True)
+class WinnableOnly:
+    """The setting: only deals the solver proved winnable."""
+
+    on: bool
+
+
 #: A tap on the settings message.
-SettingChange = ExplainRefusals | DefaultRules | Language
+SettingChange = ExplainRefusals | DefaultRules | Language | WinnableOnly
 
 #: Anything a button can carry.
-Command = GameCommand | PlayDaily | SettingChange
+Command = GameCommand | PlayDaily | SettingChange | ConfirmStart | KeepPlaying

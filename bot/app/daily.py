@@ -6,15 +6,13 @@ deterministic: every process and every version picks the same code for the same 
 
 Which attempt counts
 --------------------
-A player may start the day's deal as often as they like, but only their *first finished* attempt counts on the
-leaderboard: the first of their daily games of that day to end won or blocked (``finished`` below), wherever they
-played it. A game left unfinished (abandoned for a new game) is not a finished attempt and counts for nothing. A
-blocked game the player revives with Undo is playing again, so it counts with the result it ends with. The result
-shows on the leaderboard of the server (Discord) or group (Telegram) where the game was started; games in private
-chats count for the player but appear on no board.
+The first time a player starts a day's deal, that game is their attempt for the day, and it counts whether they
+finish it or not: starting the daily again resumes it while it is open, and once it has ended gives a replay that
+ranks nowhere. Until their attempt has ended, the day's code cannot be started as an ordinary game (a practice run),
+and a game of that code outside the daily never ranks. The attempt shows on the leaderboard of the server (Discord)
+or group (Telegram) where it was started; one in a private chat counts on no board.
 
-Ranking: games without hints first, then score (high first), moves (few first), and the time from the first deal
-to the end (short first).
+Ranking: won before not won, then score (high first), fewer hints, fewer undos, and who finished first.
 """
 
 from __future__ import annotations
@@ -67,38 +65,46 @@ class Subscription:
 
 @dataclass(frozen=True)
 class DailyResult:
-    """A player's counted attempt at a day's deal."""
+    """A player's attempt at a day's deal, as the leaderboard shows it."""
 
     name: str
     user_id: str
     score: int
     moves: int
     won: bool
-    hinted: bool
+    hints: int
+    undos: int
     seconds: float
+    #: when the attempt ended, or (still open) when it was last played
     finished_at: dt.datetime
+    finished: bool = True
 
-    def rank_key(self) -> tuple[bool, int, int, float, dt.datetime]:
-        """Unhinted before hinted, then score (high first), moves, time taken, and who finished first."""
-        return (self.hinted, -self.score, self.moves, self.seconds, self.finished_at)
+    @property
+    def hinted(self) -> bool:
+        return self.hints > 0
+
+    def rank_key(self) -> tuple[bool, int, int, int, dt.datetime]:
+        """Won first, then score (high first), fewer hints, fewer undos, and who finished first."""
+        return (not self.won, -self.score, self.hints, self.undos, self.finished_at)
 
 
 def rank(results: list[DailyResult]) -> list[DailyResult]:
     """The leaderboard order (see the module docstring).
 
     >>> t = dt.datetime(2026, 11, 29, tzinfo=dt.UTC)
-    >>> a = DailyResult("a", "1", 700, 40, True, True, 60, t)
-    >>> b = DailyResult("b", "2", 650, 45, True, False, 90, t)
-    >>> c = DailyResult("c", "3", 700, 38, True, False, 200, t)
-    >>> [r.name for r in rank([a, b, c])]
-    ['c', 'b', 'a']
+    >>> a = DailyResult("a", "1", 700, 40, True, hints=1, undos=0, seconds=60, finished_at=t)
+    >>> b = DailyResult("b", "2", 650, 45, True, hints=0, undos=0, seconds=90, finished_at=t)
+    >>> c = DailyResult("c", "3", 700, 38, True, hints=0, undos=3, seconds=200, finished_at=t)
+    >>> d = DailyResult("d", "4", 800, 30, False, hints=0, undos=0, seconds=20, finished_at=t)
+    >>> [r.name for r in rank([a, b, c, d])]
+    ['c', 'a', 'b', 'd']
     """
     return sorted(results, key=DailyResult.rank_key)
 
 
-def first_finished(rows: list[tuple[int, DailyResult, str | None]]) -> dict[int, tuple[DailyResult, str | None]]:
-    """Each player's first finished attempt: ``rows`` are (player id, result, board) of finished daily games."""
+def first_attempts(rows: list[tuple[int, DailyResult, str | None]]) -> dict[int, tuple[DailyResult, str | None]]:
+    """Each player's attempt: ``rows`` are (player id, result, board) of daily games, oldest first."""
     chosen: dict[int, tuple[DailyResult, str | None]] = {}
-    for player_id, result, board in sorted(rows, key=lambda row: row[1].finished_at):
+    for player_id, result, board in rows:
         chosen.setdefault(player_id, (result, board))
     return chosen

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import datetime as dt
 
-from bot.app.daily import DailyResult, Subscription, first_finished, rank
+from bot.app.daily import DailyResult, Subscription, first_attempts, rank
 from bot.store import daily as stored_daily
 from bot.store.engine import Database
 from bot.store.schema import utcnow
@@ -21,16 +21,19 @@ class DailyBoard:
     db: Database
 
     async def daily_leaderboard(self, platform: str, board: str, day: dt.date) -> list[DailyResult]:
-        """The ranked results of every player whose first finished attempt at ``day``'s deal was played on
+        """The ranked attempts at ``day``'s deal (finished or not) of every player whose attempt was started on
         ``board`` (a Discord server or Telegram group of ``platform``)."""
         async with self.db.transaction() as tx:
-            records = await stored_daily.finished_daily_games(tx, platform, day)
-        found = [(record.player_id, DailyResult(
-            name=record.display_name, user_id=record.user_id, score=record.score, moves=record.moves,
-            won=record.won, hinted=record.hints_used > 0,
-            seconds=(record.finished_at - record.started_at).total_seconds(), finished_at=record.finished_at),
-            record.board) for record in records]
-        return rank([result for result, where in first_finished(found).values() if where == board])
+            records = await stored_daily.daily_games(tx, platform, day)
+        found = []
+        for record in records:
+            ended = record.finished_at or record.updated_at
+            found.append((record.player_id, DailyResult(
+                name=record.display_name, user_id=record.user_id, score=record.score, moves=record.moves,
+                won=record.won, hints=record.hints_used, undos=record.undos_used,
+                seconds=(ended - record.started_at).total_seconds(), finished_at=ended, finished=record.finished),
+                record.board))
+        return rank([result for result, where in first_attempts(found).values() if where == board])
 
     async def subscribe(self, platform: str, channel_id: str, *, board: str | None, locale: str,
                         by: str = "") -> bool:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -62,6 +63,31 @@ class NotYourGame(BotError):
     def __init__(self, owner_name: str) -> None:
         super().__init__(f"this is {owner_name}'s game")
         self.owner_name = owner_name
+
+
+class NotCurrentGame(BotError):
+    """A tap on the board of a game that is no longer the player's latest one (abandoned or replaced): nothing
+    changed, and the board must not turn into another game. ``current`` is the player's game now, if any."""
+
+    def __init__(self, current: GameSnapshot | None) -> None:
+        super().__init__("not the current game")
+        self.current = current
+
+
+class ConfirmAbandon(BotError):
+    """Starting a game would abandon ``current``, a game in progress with moves: the player must confirm first."""
+
+    def __init__(self, current: GameSnapshot) -> None:
+        super().__init__(f"game {current.game_id} is in progress")
+        self.current = current
+
+
+class DailyCodeLocked(BotError):
+    """The code of a daily deal, typed as an ordinary game before the player's attempt at that day has ended."""
+
+    def __init__(self, day: dt.date) -> None:
+        super().__init__(f"the daily deal of {day} is not open for practice yet")
+        self.day = day
 
 
 class StaleGame(BotError):

@@ -1,111 +1,88 @@
-"""Games: starting one (random, by code, winnable-only, the daily deal), acting on it from its message, playing a
-card by name, hints, and reading a player's current game.
+"""Games: starting one (random, by code, winnable-only, the daily deal, a replay), acting on it from its board,
+playing a card by name, and reading a player's games.
 
 Every method returns a frozen :class:`~bot.app.model.GameSnapshot` only after its transaction has committed, so
 whatever an adapter shows a player is on disk.
 
-The version check: every game row has a ``version`` that each applied action (and the end of the game as current)
-increments, and a game message carries the version it shows. A tap is checked against the game as stored: the
-game exists (else :class:`GameNotFound`), the tapping player owns it (:class:`NotYourGame`) and the version matches
-(:class:`StaleGame`, carrying the game as it stands). A refused action (a card that does not fit) writes nothing: the
-snapshot's ``outcome`` says why. The new state is written with ``WHERE version = :seen``, so of two actions that
-read the same version exactly one applies, on SQLite (``BEGIN IMMEDIATE``) and PostgreSQL (row locks) alike.
+Taps and versions: every game row has a ``version`` that each applied action (and the end of the game as current)
+increments, and a board carries the version it shows. A card tapped on any board of the player's current game
+applies when it is legal now (two quick taps from one keyboard both apply); Draw, Undo, Hint and New game must
+come from the board as it stands (:class:`StaleGame` otherwise, with the game as it stands), so a double tap applies
+once. A tap on the board of a game that is no longer the player's latest raises :class:`NotCurrentGame`: the
+board never turns into another game. The new state is written with ``WHERE version = :seen``, so of two actions
+that read the same version exactly one applies, on SQLite (``BEGIN IMMEDIATE``) and PostgreSQL (row locks) alike.
 
-Taps go through the :class:`~bot.app.batcher.TapBatcher` (group commit); the engine of each game this process
-wrote last is kept, so the next tap skips replaying its stored state when that is unchanged. What the solver says of
-a deal from its start (the verdict) is computed in the background once a game starts and stored in its row.
+Starting a game abandons the player's game in progress; with ``ask`` a game with at least one move is not
+abandoned without the player's confirmation (:class:`ConfirmAbandon`), and a confirmed start names the game it
+abandons, which must still be the player's latest (so a double tap of Yes starts one game).
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import dataclasses
 import datetime as dt
-import logging
 import secrets
 from collections.abc import Callable, Sequence
 
 from bot.app import daily
 from bot.app.batcher import TapBatcher
-from bot.app.commands import AskHint, GameCommand, Move, NewGame
+from bot.app.commands import (
+    AskHint,
+    ConfirmStart,
+    DailyDeal,
+    DealByCode,
+    GameCommand,
+    Move,
+    NewGame,
+    RandomDeal,
+    Replay,
+    Review,
+    Share,
+    StartRequest,
+)
 from bot.app.errors import (
-    BadGameCode,
     BadPayload,
     CardNotInPlay,
+    ConfirmAbandon,
+    DailyCodeLocked,
     GameNotFound,
     NoActiveGame,
     NotACard,
+    NotCurrentGame,
     NotYourGame,
     NoWinnableDeal,
     StaleGame,
 )
-from bot.app.model import DealVerdict, GameSnapshot, Hint, PlayerKey, Settings
-from bot.app.solver_pool import (
-    BACKGROUND,
-    INTERACTIVE,
-    DailyCodeFunction,
-    HintFunction,
-    SolverPool,
-    VerdictFunction,
+from bot.app.model import BoardRef, GameSnapshot, PlayerKey
+from bot.app.records import (
+    load_checked,
+    load_game,
+    load_owned,
+    owner_of,
+    parse_code,
+    snapshot_of,
+    stale_error,
 )
+from bot.app.solver_pool import INTERACTIVE, DailyCodeFunction, SolverPool
+from bot.app.solving import Solving
 from bot.store import games as stored_games
 from bot.store import players as stored_players
-from bot.store.engine import Database, Transaction
+from bot.store.engine import Database
 from bot.store.games import GameRecord, StateWrite
-from bot.store.schema import ABANDONED, BLOCKED, PLAYING, WON, utcnow
+from bot.store.schema import ABANDONED, BLOCKED, PLAYING, utcnow
 from core.cards import Card
 from core.deal import DEAL_COUNT, GameCode, Rules
 from core.errors import TriPeaksError
-from core.game import Action, Game, Outcome, Reason, Undo
+from core.game import Action, Game, Outcome, Reason, Tap, Undo
 
-log = logging.getLogger(__name__)
-
-#: What a hint may take beyond its budget (handing the position to a worker and back) before the tap gives up.
-HINT_GRACE = 0.25
-#: At most this many verdicts wait for the solver at once; more games start without one being computed early.
-MAX_PENDING_VERDICTS = 32
 #: How many games' engines a process keeps to skip replaying their stored state on the next tap.
 GAME_CACHE_SIZE = 4096
 #: The daily deal's search may take this long (it is done once a day and then remembered).
 DAILY_CODE_BUDGET = 30.0
 _NAME_MAX = 100
-_NO_HINT = Hint(None, None, None)
 
 Clock = Callable[[], dt.datetime]
-
-
-def parse_code(code: str | GameCode) -> GameCode:
-    """A game code from a player, or :class:`BadGameCode`."""
-    if isinstance(code, GameCode):
-        return code
-    if not isinstance(code, str):
-        raise BadGameCode(repr(code), f"not a game code: {code!r}")
-    try:
-        return GameCode.parse(code)
-    except TriPeaksError as error:
-        raise BadGameCode(code, str(error)) from None
-
-
-def settings_of(language: str | None, explain_refusals: bool, default_rules: str) -> Settings:
-    return Settings(language=language, explain_refusals=bool(explain_refusals), default_rules=Rules(default_rules))
-
-
-def verdict_of(record: GameRecord) -> DealVerdict | None:
-    if record.verdict_at is None and record.verdict_winnable is None:
-        return None
-    return DealVerdict(record.verdict_winnable, record.verdict_best_score)
-
-
-def snapshot_of(record: GameRecord, game: Game | None = None, *, outcome: Outcome | None = None,
-                hint: Hint | None = None) -> GameSnapshot:
-    return GameSnapshot(
-        game_id=record.id, version=record.version, owner=PlayerKey(record.platform, record.user_id),
-        owner_name=record.owner_name, game=game if game is not None else Game.from_text(record.state),
-        daily=record.daily, outcome=outcome, hint=hint,
-        verdict=verdict_of(record) if record.status in (WON, BLOCKED) else None,
-        hints_used=record.hints_used, abandoned=record.status == ABANDONED,
-        settings=settings_of(record.language, record.explain_refusals, record.default_rules))
 
 
 @dataclasses.dataclass
@@ -123,66 +100,77 @@ class _Retry(Exception):
     """A batch met a row changed under it: its taps are retried one transaction each."""
 
 
-class Games:
+class Games(Solving):
     """The game use cases; :class:`bot.app.service.GameService` brings them together with the others."""
 
     db: Database
     solver: SolverPool
     clock: Clock
     daily_code_function: DailyCodeFunction
-    hint_budget: float
-    verdict_budget: float
     winnable_budget: float
 
-    def _init_games(self, hint_function: HintFunction, verdict_function: VerdictFunction,
-                    daily_code_function: DailyCodeFunction) -> None:
-        self._hint_function = hint_function
-        self._verdict_function = verdict_function
-        self.daily_code_function = daily_code_function
+    def _init_games(self) -> None:
         self._daily_codes: dict[dt.date, GameCode] = {}
-        self._verdict_jobs: dict[str, asyncio.Task[None]] = {}
-        self._closed = False
         self._taps: TapBatcher[_Tap, GameSnapshot] = TapBatcher(self._apply_taps)
         # the engine of games this process wrote last, by id, to skip replaying their state on the next tap
         self._engines: dict[int, tuple[str, Game]] = {}
 
-    async def _close_games(self) -> None:
-        self._closed = True
-        await self._taps.drain()  # the taps already queued are committed and answered
-        jobs = list(self._verdict_jobs.values())
-        for job in jobs:
-            job.cancel()
-        await asyncio.gather(*jobs, return_exceptions=True)
-
     # --- starting games -------------------------------------------------------------------------------------
 
-    async def new_game(self, player: PlayerKey, name: str, *, code: str | GameCode | None = None,
-                       rules: Rules | None = None, winnable: bool = False,
-                       chat_id: str | None = None) -> GameSnapshot:
-        """Start a game for ``player`` and make it their current one; a game they were still playing ends as
-        abandoned.
+    async def start(self, player: PlayerKey, name: str, request: StartRequest | ConfirmStart, *,
+                    chat_id: str | None = None, board: str | None = None, ask: bool = True) -> GameSnapshot:
+        """Start what the player asked for (a random deal, a code, the daily deal), or what they confirmed."""
+        abandoning = None
+        if isinstance(request, ConfirmStart):
+            abandoning, request = request.abandon, request.request
+        match request:
+            case RandomDeal(rules, winnable):
+                return await self.new_game(player, name, rules=rules, winnable=winnable, chat_id=chat_id, ask=ask,
+                                           abandoning=abandoning)
+            case DealByCode(code):
+                return await self.new_game(player, name, code=code, chat_id=chat_id, ask=ask, abandoning=abandoning)
+            case DailyDeal(day):
+                return await self.new_daily_game(player, name, day, chat_id=chat_id, board=board, ask=ask,
+                                                 abandoning=abandoning)
+        raise BadPayload(f"not a start request: {request!r}")
 
-        - ``code``: that deal (its letter sets the rules; ``rules`` is then ignored); :class:`BadGameCode` if it
-          is not a code.
-        - otherwise a random deal under ``rules`` (default: the player's default rule set); with ``winnable`` one
-          the solver proved winnable (:class:`NoWinnableDeal` if it found none within ``winnable_budget``).
+    async def new_game(self, player: PlayerKey, name: str, *, code: str | GameCode | None = None,
+                       rules: Rules | None = None, winnable: bool | None = None, chat_id: str | None = None,
+                       ask: bool = False, abandoning: int | None = None) -> GameSnapshot:
+        """Start a game for ``player`` and make it their current one; their game in progress ends as abandoned
+        (with ``ask``, a game with moves only when ``abandoning`` names it: else :class:`ConfirmAbandon`).
+
+        - ``code``: that deal (its letter sets the rules); :class:`BadGameCode` if it is not a code, and
+          :class:`DailyCodeLocked` for the code of a recent daily deal whose attempt the player has not ended.
+        - otherwise a random deal under ``rules`` (default: the player's default rule set), winnable-only when
+          ``winnable`` says so (default: the player's setting; :class:`NoWinnableDeal` if none was proved
+          winnable within ``winnable_budget``).
         """
         chosen = parse_code(code) if code is not None else None
-        return await self._start(player, name, code=chosen, rules=rules, daily=None,
-                                 winnable=winnable and chosen is None, chat_id=chat_id)
+        if chosen is not None:
+            await self._check_daily_lock(player, chosen)
+        return await self._start(player, name, code=chosen, rules=rules, daily=None, winnable=winnable,
+                                 chat_id=chat_id, ask=ask, abandoning=abandoning)
 
     async def new_daily_game(self, player: PlayerKey, name: str, day: dt.date | None = None, *,
-                             chat_id: str | None = None, board: str | None = None) -> GameSnapshot:
-        """Start the daily deal of ``day`` (today when None) for ``player``. ``board`` is the leaderboard the game
-        counts on: the Discord server or Telegram group it is played in, None in a private chat. A day after today
-        (by the service's clock) is a tampered request: :class:`BadPayload`."""
+                             chat_id: str | None = None, board: str | None = None, ask: bool = False,
+                             abandoning: int | None = None) -> GameSnapshot:
+        """The player's attempt at the daily deal of ``day`` (today when None): started the first time, resumed
+        while it is open, and once it has ended a replay that ranks nowhere. ``board`` is the leaderboard the
+        attempt counts on (a Discord server or Telegram group; None in a private chat). A day after today (by the
+        service's clock) is a tampered request: :class:`BadPayload`."""
         today = self.today()
         if day is None:
             day = today
         elif day > today:
             raise BadPayload(f"daily deal of {day} is in the future")
-        return await self._start(player, name, code=await self.daily_code(day), rules=None, daily=day,
-                                 winnable=False, chat_id=chat_id, board=board)
+        code = await self.daily_code(day)
+        async with self.db.transaction() as tx:
+            attempt = await stored_games.daily_attempt(tx, player.platform, player.user_id, day)
+        if attempt is not None and attempt.active:
+            return snapshot_of(attempt)  # resumed: restarting the attempt is not allowed
+        return await self._start(player, name, code=code, rules=None, daily=None if attempt else day,
+                                 winnable=False, chat_id=chat_id, board=board, ask=ask, abandoning=abandoning)
 
     def today(self) -> dt.date:
         """Today's date (UTC) by the service's clock: the day of the daily deal."""
@@ -198,26 +186,50 @@ class Games:
             self._daily_codes[day] = code
         return code
 
-    async def _start(self, player: PlayerKey, name: str, *, code: GameCode | None, rules: Rules | None,
-                     daily: dt.date | None, winnable: bool, chat_id: str | None,
-                     replacing: tuple[int, int] | None = None, board: str | None = None) -> GameSnapshot:
-        if winnable:
-            if rules is None:
+    async def _check_daily_lock(self, player: PlayerKey, code: GameCode) -> None:
+        """Today's or yesterday's daily deal is no practice game until the player's attempt at it has ended."""
+        if code.rules is not Rules.EASY:
+            return
+        today = self.today()
+        for day in (today, today - dt.timedelta(days=1)):
+            if await self.daily_code(day) == code:
                 async with self.db.transaction() as tx:
-                    found = await stored_players.find(tx, player.platform, player.user_id)
-                rules = Rules(found.default_rules) if found is not None else Rules.EASY
-            code = await self._winnable_code(rules)
+                    attempt = await stored_games.daily_attempt(tx, player.platform, player.user_id, day)
+                if attempt is None or attempt.active:
+                    raise DailyCodeLocked(day)
+
+    async def _start(self, player: PlayerKey, name: str, *, code: GameCode | None, rules: Rules | None,
+                     daily: dt.date | None, winnable: bool | None, chat_id: str | None, ask: bool,
+                     abandoning: int | None, board: str | None = None) -> GameSnapshot:
+        if code is None:
+            async with self.db.transaction() as tx:
+                found = await stored_players.find(tx, player.platform, player.user_id)
+            rules = rules or (Rules(found.default_rules) if found is not None else Rules.EASY)
+            if winnable is None:
+                winnable = (found.winnable_only if found is not None and found.winnable_only is not None
+                            else rules is Rules.CLASSIC)
+            if winnable:
+                code = await self._winnable_code(rules)
+        else:
+            winnable = False
         now = utcnow()
         async with self.db.transaction() as tx:
             # The upsert comes first: on PostgreSQL it locks the player's row, so two new games of one player
             # queue here rather than both ending the same old game.
             owner = await stored_players.upsert(tx, player.platform, player.user_id, _name_change(name), now)
-            if replacing is not None:
-                await self._load_checked(tx, player, *replacing)
+            latest = await stored_games.latest_of(tx, player.platform, player.user_id)
+            if abandoning is not None and (latest is None or latest.id != abandoning):
+                raise NotCurrentGame(snapshot_of(latest) if latest is not None else None)
+            if (ask and latest is not None and latest.status == PLAYING and latest.moves > 0
+                    and latest.id != abandoning):
+                raise ConfirmAbandon(snapshot_of(latest))
             chosen = code is not None and not winnable
             if code is None:
                 code = GameCode(rules or Rules(owner.default_rules), secrets.randbelow(DEAL_COUNT))
             await stored_games.end_active(tx, owner.id, now)
+            replaced = None
+            if latest is not None:
+                replaced = await stored_games.load(tx, latest.id)
             verdict: tuple[bool | None, int | None, dt.datetime | None] = (True if winnable else None, None, None)
             if chosen:
                 # a chosen deal (a daily one above all) may have been solved for someone else already
@@ -227,18 +239,19 @@ class Games:
             game_id = await stored_games.insert_game(
                 tx, player_id=owner.id, code=str(code), rules=code.rules.value, state=state, version=0,
                 status=PLAYING, active=True, score=game.score, moves=game.moves, daily=daily,
-                dealt_winnable=winnable, hints_used=0, undos_used=0, started_at=now, updated_at=now,
+                dealt_winnable=bool(winnable), hints_used=0, undos_used=0, started_at=now, updated_at=now,
                 finished_at=None, verdict_winnable=verdict[0], verdict_best_score=verdict[1],
                 verdict_at=verdict[2], chat_id=chat_id, board=board)
         record = GameRecord(
-            id=game_id, code=str(code), rules=code.rules.value, state=state, version=0, status=PLAYING, daily=daily,
-            dealt_winnable=winnable, hints_used=0, undos_used=0, verdict_winnable=verdict[0],
-            verdict_best_score=verdict[1], verdict_at=verdict[2], chat_id=chat_id, owner_id=owner.id,
-            platform=player.platform, user_id=player.user_id, owner_name=owner.display_name,
-            language=owner.language, explain_refusals=owner.explain_refusals, default_rules=owner.default_rules)
+            id=game_id, code=str(code), rules=code.rules.value, state=state, version=0, status=PLAYING,
+            active=True, moves=0, daily=daily, dealt_winnable=bool(winnable), hints_used=0, undos_used=0,
+            verdict_winnable=verdict[0], verdict_best_score=verdict[1], verdict_at=verdict[2], chat_id=chat_id,
+            message_id=None, owner_id=owner.id, platform=player.platform, user_id=player.user_id,
+            owner_name=owner.display_name, language=owner.language, explain_refusals=owner.explain_refusals,
+            default_rules=owner.default_rules, winnable_only=owner.winnable_only)
         if record.verdict_at is None:
             self._schedule_verdict(record.code)
-        return snapshot_of(record, game)
+        return snapshot_of(record, game, replaced=snapshot_of(replaced) if replaced is not None else None)
 
     async def _winnable_code(self, rules: Rules) -> GameCode:
         loop = asyncio.get_running_loop()
@@ -253,19 +266,32 @@ class Games:
 
     # --- playing ----------------------------------------------------------------------------------------------
 
-    async def act(self, player: PlayerKey, name: str, command: GameCommand) -> GameSnapshot:
-        """Apply a tap on a game message. A hint or a new game returns that; a move the game as it now stands.
+    async def act(self, player: PlayerKey, name: str, command: GameCommand, *, ask: bool = False) -> GameSnapshot:
+        """Apply a tap on a board: a move returns the game as it now stands; a hint the game with the advice;
+        New game and Replay the new game (with ``ask``, :class:`ConfirmAbandon` first when they would abandon a
+        game with moves); Share and Review the finished game (the review itself: :meth:`review`).
 
-        Raises :class:`GameNotFound`, :class:`NotYourGame` or :class:`StaleGame`. A refused move is not an error:
-        the snapshot's ``outcome`` says why, and the version stays.
+        Raises :class:`GameNotFound`, :class:`NotYourGame`, :class:`NotCurrentGame` or :class:`StaleGame`. A
+        refused move is not an error: the snapshot's ``outcome`` says why, and the version stays.
         """
         match command:
+            case Move(game_id, version, action):
+                return await self._taps.submit(_Tap(player, name, game_id, version, action))
             case AskHint(game_id, version):
                 return await self._hint(player, game_id, version)
             case NewGame(game_id, version):
-                return await self._new_like(player, name, game_id, version)
-            case Move(game_id, version, action):
-                return await self._taps.submit(_Tap(player, name, game_id, version, action))
+                async with self.db.transaction() as tx:
+                    record = await load_checked(tx, player, game_id, version)
+                return await self._start(player, name, code=None, rules=Rules(record.rules), daily=None,
+                                         winnable=record.dealt_winnable, chat_id=record.chat_id, ask=ask,
+                                         abandoning=game_id)
+            case Replay(game_id):
+                async with self.db.transaction() as tx:
+                    record = await load_owned(tx, player, game_id)
+                return await self._start(player, name, code=GameCode.parse(record.code), rules=None, daily=None,
+                                         winnable=False, chat_id=record.chat_id, ask=ask, abandoning=game_id)
+            case Review(game_id) | Share(game_id):
+                return await self.game(game_id)
         raise BadPayload(f"not a game command: {command!r}")
 
     async def play_card(self, player: PlayerKey, name: str, text: str) -> GameSnapshot:
@@ -284,7 +310,7 @@ class Games:
         slot = current.game.visible_slot(card)
         if slot is None:
             raise CardNotInPlay(str(card))
-        return await self._taps.submit(_Tap(player, name, current.game_id, current.version, Action.parse(str(slot))))
+        return await self._taps.submit(_Tap(player, name, current.game_id, current.version, Tap(slot)))
 
     async def _apply_taps(self, batch: Sequence[_Tap]) -> list[GameSnapshot | Exception]:
         """One transaction for ``batch`` (taps on distinct games): one SELECT of their games (locking their rows on
@@ -303,11 +329,12 @@ class Games:
                 if record is None:
                     results.append(GameNotFound(tap.game_id))
                     continue
-                if PlayerKey(record.platform, record.user_id) != tap.player:
+                if owner_of(record) != tap.player:
                     results.append(NotYourGame(record.owner_name))
                     continue
-                if record.version != tap.version:
-                    results.append(StaleGame(snapshot_of(record)))
+                if record.version != tap.version and not (isinstance(tap.action, Tap) and record.active
+                                                          and record.status == PLAYING):
+                    results.append(await stale_error(tx, record))
                     continue
                 game = self._engine_of(record)
                 if record.status == ABANDONED:
@@ -318,13 +345,15 @@ class Games:
                     results.append(snapshot_of(record, game, outcome=outcome))
                     continue
                 undos = record.undos_used + isinstance(tap.action, Undo)
-                writes.append(StateWrite(record.id, record.version, game.to_text(), game.status.value, game.score,
+                status = game.status.value
+                writes.append(StateWrite(record.id, record.version, game.to_text(), status, game.score,
                                          game.moves, undos, now))
                 if tap.name and tap.name[:_NAME_MAX] != record.owner_name:
                     await stored_players.rename(tx, record.owner_id, tap.name[:_NAME_MAX])
                     record = dataclasses.replace(record, owner_name=tap.name[:_NAME_MAX])
                 record = dataclasses.replace(record, state=writes[-1].state, version=record.version + 1,
-                                             status=writes[-1].status, undos_used=undos)
+                                             status=status, active=status in (PLAYING, BLOCKED),
+                                             moves=game.moves, undos_used=undos)
                 written.append((record, game))
                 results.append(snapshot_of(record, game, outcome=outcome))
             if writes and not await stored_games.write_states(tx, writes):
@@ -354,29 +383,6 @@ class Games:
             if len(engines) > GAME_CACHE_SIZE:
                 del engines[next(iter(engines))]
 
-    async def _hint(self, player: PlayerKey, game_id: int, version: int) -> GameSnapshot:
-        async with self.db.transaction() as tx:
-            record = await self._load_checked(tx, player, game_id, version)
-        game = Game.from_text(record.state)
-        if record.status == ABANDONED:
-            return snapshot_of(record, game, hint=_NO_HINT)
-        if record.status == WON:
-            return snapshot_of(record, game, hint=Hint(None, True, game.score))
-        hint = await self.solver.run(INTERACTIVE, self.hint_budget + HINT_GRACE, self._hint_function, record.state,
-                                     self.hint_budget) or _NO_HINT
-        if hint.action is None:
-            return snapshot_of(record, game, hint=hint)  # nothing to suggest: not counted as a hint used
-        async with self.db.transaction() as tx:
-            if not await stored_games.count_hint(tx, game_id, version):
-                raise StaleGame(await self._reload(tx, game_id))
-        return snapshot_of(dataclasses.replace(record, hints_used=record.hints_used + 1), game, hint=hint)
-
-    async def _new_like(self, player: PlayerKey, name: str, game_id: int, version: int) -> GameSnapshot:
-        async with self.db.transaction() as tx:
-            record = await self._load_checked(tx, player, game_id, version)
-        return await self._start(player, name, code=None, rules=Rules(record.rules), daily=None,
-                                 winnable=record.dealt_winnable, chat_id=record.chat_id, replacing=(game_id, version))
-
     # --- reading ----------------------------------------------------------------------------------------------
 
     async def current_game(self, player: PlayerKey) -> GameSnapshot | None:
@@ -386,64 +392,15 @@ class Games:
         return None if record is None else snapshot_of(record)
 
     async def game(self, game_id: int) -> GameSnapshot:
-        """Any game as it stands, whoever owns it (to redraw a message); :class:`GameNotFound` if none."""
+        """Any game as it stands, whoever owns it (to redraw a board); :class:`GameNotFound` if none."""
         async with self.db.transaction() as tx:
-            return await self._reload(tx, game_id)
+            return snapshot_of(await load_game(tx, game_id))
 
-    async def wait_for_verdict(self, game_id: int, timeout: float | None = None) -> DealVerdict | None:
-        """The solver's verdict on the game's deal, waiting up to ``timeout`` seconds for one being computed."""
+    async def show_board(self, game_id: int, where: BoardRef) -> None:
+        """Note where the game's live board now is (the adapter that sent or moved it says so), so that it can be
+        edited when the game is played by name or replaced."""
         async with self.db.transaction() as tx:
-            record = await self._load(tx, game_id)
-        if record.verdict_at is not None:
-            return verdict_of(record)
-        job = self._verdict_jobs.get(record.code)
-        if job is None:
-            self._schedule_verdict(record.code)
-            job = self._verdict_jobs.get(record.code)
-        if job is not None:
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(asyncio.shield(job), timeout)
-        async with self.db.transaction() as tx:
-            return verdict_of(await self._load(tx, game_id))
-
-    # --- helpers -------------------------------------------------------------------------------------------------
-
-    async def _load(self, tx: Transaction, game_id: int) -> GameRecord:
-        record = await stored_games.load(tx, game_id)
-        if record is None:
-            raise GameNotFound(game_id)
-        return record
-
-    async def _reload(self, tx: Transaction, game_id: int) -> GameSnapshot:
-        return snapshot_of(await self._load(tx, game_id))
-
-    async def _load_checked(self, tx: Transaction, player: PlayerKey, game_id: int, version: int) -> GameRecord:
-        record = await self._load(tx, game_id)
-        if PlayerKey(record.platform, record.user_id) != player:
-            raise NotYourGame(record.owner_name)
-        if record.version != version:
-            raise StaleGame(snapshot_of(record))
-        return record
-
-    def _schedule_verdict(self, code: str) -> None:
-        if self._closed or code in self._verdict_jobs or len(self._verdict_jobs) >= MAX_PENDING_VERDICTS:
-            return
-        job = asyncio.get_running_loop().create_task(self._compute_verdict(code))
-        self._verdict_jobs[code] = job
-        job.add_done_callback(lambda _: self._verdict_jobs.pop(code, None))
-
-    async def _compute_verdict(self, code: str) -> None:
-        """Solve the deal ``code`` from its start and store the verdict in every game of it still without one."""
-        verdict = await self.solver.run(BACKGROUND, self.verdict_budget * 2 + 5, self._verdict_function, code,
-                                        self.verdict_budget, True)
-        if verdict is None:
-            return
-        try:
-            async with self.db.transaction() as tx:
-                await stored_games.store_verdict(tx, code, verdict.winnable, verdict.best_score, utcnow())
-        except Exception:
-            log.exception("could not store the verdict on %s", code)
-
+            await stored_games.set_board(tx, game_id, where.chat_id, where.message_id)
 
 def _name_change(name: str) -> dict[str, object]:
     return {"display_name": name[:_NAME_MAX]} if name else {}

@@ -22,15 +22,31 @@ class Settings:
     language: str | None = None  # an override; None means the platform's locale
     explain_refusals: bool = True
     default_rules: Rules = Rules.EASY
+    winnable_only: bool | None = None  # None: the rule set's default (see :meth:`deals_winnable_only`)
+
+    def deals_winnable_only(self, rules: Rules) -> bool:
+        """Whether new random deals under ``rules`` are winnable ones: the player's choice, else on for Classic
+        (where about a quarter of deals cannot be won) and off for Easy (about 3%)."""
+        return self.winnable_only if self.winnable_only is not None else rules is Rules.CLASSIC
+
+
+@dataclass(frozen=True)
+class BoardRef:
+    """Where a game's live board is shown: a chat or channel and a message, as the adapter that sent it names
+    them."""
+
+    chat_id: str
+    message_id: str
 
 
 @dataclass(frozen=True)
 class Hint:
-    """The solver's advice for the position shown."""
+    """Advice for the position shown: from what the player can see (``win_chance`` set), or the exact solver's."""
 
-    action: Action | None  # the next action of a best line; None when there is nothing to suggest
-    winnable: bool | None  # None: the solver ran out of its time budget
-    best_score: int | None  # the best final score still reachable, when winnable
+    action: Action | None  # the action advised; None when there is nothing to suggest
+    winnable: bool | None  # None: unknown (the fair advisor does not know; the solver ran out of time)
+    best_score: int | None  # the best final score still reachable, when winnable (the exact solver only)
+    win_chance: float | None = None  # the fair advisor's estimate of winning after ``action``
 
 
 @dataclass(frozen=True)
@@ -58,6 +74,13 @@ class GameSnapshot:
     abandoned: bool = False
     #: the owner's settings, read with the game so an adapter need not ask for them on every tap
     settings: Settings = Settings()
+    undos_used: int = 0
+    #: dealt as a deal the solver proved winnable
+    dealt_winnable: bool = False
+    #: where the live board is, once an adapter has said so
+    board: BoardRef | None = None
+    #: the player's previous game when this one replaced it (abandoned, or finished), for its board to be closed
+    replaced: GameSnapshot | None = None
 
 
 @dataclass(frozen=True)

@@ -6,7 +6,7 @@ import dataclasses
 import re
 from collections.abc import Mapping
 
-from bot.app.commands import DefaultRules, ExplainRefusals, Language, SettingChange
+from bot.app.commands import DefaultRules, ExplainRefusals, Language, SettingChange, WinnableOnly
 from bot.app.errors import BadPayload
 from bot.app.model import PlayerKey, Settings, Stats
 from bot.store import games as stored_games
@@ -22,7 +22,7 @@ _NAME_MAX = 100
 
 def _settings(record: stored_players.PlayerRecord) -> Settings:
     return Settings(language=record.language, explain_refusals=record.explain_refusals,
-                    default_rules=Rules(record.default_rules))
+                    default_rules=Rules(record.default_rules), winnable_only=record.winnable_only)
 
 
 def _columns(changes: Mapping[str, object]) -> dict[str, object]:
@@ -52,6 +52,11 @@ def _columns(changes: Mapping[str, object]) -> dict[str, object]:
         if not isinstance(rules, Rules):
             raise BadPayload(f"not a rule set: {rules!r}")
         values["default_rules"] = rules.value
+    if "winnable_only" in changes:
+        winnable = changes["winnable_only"]
+        if winnable is not None and not isinstance(winnable, bool):
+            raise BadPayload(f"winnable_only must be true, false or None, not {winnable!r}")
+        values["winnable_only"] = winnable
     return values
 
 
@@ -64,6 +69,8 @@ def setting_changes(change: SettingChange) -> dict[str, object]:
             return {"default_rules": rules}
         case Language(locale):
             return {"language": locale}
+        case WinnableOnly(on):
+            return {"winnable_only": on}
     raise TypeError(f"not a setting change: {change!r}")
 
 
@@ -94,13 +101,16 @@ class Players:
         return await self.update_settings(player, name=name, **setting_changes(change))
 
     async def stats(self, player: PlayerKey) -> Stats:
-        """Games ended (won, blocked or abandoned), wins, the best score of a game played to its end (won or
-        blocked), and the current and longest runs of consecutive wins by the time games ended."""
+        """Games played (won, blocked, or abandoned after at least one move: a deal left untouched is no game),
+        wins, the best score of a game played to its end (won or blocked), and the current and longest runs of
+        consecutive wins by the time games ended (an abandoned game ends a run)."""
         async with self.db.transaction() as tx:
             rows = await stored_games.ended_of(tx, player.platform, player.user_id)
         games = wins = best_run = run = 0
         best: int | None = None
-        for status, score, _moves in rows:
+        for status, score, moves in rows:
+            if moves == 0:
+                continue
             games += 1
             if status == WON:
                 wins += 1

@@ -1,5 +1,5 @@
 """The game service: the one object every adapter talks to. It brings together the use cases of
-:mod:`bot.app.games`, :mod:`bot.app.players` and :mod:`bot.app.daily_board` over one database and one solver pool.
+:mod:`bot.app.games` (with :mod:`bot.app.solving`), :mod:`bot.app.players` and :mod:`bot.app.daily_board` over one database and one solver pool.
 """
 
 from __future__ import annotations
@@ -13,10 +13,12 @@ from bot.app.players import Players
 from bot.app.solver_pool import (
     DailyCodeFunction,
     HintFunction,
+    ReviewFunction,
     SolverPool,
     VerdictFunction,
     daily_code_of,
-    solver_hint,
+    fair_hint,
+    solver_review,
     solver_verdict,
 )
 from bot.store.database import open_database
@@ -31,7 +33,7 @@ class GameService(Games, Players, DailyBoard):
     """Games, settings, statistics and the daily deal of every player, in one database.
 
     ``executor`` runs the solver instead of the worker processes (tests). ``hint_function``,
-    ``verdict_function`` and ``daily_code_function`` are the calls into the solver (module-level functions, so a
+    ``verdict_function``, ``review_function`` and ``daily_code_function`` are the calls into the solver (module-level functions, so a
     process pool can run them); ``clock`` tells the time (the daily deal's date).
     """
 
@@ -43,8 +45,9 @@ class GameService(Games, Players, DailyBoard):
         verdict_budget: float = 5.0,
         winnable_budget: float = 3.0,
         executor: Executor | None = None,
-        hint_function: HintFunction = solver_hint,
+        hint_function: HintFunction = fair_hint,
         verdict_function: VerdictFunction = solver_verdict,
+        review_function: ReviewFunction = solver_review,
         daily_code_function: DailyCodeFunction = daily_code_of,
         clock: Clock = utc_clock,
         owns_database: bool = False,
@@ -56,11 +59,13 @@ class GameService(Games, Players, DailyBoard):
         self.verdict_budget = verdict_budget
         self.winnable_budget = winnable_budget
         self._owns_database = owns_database
-        self._init_games(hint_function, verdict_function, daily_code_function)
+        self.daily_code_function = daily_code_function
+        self._init_solving(hint_function, verdict_function, review_function)
+        self._init_games()
 
     @classmethod
     async def open(cls, url: str | None = None, *, executor: Executor | None = None,
-                   hint_function: HintFunction = solver_hint, verdict_function: VerdictFunction = solver_verdict,
+                   hint_function: HintFunction = fair_hint, verdict_function: VerdictFunction = solver_verdict,
                    daily_code_function: DailyCodeFunction = daily_code_of, clock: Clock = utc_clock,
                    hint_budget: float = 0.8, verdict_budget: float = 5.0,
                    winnable_budget: float = 3.0) -> GameService:
@@ -76,7 +81,8 @@ class GameService(Games, Players, DailyBoard):
     async def close(self) -> None:
         """Answer the taps already queued, stop background verdicts and the solver workers, and (when opened by
         :meth:`open`) close the database."""
-        await self._close_games()
+        await self._taps.drain()  # the taps already queued are committed and answered
+        await self._close_solving()
         self.solver.close()
         if self._owns_database:
             await self.db.close()

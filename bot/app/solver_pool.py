@@ -1,6 +1,7 @@
 """The solver pool: every solver call of the bot (hints, verdicts, winnable deals, the daily deal's search) runs
 here, in worker processes, each with a time budget.
 
+The hint a player gets is :func:`fair_hint`: advice from what they can see, never from the face-down cards.
 The solver is CPU-bound; in a thread it would hold the GIL the event loop needs, so it runs in processes: one
 single-worker pool for what a player waits on (hints, winnable deals, the daily code) and one for background
 verdicts, so a long verdict never delays a hint. A call that fails, or takes longer than its timeout, gives None;
@@ -23,8 +24,11 @@ from typing import Any, ParamSpec, TypeVar
 from bot.app import daily
 from bot.app.model import DealVerdict, Hint
 from core import solver
+from core.advisor import VisiblePosition, advise
 from core.deal import GameCode
-from core.game import Game
+from core.game import UNDO, Game, Status
+from core.review import Review as GameReview
+from core.review import review
 
 log = logging.getLogger(__name__)
 
@@ -40,10 +44,27 @@ BACKGROUND = "background"
 
 # --- the calls, module-level so that a process pool can run them -------------------------------------------------
 
+def fair_hint(state: str, budget: float) -> Hint:
+    """The advice for the position ``state`` (``Game.to_text()``) from what the player can see
+    (:func:`core.advisor.advise`), with its chance of winning; a blocked game gets Undo, and is lost."""
+    game = Game.from_text(state)
+    if game.status is Status.BLOCKED:
+        return Hint(UNDO if game.undo_depth else None, False, None, 0.0)
+    advice = advise(VisiblePosition.of(game), time_budget=budget)
+    return Hint(advice.action, None, None, advice.win_chance)
+
+
 def solver_hint(state: str, budget: float) -> Hint:
-    """The solver's next move for the position ``state`` (``Game.to_text()``), searched for ``budget`` seconds."""
+    """The exact solver's next move for the position ``state``, searched for ``budget`` seconds (it knows the
+    hidden cards: used where the game is over, never as a player's hint)."""
     found = solver.hint(Game.from_text(state), time_budget=budget)
     return Hint(found.action, found.winnable, found.best_score)
+
+
+def solver_review(state: str) -> GameReview:
+    """The exact review of the line played in ``state`` from its deal's start (:func:`core.review.review`)."""
+    game = Game.from_text(state)
+    return review(Game(game.deal, game.rules, game.code), game.actions())
 
 
 def solver_verdict(code: str, budget: float, best: bool) -> DealVerdict:
@@ -58,6 +79,7 @@ def daily_code_of(day: dt.date) -> GameCode:
 
 
 HintFunction = Callable[[str, float], Hint]
+ReviewFunction = Callable[[str], GameReview]
 VerdictFunction = Callable[[str, float, bool], DealVerdict]
 DailyCodeFunction = Callable[[dt.date], GameCode]
 

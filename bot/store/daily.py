@@ -43,12 +43,14 @@ class DailyGameRecord:
     user_id: str
     board: str | None
     won: bool
+    finished: bool
     score: int
     moves: int
     hints_used: int
     undos_used: int
     started_at: dt.datetime
-    finished_at: dt.datetime
+    finished_at: dt.datetime | None
+    updated_at: dt.datetime
 
 
 def _aware(moment: dt.datetime) -> dt.datetime:
@@ -131,18 +133,20 @@ async def release_post(tx: Transaction, subscription_id: int, day: dt.date) -> N
         daily_posts.c.status == POST_CLAIMED))
 
 
-async def finished_daily_games(tx: Transaction, platform: str, day: dt.date) -> list[DailyGameRecord]:
-    """Every finished (won or blocked) daily game of ``day`` on ``platform``, in the order they finished."""
+async def daily_games(tx: Transaction, platform: str, day: dt.date) -> list[DailyGameRecord]:
+    """Every daily game of ``day`` on ``platform``, finished or not, oldest first (a player's first is their
+    attempt)."""
     rows = (await tx.execute(
         select(players.c.id.label("player_id"), players.c.display_name, players.c.user_id, games.c.board,
                games.c.status, games.c.score, games.c.moves, games.c.hints_used, games.c.undos_used,
-               games.c.started_at, games.c.finished_at)
+               games.c.started_at, games.c.finished_at, games.c.updated_at)
         .join_from(games, players, games.c.player_id == players.c.id)
-        .where(players.c.platform == platform, games.c.daily == day, games.c.status.in_((WON, BLOCKED)),
-               games.c.finished_at.is_not(None))
-        .order_by(games.c.finished_at, games.c.id))).all()
+        .where(players.c.platform == platform, games.c.daily == day)
+        .order_by(games.c.id))).all()
     return [DailyGameRecord(
         player_id=row.player_id, display_name=row.display_name, user_id=row.user_id, board=row.board,
-        won=row.status == WON, score=row.score, moves=row.moves, hints_used=row.hints_used,
-        undos_used=row.undos_used, started_at=_aware(row.started_at), finished_at=_aware(row.finished_at))
+        won=row.status == WON, finished=row.status in (WON, BLOCKED), score=row.score, moves=row.moves, hints_used=row.hints_used,
+        undos_used=row.undos_used, started_at=_aware(row.started_at),
+        finished_at=_aware(row.finished_at) if row.finished_at is not None else None,
+        updated_at=_aware(row.updated_at))
         for row in rows]

@@ -26,6 +26,8 @@ class GameRecord:
     state: str
     version: int
     status: str
+    active: bool
+    moves: int
     daily: dt.date | None
     dealt_winnable: bool
     hints_used: int
@@ -34,6 +36,7 @@ class GameRecord:
     verdict_best_score: int | None
     verdict_at: dt.datetime | None
     chat_id: str | None
+    message_id: str | None
     owner_id: int
     platform: str
     user_id: str
@@ -41,6 +44,7 @@ class GameRecord:
     language: str | None
     explain_refusals: bool
     default_rules: str
+    winnable_only: bool | None
 
     @classmethod
     def from_row(cls, row: Row[Any]) -> GameRecord:
@@ -62,11 +66,13 @@ class StateWrite:
 
 
 _SELECT: Select[Any] = select(
-    games.c.id, games.c.code, games.c.rules, games.c.state, games.c.version, games.c.status, games.c.daily,
+    games.c.id, games.c.code, games.c.rules, games.c.state, games.c.version, games.c.status, games.c.active,
+    games.c.moves, games.c.daily,
     games.c.dealt_winnable, games.c.hints_used, games.c.undos_used, games.c.verdict_winnable,
-    games.c.verdict_best_score, games.c.verdict_at, games.c.chat_id, players.c.id.label("owner_id"),
-    players.c.platform, players.c.user_id, players.c.display_name.label("owner_name"), players.c.language,
-    players.c.explain_refusals, players.c.default_rules,
+    games.c.verdict_best_score, games.c.verdict_at, games.c.chat_id, games.c.message_id,
+    players.c.id.label("owner_id"), players.c.platform, players.c.user_id,
+    players.c.display_name.label("owner_name"), players.c.language, players.c.explain_refusals,
+    players.c.default_rules, players.c.winnable_only,
 ).join_from(games, players, games.c.player_id == players.c.id)
 
 #: One statement for every action of a batch: each row written only if it is still at the version read.
@@ -114,6 +120,25 @@ async def active_of(tx: Transaction, platform: str, user_id: str) -> GameRecord 
     row = (await tx.execute(_SELECT.where(players.c.platform == platform, players.c.user_id == user_id,
                                           games.c.active == true()))).one_or_none()
     return None if row is None else GameRecord.from_row(row)
+
+
+async def latest_of(tx: Transaction, platform: str, user_id: str) -> GameRecord | None:
+    """The player's newest game, whatever its status."""
+    row = (await tx.execute(_SELECT.where(players.c.platform == platform, players.c.user_id == user_id)
+                            .order_by(games.c.id.desc()).limit(1))).first()
+    return None if row is None else GameRecord.from_row(row)
+
+
+async def daily_attempt(tx: Transaction, platform: str, user_id: str, day: dt.date) -> GameRecord | None:
+    """The player's attempt at the daily deal of ``day``: their first game marked with that day."""
+    row = (await tx.execute(_SELECT.where(players.c.platform == platform, players.c.user_id == user_id,
+                                          games.c.daily == day).order_by(games.c.id).limit(1))).first()
+    return None if row is None else GameRecord.from_row(row)
+
+
+async def set_board(tx: Transaction, game_id: int, chat_id: str, message_id: str) -> None:
+    """Where the game's live board now is."""
+    await tx.execute(update(games).where(games.c.id == game_id).values(chat_id=chat_id, message_id=message_id))
 
 
 async def end_active(tx: Transaction, owner_id: int, now: dt.datetime) -> None:

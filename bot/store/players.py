@@ -21,16 +21,18 @@ class PlayerRecord:
     language: str | None
     explain_refusals: bool
     default_rules: str
+    winnable_only: bool | None
 
 
 _RETURNING = (players.c.id, players.c.display_name, players.c.language, players.c.explain_refusals,
-              players.c.default_rules)
+              players.c.default_rules, players.c.winnable_only)
 #: The columns a caller may change.
-SETTABLE = frozenset({"display_name", "language", "explain_refusals", "default_rules"})
+SETTABLE = frozenset({"display_name", "language", "explain_refusals", "default_rules", "winnable_only"})
 
 
 def _record(row: Any) -> PlayerRecord:
-    return PlayerRecord(row.id, row.display_name, row.language, bool(row.explain_refusals), row.default_rules)
+    return PlayerRecord(row.id, row.display_name, row.language, bool(row.explain_refusals), row.default_rules,
+                        row.winnable_only)
 
 
 async def find(tx: Transaction, platform: str, user_id: str) -> PlayerRecord | None:

@@ -64,6 +64,8 @@ class PlayerRow(Base):
     language: Mapped[str | None] = mapped_column(String(16))  # an override; NULL: the platform's locale
     explain_refusals: Mapped[bool] = mapped_column(Boolean, server_default=true())
     default_rules: Mapped[str] = mapped_column(String(8), server_default="easy")
+    #: only deals the solver proved winnable (migration 0003); NULL: the rule set's default (on for Classic)
+    winnable_only: Mapped[bool | None] = mapped_column(Boolean)
     created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
 
     __table_args__ = (
@@ -104,8 +106,9 @@ class GameRow(Base):
     verdict_best_score: Mapped[int | None] = mapped_column(Integer)
     #: when the full verdict (best score search included) was stored
     verdict_at: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True))
-    #: the chat or channel the game was started in
+    #: where the game's live board is: the chat or channel, and the message (written by the adapter that shows it)
     chat_id: Mapped[str | None] = mapped_column(String(64))
+    message_id: Mapped[str | None] = mapped_column(String(64))
     #: a daily game's leaderboard (migration 0002): the Discord server or Telegram group it was started in; NULL
     #: in a private chat, and for other games
     board: Mapped[str | None] = mapped_column(String(64))

@@ -1,5 +1,5 @@
-"""Undos counted on each game (shown on the board and the daily leaderboard); the never-written games.message_id
-dropped.
+"""Undos counted on each game (shown on the board and the daily leaderboard); the player's choice of winnable-only
+deals (NULL: the default of the rule set).
 
 Revision ID: 0003
 Revises: 0002
@@ -21,10 +21,12 @@ depends_on: str | Sequence[str] | None = None
 def upgrade() -> None:
     with op.batch_alter_table("games") as batch:
         batch.add_column(sa.Column("undos_used", sa.Integer(), server_default="0", nullable=False))
-        batch.drop_column("message_id")
+    with op.batch_alter_table("players") as batch:
+        batch.add_column(sa.Column("winnable_only", sa.Boolean(), nullable=True))
 
 
 def downgrade() -> None:
+    with op.batch_alter_table("players") as batch:
+        batch.drop_column("winnable_only")
     with op.batch_alter_table("games") as batch:
-        batch.add_column(sa.Column("message_id", sa.String(64), nullable=True))
         batch.drop_column("undos_used")

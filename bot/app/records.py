@@ -1,0 +1,87 @@
+"""Game rows as the app reads and hands them out: loading one for a player (with the checks every tap needs), a
+stored record made into a frozen snapshot, and a typed-in code checked."""
+
+from __future__ import annotations
+
+from bot.app.errors import BadGameCode, GameNotFound, NotCurrentGame, NotYourGame, StaleGame
+from bot.app.model import BoardRef, DealVerdict, GameSnapshot, Hint, PlayerKey, Settings
+from bot.store import games as stored_games
+from bot.store.engine import Transaction
+from bot.store.games import GameRecord
+from bot.store.schema import ABANDONED, BLOCKED, WON
+from core.deal import GameCode, Rules
+from core.errors import TriPeaksError
+from core.game import Game, Outcome
+
+
+def parse_code(code: str | GameCode) -> GameCode:
+    """A game code from a player, or :class:`BadGameCode`."""
+    if isinstance(code, GameCode):
+        return code
+    if not isinstance(code, str):
+        raise BadGameCode(repr(code), f"not a game code: {code!r}")
+    try:
+        return GameCode.parse(code)
+    except TriPeaksError as error:
+        raise BadGameCode(code, str(error)) from None
+
+
+def settings_of(record: GameRecord) -> Settings:
+    return Settings(language=record.language, explain_refusals=bool(record.explain_refusals),
+                    default_rules=Rules(record.default_rules), winnable_only=record.winnable_only)
+
+
+def verdict_of(record: GameRecord) -> DealVerdict | None:
+    if record.verdict_at is None and record.verdict_winnable is None:
+        return None
+    return DealVerdict(record.verdict_winnable, record.verdict_best_score)
+
+
+def owner_of(record: GameRecord) -> PlayerKey:
+    return PlayerKey(record.platform, record.user_id)
+
+
+def snapshot_of(record: GameRecord, game: Game | None = None, *, outcome: Outcome | None = None,
+                hint: Hint | None = None, replaced: GameSnapshot | None = None) -> GameSnapshot:
+    board = (BoardRef(record.chat_id, record.message_id)
+             if record.chat_id is not None and record.message_id is not None else None)
+    return GameSnapshot(
+        game_id=record.id, version=record.version, owner=owner_of(record), owner_name=record.owner_name,
+        game=game if game is not None else Game.from_text(record.state), daily=record.daily, outcome=outcome,
+        hint=hint, verdict=verdict_of(record) if record.status in (WON, BLOCKED) else None,
+        hints_used=record.hints_used, abandoned=record.status == ABANDONED, settings=settings_of(record),
+        undos_used=record.undos_used, dealt_winnable=record.dealt_winnable, board=board, replaced=replaced)
+
+
+async def load_game(tx: Transaction, game_id: int) -> GameRecord:
+    record = await stored_games.load(tx, game_id)
+    if record is None:
+        raise GameNotFound(game_id)
+    return record
+
+
+async def load_owned(tx: Transaction, player: PlayerKey, game_id: int) -> GameRecord:
+    """The game ``game_id``, which must be ``player``'s (:class:`NotYourGame`)."""
+    record = await load_game(tx, game_id)
+    if owner_of(record) != player:
+        raise NotYourGame(record.owner_name)
+    return record
+
+
+async def load_checked(tx: Transaction, player: PlayerKey, game_id: int, version: int) -> GameRecord:
+    """The player's game ``game_id``, which must still be at ``version``."""
+    record = await load_owned(tx, player, game_id)
+    if record.version != version:
+        raise await stale_error(tx, record)
+    return record
+
+
+async def stale_error(tx: Transaction, record: GameRecord) -> StaleGame | NotCurrentGame:
+    """The error for a tap from an old board of ``record``: the game as it stands if it is still the player's
+    latest, else a private note pointing at the game that is (the board must not turn into another game)."""
+    if record.active:
+        return StaleGame(snapshot_of(record))
+    latest = await stored_games.latest_of(tx, record.platform, record.user_id)
+    if latest is not None and latest.id == record.id:
+        return StaleGame(snapshot_of(record))
+    return NotCurrentGame(snapshot_of(latest) if latest is not None and latest.active else None)

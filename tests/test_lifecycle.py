@@ -1,0 +1,228 @@
+"""A game is never lost by a tap, and the daily deal cannot be gamed: the service's rules for stale taps, starting
+over, the daily attempt, the leaderboard, reviews and winnable-only deals (on SQLite and PostgreSQL)."""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+from collections.abc import AsyncIterator
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+
+from bot.app import errors
+from bot.app.codec import game_command
+from bot.app.commands import ConfirmStart, DailyDeal, DealByCode, RandomDeal, Replay
+from bot.app.model import BoardRef, PlayerKey
+from bot.app.service import GameService
+from bot.store.engine import Database
+from core.deal import GameCode, Rules
+from core.game import DRAW, Game, Reason, Status, Tap
+from tests.conftest import fake_hint, fake_verdict
+from tests.core_helpers import winning_line
+from tests.test_service import ALICE, BLOCK_CODE, BOB, WIN_CODE, block_game, play, win_game
+
+DAY = dt.date(2026, 11, 29)
+DAILY_CODE = "TP1-E-AAAAAAF"
+YESTERDAYS_CODE = "TP1-E-AAAAAAG"
+
+
+@pytest.fixture
+async def service(database: Database) -> AsyncIterator[GameService]:
+    """The service on a fixed day, with fixed daily deals (which deal a day gets is bot.app.daily's business)."""
+    codes = {DAY: GameCode.parse(DAILY_CODE), DAY - dt.timedelta(days=1): GameCode.parse(YESTERDAYS_CODE)}
+    with ThreadPoolExecutor(2) as executor:
+        async with GameService(database, executor=executor, hint_function=fake_hint, verdict_function=fake_verdict,
+                               daily_code_function=codes.__getitem__,
+                               clock=lambda: dt.datetime.combine(DAY, dt.time(12), tzinfo=dt.UTC)) as svc:
+            yield svc
+
+
+def free_fitting(game: Game) -> list[int]:
+    return [slot for slot in game.playable_slots() if game.fits(slot)]
+
+
+# --- taps ---------------------------------------------------------------------------------------------------------
+
+
+async def test_two_quick_card_taps_from_one_board_both_apply(service: GameService) -> None:
+    start = await service.new_game(ALICE, "Alice", code=WIN_CODE)
+    line = winning_line(WIN_CODE)
+    taps = [action for action in line[:2]]
+    assert all(isinstance(action, Tap) for action in taps), "the line starts with two removals"
+    # both taps carry the version of the board they were on: 0
+    first = await service.act(ALICE, "Alice", game_command(start.game_id, 0, str(taps[0])))
+    second = await service.act(ALICE, "Alice", game_command(start.game_id, 0, str(taps[1])))
+    assert first.outcome is not None and first.outcome.ok
+    assert second.outcome is not None and second.outcome.ok and second.version == 2
+    assert second.game.moves == 2
+
+
+async def test_a_stale_card_that_no_longer_fits_is_refused_with_its_reason(service: GameService) -> None:
+    start = await service.new_game(ALICE, "Alice", code=WIN_CODE)
+    slot = free_fitting(start.game)[0]
+    await service.act(ALICE, "Alice", game_command(start.game_id, 0, str(slot)))
+    again = await service.act(ALICE, "Alice", game_command(start.game_id, 0, str(slot)))  # the double tap
+    assert again.outcome is not None and again.outcome.reason is Reason.REMOVED and again.version == 1
+
+
+async def test_a_double_tap_of_draw_or_undo_applies_once(service: GameService) -> None:
+    start = await service.new_game(ALICE, "Alice", code=BLOCK_CODE)
+    drawn = await service.act(ALICE, "Alice", game_command(start.game_id, 0, "d"))
+    with pytest.raises(errors.StaleGame) as stale:
+        await service.act(ALICE, "Alice", game_command(start.game_id, 0, "d"))
+    assert stale.value.current.version == drawn.version and stale.value.current.game.stock_left == 22
+    await service.act(ALICE, "Alice", game_command(start.game_id, 1, "u"))
+    with pytest.raises(errors.StaleGame):
+        await service.act(ALICE, "Alice", game_command(start.game_id, 1, "u"))
+    assert (await service.game(start.game_id)).game.stock_left == 23
+
+
+# --- starting over --------------------------------------------------------------------------------------------------
+
+
+async def test_a_game_with_moves_is_not_abandoned_without_confirmation(service: GameService) -> None:
+    old = await service.new_game(ALICE, "Alice", code=BLOCK_CODE)
+    await service.new_game(ALICE, "Alice", ask=True)  # an untouched deal is replaced without a question
+    old = await service.new_game(ALICE, "Alice", code=BLOCK_CODE)
+    await service.act(ALICE, "Alice", game_command(old.game_id, 0, "d"))
+    with pytest.raises(errors.ConfirmAbandon) as asked:
+        await service.start(ALICE, "Alice", RandomDeal(Rules.EASY), ask=True)
+    assert asked.value.current.game_id == old.game_id and asked.value.current.game.moves == 1
+    assert (await service.current_game(ALICE)).game_id == old.game_id  # type: ignore[union-attr]
+
+    confirmed = ConfirmStart(old.game_id, DealByCode(WIN_CODE))
+    new = await service.start(ALICE, "Alice", confirmed)
+    assert str(new.game.code) == WIN_CODE
+    assert new.replaced is not None and new.replaced.game_id == old.game_id and new.replaced.abandoned
+    with pytest.raises(errors.NotCurrentGame) as twice:  # Yes tapped twice: one new game
+        await service.start(ALICE, "Alice", confirmed)
+    assert twice.value.current is not None and twice.value.current.game_id == new.game_id
+
+
+async def test_new_game_tapped_twice_on_a_finished_board_starts_one_game(service: GameService) -> None:
+    won = await service.game(await win_game(service))
+    new = await service.act(ALICE, "Alice", game_command(won.game_id, won.version, "n"), ask=True)
+    assert new.replaced is not None and new.replaced.game_id == won.game_id
+    with pytest.raises(errors.NotCurrentGame):
+        await service.act(ALICE, "Alice", game_command(won.game_id, won.version, "n"), ask=True)
+    replay_tapped = await service.game(won.game_id)
+    with pytest.raises(errors.NotCurrentGame):  # a replay from a board that is no longer the latest
+        await service.act(ALICE, "Alice", Replay(replay_tapped.game_id))
+
+
+async def test_replay_deals_the_same_deal_again(service: GameService) -> None:
+    won = await service.game(await win_game(service))
+    again = await service.act(ALICE, "Alice", Replay(won.game_id))
+    assert again.game.code == won.game.code and again.game.moves == 0 and again.game_id != won.game_id
+
+
+async def test_play_by_name_refuses_words_and_hidden_cards_with_their_own_errors(service: GameService) -> None:
+    start = await service.new_game(ALICE, "Alice", code=WIN_CODE)
+    with pytest.raises(errors.NotACard):
+        await service.play_card(ALICE, "Alice", "zz")
+    hidden = start.game.card_at(0)  # a top card, face down
+    with pytest.raises(errors.CardNotInPlay):
+        await service.play_card(ALICE, "Alice", str(hidden))
+    slot = free_fitting(start.game)[0]
+    played = await service.play_card(ALICE, "Alice", str(start.game.card_at(slot)))
+    assert played.outcome is not None and played.outcome.ok and played.game.is_removed(slot)
+    with pytest.raises(errors.NoActiveGame):
+        await service.play_card(BOB, "Bob", "7h")
+
+
+async def test_the_board_location_is_kept_with_the_game(service: GameService) -> None:
+    start = await service.new_game(ALICE, "Alice", code=WIN_CODE, chat_id="c1")
+    await service.show_board(start.game_id, BoardRef("c1", "m7"))
+    assert (await service.game(start.game_id)).board == BoardRef("c1", "m7")
+    new = await service.new_game(ALICE, "Alice")
+    assert new.replaced is not None and new.replaced.board == BoardRef("c1", "m7")
+
+
+# --- the daily deal -------------------------------------------------------------------------------------------------
+
+
+async def test_the_daily_attempt_is_resumed_never_restarted(service: GameService) -> None:
+    attempt = await service.new_daily_game(ALICE, "Alice", board="g1")
+    assert attempt.daily == DAY and str(attempt.game.code) == DAILY_CODE
+    drawn = await service.act(ALICE, "Alice", game_command(attempt.game_id, 0, "d"))
+    again = await service.new_daily_game(ALICE, "Alice", board="g1")
+    assert again.game_id == attempt.game_id and again.version == drawn.version  # resumed, draws kept
+    # abandoning it (confirmed) ends the attempt; it still counts, as not won
+    await service.start(ALICE, "Alice", ConfirmStart(attempt.game_id, RandomDeal(Rules.EASY)))
+    board = await service.daily_leaderboard("discord", "g1", DAY)
+    assert [(r.name, r.won, r.finished) for r in board] == [("Alice", False, False)]
+    replay = await service.new_daily_game(ALICE, "Alice", board="g1")
+    assert replay.game_id != attempt.game_id and replay.daily is None  # a replay ranks nowhere
+    assert str(replay.game.code) == DAILY_CODE
+    assert len(await service.daily_leaderboard("discord", "g1", DAY)) == 1
+
+
+async def test_the_days_code_is_no_practice_game_before_the_attempt_has_ended(service: GameService) -> None:
+    for code, day in ((DAILY_CODE, DAY), (YESTERDAYS_CODE, DAY - dt.timedelta(days=1))):
+        with pytest.raises(errors.DailyCodeLocked) as locked:
+            await service.new_game(ALICE, "Alice", code=code)
+        assert locked.value.day == day
+    attempt = await service.new_daily_game(ALICE, "Alice", board="g1")
+    with pytest.raises(errors.DailyCodeLocked):
+        await service.new_game(ALICE, "Alice", code=DAILY_CODE)
+    line = winning_line(DAILY_CODE)
+    await play(service, ALICE, attempt.game_id, 0, line)
+    practice = await service.new_game(ALICE, "Alice", code=DAILY_CODE)  # the attempt is over: practise away
+    assert practice.daily is None
+
+
+async def test_the_leaderboard_ranks_won_first_then_score_hints_undos_and_time(service: GameService) -> None:
+    players = [PlayerKey("discord", str(n)) for n in range(4)]
+    line = winning_line(DAILY_CODE)
+    for index, player in enumerate(players):
+        attempt = await service.new_daily_game(player, f"P{index}", board="g1")
+        version = 0
+        if index == 1:  # a hint
+            version = (await service.act(player, f"P{index}", game_command(attempt.game_id, version, "h"))).version
+        if index == 2:  # a draw taken back: an undo, and the same score
+            version = await play(service, player, attempt.game_id, version, [DRAW])
+            version = (await service.act(player, f"P{index}", game_command(attempt.game_id, version, "u"))).version
+        if index == 3:  # gives up after one draw
+            await play(service, player, attempt.game_id, version, [DRAW])
+            continue
+        await play(service, player, attempt.game_id, version, line)
+    board = await service.daily_leaderboard("discord", "g1", DAY)
+    assert [r.user_id for r in board] == ["0", "2", "1", "3"]
+    assert [(r.hints, r.undos, r.won) for r in board] == [(0, 0, True), (0, 1, True), (1, 0, True), (0, 0, False)]
+
+
+# --- winnable-only deals and the review ---------------------------------------------------------------------------
+
+
+async def test_classic_deals_are_winnable_only_unless_the_player_says_otherwise(service: GameService) -> None:
+    classic = await service.new_game(ALICE, "Alice", rules=Rules.CLASSIC)
+    assert classic.dealt_winnable and classic.game.code is not None and classic.game.code.number % 7 == 0
+    assert not (await service.new_game(ALICE, "Alice", rules=Rules.EASY)).dealt_winnable
+    await service.update_settings(ALICE, winnable_only=False)
+    assert not (await service.new_game(ALICE, "Alice", rules=Rules.CLASSIC)).dealt_winnable
+    await service.update_settings(ALICE, winnable_only=True)
+    assert (await service.new_game(ALICE, "Alice", rules=Rules.EASY)).dealt_winnable
+    with pytest.raises(errors.BadPayload):
+        await service.update_settings(ALICE, winnable_only="yes")
+
+
+async def test_a_finished_game_is_reviewed_by_the_exact_solver(service: GameService) -> None:
+    game_id = await block_game(service)
+    review = await service.review(game_id)
+    assert review is not None and not review.won and review.score == 477
+    won = await service.review(await win_game(service))
+    assert won is not None and won.won and won.lost_at is None
+    playing = await service.new_game(ALICE, "Alice", code=WIN_CODE)
+    assert await service.review(playing.game_id) is None  # nothing to review while it is being played
+
+
+async def test_taps_from_two_boards_race_without_losing_one(service: GameService) -> None:
+    start = await service.new_game(ALICE, "Alice", code=WIN_CODE)
+    line = [a for a in winning_line(WIN_CODE)[:6]]
+    taps = [slot for slot in (a.slot for a in line if isinstance(a, Tap))][:3]
+    results = await asyncio.gather(*(service.act(ALICE, "Alice", game_command(start.game_id, 0, str(s)))
+                                     for s in taps))
+    applied = [r for r in results if r.outcome is not None and r.outcome.ok]
+    assert (await service.game(start.game_id)).version == len(applied)
+    assert (await service.game(start.game_id)).game.status is Status.PLAYING
