@@ -33,7 +33,8 @@ async def test_run_serves_telegram_and_stops_cleanly(tmp_path: Path, stop_signal
                 "LOG_LEVEL": "DEBUG", "PYTHONPATH": str(REPO)}
         process = await asyncio.create_subprocess_exec(
             sys.executable, "-m", "bot.cli", "run", cwd=tmp_path, env=env,
-            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+            start_new_session=True)  # a process group of its own, as a terminal's foreground job
         try:
             ann = api.user("Ann", language_code="uk")
             chat = api.private_chat(ann)
@@ -48,7 +49,10 @@ async def test_run_serves_telegram_and_stops_cleanly(tmp_path: Path, stop_signal
         finally:
             if process.returncode is None:
                 signalled = time.monotonic()
-                process.send_signal(stop_signal)
+                if stop_signal == signal.SIGINT:  # Ctrl-C: the terminal signals the whole group, workers too
+                    os.killpg(process.pid, stop_signal)
+                else:
+                    process.send_signal(stop_signal)
             out, err = await asyncio.wait_for(process.communicate(), timeout=60)
             took = time.monotonic() - signalled
 
