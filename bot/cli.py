@@ -245,7 +245,7 @@ def _run_async(work: Coroutine[Any, Any, int], url: str) -> int:
     """Run ``work``; a database that cannot be opened is a one-line error, not a traceback."""
     import asyncio
 
-    from sqlalchemy.exc import SQLAlchemyError
+    from bot.store.engine import DatabaseError
 
     try:
         return asyncio.run(work)
@@ -253,7 +253,7 @@ def _run_async(work: Coroutine[Any, Any, int], url: str) -> int:
         return 130
     except BrokenPipeError:
         raise
-    except (OSError, SQLAlchemyError) as error:
+    except (OSError, DatabaseError) as error:
         reason = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
         raise UsageError(f"cannot open the database {redact_url(url)}: {reason}") from None
 
@@ -283,9 +283,7 @@ def cmd_console(args: argparse.Namespace) -> int:
 
 
 def cmd_db(args: argparse.Namespace) -> int:
-    from alembic.util.exc import CommandError
-
-    from bot.store.migrate import current_revision, downgrade_database, upgrade_database
+    from bot.store.migrate import MigrationError, current_revision, downgrade_database, upgrade_database
 
     if args.action == "downgrade":
         if args.revision is None:
@@ -303,7 +301,7 @@ def cmd_db(args: argparse.Namespace) -> int:
                 await upgrade_database(url, args.revision or "head")
             elif args.action == "downgrade":
                 await downgrade_database(url, args.revision)
-        except CommandError as error:  # an unknown revision, or a move that is not possible from here
+        except MigrationError as error:  # an unknown revision, or a move that is not possible from here
             raise UsageError(f"db {args.action} {args.revision or 'head'}: {error}") from None
         print(f"database at revision {await current_revision(url)}")
         return 0

@@ -272,10 +272,10 @@ async def _serve(config: Config, stop: StopSignals) -> int:
 
                 senders.append(TelegramSender(telegram_app.bot))
             if config.discord_token:
-                from bot.adapters.discord.client import build_bot
+                from bot.adapters.discord.client import build_bot, start_discord
 
                 discord_bot = build_bot(service, config)
-                tasks.append(asyncio.create_task(discord_bot.start(config.discord_token), name="discord"))
+                tasks.append(asyncio.create_task(start_discord(discord_bot, config.discord_token), name="discord"))
                 log.info("discord starting")
                 from bot.adapters.discord.sender import DiscordSender
 
@@ -289,8 +289,9 @@ async def _serve(config: Config, stop: StopSignals) -> int:
             done, _ = await asyncio.wait([waiter, *tasks], return_when=asyncio.FIRST_COMPLETED)
             waiter.cancel()
             for task in done:
+                if task is not waiter and isinstance(task.exception(), TokenRejected):
+                    raise TokenRejected(str(task.exception())) from None
                 if task is not waiter and task.exception() is not None:
-                    _raise_rejected_token(task.exception())
                     log.error("%s stopped: %s", task.get_name(), task.exception())
                     return 1
             log.info("stopping")
@@ -327,12 +328,4 @@ async def _unless_stopped(work: Awaitable[None], stop: StopSignals) -> None:
         waiter.cancel()
 
 
-def _raise_rejected_token(error: BaseException | None) -> None:
-    """Discord's refusal of the token, as the one line an operator needs."""
-    try:
-        from discord import LoginFailure
-    except ImportError:  # pragma: no cover - discord.py is a dependency
-        return
-    if isinstance(error, LoginFailure):
-        raise TokenRejected("DISCORD_TOKEN was rejected by Discord") from None
 

@@ -21,6 +21,7 @@ from typing import Any
 
 from sqlalchemy import Connection, event
 from sqlalchemy.engine import URL, make_url
+from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.ext.asyncio import (
     AsyncConnection,
     AsyncEngine,
@@ -102,6 +103,8 @@ def create_sessionmaker(engine: AsyncEngine) -> async_sessionmaker[AsyncSession]
 
 #: An open transaction, as the store's functions take it.
 Transaction = AsyncConnection
+#: What the database raises when it cannot be reached or refuses a statement (callers outside the store catch this).
+DatabaseError = SQLAlchemyError
 
 
 @dataclass

@@ -6,11 +6,15 @@ import logging
 from pathlib import Path
 from typing import Any
 
+from alembic.util.exc import CommandError
 from sqlalchemy import Connection, text
 from sqlalchemy.engine import URL
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from bot.store.engine import create_engine
+
+#: What Alembic raises for an unknown revision or a move that is not possible from the database's revision.
+MigrationError = CommandError
 
 log = logging.getLogger(__name__)
 

@@ -21,7 +21,7 @@ from bot.adapters.discord.commands import TriPeaksCommands
 from bot.adapters.discord.translator import CatalogueTranslator
 from bot.adapters.discord.views import PayloadButton
 from bot.app.service import GameService
-from bot.config import Config
+from bot.config import Config, TokenRejected
 
 log = logging.getLogger(__name__)
 
@@ -88,6 +88,15 @@ class ShardedTriPeaksBot(_TriPeaks, commands.AutoShardedBot):
 
 
 AnyBot = TriPeaksBot | ShardedTriPeaksBot
+
+
+async def start_discord(bot: AnyBot, token: str) -> None:
+    """Log in and run until closed; Discord's refusal of the token is the one line an operator needs
+    (:class:`TokenRejected`)."""
+    try:
+        await bot.start(token)
+    except discord.LoginFailure:
+        raise TokenRejected("DISCORD_TOKEN was rejected by Discord") from None
 
 
 def build_bot(service: GameService, config: Config, *, defer_after: float = DEFER_AFTER) -> AnyBot:
