@@ -25,9 +25,9 @@ only, as long as the time budget does not cut the sampling short (then ``samples
 >>> position = VisiblePosition.of(game)
 >>> position.stock_left, len(position.face_down_slots()), len(position.unseen())
 (23, 18, 41)
->>> advice = advise(position, samples=20)
->>> str(advice.action), advice.win_chance, advice.samples_used
-('21', 0.95, 20)
+>>> advice = advise(position, samples=12)
+>>> str(advice.action), advice.samples_used, round(advice.win_chance, 3)
+('21', 12, 0.917)
 """
 
 from __future__ import annotations
@@ -49,10 +49,11 @@ __all__ = ["DEFAULT_NODE_BUDGET", "DEFAULT_SAMPLES", "Advice", "SlotState", "Vis
 
 #: Samples per answer at most (bench/advisor.py measures the time and the win rates).
 DEFAULT_SAMPLES = 64
-#: Positions and masks the solver may examine for one answer, over all samples: about 0.7 s of one core of a
-#: 2-core machine. It cuts the sampling short in the first moves of a deal, where a sample costs up to 100 ms, and
-#: seldom later; unlike a time budget it gives the same answer on every machine.
-DEFAULT_NODE_BUDGET = 450_000
+#: Positions and masks the solver may examine for one answer, over all samples: about 0.5 s of one core of a
+#: 2-core machine (some 600,000 a second), so that a hint stays under a second with the other core busy too. It
+#: cuts the sampling short in the first moves of a deal, where a sample costs up to 100 ms (there 5 to 30 samples
+#: are solved), and seldom later; unlike a time budget it gives the same answer on every machine.
+DEFAULT_NODE_BUDGET = 300_000
 #: The rank written where the solver never reads one: removed slots and the cards already drawn.
 _FILLER = 1
 
