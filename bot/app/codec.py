@@ -25,6 +25,7 @@ import re
 
 from bot.app.commands import (
     AskHint,
+    Begin,
     Command,
     ConfirmStart,
     DailyDeal,
@@ -41,6 +42,7 @@ from bot.app.commands import (
     Replay,
     Review,
     Share,
+    ShowRules,
     StartRequest,
     WinnableOnly,
 )
@@ -59,6 +61,8 @@ _FINISHED_WORDS: dict[str, type[Replay] | type[Review] | type[Share]] = {"r": Re
 _GAME_RE = re.compile(r"^tp:g:(\d{1,18}):(\d{1,9}):(\d{1,2}|[dunhrvs])$")
 _CONFIRM_RE = re.compile(r"^tp:y:(\d{1,18}):(?:n:([ec-]):([01-])|c:(TP1-[A-Z]-[A-Z]{1,7})|d:(\d{4}-\d{2}-\d{2}|-))$")
 _KEEP_RE = re.compile(r"^tp:k:(\d{1,18})$")
+_BEGIN_RE = re.compile(r"^tp:b:(?:n:([ec-]):([01-])|c:(TP1-[A-Z]-[A-Z]{1,7})|d:(\d{4}-\d{2}-\d{2}|-))$")
+_RULES = "tp:rules"
 _DAILY_RE = re.compile(r"^tp:daily:(\d{4}-\d{2}-\d{2})$")
 _SETTING_RE = re.compile(r"^tp:set:(explain|rules|lang|winnable):([A-Za-z_]{2,8})$")
 _MAX_ID = 2**62
@@ -106,6 +110,10 @@ def encode(command: Command) -> str:
             return f"{PREFIX}:y:{abandon}:{_request_text(request)}"
         case KeepPlaying(game_id):
             return f"{PREFIX}:k:{game_id}"
+        case Begin(request):
+            return f"{PREFIX}:b:{_request_text(request)}"
+        case ShowRules():
+            return _RULES
         case PlayDaily(day):
             return f"{PREFIX}:daily:{day.isoformat()}"
         case ExplainRefusals(on):
@@ -141,6 +149,11 @@ def decode(text: str) -> Command:
     match = _KEEP_RE.match(text)
     if match:
         return KeepPlaying(int(match.group(1)))
+    match = _BEGIN_RE.match(text)
+    if match:
+        return Begin(_request(match))
+    if text == _RULES:
+        return ShowRules()
     raise BadPayload(f"not a TriPeaks payload: {text[:80]!r}")
 
 
@@ -157,7 +170,9 @@ def _request_text(request: StartRequest) -> str:
 
 
 def _request(match: re.Match[str]) -> StartRequest:
-    rules_letter, winnable, code, day = match.group(2, 3, 4, 5)
+    """The start request in a confirmation's or a start button's payload (the groups after its prefix)."""
+    groups = match.groups()
+    rules_letter, winnable, code, day = groups[-4:]
     if code is not None:
         return DealByCode(code)
     if day is not None:

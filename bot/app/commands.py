@@ -105,6 +105,18 @@ class ConfirmStart:
 
 
 @dataclass(frozen=True)
+class Begin:
+    """A button that starts a game, such as Play and Daily under the welcome message: ``request``."""
+
+    request: StartRequest
+
+
+@dataclass(frozen=True)
+class ShowRules:
+    """The Rules button under the welcome message."""
+
+
+@dataclass(frozen=True)
 class KeepPlaying:
     """No on "abandon your game in progress?": the game ``game_id`` goes on."""
 
@@ -150,4 +162,4 @@ class WinnableOnly:
 SettingChange = ExplainRefusals | DefaultRules | Language | WinnableOnly
 
 #: Anything a button can carry.
-Command = GameCommand | PlayDaily | SettingChange | ConfirmStart | KeepPlaying
+Command = GameCommand | PlayDaily | SettingChange | ConfirmStart | KeepPlaying | Begin | ShowRules
