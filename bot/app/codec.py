@@ -194,26 +194,3 @@ def _setting(key: str, value: str) -> Command:
     if key == "winnable" and value in ("on", "off"):
         return WinnableOnly(value == "on")
     raise BadPayload(f"not a setting: {key}:{value}")
-
-
-# --- the payload classes the renderer still builds buttons with (switched to encode() with the render split) ----
-
-from dataclasses import dataclass  # noqa: E402
-
-
-@dataclass(frozen=True)
-class GamePayload:
-    game_id: int
-    version: int
-    command: str
-
-    def encode(self) -> str:
-        return encode(game_command(self.game_id, self.version, self.command))
-
-
-@dataclass(frozen=True)
-class DailyPayload:
-    day: dt.date
-
-    def encode(self) -> str:
-        return encode(PlayDaily(self.day))

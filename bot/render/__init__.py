@@ -7,6 +7,5 @@ from the module that does the job:
 - :mod:`bot.render.replies`: rules, statistics, daily post and leaderboard, settings, errors;
 - :mod:`bot.render.commands`: command names and descriptions;
 - :mod:`bot.render.platforms`: how Discord, Telegram and the console lay a view out on a phone or a terminal
-  (rows, labels, colours), shared by the adapters and ``tripeaks show``;
-- :mod:`bot.render.settings_payload`: the settings buttons' payload.
+  (rows, labels, colours), shared by the adapters and ``tripeaks show``.
 """

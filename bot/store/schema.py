@@ -36,9 +36,6 @@ NAMING_CONVENTION = {
 
 # Status values stored in games.status: the engine's three plus "abandoned" (replaced by a new game).
 PLAYING, WON, BLOCKED, ABANDONED = "playing", "won", "blocked", "abandoned"
-STATUSES = (PLAYING, WON, BLOCKED, ABANDONED)
-#: A game counts in the statistics once it has one of these statuses.
-ENDED = (WON, BLOCKED, ABANDONED)
 
 # An auto-incrementing 64-bit id; SQLite only auto-increments a column declared INTEGER.
 BigId = BigInteger().with_variant(Integer(), "sqlite")
