@@ -3,7 +3,9 @@ from the module that does the job:
 
 - :mod:`bot.render.view`: the :class:`~bot.render.view.View` model, the platforms' limits, plain text;
 - :mod:`bot.render.tableau`: cards on buttons and the compact monospace tableau;
-- :mod:`bot.render.game`: the game message (header, tableau, status, buttons);
+- :mod:`bot.render.game`: the game message (header, tableau, status, buttons), the answer to a card played by name;
+- :mod:`bot.render.endings`: a finished game's lines and buttons, the review, the shared result;
+- :mod:`bot.render.lifecycle`: the welcome, the question before a game in progress is abandoned, keeping it;
 - :mod:`bot.render.replies`: rules, statistics, daily post and leaderboard, settings, errors;
 - :mod:`bot.render.commands`: command names and descriptions;
 - :mod:`bot.render.platforms`: how Discord, Telegram and the console lay a view out on a phone or a terminal

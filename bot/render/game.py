@@ -13,15 +13,16 @@
 from __future__ import annotations
 
 import dataclasses
-import datetime as dt
 from collections.abc import Sequence
 
 from babel.dates import format_date
+from babel.numbers import format_percent
 
 from bot.app.codec import encode
 from bot.app.commands import AskHint, Move, NewGame
-from bot.app.model import DealVerdict, GameSnapshot, Hint, Settings
+from bot.app.model import GameSnapshot, Hint, Settings
 from bot.i18n import N_, Translator, translator
+from bot.render.endings import ending_buttons, ending_lines
 from bot.render.tableau import card_label, slot_column, tableau_text
 from bot.render.view import CARDS_PER_ROW, HEADER_COLUMNS, Button, ButtonStyle, View, display_width
 from core.deal import Rules
@@ -46,11 +47,6 @@ REFUSALS = {
     Reason.GAME_OVER: N_("This game is over"),
 }
 
-#: A cleared peak and one still standing, in the share line.
-PEAK_CLEARED = "⛰"
-PEAK_STANDING = "▵"
-
-
 def refusal_text(reason: Reason, locale: str) -> str:
     """Why the engine refused an action, in the player's language."""
     return translator(locale).gettext(REFUSALS[reason])
@@ -64,26 +60,6 @@ def blocked_text(locale: str) -> str:
 def stock_text(n: int, locale: str) -> str:
     """``23 cards in the stock``, with the language's plural form."""
     return translator(locale).ngettext("{n} card in the stock", "{n} cards in the stock", n).format(n=n)
-
-
-def share_line(day: dt.date, game: Game, hinted: bool, locale: str) -> str:
-    """A daily result a player can paste anywhere: the day, the code, the score and the peaks cleared, and no card.
-
-    >>> from core.game import Game
-    >>> share_line(dt.date(2026, 11, 29), Game.from_code("TP1-E-AAAAAAB"), False, "en")
-    'TriPeaks daily 2026-11-29 TP1-E-AAAAAAB: score 500, peaks 0/3 ▵▵▵'
-    """
-    tr = translator(locale)
-    peaks = game.peaks_cleared()
-    # TRANSLATORS: the shareable result of a daily deal; keep "TriPeaks", {date} is YYYY-MM-DD, {code} the deal's
-    # code, {peaks} how many of the 3 peaks were cleared
-    line = tr.gettext("TriPeaks daily {date} {code}: score {score}, peaks {peaks}/3").format(
-        date=day.isoformat(), code=game.code, score=game.score, peaks=peaks)
-    line += " " + PEAK_CLEARED * peaks + PEAK_STANDING * (3 - peaks)
-    if hinted:
-        # TRANSLATORS: added to the shareable result when the player asked for hints
-        line += " · " + tr.gettext("with hints")
-    return line
 
 
 # --- header and status --------------------------------------------------------------------------------------------
@@ -107,22 +83,77 @@ def pack_line(groups: Sequence[str], width: int = HEADER_COLUMNS, separator: str
     return "\n".join(lines)
 
 
-def _header(snapshot: GameSnapshot, tr: Translator) -> str:
-    """Code and rules, then score and moves: one line where it fits a phone, else two (the stock's count is in the
-    tableau, beside the stock)."""
+#: The widest a player's name is shown on a board in a group, in display columns.
+OWNER_COLUMNS = 18
+
+
+def owner_name(name: str, width: int = OWNER_COLUMNS) -> str:
+    """``name`` cut to ``width`` display columns (with "…"), on one line.
+
+    >>> owner_name("Ann"), owner_name("Maximilian Alexander von Humboldt")
+    ('Ann', 'Maximilian Alexan…')
+    """
+    name = " ".join(name.split()) or "?"
+    if display_width(name) <= width:
+        return name
+    while display_width(name + "…") > width:
+        name = name[:-1]
+    return name + "…"
+
+
+def _header(snapshot: GameSnapshot, tr: Translator, *, owner_label: bool) -> str:
+    """Whose game (in a group), code and rules (and that the deal is proven winnable), then score and moves, then
+    the undos and hints used (when any, and always on a daily deal): packed into short lines that fit a phone (the
+    stock's count is in the tableau, beside the stock)."""
     game = snapshot.game
     groups = []
+    if owner_label:
+        # TRANSLATORS: on a board in a group or channel: whose game it is
+        groups.append(tr.gettext("{name}'s game").format(name=owner_name(snapshot.owner_name)))
     if snapshot.daily is not None:
         day = format_date(snapshot.daily, format="medium", locale=tr.babel_locale)
         groups.append(tr.gettext("Daily deal: {date}").format(date=day))
     groups.append(" · ".join((str(game.code) if game.code else tr.gettext("Custom deal"),
                               tr.gettext(RULE_NAMES[game.rules]))))
+    if snapshot.dealt_winnable:
+        # TRANSLATORS: in the header: this deal was dealt as one the solver proved winnable (short)
+        groups.append(tr.pgettext("header", "winnable"))
     groups.append(" · ".join((tr.gettext("Score: {score}").format(score=game.score),
                               tr.gettext("Moves: {moves}").format(moves=game.moves))))
+    if snapshot.undos_used or snapshot.hints_used or snapshot.daily is not None:
+        counters = (tr.gettext("Undos: {n}").format(n=snapshot.undos_used),
+                    tr.gettext("Hints: {n}").format(n=snapshot.hints_used))
+        together = " · ".join(counters)
+        groups.extend((together,) if display_width(together) <= HEADER_COLUMNS else counters)
     return pack_line(groups)
 
 
+def _chance(chance: float, tr: Translator) -> str:
+    """A chance as a whole percentage in the locale; never "0%" for a chance that is not nil."""
+    return format_percent(max(chance, 0.01) if chance > 0 else 0, locale=tr.babel_locale)
+
+
+def _fair_hint_lines(hint: Hint, game: Game, tr: Translator) -> list[str]:
+    """The fair advisor's hint, from what the player can see: the move and the chance to win after it."""
+    chance = hint.win_chance or 0.0
+    action = hint.action
+    if chance <= 0 or action is None:
+        return [tr.gettext("By what you can see, this game looks lost")]
+    percent = _chance(chance, tr)
+    if isinstance(action, Tap):
+        # TRANSLATORS: the fair hint; {card} is a card such as 7♠, {chance} a percentage such as 80%
+        return [tr.gettext("Best move by what you can see: play {card} (about {chance} to win from here)").format(
+            card=card_label(game.card_at(action.slot)), chance=percent)]
+    if isinstance(action, Draw):
+        return [tr.gettext("Best move by what you can see: draw a card (about {chance} to win from here)").format(
+            chance=percent)]
+    return [tr.gettext("Best move by what you can see: undo the last move (about {chance} to win from here)")
+            .format(chance=percent)]
+
+
 def _hint_lines(hint: Hint, game: Game, tr: Translator) -> list[str]:
+    if hint.win_chance is not None:
+        return _fair_hint_lines(hint, game, tr)
     lines = []
     action = hint.action
     if isinstance(action, Tap):
@@ -141,14 +172,6 @@ def _hint_lines(hint: Hint, game: Game, tr: Translator) -> list[str]:
     return lines
 
 
-def _verdict_lines(verdict: DealVerdict, tr: Translator) -> list[str]:
-    if verdict.winnable is False:
-        return [tr.gettext("This deal could not be won")]
-    if verdict.winnable and verdict.best_score is not None:
-        return [tr.gettext("Best possible score for this deal: {score}").format(score=verdict.best_score)]
-    return []
-
-
 def _status_lines(snapshot: GameSnapshot, settings: Settings, tr: Translator) -> list[str]:
     game = snapshot.game
     outcome = snapshot.outcome
@@ -161,18 +184,7 @@ def _status_lines(snapshot: GameSnapshot, settings: Settings, tr: Translator) ->
         lines.append(tr.gettext("Peak cleared: +100!"))
     if snapshot.hint is not None and not game.is_over:
         lines.extend(_hint_lines(snapshot.hint, game, tr))
-    status = game.status
-    if status is Status.WON:
-        lines.append(tr.gettext("You won! Final score: {score}").format(score=game.score))
-    elif status is Status.BLOCKED:
-        lines.append(tr.gettext("No more possible moves"))
-        lines.append(tr.gettext("Final score: {score}. Undo a move or start a new game.").format(score=game.score))
-    if status is not Status.PLAYING and snapshot.verdict is not None:
-        lines.extend(_verdict_lines(snapshot.verdict, tr))
-    if status is not Status.PLAYING and snapshot.daily is not None and game.code is not None:
-        lines.append(tr.gettext("Share your result:"))
-        lines.append(share_line(snapshot.daily, game, snapshot.hints_used > 0, tr.locale))
-    return lines
+    return lines + ending_lines(snapshot, tr)
 
 
 # --- buttons ------------------------------------------------------------------------------------------------------
@@ -187,9 +199,11 @@ def split_even(buttons: Sequence[Button], width: int) -> list[tuple[Button, ...]
     return [tuple(buttons[i:i + size]) for i in range(0, len(buttons), size)]
 
 
-def _game_buttons(snapshot: GameSnapshot, tr: Translator) -> tuple[tuple[Button, ...], ...]:
+def _game_buttons(snapshot: GameSnapshot, tr: Translator, *, latest: bool) -> tuple[tuple[Button, ...], ...]:
     """A button for each free card, left to right (green when it fits, blue when hinted), then Draw, Undo, Hint
-    and New game (blue when it is the move to make: hinted, or Draw when no card fits)."""
+    and New game (blue when it is the move to make: hinted, or Draw when no card fits); a finished game's ending
+    buttons (:func:`bot.render.endings.ending_buttons`); none on an abandoned board, or on a game in progress that
+    is no longer the player's latest."""
     game = snapshot.game
 
     game_id, version = snapshot.game_id, snapshot.version
@@ -200,13 +214,12 @@ def _game_buttons(snapshot: GameSnapshot, tr: Translator) -> tuple[tuple[Button,
     new_game = Button(tr.pgettext("button", "New game"), encode(NewGame(game_id, version)), ButtonStyle.SECONDARY)
     if snapshot.abandoned:
         return ()
-    status = game.status
+    if game.is_over:
+        return ending_buttons(snapshot, tr, latest=latest)
+    if not latest:
+        return ()
     undo = Button(tr.pgettext("button", "Undo"), payload(Undo()), ButtonStyle.SECONDARY,
                   disabled=game.undo_depth == 0)
-    if status is Status.WON:
-        return ((dataclasses.replace(new_game, style=ButtonStyle.PRIMARY),),)
-    if status is Status.BLOCKED:
-        return ((undo, dataclasses.replace(new_game, style=ButtonStyle.PRIMARY)),)
     hinted = snapshot.hint.action if snapshot.hint is not None else None
     free = sorted(game.playable_slots(), key=lambda s: (slot_column(s), s))
     cards = []
@@ -226,8 +239,11 @@ def _game_buttons(snapshot: GameSnapshot, tr: Translator) -> tuple[tuple[Button,
     return (*split_even(cards, CARDS_PER_ROW), (draw, undo, hint, new_game))
 
 
-def render_game(snapshot: GameSnapshot, locale: str, settings: Settings) -> View:
-    """The whole game message: header, tableau, status and buttons."""
+def render_game(snapshot: GameSnapshot, locale: str, settings: Settings, *, owner_label: bool = False,
+                latest: bool = True) -> View:
+    """The whole game message: header, tableau, status and buttons. ``owner_label`` (in groups and channels) puts
+    the player's name on the board; ``latest`` False renders a board that is no longer the player's latest game
+    (abandoned: no buttons; finished: Share and Review only)."""
     tr = translator(locale)
     game = snapshot.game
     lines = _status_lines(snapshot, settings, tr)
@@ -237,10 +253,36 @@ def render_game(snapshot: GameSnapshot, locale: str, settings: Settings) -> View
         notice = tr.gettext(REFUSALS[outcome.reason])
     hinted = snapshot.hint.action if snapshot.hint is not None and not game.is_over else None
     return View(
-        header=_header(snapshot, tr),
+        header=_header(snapshot, tr, owner_label=owner_label),
         tableau=tableau_text(game, hinted_slot=hinted.slot if isinstance(hinted, Tap) else None,
                              hinted_draw=isinstance(hinted, Draw)),
         status="\n".join(lines) or None,
-        buttons=_game_buttons(snapshot, tr),
+        buttons=_game_buttons(snapshot, tr, latest=latest),
         notice=notice,
     )
+
+
+def play_ack(snapshot: GameSnapshot, locale: str) -> str:
+    """The short private answer to a card played by name: the card played (and a cleared peak, the end of the
+    game), or why it was not played (always said: the player named that card)."""
+    tr = translator(locale)
+    game = snapshot.game
+    outcome = snapshot.outcome
+    if outcome is None:
+        return ""
+    action = outcome.action
+    card = outcome.card if outcome.card is not None else (
+        game.card_at(action.slot) if isinstance(action, Tap) else None)
+    name = card_label(card) if card is not None else "?"
+    if outcome.reason is not None:
+        # TRANSLATORS: the answer to a card played by name that was refused; {reason} says why
+        return tr.gettext("{card} was not played: {reason}").format(card=name, reason=tr.gettext(
+            REFUSALS[outcome.reason]))
+    parts = [tr.gettext("You played {card}").format(card=name)]
+    if outcome.cleared_peak is not None:
+        parts.append(tr.gettext("Peak cleared: +100!"))
+    if game.status is Status.WON:
+        parts.append(tr.gettext("You won! Final score: {score}").format(score=game.score))
+    elif game.status is Status.BLOCKED:
+        parts.append(tr.gettext("No more possible moves"))
+    return " · ".join(parts)

@@ -14,9 +14,11 @@ clients from February 2026 on show; the text keeps the state readable without th
 hint in the status line, "✓ " before a chosen setting).
 
 **The console** prints each button as ``[key] label``, where the key is what the player types: a card's name
-(``7s``, ``10h``, ``qh``), ``d`` draw, ``u`` undo, ``h`` hint, ``n`` new game, ``daily``, and for settings
-``explain``, ``easy``, ``classic``, ``auto`` or a language code. Keys never depend on what is on screen, so a
-key typed from memory always means the same. Disabled buttons are left out. In a terminal (and without
+(``7s``, ``10h``, ``qh``), ``d`` draw, ``u`` undo, ``h`` hint, ``n`` new game, on a finished game ``r`` replay,
+``v`` review and ``s`` share, ``y`` and ``k`` (yes, start it / no, keep playing) when asked to confirm,
+``daily``, ``new`` and ``rules`` on the welcome, and for settings ``explain``, ``winnable``, ``easy``,
+``classic``, ``auto`` or a language code. Keys never depend on what is on screen, so a key typed from memory
+always means the same. Disabled buttons and link buttons are left out. In a terminal (and without
 ``NO_COLOR``) red suits are red and the marks colour the cards: green fits, blue hinted.
 """
 
@@ -26,7 +28,24 @@ import re
 from dataclasses import dataclass
 
 from bot.app.codec import decode
-from bot.app.commands import AskHint, DefaultRules, ExplainRefusals, Language, Move, NewGame, PlayDaily
+from bot.app.commands import (
+    AskHint,
+    Begin,
+    ConfirmStart,
+    DailyDeal,
+    DefaultRules,
+    ExplainRefusals,
+    KeepPlaying,
+    Language,
+    Move,
+    NewGame,
+    PlayDaily,
+    Replay,
+    Review,
+    Share,
+    ShowRules,
+    WinnableOnly,
+)
 from bot.app.errors import BadPayload
 from bot.render.view import (
     TELEGRAM_ROW_WIDTH,
@@ -56,6 +75,8 @@ class ShownButton:
     payload: str
     style: str | None
     disabled: bool = False
+    #: a link button's address (Telegram ``InlineKeyboardButton(url=...)``, a Discord link button); payload ""
+    url: str | None = None
 
 
 Rows = tuple[tuple[ShownButton, ...], ...]
@@ -66,7 +87,7 @@ Rows = tuple[tuple[ShownButton, ...], ...]
 
 def discord_rows(view: View) -> Rows:
     """The view's rows as they are; Discord names the colours as the view does."""
-    return tuple(tuple(ShownButton(b.label, b.payload, b.style.value, b.disabled) for b in row)
+    return tuple(tuple(ShownButton(b.label, b.payload, b.style.value, b.disabled, b.url) for b in row)
                  for row in view.buttons)
 
 
@@ -119,7 +140,8 @@ _TELEGRAM_STYLES = {ButtonStyle.PRIMARY: "primary", ButtonStyle.SUCCESS: "succes
 def telegram_rows(view: View) -> Rows:
     """The inline keyboard: each of the view's rows split to fit a phone, colours as ``style`` names. Disabled
     buttons stay (Telegram cannot grey one out; a tap on it is refused by the service with its reason)."""
-    return tuple(tuple(ShownButton(b.label, b.payload, _TELEGRAM_STYLES.get(b.style), b.disabled) for b in part)
+    return tuple(tuple(ShownButton(b.label, b.payload, _TELEGRAM_STYLES.get(b.style), b.disabled, b.url)
+                       for b in part)
                  for row in view.buttons for part in _reflow(row))
 
 
@@ -147,10 +169,28 @@ def console_key(button: Button) -> str:
             return "h"
         case NewGame():
             return "n"
+        case Replay():
+            return "r"
+        case Review():
+            return "v"
+        case Share():
+            return "s"
+        case ConfirmStart():
+            return "y"
+        case KeepPlaying():
+            return "k"
+        case Begin(DailyDeal()):
+            return "daily"
+        case Begin():
+            return "new"
+        case ShowRules():
+            return "rules"
         case PlayDaily():
             return "daily"
         case ExplainRefusals():
             return "explain"
+        case WinnableOnly():
+            return "winnable"
         case DefaultRules(rules):
             return rules.value
         case Language(locale):
@@ -159,8 +199,8 @@ def console_key(button: Button) -> str:
 
 
 def console_rows(view: View) -> tuple[tuple[tuple[str, Button], ...], ...]:
-    """Rows of (key, button), the disabled buttons left out (a key only for what can be done)."""
-    rows = (tuple((console_key(b), b) for b in row if not b.disabled) for row in view.buttons)
+    """Rows of (key, button), the disabled buttons and links left out (a key only for what can be done here)."""
+    rows = (tuple((console_key(b), b) for b in row if not b.disabled and b.url is None) for row in view.buttons)
     return tuple(row for row in rows if row)
 
 

@@ -12,14 +12,19 @@ from babel.dates import format_date
 from babel.numbers import format_percent
 
 from bot.app.codec import encode
-from bot.app.commands import DefaultRules, ExplainRefusals, Language, PlayDaily, SettingChange
+from bot.app.commands import DefaultRules, ExplainRefusals, Language, PlayDaily, SettingChange, WinnableOnly
 from bot.app.daily import DailyResult
 from bot.app.errors import (
     BadGameCode,
     BadPayload,
     BotError,
+    Busy,
+    CardNotInPlay,
+    DailyCodeLocked,
     GameNotFound,
     NoActiveGame,
+    NotACard,
+    NotCurrentGame,
     NotYourGame,
     NoWinnableDeal,
     StaleGame,
@@ -69,8 +74,10 @@ def render_stats(stats: Stats, locale: str) -> View:
     """A player's statistics."""
     tr = translator(locale)
     title = tr.gettext("Your TriPeaks statistics")
+    counting = tr.gettext("A deal you leave untouched is not counted; a game abandoned after a move counts as "
+                          "played and not won.")
     if stats.games == 0:
-        return View(header=title, status=tr.gettext("No games played yet"))
+        return View(header=title, status=tr.gettext("No games played yet") + "\n\n" + counting)
     rate = format_percent(stats.win_rate, locale=tr.babel_locale)
     lines = [
         tr.ngettext("{n} game played", "{n} games played", stats.games).format(n=stats.games),
@@ -82,7 +89,7 @@ def render_stats(stats: Stats, locale: str) -> View:
                  .format(n=stats.current_streak))
     lines.append(tr.ngettext("Longest streak: {n} win", "Longest streak: {n} wins", stats.longest_streak)
                  .format(n=stats.longest_streak))
-    return View(header=title, status="\n".join(lines))
+    return View(header=title, status="\n".join(lines) + "\n\n" + counting)
 
 
 def render_daily(day: dt.date, locale: str, code: GameCode | None = None) -> View:
@@ -108,23 +115,51 @@ def _duration(seconds: float) -> str:
     return f"{hours}:{minutes:02}:{secs:02}" if hours else f"{minutes}:{secs:02}"
 
 
+#: The leaderboard's marks: not won, still being played, hints used, undos used.
+MARK_NOT_WON = "✗"
+MARK_OPEN = "⏳"
+MARK_HINTS = "💡"
+MARK_UNDOS = "↶"
+
+
 def render_leaderboard(day: dt.date, results: Sequence[DailyResult], locale: str, limit: int = 20) -> View:
-    """A server's or group's daily leaderboard: each player's first finished attempt, best first (hinted games
-    after the others, marked)."""
+    """A server's or group's daily leaderboard, best first: each row marks a game not won (or still being played)
+    and the hints and undos used, and a legend explains the marks used."""
     tr = translator(locale)
     date = format_date(day, format="medium", locale=tr.babel_locale)
     title = tr.gettext("Daily leaderboard: {date}").format(date=date)
     if not results:
         return View(header=title, status=tr.gettext("Nobody here has finished today's deal yet"))
     lines = []
+    used: set[str] = set()
     for place, result in enumerate(results[:limit], start=1):
         # TRANSLATORS: one line of the daily leaderboard; {time} is minutes:seconds
         line = tr.gettext("{place}. {name}: score {score}, moves {moves}, time {time}").format(
             place=place, name=result.name or "?", score=result.score, moves=result.moves,
             time=_duration(result.seconds))
-        if result.hinted:
-            line += " · " + tr.gettext("with hints")
-        lines.append(line)
+        marks = []
+        if not result.finished:
+            marks.append(MARK_OPEN)
+        elif not result.won:
+            marks.append(MARK_NOT_WON)
+        if result.hints:
+            marks.append(f"{MARK_HINTS}{result.hints}")
+        if result.undos:
+            marks.append(f"{MARK_UNDOS}{result.undos}")
+        used.update(mark[0] for mark in marks)
+        lines.append(" ".join([line, *marks]))
+    legend = [text for mark, text in (
+        # TRANSLATORS: the leaderboard's legend: the mark of a game not won
+        (MARK_NOT_WON, tr.gettext("✗ not won")),
+        # TRANSLATORS: the leaderboard's legend: the mark of an attempt still being played
+        (MARK_OPEN, tr.gettext("⏳ still playing")),
+        # TRANSLATORS: the leaderboard's legend: 💡2 means 2 hints were asked for
+        (MARK_HINTS, tr.gettext("💡 hints")),
+        # TRANSLATORS: the leaderboard's legend: ↶3 means 3 moves were undone
+        (MARK_UNDOS, tr.gettext("↶ undos")),
+    ) if mark in used]
+    if legend:
+        lines.append(" · ".join(legend))
     lines.append(tr.gettext("Only each player's first finished game of the deal counts."))
     return View(header=title, status="\n".join(lines))
 
@@ -176,14 +211,24 @@ def render_settings(settings: Settings, locale: str) -> View:
     language = (LANGUAGE_NAMES[settings.language] if settings.language in LANGUAGE_NAMES
                 else tr.gettext("automatic ({language})").format(language=LANGUAGE_NAMES[tr.locale]))
     state = tr.pgettext("setting", "on") if explain else tr.pgettext("setting", "off")
+    winnable = settings.deals_winnable_only(settings.default_rules)
+    winnable_state = tr.pgettext("setting", "on") if winnable else tr.pgettext("setting", "off")
+    if settings.winnable_only is None:
+        # TRANSLATORS: the setting left at its default, which depends on the rules: on for Classic, off for Easy
+        winnable_state = tr.gettext("{state} (default: on for Classic)").format(state=winnable_state)
     lines = [
         tr.gettext("Explain refused moves: {state}").format(state=state),
         tr.gettext("Rules for new games: {rules}").format(rules=tr.gettext(RULE_NAMES[settings.default_rules])),
+        # TRANSLATORS: new random deals only among those the solver proved winnable
+        tr.gettext("Only winnable deals: {state}").format(state=winnable_state),
         tr.gettext("Language: {language}").format(language=language),
     ]
     explain_button = choice(
         tr.pgettext("button", "Explanations: on") if explain else tr.pgettext("button", "Explanations: off"),
         ExplainRefusals(not explain), explain)
+    winnable_button = choice(
+        tr.pgettext("button", "Only winnable: on") if winnable else tr.pgettext("button", "Only winnable: off"),
+        WinnableOnly(not winnable), winnable)
     rules_row = tuple(choice(tr.gettext(RULE_NAMES[rules]), DefaultRules(rules),
                              settings.default_rules is rules) for rules in Rules)
     chosen_language = settings.language if settings.language in SUPPORTED_LOCALES else None
@@ -194,7 +239,7 @@ def render_settings(settings: Settings, locale: str) -> View:
     return View(
         header=tr.gettext("Settings"),
         status="\n".join(lines),
-        buttons=((explain_button,), rules_row, *split_even(language_row, SETTINGS_PER_ROW)),
+        buttons=((explain_button,), rules_row, (winnable_button,), *split_even(language_row, SETTINGS_PER_ROW)),
     )
 
 
@@ -210,7 +255,23 @@ def error_text(error: Exception, locale: str, new_command: str = "/tripeaks new"
         return tr.gettext("This game has expired; start a new one with {command}").format(command=new_command)
     if isinstance(error, NoActiveGame):
         return tr.gettext("You have no game in progress; start one with {command}").format(command=new_command)
-    if isinstance(error, InvalidCardError):
+    if isinstance(error, NotCurrentGame):
+        if error.current is None or error.current.game.is_over:
+            return tr.gettext("That game is over; start a new one with {command}").format(command=new_command)
+        code = error.current.game.code
+        # TRANSLATORS: a tap on the board of an older game; {code} is the player's game now
+        return tr.gettext("That board is not your current game; your game now is {code}, on its own board").format(
+            code=code if code is not None else tr.gettext("Custom deal"))
+    if isinstance(error, DailyCodeLocked):
+        date = format_date(error.day, format="medium", locale=tr.babel_locale)
+        # TRANSLATORS: a daily deal's code typed as an ordinary game before the player's daily attempt ended
+        return tr.gettext("That code is the daily deal of {date}: play it as the daily first, and practise it once "
+                          "your attempt is over").format(date=date)
+    if isinstance(error, Busy):
+        return tr.gettext("Too many moves at once; nothing was done, please tap again")
+    if isinstance(error, CardNotInPlay):
+        return tr.gettext("That card is not in play yet")
+    if isinstance(error, (InvalidCardError, NotACard)):
         return tr.gettext("That is not a card: write one like 7h, 10s or QS")
     if isinstance(error, (BadGameCode, InvalidCodeError)):
         return tr.gettext("That is not a game code: a code looks like TP1-E-AAAAAAB (E Easy, C Classic)")

@@ -24,7 +24,7 @@ class ButtonStyle(enum.Enum):
     PRIMARY = "primary"  # blue: the suggested move (the hinted one, Draw when no card fits, New game at the end)
     SECONDARY = "secondary"  # the platform's plain button
     SUCCESS = "success"  # green: a card that fits the waste card, a chosen setting
-    DANGER = "danger"  # red: kept for an action that loses something; no button uses it yet
+    DANGER = "danger"  # red: an action that loses something (Yes, abandon the game in progress)
 
 
 @dataclass(frozen=True)
@@ -35,6 +35,8 @@ class Button:
     #: Discord shows it greyed out; Telegram cannot disable a button, so it keeps it (a tap is then refused by the
     #: service, harmlessly); the console leaves it out.
     disabled: bool = False
+    #: a link button: the platform opens ``url`` (its ``payload`` is then ""); the console leaves it out
+    url: str | None = None
 
 
 @dataclass(frozen=True)
@@ -104,7 +106,7 @@ def strip_variation(text: str) -> str:
 
 def view_as_text(view: View) -> str:
     """A view as plain text: what snapshot tests compare. Each button is ``[label]`` with a mark for its colour
-    (``*`` green, ``>`` blue, ``!`` red) and ``(off)`` when disabled."""
+    (``*`` green, ``>`` blue, ``!`` red), ``(off)`` when disabled, and ``-> url`` for a link."""
     parts = [view.header]
     if view.tableau is not None:
         parts.append(view.tableau)
@@ -119,4 +121,6 @@ _MARKS = {ButtonStyle.SUCCESS: "*", ButtonStyle.PRIMARY: ">", ButtonStyle.DANGER
 
 
 def _button_text(button: Button) -> str:
-    return f"[{strip_variation(button.label)}{_MARKS.get(button.style, '')}{' (off)' if button.disabled else ''}]"
+    link = f" -> {button.url}" if button.url else ""
+    return (f"[{strip_variation(button.label)}{_MARKS.get(button.style, '')}{' (off)' if button.disabled else ''}"
+            f"{link}]")

@@ -1,0 +1,215 @@
+"""How a game ends: the lines and buttons of a finished board, the review, and the result a player shares.
+
+- :func:`ending_lines` and :func:`ending_buttons`: what :func:`bot.render.game.render_game` shows under a won or
+  blocked board (a win: Share, Replay, Review, New game; blocked: Undo, Review, Replay, New game; a board that is no
+  longer the player's latest game: Share and Review only);
+- :func:`render_review`: the exact review (score against par, where a winnable deal was lost and the best line from
+  just before, the longest chain of removals);
+- :func:`share_text` and :func:`render_share`: a spoiler-free result line (no card named) with the way to play the
+  same deal.
+
+>>> from core.game import Game
+>>> from bot.app.model import GameSnapshot, PlayerKey
+>>> snap = GameSnapshot(7, 0, PlayerKey("console", "1"), "ann", Game.from_code("TP1-E-AAAAAAB"))
+>>> share_text(snap, "en", replay="new TP1-E-AAAAAAB")
+'TriPeaks TP1-E-AAAAAAB: score 500, peaks 0/3 ▵▵▵\\nPlay this deal: new TP1-E-AAAAAAB'
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from bot.app.codec import encode
+from bot.app.commands import Move, NewGame, Replay, Review, Share
+from bot.app.model import GameSnapshot
+from bot.i18n import N_, Translator, translator
+from bot.render.tableau import card_label
+from bot.render.view import Button, ButtonStyle, View
+from core.game import Game, Status, Tap, Undo
+from core.review import Review as GameReview
+
+#: A cleared peak and one still standing, in the share line.
+PEAK_CLEARED = "⛰"
+PEAK_STANDING = "▵"
+#: Steps of the best line the review shows; the rest is counted.
+BEST_LINE_STEPS = 10
+
+_LOST_AFTER = (
+    # TRANSLATORS: in the review; {n} is the number of the move (1, 2, ...), {card} a card such as K♠
+    N_("After move {n}, {card} from the left peak, the deal could no longer be won"),
+    N_("After move {n}, {card} from the middle peak, the deal could no longer be won"),
+    N_("After move {n}, {card} from the right peak, the deal could no longer be won"),
+)
+# TRANSLATORS: in the review; {n} is the number of the move, {card} the card that was drawn from the stock
+_LOST_AFTER_DRAW = N_("After move {n}, drawing {card}, the deal could no longer be won")
+
+
+def par_lines(snapshot: GameSnapshot, tr: Translator) -> list[str]:
+    """The deal's par (the best possible score, from the solver's verdict) against the final score."""
+    verdict = snapshot.verdict
+    if verdict is None:
+        return []
+    if verdict.winnable is False:
+        return [tr.gettext("This deal could not be won")]
+    if verdict.winnable and verdict.best_score is not None:
+        if snapshot.game.status is Status.WON and snapshot.game.score >= verdict.best_score:
+            return [tr.gettext("You matched the best possible score!")]
+        # TRANSLATORS: par: the best score anyone could make on this deal (the exact solver's)
+        return [tr.gettext("Par for this deal: {score}").format(score=verdict.best_score)]
+    return []
+
+
+def ending_lines(snapshot: GameSnapshot, tr: Translator) -> list[str]:
+    """The lines under a finished board (after "Peak cleared: +100!" when the last move cleared one)."""
+    game = snapshot.game
+    lines = []
+    if game.status is Status.WON:
+        lines.append("🎉 " + tr.gettext("You won! Final score: {score}").format(score=game.score))
+    elif game.status is Status.BLOCKED:
+        # TRANSLATORS: the original app's wording: uk «Більше немає можливих ходів», ja「これ以上可能な手がありません」
+        lines.append(tr.gettext("No more possible moves"))
+        lines.append(tr.gettext("Final score: {score}. Undo a move or start a new game.").format(score=game.score))
+    else:
+        return []
+    return lines + par_lines(snapshot, tr)
+
+
+def ending_buttons(snapshot: GameSnapshot, tr: Translator, *, latest: bool) -> tuple[tuple[Button, ...], ...]:
+    """The buttons of a finished board: a win Share, Replay, Review and New game; a blocked game Undo, Review,
+    Replay and New game; a board that is no longer the latest game Share and Review only."""
+    game_id = snapshot.game_id
+    share = Button(tr.pgettext("button", "Share"), encode(Share(game_id)))
+    replay = Button(tr.pgettext("button", "Replay"), encode(Replay(game_id)))
+    review = Button(tr.pgettext("button", "Review"), encode(Review(game_id)))
+    new_game = Button(tr.pgettext("button", "New game"), encode(NewGame(game_id, snapshot.version)),
+                      ButtonStyle.PRIMARY)
+    if not latest:
+        return ((share, review),)
+    if snapshot.game.status is Status.WON:
+        return ((share, replay, review, new_game),)
+    undo = Button(tr.pgettext("button", "Undo"), encode(Move(game_id, snapshot.version, Undo())),
+                  disabled=snapshot.game.undo_depth == 0)
+    return ((undo, review, replay, new_game),)
+
+
+# --- sharing ------------------------------------------------------------------------------------------------------
+
+
+def share_line(day: dt.date | None, game: Game, hinted: bool, locale: str) -> str:
+    """A result a player can paste anywhere: the day (of a daily deal), the code, the score and the peaks cleared,
+    and no card.
+
+    >>> share_line(dt.date(2026, 11, 29), Game.from_code("TP1-E-AAAAAAB"), False, "en")
+    'TriPeaks daily 2026-11-29 TP1-E-AAAAAAB: score 500, peaks 0/3 ▵▵▵'
+    """
+    tr = translator(locale)
+    peaks = game.peaks_cleared()
+    if day is not None:
+        # TRANSLATORS: the shareable result of a daily deal; keep "TriPeaks", {date} is YYYY-MM-DD, {code} the
+        # deal's code, {peaks} how many of the 3 peaks were cleared
+        line = tr.gettext("TriPeaks daily {date} {code}: score {score}, peaks {peaks}/3").format(
+            date=day.isoformat(), code=game.code, score=game.score, peaks=peaks)
+    else:
+        # TRANSLATORS: the shareable result of a game; keep "TriPeaks", {code} is the deal's code, {peaks} how many
+        # of the 3 peaks were cleared
+        line = tr.gettext("TriPeaks {code}: score {score}, peaks {peaks}/3").format(
+            code=game.code, score=game.score, peaks=peaks)
+    line += " " + PEAK_CLEARED * peaks + PEAK_STANDING * (3 - peaks)
+    if hinted:
+        # TRANSLATORS: added to the shareable result when the player asked for hints
+        line += " · " + tr.gettext("with hints")
+    return line
+
+
+def share_text(snapshot: GameSnapshot, locale: str, *, replay: str) -> str:
+    """The result to paste in a chat: code, score, peaks, par when known, and ``replay`` (a link or a command) to
+    play the same deal. It names no card."""
+    tr = translator(locale)
+    line = share_line(snapshot.daily, snapshot.game, snapshot.hints_used > 0, locale)
+    verdict = snapshot.verdict
+    if verdict is not None and verdict.winnable and verdict.best_score is not None:
+        # TRANSLATORS: added to the shareable result: the deal's best possible score
+        line += " · " + tr.gettext("par {score}").format(score=verdict.best_score)
+    # TRANSLATORS: {replay} is a link, or the command that starts the same deal
+    return line + "\n" + tr.gettext("Play this deal: {replay}").format(replay=replay)
+
+
+def render_share(snapshot: GameSnapshot, locale: str, *, replay: str, url: str | None = None) -> View:
+    """The share message: the result text, and with ``url`` a link button that opens the same deal."""
+    tr = translator(locale)
+    buttons: tuple[tuple[Button, ...], ...] = ()
+    if url is not None:
+        buttons = ((Button(tr.pgettext("button", "Play this deal"), "", ButtonStyle.PRIMARY, url=url),),)
+    return View(header=tr.gettext("Your result"), status=share_text(snapshot, locale, replay=replay),
+                buttons=buttons)
+
+
+# --- the review ---------------------------------------------------------------------------------------------------
+
+
+def _step(action: object, game: Game, tr: Translator) -> str:
+    if isinstance(action, Tap):
+        return card_label(game.card_at(action.slot))
+    # TRANSLATORS: one step of a line of play in the review: draw a card from the stock
+    return tr.pgettext("line", "draw")
+
+
+def best_line_text(snapshot: GameSnapshot, review: GameReview, tr: Translator) -> str | None:
+    """The best line from the position just before the losing move, as card names and "draw", the first
+    :data:`BEST_LINE_STEPS` of it."""
+    if review.lost_at is None or not review.best_line:
+        return None
+    played = snapshot.game.actions()
+    game = Game(snapshot.game.deal, snapshot.game.rules, snapshot.game.code)
+    for done in played[:review.lost_at]:
+        game.apply(done)
+    steps = []
+    for step in review.best_line:
+        steps.append(_step(step, game, tr))
+        if game.apply(step).reason is not None:
+            return None  # not a line of this game: say nothing rather than something wrong
+    shown = " ".join(steps[:BEST_LINE_STEPS])
+    if len(steps) > BEST_LINE_STEPS:
+        shown += " …"
+    score = review.best_line_score
+    # TRANSLATORS: in the review; {steps} is a line of play such as "7♠ 8♦ draw 9♣ …", {score} its final score
+    return tr.gettext("Best line from just before it (final score {score}): {steps}").format(
+        score=score if score is not None else "?", steps=shown)
+
+
+def render_review(snapshot: GameSnapshot, review: GameReview | None, locale: str) -> View:
+    """The review of a finished game: the score against par, where a winnable deal was lost and the best line from
+    just before that, the longest chain of removals. ``review`` None: the solver could not make it."""
+    tr = translator(locale)
+    game = snapshot.game
+    code = str(game.code) if game.code else tr.gettext("Custom deal")
+    header = tr.gettext("Review: {code}").format(code=code)
+    if review is None:
+        return View(header=header, status=tr.gettext("The review could not be made in time; please try again"))
+    lines = []
+    if review.best_score is None or not review.winnable_at_start:
+        lines.append(tr.gettext("Your score: {score}").format(score=review.score))
+        lines.append(tr.gettext("This deal could not be won from the start, whatever the play"))
+    elif review.won and review.score >= review.best_score:
+        lines.append(tr.gettext("Your score: {score}").format(score=review.score))
+        lines.append(tr.gettext("You matched the best possible score!"))
+    else:
+        # TRANSLATORS: in the review; par is the best score the deal allowed
+        lines.append(tr.gettext("Your score: {score} · par {par}").format(score=review.score, par=review.best_score))
+    if review.lost_at is not None and review.losing_card is not None:
+        card = card_label(review.losing_card)
+        n = review.lost_at + 1
+        if review.losing_peak is not None:
+            lines.append(tr.gettext(_LOST_AFTER[review.losing_peak]).format(n=n, card=card))
+        else:
+            lines.append(tr.gettext(_LOST_AFTER_DRAW).format(n=n, card=card))
+        best = best_line_text(snapshot, review, tr)
+        if best is not None:
+            lines.append(best)
+    elif not review.won and review.winnable_at_start:
+        lines.append(tr.gettext("When you stopped, the deal could still be won"))
+    lines.append(tr.ngettext("Longest chain: {n} card in a row", "Longest chain: {n} cards in a row",
+                             review.longest_chain).format(n=review.longest_chain))
+    replay = Button(tr.pgettext("button", "Replay"), encode(Replay(snapshot.game_id)), ButtonStyle.PRIMARY)
+    return View(header=header, status="\n".join(lines), buttons=((replay,),))
+

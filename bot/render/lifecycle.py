@@ -1,0 +1,94 @@
+"""Starting and keeping games: the welcome, the question before a game in progress is abandoned, and the answer
+when the player keeps it.
+
+>>> view = render_welcome("en")
+>>> [b.label for b in view.all_buttons()]
+['Play', 'Daily', 'Rules']
+"""
+
+from __future__ import annotations
+
+from babel.dates import format_date
+
+from bot.app.codec import encode
+from bot.app.commands import (
+    Begin,
+    ConfirmStart,
+    DailyDeal,
+    DealByCode,
+    KeepPlaying,
+    RandomDeal,
+    ShowRules,
+    StartRequest,
+)
+from bot.app.model import GameSnapshot
+from bot.i18n import Translator, translator
+from bot.render.game import RULE_NAMES
+from bot.render.view import Button, ButtonStyle, View
+from core.deal import GameCode
+from core.errors import TriPeaksError
+
+
+def _request_text(request: StartRequest, tr: Translator) -> str:
+    """The question: what would start."""
+    match request:
+        case RandomDeal(rules=None):
+            return tr.gettext("Start a new game?")
+        case RandomDeal(rules=rules) if rules is not None:
+            # TRANSLATORS: {rules} is Easy or Classic
+            return tr.gettext("Start a new {rules} game?").format(rules=tr.gettext(RULE_NAMES[rules]))
+        case DealByCode(code):
+            try:
+                shown = str(GameCode.parse(code))
+            except TriPeaksError:  # a code the service will refuse: shown as typed
+                shown = code
+            return tr.gettext("Start the deal {code}?").format(code=shown)
+        case DailyDeal(day=None):
+            return tr.gettext("Start today's daily deal?")
+        case DailyDeal(day=day) if day is not None:
+            date = format_date(day, format="medium", locale=tr.babel_locale)
+            return tr.gettext("Start the daily deal of {date}?").format(date=date)
+    return tr.gettext("Start a new game?")
+
+
+def render_confirm_start(current: GameSnapshot, request: StartRequest, locale: str, *, elsewhere: bool) -> View:
+    """Before a start would abandon ``current`` (a game in progress with moves): what would be lost, and Yes (red:
+    it abandons the game; :class:`~bot.app.commands.ConfirmStart`) or No (keep playing)."""
+    tr = translator(locale)
+    game = current.game
+    code = str(game.code) if game.code else tr.gettext("Custom deal")
+    # TRANSLATORS: before starting another game; {code} is the game in progress, {score} its score
+    lines = [tr.ngettext("Your game in progress ({code}, score {score}, {n} move) will be abandoned and count as "
+                         "played and not won.",
+                         "Your game in progress ({code}, score {score}, {n} moves) will be abandoned and count as "
+                         "played and not won.", game.moves).format(code=code, score=game.score, n=game.moves)]
+    if elsewhere:
+        lines.append(tr.gettext("That game is in another chat."))
+    yes = Button(tr.pgettext("button", "Yes, start"), encode(ConfirmStart(current.game_id, request)),
+                 ButtonStyle.DANGER)
+    no = Button(tr.pgettext("button", "Keep playing"), encode(KeepPlaying(current.game_id)), ButtonStyle.PRIMARY)
+    return View(header=_request_text(request, tr), status="\n".join(lines), buttons=((yes, no),))
+
+
+def render_kept(locale: str) -> View:
+    """The answer to No: nothing was abandoned."""
+    return View(header=translator(locale).gettext("Your game goes on"))
+
+
+def render_welcome(locale: str) -> View:
+    """The first message a player gets (Telegram's /start): what the game is in a few lines, and Play, Daily and
+    Rules."""
+    tr = translator(locale)
+    lines = [
+        tr.gettext("Clear the three peaks: play a free card one rank above or below the waste card (on an 8: a 7 "
+                   "or a 9), whatever its suit."),
+        tr.gettext("No card fits? Draw one from the stock. Each peak you clear earns 100 points."),
+        tr.gettext("Play a new deal, or the daily deal: the same cards for everyone today."),
+    ]
+    return View(
+        header=tr.gettext("Welcome to TriPeaks solitaire!"),
+        status="\n".join(lines),
+        buttons=((Button(tr.pgettext("button", "Play"), encode(Begin(RandomDeal())), ButtonStyle.PRIMARY),
+                  Button(tr.pgettext("button", "Daily"), encode(Begin(DailyDeal()))),
+                  Button(tr.pgettext("button", "Rules"), encode(ShowRules()))),),
+    )
