@@ -9,6 +9,7 @@ whole; the strings the rules fix (RULES.md) are spelled out.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import doctest
 import importlib
@@ -29,12 +30,12 @@ from bot.adapters.telegram.app import build_application, start, stop
 from bot.adapters.telegram.keyboard import keyboard, message_text
 from bot.app.codec import decode, encode, game_command
 from bot.app.commands import AskHint, Move, NewGame, PlayDaily
-from bot.app.errors import BadPayload, GameNotFound, NoActiveGame, NotYourGame
+from bot.app.errors import BadPayload, CardNotInPlay, GameNotFound, NoActiveGame, NotYourGame
 from bot.app.model import DealVerdict, GameSnapshot, PlayerKey, Settings, Stats
 from bot.app.service import GameService
 from bot.config import Config
 from bot.render.commands import command_description
-from bot.render.game import refusal_text, render_game
+from bot.render.game import play_ack, render_game
 from bot.render.platforms import telegram_row_fits, telegram_rows
 from bot.render.replies import error_text, render_settings, render_stats
 from bot.render.tableau import card_cell
@@ -140,11 +141,13 @@ def styles(view: View) -> list[list[str | None]]:
 
 
 def expected_view(game: Game, game_id: int, version: int, *, locale: str = "en", outcome: Outcome | None = None,
-                  verdict: DealVerdict | None = None) -> View:
+                  verdict: DealVerdict | None = None, undos: int = 0, owner: str | None = None,
+                  latest: bool = True) -> View:
+    """The board of this game as its player sees it; ``owner``: in a group, where the board names its player."""
     settings = Settings()
-    snapshot = GameSnapshot(game_id, version, PlayerKey("telegram", "0"), "", game, outcome=outcome,
-                            settings=settings, verdict=verdict)
-    return render_game(snapshot, locale, settings)
+    snapshot = GameSnapshot(game_id, version, PlayerKey("telegram", "0"), owner or "", game, outcome=outcome,
+                            settings=settings, verdict=verdict, undos_used=undos)
+    return render_game(snapshot, locale, settings, owner_label=owner is not None, latest=latest)
 
 
 def spaced(text: str) -> str:
@@ -255,7 +258,7 @@ async def test_tripeaks_classic_deals_under_classic_rules_and_a_bad_code_is_expl
     alice = api.user("Alice")
     chat = api.private_chat(alice)
     message = await command(api, alice, chat, f"{NEW} classic")
-    assert message.text.splitlines()[0].endswith("· Classic")
+    assert "· Classic" in message.text.splitlines()[0]
     assert "-C-" in message.text.splitlines()[0]
 
     reply = await command(api, alice, chat, f"{NEW} TP1-X-NOPE")
@@ -355,7 +358,7 @@ async def test_draw_then_undo(api: FakeBotAPI, service: GameService) -> None:
     answer, undone = await tap(api, alice, chat, drawn, data_for(drawn, UNDO))
     assert answer.text is None
     game.push(UNDO)
-    assert_shows(undone, expected_view(game, game_id, 2))
+    assert_shows(undone, expected_view(game, game_id, 2, undos=1))
     assert card_cell_on_waste(undone) == Game.from_code(CODE).deal.waste
     assert "23  [" in undone.text
     assert game.score == 500 and game.moves == 1  # the score comes back, the move counter does not go down
@@ -383,7 +386,8 @@ async def test_a_scripted_deal_played_to_a_win_by_tapping(api: FakeBotAPI, servi
     won = expected_view(game, game_id, len(winning_line(WIN_CODE)), outcome=outcome, verdict=verdict)
     assert_shows(message, won)
     assert f"You won! Final score: {game.score}" in message.text
-    assert [label for label, _ in message.buttons] == ["New game"]
+    # issue 16: a won game offers to share the result, replay the deal, review it, or a new deal
+    assert [label for label, _ in message.buttons] == ["Share", "Replay", "Review", "New game"]
     assert len(api.bot_messages(chat)) == 1
     assert_all_answered(api)
 
@@ -391,11 +395,16 @@ async def test_a_scripted_deal_played_to_a_win_by_tapping(api: FakeBotAPI, servi
     expected = render_stats(Stats(games=1, wins=1, best_score=game.score, current_streak=1, longest_streak=1), "en")
     assert stats.text == plain(expected)
 
-    # New game under the won one starts the next deal in the same message
-    answer, fresh = await tap(api, alice, chat, message, data_for(message, "n"))
+    # New game under the won one starts the next deal in a new message (issue 15); the won board stays as it
+    # ended, with only Share and Review left on it
+    answer, kept = await tap(api, alice, chat, message, data_for(message, "n"))
+    fresh = api.last_message(chat)
     new_id, version = game_of(fresh)
     assert answer.text is None and new_id != game_id and version == 0
+    assert fresh.message_id != message.message_id
     assert fresh.text.splitlines()[0].endswith("· Easy")
+    assert_shows(kept, expected_view(game, game_id, len(winning_line(WIN_CODE)), verdict=verdict, latest=False))
+    assert [label for label, _ in kept.buttons] == ["Share", "Review"]
 
 
 # --- other players, groups, tampering ----------------------------------------------------------------------------
@@ -410,7 +419,8 @@ async def test_a_group_with_two_players_each_playing_their_own_game(api: FakeBot
     alice_id, _ = game_of(alice_game)
     bob_id, _ = game_of(bob_game)
     assert alice_game.reply_to_message_id is not None and bob_game.reply_to_message_id is not None
-    assert "イージー" in bob_game.text.splitlines()[0]  # Bob's game speaks Bob's language
+    assert "イージー" in bob_game.text  # Bob's game speaks Bob's language
+    assert "Alice" in alice_game.text.splitlines()[0] and "Bob" in bob_game.text.splitlines()[0]  # boards named
 
     # Bob taps Alice's game: a toast in Bob's language, and nothing changes
     answer, unchanged = await tap(api, bob, group, alice_game, data_for(alice_game, DRAW))
@@ -426,10 +436,10 @@ async def test_a_group_with_two_players_each_playing_their_own_game(api: FakeBot
     # each plays their own
     answer, alice_after = await tap(api, alice, group, alice_game, data_for(alice_game, DRAW))
     assert answer.text is None
-    assert_shows(alice_after, expected_view(after(CODE, DRAW), alice_id, 1))
+    assert_shows(alice_after, expected_view(after(CODE, DRAW), alice_id, 1, owner="Alice"))
     answer, bob_after = await tap(api, bob, group, bob_game, data_for(bob_game, DRAW))
     assert answer.text is None
-    assert_shows(bob_after, expected_view(after(WIN_CODE, DRAW), bob_id, 1, locale="ja"))
+    assert_shows(bob_after, expected_view(after(WIN_CODE, DRAW), bob_id, 1, locale="ja", owner="Bob"))
     assert_all_answered(api)
 
 
@@ -561,7 +571,7 @@ async def test_webhook_mode_refuses_posts_without_the_secret_and_plays_with_it(
 @pytest.mark.parametrize(("language", "easy", "new_game", "not_adjacent"), [
     ("uk", "Легкий", "Нова гра", UK_NOT_ADJACENT),
     ("ja", "イージー", "新しいゲーム", JA_NOT_ADJACENT),
-    ("de", "Easy", "New game", EN_NOT_ADJACENT),  # a language the bot does not speak: English
+    ("ko", "Easy", "New game", EN_NOT_ADJACENT),  # a language the bot does not speak: English
 ])
 async def test_replies_in_the_players_language(api: FakeBotAPI, service: GameService, language: str, easy: str,
                                                new_game: str, not_adjacent: str) -> None:
@@ -569,7 +579,7 @@ async def test_replies_in_the_players_language(api: FakeBotAPI, service: GameSer
     chat = api.private_chat(player)
     message = await command(api, player, chat, f"{NEW} {CODE}")
     game_id, _ = game_of(message)
-    locale = "en" if language == "de" else language
+    locale = "en" if language == "ko" else language
     assert_shows(message, expected_view(Game.from_code(CODE), game_id, 0, locale=locale))
     assert easy in message.text.splitlines()[0]
     assert new_game in [label for label, _ in message.buttons]
@@ -581,7 +591,7 @@ async def test_replies_in_the_players_language(api: FakeBotAPI, service: GameSer
     reply = await command(api, player, chat, "/resume@" + api.bot_username)
     assert easy in reply.text.splitlines()[0]
     stats = await command(api, player, chat, "/stats")
-    assert stats.text == plain(render_stats(Stats(0, 0, None, 0, 0), "en" if language == "de" else language))
+    assert stats.text == plain(render_stats(Stats(0, 0, None, 0, 0), locale))
     assert_all_answered(api)
 
 
@@ -628,15 +638,17 @@ async def test_command_menus_are_set_per_language(api: FakeBotAPI, service: Game
     for language in ("", "uk", "ru", "ja"):
         menu = api.commands(language_code=language)
         locale = language or "en"
-        assert [name for name, _ in menu] == ["tripeaks", "daily", "resume", "play", "rules", "stats", "settings",
-                                              "leaderboard", "subscribe", "unsubscribe", "help"]
+        names = [name for name, _ in menu]
+        core = ["tripeaks", "daily", "resume", "play", "rules", "stats", "settings", "leaderboard", "subscribe",
+                "unsubscribe", "help"]
+        assert [name for name in names if name in core] == core  # every command, in this order
         assert menu[0] == ("tripeaks", command_description("new", locale))
         for name, description in menu[1:]:
             assert description == command_description(name, locale)
     assert dict(api.commands(language_code="uk"))["play"] != dict(api.commands())["play"]
     assert api.visible_commands(api.user("Ken", language_code="ja"), api.group())[0] == (
         "tripeaks", command_description("new", "ja"))
-    assert api.visible_commands(api.user("Ann", language_code="de"), api.group())[0] == (
+    assert api.visible_commands(api.user("Ann", language_code="ko"), api.group())[0] == (
         "tripeaks", "Start a new game, or replay a deal from its code")
 
 
@@ -651,12 +663,18 @@ async def test_play_a_card_by_name_and_the_other_commands(api: FakeBotAPI, servi
     game = Game.from_code(CODE)
     slot = fitting(game)
     played = await command(api, alice, chat, f"/play {game.card_at(slot).symbol()}")
-    game.push(Tap(slot))
-    assert_shows(played, expected_view(game, game_id, 1))
+    outcome = game.push(Tap(slot))
+    # issue 15: the live board is edited in place, and the command gets a short acknowledgement
+    board = api.message(chat, message.message_id)
+    assert_shows(board, expected_view(game, game_id, 1))
+    snapshot = await service.current_game(PlayerKey("telegram", str(alice.id)))
+    assert snapshot is not None
+    assert played.text == play_ack(dataclasses.replace(snapshot, outcome=outcome), "en")
+    assert played.text.startswith("You played ") and played.keyboard == []
 
     hidden = game.card_at(0)  # a top card, face down: not something the player can name to play
     refused = await command(api, alice, chat, f"/play {hidden}")
-    assert refused.text == refusal_text(Reason.BLOCKED, "en") == "This card is blocked"
+    assert refused.text == error_text(CardNotInPlay(str(hidden)), "en", NEW) == "That card is not in play yet"
     snapshot = await service.current_game(PlayerKey("telegram", str(alice.id)))
     assert snapshot is not None and snapshot.version == 1
 
@@ -764,8 +782,8 @@ async def test_daily_by_command_and_by_the_play_button(
     game_id, _ = game_of(message)
     snapshot = await service.game(game_id)
     assert snapshot.daily == day and str(snapshot.game.code) == CODE
-    assert_shows(message, render_game(snapshot, "en", Settings()))
-    assert message.text.startswith("Daily deal")
+    assert_shows(message, render_game(snapshot, "en", Settings(), owner_label=True))
+    assert "Daily deal" in message.text and message.text.startswith("Alice")  # in a group the board is named
 
     # the Play button under a daily post gives whoever taps it a game of their own, in a new message
     post = api.last_message(group)
@@ -777,7 +795,7 @@ async def test_daily_by_command_and_by_the_play_button(
     bob_id, _ = game_of(bobs)
     bob_snapshot = await service.game(bob_id)
     assert bob_snapshot.owner == PlayerKey("telegram", str(bob.id)) and str(bob_snapshot.game.code) == WIN_CODE
-    assert_shows(bobs, render_game(bob_snapshot, "uk", Settings()))
+    assert_shows(bobs, render_game(bob_snapshot, "uk", Settings(), owner_label=True))
     # a day still to come is not a daily deal anyone can have
     answer, _ = await tap(api, bob, group, post, encode(PlayDaily(day + dt.timedelta(days=1))),
                           check_button=False)

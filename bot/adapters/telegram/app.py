@@ -24,7 +24,7 @@ from telegram.ext import Application, ApplicationBuilder
 from bot.adapters.telegram.handlers import ALLOWED_UPDATES, TelegramApp, TelegramHandlers, menu_commands
 from bot.app.service import GameService
 from bot.config import Config, ConfigError, TokenRejected
-from bot.i18n import DEFAULT_LOCALE, SUPPORTED_LOCALES
+from bot.i18n import DEFAULT_LOCALE, SUPPORTED_LOCALES, language_code
 
 log = logging.getLogger(__name__)
 
@@ -64,15 +64,17 @@ def build_application(service: GameService, config: Config) -> TelegramApp:
 
 
 async def set_commands(application: Application[Any, Any, Any, Any, Any, Any]) -> None:
-    """setMyCommands for each language: English as the default menu, then uk, ru and ja for players whose
-    Telegram speaks them. A failure is logged, not fatal: the commands work without a menu."""
-    for locale in SUPPORTED_LOCALES:
+    """setMyCommands for each language: English as the default menu (for every language the bot does not speak),
+    then one menu for each of the languages it does, under Telegram's two-letter code (``pt_BR`` is ``pt``). A
+    failure is logged, not fatal: the commands work without a menu."""
+    menus: list[tuple[str | None, str]] = [(None, DEFAULT_LOCALE)]
+    menus += [(language_code(locale), locale) for locale in SUPPORTED_LOCALES]
+    for code, locale in menus:
         commands = [BotCommand(name, description) for name, description in menu_commands(locale)]
         try:
-            await application.bot.set_my_commands(commands,
-                                                  language_code=None if locale == DEFAULT_LOCALE else locale)
+            await application.bot.set_my_commands(commands, language_code=code)
         except TelegramError as error:
-            log.warning("could not set the %s command menu: %s", locale, error)
+            log.warning("could not set the %s command menu: %s", code or "default", error)
 
 
 def _config(application: TelegramApp) -> Config:

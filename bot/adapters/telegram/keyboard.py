@@ -3,7 +3,7 @@
 The header is bold, the tableau a ``<pre>`` block, the status plain; every text is escaped with
 :func:`html.escape`, so nothing a player types (a name, a code) can break the markup. The keyboard is
 :func:`bot.render.platforms.telegram_rows`: the view's rows split to fit a 360-pixel phone, the colours as the
-buttons' ``style``.
+buttons' ``style``; a link button (``url``) becomes a URL button.
 
 >>> from bot.render.view import Button, ButtonStyle, View
 >>> view = View(header="A & B", tableau="<7♠>", status="ok",
@@ -12,6 +12,8 @@ buttons' ``style``.
 '<b>A &amp; B</b>\\n<pre>&lt;7♠&gt;</pre>\\nok'
 >>> [[(b.text, b.callback_data, b.style) for b in row] for row in keyboard(view).inline_keyboard]
 [[('7♠', 'tp:g:1:0:20', 'success'), ('Draw', 'tp:g:1:0:d', None)]]
+>>> [(b.text, b.url) for b in keyboard(View("x", buttons=((Button("Play", "", url="https://t.me/b?start=TP1-E-AAAAAAB"),),))).inline_keyboard[0]]
+[('Play', 'https://t.me/b?start=TP1-E-AAAAAAB')]
 """
 
 from __future__ import annotations
@@ -77,6 +79,9 @@ def keyboard(view: View) -> InlineKeyboardMarkup | None:
             raise ViewTooLarge(f"{len(row)} buttons in a row (at most {ROW_WIDTH})")
         chunk = []
         for button in row:
+            if button.url is not None:  # a link: Telegram opens it, no callback
+                chunk.append(InlineKeyboardButton(button.label, url=button.url, style=button.style))
+                continue
             if not 1 <= len(button.payload.encode()) <= CALLBACK_DATA_MAX:
                 raise ViewTooLarge(f"callback_data {button.payload!r} is not 1-{CALLBACK_DATA_MAX} bytes")
             chunk.append(InlineKeyboardButton(button.label, callback_data=button.payload, style=button.style))

@@ -1,0 +1,114 @@
+"""Getting a reply through to Telegram: retries, and boards that never go back in time.
+
+- :func:`persist`: a send or an edit tried again when Telegram asks for a short pause (429 flood control, waited
+  out once) or when it failed on the way (the network, a timeout, a 5xx: a few more tries with a growing pause),
+  so a board catches up with the game rather than stay behind after one lost request. Anything Telegram refused
+  for good (a 400, a 403) is raised at once.
+- :class:`Boards`: the edits of one message happen one at a time, and an edit showing an older version of the
+  game than the message already shows is skipped. Taps are handled side by side, so two quick taps can finish in
+  either order; the message still ends on the later state.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+import contextlib
+import dataclasses
+import datetime as dt
+import logging
+import warnings
+from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import TypeVar
+
+from telegram.error import BadRequest, NetworkError, RetryAfter, TimedOut
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+#: The longest flood-control pause a reply waits out (once); a longer one gives up, and the next tap catches up.
+FLOOD_WAIT_MAX = 5.0
+#: The pauses before each new try of a request that failed on the way (the network, a timeout, a 5xx).
+RETRY_PAUSES: tuple[float, ...] = (0.25, 0.5, 1.0, 2.0)
+
+
+def retry_after_seconds(error: RetryAfter) -> float:
+    with warnings.catch_warnings():  # PTB 22 warns that retry_after will become a timedelta
+        warnings.simplefilter("ignore")
+        pause = error.retry_after
+    return pause.total_seconds() if isinstance(pause, dt.timedelta) else float(pause)
+
+
+def is_transient(error: Exception) -> bool:
+    """A failure on the way, worth another try: python-telegram-bot's ``NetworkError`` (which a 5xx answer and
+    ``TimedOut`` are) but not ``BadRequest`` (a 400: the same request would be refused again)."""
+    return isinstance(error, TimedOut | NetworkError) and not isinstance(error, BadRequest)
+
+
+async def persist(send: Callable[[], Awaitable[T]]) -> T:
+    """``send()``, tried again after a short flood-control pause (once) and after failures on the way (a few
+    times, with :data:`RETRY_PAUSES`)."""
+    pauses = iter(RETRY_PAUSES)
+    flood_waited = False
+    while True:
+        try:
+            return await send()
+        except RetryAfter as error:
+            seconds = retry_after_seconds(error)
+            if flood_waited or seconds > FLOOD_WAIT_MAX:
+                raise
+            flood_waited = True
+            log.info("flood control: waiting %.0f s", seconds)
+            await asyncio.sleep(seconds)
+        except (TimedOut, NetworkError) as error:
+            pause = next(pauses, None)
+            if not is_transient(error) or pause is None:
+                raise
+            log.info("Telegram request failed on the way (%s); trying again in %.2f s", error.message, pause)
+            await asyncio.sleep(pause)
+
+
+def is_not_modified(error: BadRequest) -> bool:
+    """Telegram's answer to an edit that changes nothing: nothing to report."""
+    return "message is not modified" in error.message.lower()
+
+
+@dataclasses.dataclass
+class _Shown:
+    """What one message shows: a lock for its edits, and the game and version last drawn into it."""
+
+    lock: asyncio.Lock = dataclasses.field(default_factory=asyncio.Lock)
+    game: tuple[int, int] | None = None  # (game id, version)
+
+
+class Boards:
+    """The messages the bot edits, each edited one request at a time, never back to an older version of the game
+    it shows. Remembers the latest :data:`MAX` messages (an older one is simply edited as asked)."""
+
+    MAX = 10_000
+
+    def __init__(self) -> None:
+        self._shown: collections.OrderedDict[tuple[int, int], _Shown] = collections.OrderedDict()
+
+    @contextlib.asynccontextmanager
+    async def editing(self, chat_id: int, message_id: int,
+                      game: tuple[int, int] | None) -> AsyncIterator[bool]:
+        """Hold the message's turn; yields whether to edit it to ``game`` (game id, version; None: not a game
+        board): False when it already shows a later version of that game. Leaving the block normally records
+        ``game`` as shown."""
+        key = (chat_id, message_id)
+        shown = self._shown.get(key)
+        if shown is None:
+            shown = self._shown[key] = _Shown()
+            while len(self._shown) > self.MAX:
+                oldest = next(iter(self._shown))
+                if self._shown[oldest].lock.locked():
+                    break
+                del self._shown[oldest]
+        self._shown.move_to_end(key)
+        async with shown.lock:
+            newer = (game is not None and shown.game is not None and shown.game[0] == game[0]
+                     and shown.game[1] > game[1])
+            yield not newer
+            if not newer:
+                shown.game = game
