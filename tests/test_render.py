@@ -17,13 +17,18 @@ from pathlib import Path
 import pytest
 
 from bot.app.codec import decode
-from bot.app.commands import AskHint, Move, NewGame, PlayDaily, SettingChange
+from bot.app.commands import AskHint, Move, NewGame, PlayDaily, Replay, Review, SettingChange, Share
 from bot.app.errors import (
     BadGameCode,
     BadPayload,
     BotError,
+    Busy,
+    CardNotInPlay,
+    DailyCodeLocked,
     GameNotFound,
     NoActiveGame,
+    NotACard,
+    NotCurrentGame,
     NotYourGame,
     NoWinnableDeal,
     StaleGame,
@@ -237,7 +242,9 @@ def _messages_text(locale: str) -> str:
 
 def _errors() -> list[Exception]:
     return [NotYourGame("alice"), StaleGame(fresh()), GameNotFound(7), NoActiveGame(), BadPayload("x"),
-            InvalidCodeError("x"), NoWinnableDeal(), BotError("x"), RuntimeError("x")]
+            InvalidCodeError("x"), NoWinnableDeal(), BotError("x"), RuntimeError("x"), NotCurrentGame(midgame()),
+            NotCurrentGame(None), DailyCodeLocked(dt.date(2026, 11, 29)), Busy(), NotACard("zz"),
+            CardNotInPlay("7D")]
 
 
 @pytest.mark.parametrize("locale", SUPPORTED_LOCALES)
@@ -396,9 +403,13 @@ def test_won_game_says_so_with_the_score_and_verdict() -> None:
     snap = won()
     status = render_game(snap, "en", Settings()).status
     assert status is not None
-    assert f"You won! Final score: {snap.game.score}" in status
-    assert f"Best possible score for this deal: {snap.game.score}" in status
-    assert "Peak cleared: +100!" in status  # the last removal empties the last peak
+    lines = status.split("\n")
+    assert lines == ["Peak cleared: +100!",  # the last removal empties the last peak, before the win
+                     f"🎉 You won! Final score: {snap.game.score}",
+                     "You matched the best possible score!"]  # the verdict's best score is this one
+    below_par = dataclasses.replace(snap, verdict=DealVerdict(True, snap.game.score + 6))
+    assert (render_game(below_par, "en", Settings()).status or "").split("\n")[-1] == (
+        f"Par for this deal: {snap.game.score + 6}")
 
 
 def test_blocked_game_says_so_in_the_apps_words() -> None:
@@ -412,7 +423,9 @@ def test_blocked_game_says_so_in_the_apps_words() -> None:
         assert str(snap.game.score) in status
     assert "This deal could not be won" in (render_game(snap, "en", Settings()).status or "")
     unknown = render_game(dataclasses.replace(snap, verdict=None), "en", Settings()).status or ""
-    assert "could not be won" not in unknown and "Best possible" not in unknown
+    assert "could not be won" not in unknown and "Par" not in unknown
+    par = render_game(dataclasses.replace(snap, verdict=DealVerdict(True, 760)), "en", Settings()).status or ""
+    assert par.split("\n")[-1] == "Par for this deal: 760"
 
 
 @pytest.mark.parametrize(("hint", "expected"), [
@@ -440,15 +453,18 @@ def test_abandoned_game_has_no_buttons() -> None:
 
 @dataclasses.dataclass(frozen=True)
 class _Tapped:
-    """What a game button does: the game and version it names, and its word (a slot, d, u, h or n)."""
+    """What a game button does: the game and version it names (None for a finished game's Replay, Review and
+    Share, which name the game only), and its word (a slot, d, u, h, n, r, v or s)."""
 
     game_id: int
-    version: int
+    version: int | None
     command: str
 
 
 def _decoded(button: Button) -> _Tapped:
     command = decode(button.payload)
+    if isinstance(command, Replay | Review | Share):
+        return _Tapped(command.game_id, None, {Replay: "r", Review: "v", Share: "s"}[type(command)])
     assert isinstance(command, Move | AskHint | NewGame)
     word = str(command.action) if isinstance(command, Move) else "h" if isinstance(command, AskHint) else "n"
     return _Tapped(command.game_id, command.version, word)
@@ -501,10 +517,23 @@ def test_the_hinted_move_is_highlighted() -> None:
     assert styles["22"] is ButtonStyle.SUCCESS  # another card that fits: green
 
 
-def test_won_game_offers_only_a_new_game_and_blocked_undo_or_new() -> None:
-    assert [[_decoded(b).command for b in row] for row in render_game(won(), "en", Settings()).buttons] == [["n"]]
-    assert [[_decoded(b).command for b in row] for row in render_game(blocked(), "en", Settings()).buttons] == [
-        ["u", "n"]]
+def test_finished_games_offer_their_ending_buttons() -> None:
+    """A win: Share, Replay, Review, New game (blue); blocked: Undo, Review, Replay, New game; a finished board that
+    is no longer the player's latest game: Share and Review only; an abandoned one nothing."""
+    def words(view: View) -> list[list[str]]:
+        return [[_decoded(b).command for b in row] for row in view.buttons]
+
+    won_view = render_game(won(), "en", Settings())
+    assert words(won_view) == [["s", "r", "v", "n"]]
+    assert [b.label for b in won_view.all_buttons()] == ["Share", "Replay", "Review", "New game"]
+    assert won_view.all_buttons()[-1].style is ButtonStyle.PRIMARY
+    assert words(render_game(blocked(), "en", Settings())) == [["u", "v", "r", "n"]]
+    for position in (won, blocked):
+        assert words(render_game(position(), "en", Settings(), latest=False)) == [["s", "v"]]
+    assert render_game(dataclasses.replace(blocked(), abandoned=True), "en", Settings(), latest=False).buttons == ()
+    assert render_game(midgame(), "en", Settings(), latest=False).buttons == ()
+    for button in won_view.all_buttons():
+        assert _decoded(button).game_id == 42
 
 
 def test_buttons_carry_the_game_and_its_version() -> None:
@@ -562,7 +591,7 @@ def test_every_button_fits_both_platforms() -> None:
             _check_limits(view)
             for button in view.all_buttons():
                 payload = _decoded(button)
-                assert (payload.game_id, payload.version) == (MAX_GAME_ID, MAX_VERSION)
+                assert payload.game_id == MAX_GAME_ID and payload.version in (MAX_VERSION, None)
                 if payload.command.isdigit():
                     assert snap.game.is_playable(int(payload.command))
         most_cards = max(most_cards, len(snap.game.playable_slots()))
@@ -634,6 +663,11 @@ def test_errors_are_localised_and_name_the_owner(locale: str) -> None:
 
 def test_english_error_wording() -> None:
     assert error_text(NotYourGame("bob"), "en") == "This is bob's game; start your own with /tripeaks new"
+    assert error_text(NotACard("zz"), "en") == "That is not a card: write one like 7h, 10s or QS"
+    assert error_text(CardNotInPlay("7D"), "en") == "That card is not in play yet"
+    assert error_text(NotCurrentGame(midgame()), "en") == (
+        "That board is not your current game; your game now is TP1-E-AAAAAAB, on its own board")
+    assert error_text(NotCurrentGame(None), "en", "/new") == "That game is over; start a new one with /new"
 
 
 def test_daily_post_has_a_play_button() -> None:
@@ -651,12 +685,11 @@ def test_settings_buttons_change_settings() -> None:
     payloads = [b.payload for b in view.all_buttons()]
     assert all(isinstance(decode(p), SettingChange) for p in payloads)
     assert payloads == [
-        "tp:set:explain:off", "tp:set:rules:easy", "tp:set:rules:classic",
+        "tp:set:explain:off", "tp:set:rules:easy", "tp:set:rules:classic", "tp:set:winnable:on",
         "tp:set:lang:auto", *(f"tp:set:lang:{code}" for code in SUPPORTED_LOCALES)]
     chosen = [b.label for b in view.all_buttons() if b.style is ButtonStyle.SUCCESS]
     assert chosen == ["✓ Explanations: on", "✓ Easy", "✓ Automatic"]  # ticked as well as green
-    assert [len(row) for row in view.buttons[2:]] == [3, 3, 3, 2][:len(view.buttons) - 2] or all(
-        len(row) <= 3 for row in view.buttons[2:])  # languages three a row
+    assert all(len(row) <= 3 for row in view.buttons[3:])  # languages three a row
     settings = Settings()
     for text in ("tp:set:explain:off", "tp:set:rules:classic", "tp:set:lang:uk"):
         settings = _apply(text, settings)
@@ -682,8 +715,12 @@ def test_settings_show_what_is_chosen() -> None:
     view = render_settings(Settings(language="ja", explain_refusals=False, default_rules=Rules.CLASSIC), "ja")
     tr = translator("ja")
     off = tr.gettext("Explain refused moves: {state}").format(state=tr.pgettext("setting", "off"))
-    assert view.status == f"{off}\n新しいゲームのルール：クラシック\n言語：日本語"
-    assert [b.label for b in view.all_buttons() if b.style is ButtonStyle.SUCCESS] == ["✓ クラシック", "✓ 日本語"]
+    winnable = tr.gettext("Only winnable deals: {state}").format(state=tr.gettext(
+        "{state} (default: on for Classic)").format(state=tr.pgettext("setting", "on")))
+    assert view.status == f"{off}\n新しいゲームのルール：クラシック\n{winnable}\n言語：日本語"
+    only_winnable = tr.pgettext("button", "Only winnable: on")
+    assert [b.label for b in view.all_buttons() if b.style is ButtonStyle.SUCCESS] == [
+        "✓ クラシック", f"✓ {only_winnable}", "✓ 日本語"]  # winnable-only: on by default for Classic
     toggle = view.buttons[0][0]
     assert toggle.label == tr.pgettext("button", "Explanations: off") and toggle.payload == "tp:set:explain:on"
     assert not toggle.label.startswith("✓")  # green and ticked only when on
