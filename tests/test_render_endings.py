@@ -1,0 +1,338 @@
+"""What players see around a game: its ending, the review, the shared result, the question before a game in
+progress is abandoned, the welcome, the fair hint, the leaderboard's marks.
+
+Snapshots (English and Ukrainian) are in ``tests/snapshots/endings.*.txt`` and ``lifecycle.*.txt``; regenerate
+them with ``UPDATE_SNAPSHOTS=1`` and read the diff.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+import functools
+import os
+from pathlib import Path
+
+import pytest
+
+from bot.app.codec import decode
+from bot.app.commands import (
+    Begin,
+    ConfirmStart,
+    DailyDeal,
+    DealByCode,
+    KeepPlaying,
+    RandomDeal,
+    Replay,
+    ShowRules,
+    WinnableOnly,
+)
+from bot.app.daily import DailyResult
+from bot.app.model import DealVerdict, GameSnapshot, Hint, PlayerKey, Settings, Stats
+from bot.render.endings import render_review, render_share, share_text
+from bot.render.game import play_ack, render_game
+from bot.render.lifecycle import render_confirm_start, render_kept, render_welcome
+from bot.render.platforms import console_rows, discord_rows, telegram_row_fits, telegram_rows
+from bot.render.replies import render_leaderboard, render_settings, render_stats
+from bot.render.view import ButtonStyle, View, strip_variation, view_as_text
+from core.deal import Rules
+from core.game import Draw, Game, Status, Tap
+from core.review import Review, review
+from core.solver import solve
+
+SNAPSHOTS = Path(__file__).resolve().parent / "snapshots"
+UPDATE = os.environ.get("UPDATE_SNAPSHOTS") == "1"
+OWNER = PlayerKey("telegram", "1000")
+LOCALES = ("en", "uk")
+
+
+def snapshot(game: Game, **fields: object) -> GameSnapshot:
+    base = GameSnapshot(game_id=42, version=game.moves, owner=OWNER, owner_name="Olena Petrenko-Kovalenko",
+                        game=game)
+    return dataclasses.replace(base, **fields)  # type: ignore[arg-type]
+
+
+@functools.cache
+def _won_line() -> tuple[Game, int]:
+    game = Game.from_code("TP1-E-AAAAAAC")
+    best = solve(game, best=True)
+    assert best.line is not None and best.best_score is not None
+    for action in best.line:
+        game.apply(action)
+    assert game.status is Status.WON
+    return game, best.best_score
+
+
+def won(**fields: object) -> GameSnapshot:
+    """TP1-E-AAAAAAC won along a best line; the outcome is its last removal's (it clears the last peak)."""
+    line, best = _won_line()
+    game = Game.from_code("TP1-E-AAAAAAC")
+    outcome = None
+    for action in line.actions():
+        outcome = game.apply(action)
+    return snapshot(game, **{"outcome": outcome, "verdict": DealVerdict(True, best), **fields})
+
+
+@functools.cache
+def _lost_by_drawing() -> tuple[Game, Review]:
+    """TP1-E-AAAAAAB (winnable) played badly: draw whenever the stock has a card, then whatever fits."""
+    game = Game.from_code("TP1-E-AAAAAAB")
+    while not game.is_over:
+        game.apply(Draw() if game.stock_left else next(iter(game.legal_actions())))
+    assert game.status is Status.BLOCKED
+    return game, review(Game.from_code("TP1-E-AAAAAAB"), game.actions())
+
+
+def blocked(**fields: object) -> GameSnapshot:
+    game, _ = _lost_by_drawing()
+    return snapshot(game.copy(), **{"verdict": DealVerdict(True, 759), **fields})
+
+
+def _compare(name: str, text: str) -> None:
+    path = SNAPSHOTS / name
+    if UPDATE:
+        path.write_text(text, encoding="utf-8")
+    assert path.exists(), f"no snapshot {path.name}: run with UPDATE_SNAPSHOTS=1 and review it"
+    assert text == path.read_text(encoding="utf-8")
+
+
+def _shown(view: View) -> str:
+    """The view as text, then the keyboard a Telegram phone shows (rows split to fit, styles, links)."""
+    keyboard = "\n".join("  ".join(f"[{strip_variation(b.label)}{f' ({b.style})' if b.style else ''}"
+                                   f"{f' -> {b.url}' if b.url else ''}]" for b in row)
+                         for row in telegram_rows(view))
+    return view_as_text(view) + (f"\n\ntelegram:\n{keyboard}" if keyboard else "")
+
+
+def _endings_text(locale: str) -> str:
+    _, lost = _lost_by_drawing()
+    unwinnable = Review(False, 480, None, False, None, 4)
+    perfect = Review(True, won().game.score, won().game.score, True, None, 12)
+    sections = {
+        "won, in a group, daily, with undos and hints": _shown(render_game(
+            won(daily=dt.date(2026, 11, 29), undos_used=2, hints_used=1, dealt_winnable=True), locale, Settings(),
+            owner_label=True)),
+        "won, no longer the latest game": _shown(render_game(won(), locale, Settings(), latest=False)),
+        "blocked, below par": _shown(render_game(blocked(), locale, Settings())),
+        "abandoned, no longer the latest game": _shown(render_game(
+            blocked(abandoned=True), locale, Settings(), latest=False)),
+        "review, lost": _shown(render_review(blocked(), lost, locale)),
+        "review, won at par": _shown(render_review(won(), perfect, locale)),
+        "review, not winnable": _shown(render_review(blocked(verdict=DealVerdict(False, None)), unwinnable,
+                                                     locale)),
+        "review, not made": _shown(render_review(blocked(), None, locale)),
+        "share, telegram": _shown(render_share(won(hints_used=1), locale, replay="https://t.me/tripeaks_bot?start="
+                                               "TP1-E-AAAAAAC", url="https://t.me/tripeaks_bot?start=TP1-E-AAAAAAC")),
+        "share, discord daily": share_text(won(daily=dt.date(2026, 11, 29)), locale,
+                                           replay="/tripeaks new code:TP1-E-AAAAAAC"),
+        "play by name": "\n".join(play_ack(snap, locale) for snap in _played()),
+        "fair hints": "\n".join(render_game(snapshot(Game.from_code("TP1-E-AAAAAAB"), hint=hint), locale,
+                                            Settings()).status or "" for hint in _FAIR_HINTS),
+    }
+    return "".join(f"== {title} ==\n{body}\n\n" for title, body in sections.items())
+
+
+_FAIR_HINTS = (Hint(Tap(22), None, None, 0.8), Hint(Draw(), None, None, 0.35), Hint(Tap(22), None, None, 0.0),
+               Hint(Tap(22), None, None, 0.001))
+
+
+def _played() -> list[GameSnapshot]:
+    """A card played, a card refused, the card that clears a peak and wins."""
+    game = Game.from_code("TP1-E-AAAAAAB")
+    played = game.copy()
+    ok = played.apply(Tap(22))  # K♥ on the A♣
+    refused = game.copy()
+    no = refused.apply(Tap(27))  # 8♠ on the A♣
+    assert ok.ok and no.reason is not None
+    return [snapshot(played, outcome=ok), snapshot(refused, outcome=no), won()]
+
+
+def _lifecycle_text(locale: str) -> str:
+    current = snapshot(_midgame())
+    results = [
+        DailyResult("ann", "1", 760, 40, True, 0, 0, 300.0, dt.datetime(2026, 11, 29, 10)),
+        DailyResult("bob", "2", 740, 45, True, 2, 3, 420.0, dt.datetime(2026, 11, 29, 11)),
+        DailyResult("cat", "3", 470, 30, False, 0, 1, 200.0, dt.datetime(2026, 11, 29, 12)),
+        DailyResult("dan", "4", 490, 10, False, 0, 0, 60.0, dt.datetime(2026, 11, 29, 13), finished=False),
+    ]
+    sections = {
+        "confirm a random deal": _shown(render_confirm_start(current, RandomDeal(), locale, elsewhere=False)),
+        "confirm a code, elsewhere": _shown(render_confirm_start(current, DealByCode("tp1-c-aaaaaai"), locale,
+                                                                 elsewhere=True)),
+        "confirm the daily": _shown(render_confirm_start(current, DailyDeal(), locale, elsewhere=False)),
+        "kept": _shown(render_kept(locale)),
+        "welcome": _shown(render_welcome(locale)),
+        "settings, Classic by default": _shown(render_settings(Settings(default_rules=Rules.CLASSIC), locale)),
+        "settings, winnable-only off": _shown(render_settings(Settings(winnable_only=False), locale)),
+        "leaderboard": _shown(render_leaderboard(dt.date(2026, 11, 29), results, locale)),
+        "leaderboard, no marks": _shown(render_leaderboard(dt.date(2026, 11, 29), results[:1], locale)),
+        "stats": _shown(render_stats(Stats(3, 1, 760, 0, 1), locale)),
+    }
+    return "".join(f"== {title} ==\n{body}\n\n" for title, body in sections.items())
+
+
+def _midgame() -> Game:
+    game = Game.from_code("TP1-E-AAAAAAB")
+    for action in (Tap(22), Draw(), Draw()):
+        game.apply(action)
+    return game
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_endings_snapshot(locale: str) -> None:
+    _compare(f"endings.{locale}.txt", _endings_text(locale))
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_lifecycle_snapshot(locale: str) -> None:
+    _compare(f"lifecycle.{locale}.txt", _lifecycle_text(locale))
+
+
+# --- the board ----------------------------------------------------------------------------------------------------
+
+
+def test_a_board_in_a_group_names_its_player_and_counts_undos_and_hints() -> None:
+    game = _midgame()
+    view = render_game(snapshot(game, undos_used=2, hints_used=1), "en", Settings(), owner_label=True)
+    assert view.header.split("\n") == ["Olena Petrenko-Ko…'s game", "TP1-E-AAAAAAB · Easy",
+                                       "Score: 497 · Moves: 3 · Undos: 2", "Hints: 1"] or view.header.split(
+        "\n") == ["Olena Petrenko-Ko…'s game", "TP1-E-AAAAAAB · Easy", "Score: 497 · Moves: 3",
+                  "Undos: 2 · Hints: 1"]
+    private = render_game(snapshot(game), "en", Settings())
+    assert "Olena" not in private.header and "Undos" not in private.header  # no counters while both are 0
+    daily = render_game(snapshot(game, daily=dt.date(2026, 11, 29)), "en", Settings())
+    assert "Undos: 0 · Hints: 0" in daily.header  # always on a daily board
+
+
+def test_a_deal_proven_winnable_says_so_in_the_header() -> None:
+    game = Game.from_code("TP1-C-AAAAAAB")
+    assert render_game(snapshot(game, dealt_winnable=True), "en", Settings()).header.split("\n")[0] == (
+        "TP1-C-AAAAAAB · Classic · winnable")
+    assert "winnable" not in render_game(snapshot(game), "en", Settings()).header
+
+
+def test_the_fair_hint_names_the_move_and_the_chance() -> None:
+    game = Game.from_code("TP1-E-AAAAAAB")
+    lines = [render_game(snapshot(game, hint=hint), "en", Settings()).status for hint in _FAIR_HINTS]
+    assert lines == [
+        "Best move by what you can see: play K♥\ufe0f (about 80% to win from here)",
+        "Best move by what you can see: draw a card (about 35% to win from here)",
+        "By what you can see, this game looks lost",
+        "Best move by what you can see: play K♥\ufe0f (about 1% to win from here)",  # never 0% when not nil
+    ]
+    german = render_game(snapshot(game, hint=_FAIR_HINTS[0]), "de", Settings()).status or ""
+    assert "80\u00a0%" in german  # the locale's own percent format
+    # the exact solver's texts stay for a hint without a chance
+    exact = render_game(snapshot(game, hint=Hint(Tap(22), True, 759)), "en", Settings()).status
+    assert exact == "Hint: play K♥\ufe0f\nBest score still possible: 759"
+
+
+def test_a_daily_ending_has_no_share_line_but_a_share_button() -> None:
+    view = render_game(won(daily=dt.date(2026, 11, 29)), "en", Settings())
+    assert "Share your result" not in (view.status or "") and "TriPeaks daily" not in (view.status or "")
+    assert [b.label for b in view.all_buttons()][0] == "Share"
+
+
+def test_play_ack_says_what_was_played_or_why_not() -> None:
+    ok, refused, last = (play_ack(snap, "en") for snap in _played())
+    assert ok == "You played K♥\ufe0f"
+    assert refused.endswith("was not played: Must be one rank higher or lower")
+    assert last.startswith("You played ") and "Peak cleared: +100!" in last and "You won!" in last
+    assert play_ack(snapshot(Game.from_code("TP1-E-AAAAAAB")), "en") == ""
+
+
+# --- the review and the share -------------------------------------------------------------------------------------
+
+
+def test_the_review_names_the_losing_move_and_the_best_line_from_before_it() -> None:
+    game, lost = _lost_by_drawing()
+    assert lost.lost_at is not None and lost.best_line
+    status = render_review(blocked(), lost, "en").status or ""
+    lines = status.split("\n")
+    assert lines[0] == f"Your score: {game.score} · par 759"
+    assert lines[1].startswith(f"After move {lost.lost_at + 1}, ") and lines[1].endswith(
+        "the deal could no longer be won")
+    assert lines[2].startswith(f"Best line from just before it (final score {lost.best_line_score}): ")
+    steps = lines[2].split(": ", 1)[1].split()
+    assert steps[-1] == "…" and len(steps) == 11  # the first ten steps, compact
+    # the steps name the cards the best line plays from the position before the losing move
+    before = Game(game.deal, game.rules, game.code)
+    for action in game.actions()[:lost.lost_at]:
+        before.apply(action)
+    for step, action in zip(steps[:10], lost.best_line, strict=False):
+        expected = before.card_at(action.slot).symbol() if isinstance(action, Tap) else "draw"
+        assert strip_variation(step) == expected
+        before.apply(action)
+    assert lines[-1] == f"Longest chain: {lost.longest_chain} card{'s' if lost.longest_chain != 1 else ''} in a row"
+    assert len(status) < 400  # short enough for a phone
+    (replay,), = render_review(blocked(), lost, "en").buttons
+    assert decode(replay.payload) == Replay(42)
+
+
+def test_the_share_names_no_card_and_links_the_deal() -> None:
+    snap = won(hints_used=1)
+    text = share_text(snap, "en", replay="https://t.me/bot?start=TP1-E-AAAAAAC")
+    assert text == (f"TriPeaks TP1-E-AAAAAAC: score {snap.game.score}, peaks 3/3 ⛰⛰⛰ · with hints · "
+                    f"par {snap.verdict.best_score if snap.verdict else ''}\n"
+                    "Play this deal: https://t.me/bot?start=TP1-E-AAAAAAC")
+    assert not any(suit in text for suit in "♠♥♦♣")
+    view = render_share(snap, "en", replay="x", url="https://t.me/bot?start=TP1-E-AAAAAAC")
+    (link,), = view.buttons
+    assert link.url == "https://t.me/bot?start=TP1-E-AAAAAAC" and link.payload == ""
+    (shown,), = telegram_rows(view)
+    assert shown.url == link.url and discord_rows(view)[0][0].url == link.url
+    assert console_rows(view) == ()  # the console shows the text; a link is no key
+    assert render_share(snap, "en", replay="x").buttons == ()
+
+
+# --- starting and keeping -----------------------------------------------------------------------------------------
+
+
+def test_the_confirmation_names_what_would_be_lost_and_carries_yes_and_no() -> None:
+    current = snapshot(_midgame(), game_id=77)
+    view = render_confirm_start(current, DealByCode("TP1-C-AAAAAAI"), "en", elsewhere=True)
+    assert view.header == "Start the deal TP1-C-AAAAAAI?"
+    assert view.status == ("Your game in progress (TP1-E-AAAAAAB, score 497, 3 moves) will be abandoned and count "
+                           "as played and not won.\nThat game is in another chat.")
+    (yes, no), = view.buttons
+    assert decode(yes.payload) == ConfirmStart(77, DealByCode("TP1-C-AAAAAAI")) and yes.style is ButtonStyle.DANGER
+    assert decode(no.payload) == KeepPlaying(77)
+    here = render_confirm_start(current, DailyDeal(), "en", elsewhere=False)
+    assert "another chat" not in (here.status or "") and here.header == "Start today's daily deal?"
+    assert [key for row in console_rows(view) for key, _ in row] == ["y", "k"]
+    assert render_kept("en") == View(header="Your game goes on")
+
+
+def test_the_welcome_is_short_with_play_daily_and_rules() -> None:
+    for locale in LOCALES:
+        view = render_welcome(locale)
+        assert len(view_as_text(view)) < 500 and len((view.status or "").split("\n")) <= 4
+        assert [decode(b.payload) for b in view.all_buttons()] == [Begin(RandomDeal()), Begin(DailyDeal()),
+                                                                   ShowRules()]
+        assert all(telegram_row_fits([b.label for b in row]) for row in telegram_rows(view))
+
+
+def test_the_winnable_only_toggle() -> None:
+    classic = render_settings(Settings(default_rules=Rules.CLASSIC), "en")
+    toggles = [b for b in classic.all_buttons() if isinstance(decode(b.payload), WinnableOnly)]
+    assert [(b.label, decode(b.payload), b.style) for b in toggles] == [
+        ("✓ Only winnable: on", WinnableOnly(False), ButtonStyle.SUCCESS)]
+    assert "Only winnable deals: on (default: on for Classic)" in (classic.status or "")
+    easy = render_settings(Settings(), "en")
+    assert [(b.label, decode(b.payload)) for b in easy.all_buttons() if isinstance(decode(b.payload), WinnableOnly)] \
+        == [("Only winnable: off", WinnableOnly(True))]
+    chosen = render_settings(Settings(default_rules=Rules.CLASSIC, winnable_only=False), "en")
+    assert "Only winnable deals: off\n" in (chosen.status or "")
+
+
+def test_the_leaderboard_marks_games_not_won_hints_and_undos() -> None:
+    results = [
+        DailyResult("ann", "1", 760, 40, True, 0, 0, 300.0, dt.datetime(2026, 11, 29, 10)),
+        DailyResult("bob", "2", 740, 45, True, 2, 3, 420.0, dt.datetime(2026, 11, 29, 11)),
+        DailyResult("cat", "3", 470, 30, False, 0, 1, 200.0, dt.datetime(2026, 11, 29, 12)),
+    ]
+    lines = (render_leaderboard(dt.date(2026, 11, 29), results, "en").status or "").split("\n")
+    assert lines[:4] == ["1. ann: score 760, moves 40, time 5:00", "2. bob: score 740, moves 45, time 7:00 💡2 ↶3",
+                         "3. cat: score 470, moves 30, time 3:20 ✗ ↶1", "✗ not won · 💡 hints · ↶ undos"]
+    plain = render_leaderboard(dt.date(2026, 11, 29), results[:1], "en").status or ""
+    assert "✗" not in plain and "💡" not in plain  # no legend without marks
