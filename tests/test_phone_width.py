@@ -13,7 +13,7 @@ import datetime as dt
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.app.model import GameSnapshot, Hint, PlayerKey, Settings
+from bot.app.model import DealVerdict, GameSnapshot, Hint, PlayerKey, Settings
 from bot.i18n import SUPPORTED_LOCALES
 from bot.render.game import render_game
 from bot.render.platforms import (
@@ -54,14 +54,19 @@ def positions(draw: st.DrawFn) -> GameSnapshot:
         outcome = game.apply(draw(st.sampled_from(actions)))
     hint = None
     if not game.is_over and draw(st.booleans()):
+        chance = draw(st.sampled_from([None, 0.0, 0.004, 0.35, 0.8, 1.0]))  # the fair advisor's, or the solver's
         hint = Hint(draw(st.sampled_from(list(game.legal_actions()))), draw(st.sampled_from([True, False, None])),
-                    draw(st.sampled_from([None, 700])))
+                    draw(st.sampled_from([None, 700])), chance)
     refused = [s for s in game.playable_slots() if not game.fits(s)]
     if refused and draw(st.booleans()):
         outcome = game.apply(Tap(draw(st.sampled_from(refused))))
     daily = dt.date(2026, 12, 31) if draw(st.booleans()) else None
-    return GameSnapshot(MAX_ID, 10**9 - 1, PlayerKey("telegram", "1"), "ann", game, outcome=outcome, hint=hint,
-                        daily=daily)
+    verdict = draw(st.sampled_from([None, DealVerdict(True, 772), DealVerdict(False, None)])) if game.is_over else None
+    name = draw(st.sampled_from(["ann", "Олександра Кирилівна Ковальчук-Шевченко", "山田花子さんのアカウント", ""]))
+    return GameSnapshot(MAX_ID, 10**9 - 1, PlayerKey("telegram", "1"), name, game, outcome=outcome, hint=hint,
+                        daily=daily, verdict=verdict, undos_used=draw(st.sampled_from([0, 3, 100])),
+                        hints_used=draw(st.sampled_from([0, 1, 51])), dealt_winnable=draw(st.booleans()),
+                        abandoned=draw(st.booleans()) if not game.is_over else False)
 
 
 def check_phone(view: View) -> None:
@@ -82,9 +87,14 @@ def check_phone(view: View) -> None:
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(positions())
 def test_any_position_fits_a_phone_in_every_language(snapshot: GameSnapshot) -> None:
+    """Also with the player's name (a board in a group), the undo and hint counters, the winnable mark, and a
+    finished game's buttons, on the latest board and on one that is no longer the latest."""
     for locale in SUPPORTED_LOCALES:
         for explain in (True, False):
-            check_phone(render_game(snapshot, locale, Settings(explain_refusals=explain)))
+            for owner_label in (True, False):
+                check_phone(render_game(snapshot, locale, Settings(explain_refusals=explain),
+                                        owner_label=owner_label))
+        check_phone(render_game(snapshot, locale, Settings(), owner_label=True, latest=False))
 
 
 def test_the_widest_rows_still_fit() -> None:
@@ -120,6 +130,40 @@ def test_settings_fit_a_phone_in_every_language() -> None:
             for row in telegram_rows(view):
                 assert telegram_row_fits([b.label for b in row]), [b.label for b in row]
             assert sum(b.label.startswith("✓ ") for b in view.all_buttons()) == 2 + (chosen is None)
+
+
+def test_ending_buttons_fit_in_every_language() -> None:
+    """A won and a blocked game in a group, with counters: Share, Replay, Review and New game (or Undo, Review,
+    Replay and New game) within the phone's rows; the confirmation, the welcome and the share's link too."""
+    from bot.app.commands import DealByCode
+    from bot.render.endings import render_share
+    from bot.render.lifecycle import render_confirm_start, render_welcome
+    from core.solver import solve
+
+    won = Game.from_code("TP1-E-AAAAAAC")
+    line = solve(won).line
+    assert line is not None
+    for action in line:
+        won.apply(action)
+    blocked = Game.from_code("TP1-C-AAAAAAI")
+    for _ in range(blocked.stock_left):
+        blocked.apply(Draw())
+    while fitting := [s for s in blocked.playable_slots() if blocked.fits(s)]:
+        blocked.apply(Tap(fitting[0]))
+    for game in (won, blocked):
+        assert game.is_over
+        snap = GameSnapshot(MAX_ID, 10**9 - 1, PlayerKey("telegram", "1"), "Олександра Ковальчук", game,
+                            daily=dt.date(2026, 12, 31), undos_used=12, hints_used=51, dealt_winnable=True,
+                            verdict=DealVerdict(True, 772))
+        for locale in SUPPORTED_LOCALES:
+            for latest in (True, False):
+                view = render_game(snap, locale, Settings(), owner_label=True, latest=latest)
+                check_phone(view)
+                assert len(view.all_buttons()) == (4 if latest else 2)
+            for other in (render_confirm_start(snap, DealByCode("TP1-E-AAAAAAB"), locale, elsewhere=True),
+                          render_welcome(locale), render_share(snap, locale, replay="x", url="https://t.me/x")):
+                for row in telegram_rows(other):
+                    assert telegram_row_fits([b.label for b in row]), [b.label for b in row]
 
 
 def test_undo_only_positions_fit_too() -> None:
