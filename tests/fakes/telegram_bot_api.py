@@ -1101,6 +1101,12 @@ class StoredMessage:
         """All inline buttons, row by row."""
         return [button for row in self.keyboard for button in row]
 
+    @property
+    def links(self) -> list[tuple[str, str]]:
+        """The URL buttons of the inline keyboard: (button text, url), row by row."""
+        rows = (self.reply_markup or {}).get("inline_keyboard", [])
+        return [(button["text"], button["url"]) for row in rows for button in row if "url" in button]
+
     def callback_data(self, button_text: str) -> str:
         """The callback_data of the button labelled ``button_text``."""
         for text, data in self.buttons:
