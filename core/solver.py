@@ -504,6 +504,9 @@ def hint(game: Game, *, time_budget: float | None = 5.0) -> SolverHint:
 #: Positions the quick search of each action examines in :func:`winnable_actions` before the sweep decides
 #: (hard but winnable positions are common after an action; 10,000 finds most of their wins, in under 10 ms).
 _ACTION_QUICK_NODES = 10_000
+#: What :func:`winnable_actions` counts for setting up each search (its tables take about as long as 500
+#: positions), so that a node budget bounds the time of many small searches too.
+_SETUP_NODES = 500
 
 
 @dataclass(frozen=True)
@@ -547,6 +550,7 @@ def winnable_actions(rules: Rules, ranks: Sequence[int], stock: Sequence[int], r
         actions.append(DRAW)
     failed: dict[int, int] = {}
     try:
+        budget.spend(_SETUP_NODES)
         won, line, _ = _search(pos, budget, False, failed)
         if not won:
             return ActionVerdicts(tuple((action, False) for action in actions), budget.nodes)
@@ -556,6 +560,7 @@ def winnable_actions(rules: Rules, ranks: Sequence[int], stock: Sequence[int], r
                 verdicts.append((action, True))
                 continue
             child = pos.after(action)
+            budget.spend(_SETUP_NODES)
             quick = _ACTION_QUICK_NODES if node_budget is None else min(_ACTION_QUICK_NODES, node_budget)
             found, _ = _quick_win(child, budget, quick, failed)
             if found is None:  # the sweep over the whole stock reaches every mask still reachable
