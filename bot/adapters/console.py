@@ -1,9 +1,11 @@
 """The console chat: the same service, renderer and storage as the chat adapters, in a terminal.
 
 Buttons become ``[key] label`` choices with keys that never change (:mod:`bot.render.platforms`): a card by its
-name (``7h``, ``10s``, ``qs``), ``d`` draw, ``u`` undo, ``h`` hint, ``n`` new game, and on the settings ``explain``,
-``easy``, ``classic``, ``auto`` or a language code; besides them ``new [CODE]``, ``daily``, ``rules``, ``stats``,
-``settings``, ``help`` and ``quit``. In a terminal the board is in colour (not with ``NO_COLOR`` set, nor when the
+name (``7h``, ``10s``, ``qs``), ``d`` draw, ``u`` undo, ``h`` hint, ``n`` new game, on a finished game ``r`` replay,
+``v`` review and ``s`` share, ``y``/``k`` to answer "abandon your game in progress?", and on the settings
+``explain``, ``winnable``, ``easy``, ``classic``, ``auto`` or a language code; besides them ``new [CODE]``,
+``daily``, ``rules``, ``stats``, ``settings``, ``help`` and ``quit``. Starting a game (``new``, ``daily``, ``n``,
+``r``) while a game with moves is in progress asks first. In a terminal the board is in colour (not with ``NO_COLOR`` set, nor when the
 output is not a terminal). It reads standard input line by line, so it can
 be scripted; at the end of input it stops cleanly (exit status 0): every action was committed when it was shown.
 """
@@ -13,7 +15,6 @@ from __future__ import annotations
 import asyncio
 import codecs
 import dataclasses
-import datetime as dt
 import getpass
 import io
 import os
@@ -22,27 +23,39 @@ from collections.abc import AsyncIterator
 from typing import TextIO
 
 from bot.app.codec import decode, game_command
-from bot.app.commands import GameCommand, PlayDaily, SettingChange
-from bot.app.errors import BotError, CardNotInPlay, StaleGame
+from bot.app.commands import (
+    Begin,
+    ConfirmStart,
+    DailyDeal,
+    DealByCode,
+    GameCommand,
+    KeepPlaying,
+    NewGame,
+    PlayDaily,
+    RandomDeal,
+    Replay,
+    Review,
+    SettingChange,
+    Share,
+    ShowRules,
+    StartRequest,
+)
+from bot.app.errors import BotError, ConfirmAbandon, StaleGame
 from bot.app.model import GameSnapshot, PlayerKey, Settings
 from bot.app.service import GameService
-from bot.i18n import N_, resolve_locale, translator
-from bot.render.game import refusal_text, render_game
+from bot.i18n import resolve_locale, translator
+from bot.render.endings import render_review, render_share
+from bot.render.game import play_ack, render_game
+from bot.render.lifecycle import render_confirm_start, render_kept
 from bot.render.platforms import console_rows, console_text
-from bot.render.replies import error_text, render_rules, render_settings, render_stats
-from bot.render.view import View
-from core.cards import Card
+from bot.render.replies import console_help, error_text, render_rules, render_settings, render_stats
+from bot.render.view import View, strip_variation
 from core.errors import TriPeaksError
-from core.game import Reason
 
 PLATFORM = "console"
 NEW_COMMAND = "new"
-_HELP = N_("Type a card such as 7h, 10s or qs, or: d (draw), u (undo), h (hint), n (new game), new [code], daily, "
-           "rules, stats, settings, help, quit. In the settings: explain, easy, classic, auto, or a language code "
-           "such as en.")
-_BOARD_HELP = N_("On the board: ▒▒ is a face-down card, * marks a card that fits the waste card, > the hinted move, "
-                 "T is a ten. The last line is the stock with the number of cards left, then the waste card in "
-                 "brackets.")
+#: How a console player starts the same deal: the share text's way back in.
+REPLAY_TEXT = "tripeaks console → new {code}"
 #: How long the console waits, at the end of a game, for the solver's verdict on the deal.
 VERDICT_WAIT = 10.0
 
@@ -104,6 +117,8 @@ class ConsoleChat:
         #: ANSI colours only on a terminal, and not when the player asks for none (https://no-color.org)
         self.colour = _wants_colour(out)
         self.settings = Settings()
+        #: the last question "abandon your game in progress?": its keys (``y``, ``k``) and their payloads
+        self.question: dict[str, str] = {}
 
     @property
     def locale(self) -> str:
@@ -129,21 +144,26 @@ class ConsoleChat:
 
     async def handle(self, text: str) -> bool:
         """Answer one line; False when the player asked to quit."""
-        tr = translator(self.locale)
         word, _, rest = text.partition(" ")
         word = word.lower()
+        question, self.question = self.question, {}
         try:
             if not word:
+                self.question = question  # an empty line leaves the question open
                 return True
             if word in ("q", "quit", "exit"):
                 return False
-            if word in ("d", "u", "h", "n"):
+            if word in question:
+                await self._press(question[word])
+            elif word in ("d", "u", "h", "n"):
                 await self._game_command(word)
+            elif word in ("r", "v", "s"):
+                await self._finished_command(word)
             elif word in ("new", "/new", "/tripeaks"):
-                await self._show_game(await self.service.new_game(
-                    self.player, self.name, code=rest.strip() or None, chat_id=None))
+                code = rest.strip()
+                await self._start(DealByCode(code) if code else RandomDeal())
             elif word in ("daily", "/daily"):
-                await self._daily(None)
+                await self._start(DailyDeal())
             elif word in ("rules", "/rules"):
                 self._show(render_rules(self.locale), numbered=False)
             elif word in ("stats", "/stats"):
@@ -151,11 +171,11 @@ class ConsoleChat:
             elif word in ("settings", "/settings"):
                 self._show(render_settings(self.settings, self.locale))
             elif word in ("help", "?", "/help"):
-                self._say(tr.gettext(_HELP) + "\n" + tr.gettext(_BOARD_HELP))
+                self._say(console_help(self.locale, board=True))
             elif word in (keys := self._settings_keys()):
                 await self._press(keys[word])
-            elif word.isdigit():  # numbers named choices once; a slot number is no card name either
-                self._say(tr.gettext(_HELP))
+            elif word.isdigit() or word in ("y", "k"):  # a slot number is no card name; y/k answer only a question
+                self._say(console_help(self.locale))
             else:
                 await self._play_card(text)
         except StaleGame as stale:
@@ -174,12 +194,37 @@ class ConsoleChat:
     async def _press(self, payload: str) -> None:
         command = decode(payload)
         if isinstance(command, PlayDaily):
-            await self._daily(command.day)
+            await self._start(DailyDeal(command.day))
         elif isinstance(command, SettingChange):
             self.settings = await self.service.change_setting(self.player, self.name, command)
             self._show(render_settings(self.settings, self.locale))
+        elif isinstance(command, ConfirmStart):
+            await self._show_game(await self.service.start(self.player, self.name, command))
+        elif isinstance(command, KeepPlaying):
+            self._show(render_kept(self.locale), numbered=False)
+            current = await self.service.current_game(self.player)
+            if current is not None:
+                await self._show_game(current)
+        elif isinstance(command, Begin):
+            await self._start(command.request)
+        elif isinstance(command, ShowRules):
+            self._show(render_rules(self.locale), numbered=False)
         else:
             await self._act(command)
+
+    async def _start(self, request: StartRequest) -> None:
+        """Start what the player asked for; with a game in progress (with moves), ask first."""
+        try:
+            snapshot = await self.service.start(self.player, self.name, request, ask=True)
+        except ConfirmAbandon as asked:
+            self._ask(asked.current, request)
+            return
+        await self._show_game(snapshot)
+
+    def _ask(self, current: GameSnapshot, request: StartRequest) -> None:
+        view = render_confirm_start(current, request, self.locale, elsewhere=False)
+        self.question = {key: button.payload for row in console_rows(view) for key, button in row}
+        self._show(view)
 
     async def _game_command(self, command: str) -> None:
         if self.snapshot is None:
@@ -189,21 +234,38 @@ class ConsoleChat:
             return
         await self._act(game_command(self.snapshot.game_id, self.snapshot.version, command))
 
+    async def _finished_command(self, word: str) -> None:
+        """Replay, Review or Share: keys of a finished game's board."""
+        snapshot = self.snapshot
+        if snapshot is None or not snapshot.game.is_over:
+            self._say(console_help(self.locale))
+            return
+        command: GameCommand = (Replay(snapshot.game_id) if word == "r" else Review(snapshot.game_id) if word == "v"
+                                else Share(snapshot.game_id))
+        await self._act(command)
+
     async def _act(self, command: GameCommand) -> None:
-        await self._show_game(await self.service.act(self.player, self.name, command))
+        ask = isinstance(command, NewGame | Replay)
+        try:
+            snapshot = await self.service.act(self.player, self.name, command, ask=ask)
+        except ConfirmAbandon as asked:
+            game = self.snapshot.game if self.snapshot is not None else asked.current.game
+            request: StartRequest = (DealByCode(str(game.code)) if isinstance(command, Replay) and game.code
+                                     else RandomDeal(game.rules))
+            self._ask(asked.current, request)
+            return
+        if isinstance(command, Review):
+            self._show(render_review(snapshot, await self.service.review(snapshot.game_id), self.locale))
+        elif isinstance(command, Share):
+            replay = REPLAY_TEXT.format(code=snapshot.game.code)
+            self._show(render_share(snapshot, self.locale, replay=replay), numbered=False)
+        else:
+            await self._show_game(snapshot)
 
     async def _play_card(self, text: str) -> None:
-        card = Card.parse(text)  # InvalidCardError: error_text says what a card looks like
-        try:
-            await self._show_game(await self.service.play_card(self.player, self.name, text))
-        except CardNotInPlay:
-            self._say(translator(self.locale).gettext("{card} is not face up on the table").format(
-                card=card.symbol()))
-            if self.settings.explain_refusals:
-                self._say(refusal_text(Reason.BLOCKED, self.locale))
-
-    async def _daily(self, day: dt.date | None) -> None:
-        await self._show_game(await self.service.new_daily_game(self.player, self.name, day))
+        snapshot = await self.service.play_card(self.player, self.name, text)
+        self._say(strip_variation(play_ack(snapshot, self.locale)))
+        await self._show_game(snapshot)
 
     # --- output -------------------------------------------------------------------------------------------------
 

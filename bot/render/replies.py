@@ -64,6 +64,21 @@ def rules_text(locale: str) -> str:
     return "\n\n".join(tr.gettext(paragraph) for paragraph in _RULES_HELP)
 
 
+_CONSOLE_HELP = N_("Type a card such as 7h, 10s or qs, or: d (draw), u (undo), h (hint), n (new game), new [code], "
+                   "daily, rules, stats, settings, help, quit. On a finished game: r (replay), v (review), s (share); "
+                   "asked to abandon a game: y (yes) or k (keep playing). In the settings: explain, winnable, easy, "
+                   "classic, auto, or a language code such as en.")
+_BOARD_HELP = N_("On the board: ▒▒ is a face-down card, * marks a card that fits the waste card, > the hinted move, "
+                 "T is a ten. The last line is the stock with the number of cards left, then the waste card in "
+                 "brackets.")
+
+
+def console_help(locale: str, *, board: bool = False) -> str:
+    """The console's help: the keys it takes, and with ``board`` how to read the board."""
+    tr = translator(locale)
+    return tr.gettext(_CONSOLE_HELP) + ("\n" + tr.gettext(_BOARD_HELP) if board else "")
+
+
 def render_rules(locale: str) -> View:
     tr = translator(locale)
     title, *body = (tr.gettext(paragraph) for paragraph in _RULES_HELP)

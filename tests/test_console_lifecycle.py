@@ -1,0 +1,166 @@
+"""The console's side of a game never lost by a tap: starting another game asks first (y / k), a finished game
+offers Replay, Review and Share, a card played by name is acknowledged, and the new errors are worded.
+
+Each test drives :class:`bot.adapters.console.ConsoleChat` line by line with a real service on a temporary SQLite
+database (the stand-in solver of ``conftest`` for hints and verdicts; the real one for the review).
+"""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+
+from bot.adapters.console import ConsoleChat
+from bot.app.service import GameService
+from core.deal import GameCode, Rules
+from core.game import Draw, Game, Status
+from core.solver import solve
+
+
+@pytest.fixture
+def backend() -> str:
+    """The console runs on SQLite: these tests need no other database."""
+    return "sqlite"
+
+
+class Session:
+    def __init__(self, service: GameService) -> None:
+        self.out = io.StringIO()
+        self.chat = ConsoleChat(service, user_id="ann", name="ann", platform_locale="en", out=self.out)
+        self.service = service
+
+    async def open(self) -> str:
+        """What the console prints at the start: the player's game, or a new deal."""
+        self.chat.settings = await self.service.get_settings(self.chat.player)
+        current = await self.service.current_game(self.chat.player)
+        await self.chat._show_game(current or await self.service.new_game(self.chat.player, "ann"))
+        return self.take()
+
+    async def say(self, *lines: str) -> str:
+        """Type ``lines``; what the console printed in answer."""
+        for line in lines:
+            assert await self.chat.handle(line)
+        return self.take()
+
+    def take(self) -> str:
+        text = self.out.getvalue()
+        self.out.seek(0)
+        self.out.truncate()
+        return text
+
+
+def card_names(code: str, line: list[object]) -> list[str]:
+    game = Game.from_code(code)
+    names = []
+    for action in line:
+        names.append("d" if isinstance(action, Draw) else str(game.card_at(action.slot)).lower())  # type: ignore[attr-defined]
+        game.apply(action)  # type: ignore[arg-type]
+    return names
+
+
+async def test_new_game_asks_before_abandoning_a_game_with_moves(service: GameService) -> None:
+    s = Session(service)
+    await s.open()
+    await s.say("new TP1-E-AAAAAAB")
+    out = await s.say("kh")  # K♥ on the A♣: a move, so the game now counts
+    assert out.startswith("You played K♥\n") and "Score: 499 · Moves: 1" in out
+    asked = await s.say("new")
+    assert "Start a new game?" in asked
+    assert "Your game in progress (TP1-E-AAAAAAB, score 499, 1 move) will be abandoned" in asked
+    assert "[y] Yes, start!" in asked and "[k] Keep playing>" in asked
+    kept = await s.say("k")
+    assert kept.startswith("Your game goes on") and "TP1-E-AAAAAAB" in kept and "Moves: 1" in kept
+    # y now answers nothing: the question was answered
+    assert "Type a card" in await s.say("y")
+    asked = await s.say("new TP1-C-AAAAAAI")
+    assert "Start the deal TP1-C-AAAAAAI?" in asked
+    started = await s.say("y")
+    assert "TP1-C-AAAAAAI · Classic" in started and "Moves: 0" in started
+    current = await service.current_game(s.chat.player)
+    assert current is not None and str(current.game.code) == "TP1-C-AAAAAAI"
+    # a deal with no move is left without a question
+    assert "TP1-E-AAAAAAD · Easy" in await s.say("new TP1-E-AAAAAAD")
+
+
+async def test_any_other_line_drops_the_question(service: GameService) -> None:
+    s = Session(service)
+    await s.open()
+    await s.say("new TP1-E-AAAAAAB", "kh")
+    assert "Start a new game?" in await s.say("new")
+    await s.say("d")  # another line: the question is dropped, the game goes on
+    assert "Type a card" in await s.say("y")
+    current = await service.current_game(s.chat.player)
+    assert current is not None and current.game.moves == 2
+
+
+async def test_a_won_game_offers_replay_review_and_share(service: GameService) -> None:
+    code = "TP1-E-AAAAAAC"
+    solution = solve(Game.from_code(code), best=True)
+    assert solution.line is not None
+    s = Session(service)
+    await s.open()
+    await s.say(f"new {code}")
+    out = await s.say(*card_names(code, list(solution.line)))
+    board = out.split("You played")[-1]
+    assert "You won! Final score" in board
+    assert "[s] Share  [r] Replay  [v] Review  [n] New game>" in board
+    review = await s.say("v")
+    assert review.startswith(f"Review: {code}")
+    assert "You matched the best possible score!" in review and "Longest chain:" in review
+    shared = await s.say("s")
+    assert f"TriPeaks {code}: score {solution.best_score}, peaks 3/3" in shared
+    assert f"Play this deal: tripeaks console → new {code}" in shared
+    replay = await s.say("r")  # the finished game is no game in progress: no question
+    assert f"{code} · Easy" in replay and "Moves: 0" in replay
+
+
+async def test_a_blocked_game_offers_undo_review_replay_and_new_game(service: GameService) -> None:
+    for number in range(1000):
+        game = Game.from_code(GameCode(Rules.CLASSIC, number))
+        for _ in range(23):
+            game.apply(Draw())
+        if game.status is Status.BLOCKED:
+            break
+    code = str(game.code)
+    s = Session(service)
+    await s.open()
+    await s.say(f"new {code}")
+    out = await s.say(*["d"] * 23)
+    assert out.rstrip().endswith("[u] Undo  [v] Review  [r] Replay  [n] New game>")
+    review = await s.say("v")
+    assert review.startswith(f"Review: {code}") and "Your score: 477" in review
+    asked = await s.say("r")  # replaying a finished game asks nothing
+    assert f"{code} · Classic" in asked and "Moves: 0" in asked
+
+
+async def test_replay_review_and_share_keys_need_a_finished_game(service: GameService) -> None:
+    s = Session(service)
+    await s.open()
+    await s.say("new TP1-E-AAAAAAB")
+    for key in ("r", "v", "s"):
+        assert "Type a card" in await s.say(key)
+
+
+async def test_cards_by_name_and_the_new_errors(service: GameService) -> None:
+    s = Session(service)
+    await s.open()
+    await s.say("new TP1-E-AAAAAAB")
+    hidden = Game.from_code("TP1-E-AAAAAAB").card_at(0)  # a top card, face down
+    out = await s.say(str(hidden))
+    assert out.strip() == "That card is not in play yet"
+    assert str(hidden.symbol()) not in out  # nothing hidden is revealed
+    assert (await s.say("zz")).strip() == "That is not a card: write one like 7h, 10s or QS"
+    refused = await s.say("8s")
+    assert refused.startswith("8♠ was not played: Must be one rank higher or lower\n")
+
+
+async def test_the_settings_toggle_winnable_only(service: GameService) -> None:
+    s = Session(service)
+    await s.open()
+    out = await s.say("settings")
+    assert "Only winnable deals: off (default: on for Classic)" in out and "[winnable] Only winnable: off" in out
+    out = await s.say("winnable")
+    assert "Only winnable deals: on\n" in out and "[winnable] ✓ Only winnable: on*" in out
+    settings = await service.get_settings(s.chat.player)
+    assert settings.winnable_only is True
