@@ -282,6 +282,21 @@ async def test_callback_data_is_limited_to_64_bytes(api: FakeBotAPI, bot: Runnin
     assert len(api.bot_messages(chat)) == 1
 
 
+async def test_url_buttons_are_kept_with_their_links_and_bad_links_refused(api: FakeBotAPI, bot: RunningBot) -> None:
+    app, _ = bot
+    chat = api.private_chat(api.user())
+    link = f"https://t.me/{api.bot_username}?start=TP1-E-AAAAAAB"
+    markup = InlineKeyboardMarkup([[InlineKeyboardButton("Play this deal", url=link),
+                                    InlineKeyboardButton("b", callback_data="b")]])
+    sent = await app.bot.send_message(chat.id, "x", reply_markup=markup)
+    stored = api.message(chat, sent.message_id)
+    assert stored.links == [("Play this deal", link)]
+    assert stored.keyboard == [[("Play this deal", None), ("b", "b")]]  # a link carries no callback data
+    with pytest.raises(BadRequest, match="^Button_url_invalid$"):
+        await app.bot.send_message(chat.id, "x", reply_markup=InlineKeyboardMarkup(
+            [[InlineKeyboardButton("bad", url="not a link")]]))
+
+
 async def test_keyboards_are_limited_to_8_a_row_and_100_buttons(api: FakeBotAPI, bot: RunningBot) -> None:
     app, _ = bot
     chat = api.private_chat(api.user())

@@ -49,6 +49,8 @@ class Reply:
     notice: str | None
     view: View | None = None
     game: tuple[int, int] | None = None
+    #: where the game's live board was (the tapped message becomes it when it is another one)
+    live: BoardRef | None = None
 
 
 def in_group(chat: Chat) -> bool:

@@ -69,10 +69,14 @@ class TapHandlers(DailyHandlers, InfoHandlers):
             await self.answer(query, error_text(RuntimeError(), await self.safe_locale(user), NEW_COMMAND))
             raise
         await self.answer(query, reply.notice)
-        if reply.view is not None:
-            sent = await self.edit(query, reply.view, reply.game)
-            if sent is not None and reply.game is not None:  # the board was sent anew: it is the live one now
-                await self.service.show_board(reply.game[0], board_of(sent))
+        if reply.view is None:
+            return
+        sent = await self.edit(query, reply.view, reply.game)
+        shown = sent if sent is not None else query.message
+        if reply.game is not None and isinstance(shown, Message) and board_of(shown) != reply.live:
+            # the board was sent anew, or the player played on an older board of the game (after /resume, say):
+            # the board they play on is the live one, which /play edits
+            await self.service.show_board(reply.game[0], board_of(shown))
 
     async def tap(self, bot: Bot, query: CallbackQuery, user: User) -> Reply:
         try:
@@ -81,7 +85,7 @@ class TapHandlers(DailyHandlers, InfoHandlers):
                 case Move() | AskHint():
                     snapshot = await self.service.act(self.player(user), self.name(user), command)
                     view = self.game_view(snapshot, user, group=self.tapped_in_group(query))
-                    return Reply(view.notice, view, game_key(snapshot))
+                    return Reply(view.notice, view, game_key(snapshot), snapshot.board)
                 case NewGame():
                     return await self.tap_new_game(bot, user, command, self.anchor(query))
                 case Replay():
@@ -116,7 +120,7 @@ class TapHandlers(DailyHandlers, InfoHandlers):
             current = error.current
             view = self.game_view(current, user, group=self.tapped_in_group(query))
             return Reply(error_text(error, self.locale(user, current.settings), NEW_COMMAND), view,
-                         game_key(current))
+                         game_key(current), current.board)
         except BotError as error:
             # NotCurrentGame among them: a private toast pointing at the live board, the tapped message untouched
             return Reply(error_text(error, await self.user_locale(user), NEW_COMMAND))
