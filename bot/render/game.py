@@ -23,6 +23,7 @@ from bot.app.commands import AskHint, Move, NewGame
 from bot.app.model import GameSnapshot, Hint, Settings
 from bot.i18n import N_, Translator, translator
 from bot.render.endings import ending_buttons, ending_lines
+from bot.render.endings import share_line as share_line  # where tests/test_daily.py has always found it
 from bot.render.tableau import card_label, slot_column, tableau_text
 from bot.render.view import CARDS_PER_ROW, HEADER_COLUMNS, Button, ButtonStyle, View, display_width
 from core.deal import Rules
