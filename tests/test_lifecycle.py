@@ -226,3 +226,28 @@ async def test_taps_from_two_boards_race_without_losing_one(service: GameService
     applied = [r for r in results if r.outcome is not None and r.outcome.ok]
     assert (await service.game(start.game_id)).version == len(applied)
     assert (await service.game(start.game_id)).game.status is Status.PLAYING
+
+
+async def test_new_game_on_the_board_of_a_game_with_moves_asks_first(service: GameService) -> None:
+    start = await service.new_game(ALICE, "Alice", code="TP1-C-AAAAAAD")
+    drawn = await service.act(ALICE, "Alice", game_command(start.game_id, 0, "d"))
+    with pytest.raises(errors.ConfirmAbandon) as asked:
+        await service.act(ALICE, "Alice", game_command(start.game_id, drawn.version, "n"), ask=True)
+    assert asked.value.current.game_id == start.game_id
+    assert asked.value.request == RandomDeal(Rules.CLASSIC, False)  # the same rules, for the question's Yes
+    with pytest.raises(errors.ConfirmAbandon) as replay_asked:
+        await service.act(ALICE, "Alice", Replay(start.game_id), ask=True)
+    assert replay_asked.value.request == DealByCode("TP1-C-AAAAAAD")
+    assert (await service.current_game(ALICE)).game_id == start.game_id  # type: ignore[union-attr]
+
+
+async def test_only_the_player_asked_can_answer_the_question(service: GameService) -> None:
+    start = await service.new_game(ALICE, "Alice", code=BLOCK_CODE)
+    await service.act(ALICE, "Alice", game_command(start.game_id, 0, "d"))
+    with pytest.raises(errors.NotYourGame):
+        await service.start(BOB, "Bob", ConfirmStart(start.game_id, RandomDeal()))
+    with pytest.raises(errors.NotYourGame):
+        await service.keep_playing(BOB, start.game_id)
+    kept = await service.keep_playing(ALICE, start.game_id)
+    assert kept.game_id == start.game_id and kept.game.moves == 1
+    assert (await service.current_game(ALICE)).game_id == start.game_id  # type: ignore[union-attr]

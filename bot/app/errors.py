@@ -6,6 +6,7 @@ import datetime as dt
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from bot.app.commands import StartRequest
     from bot.app.model import GameSnapshot
 
 
@@ -75,11 +76,13 @@ class NotCurrentGame(BotError):
 
 
 class ConfirmAbandon(BotError):
-    """Starting a game would abandon ``current``, a game in progress with moves: the player must confirm first."""
+    """Starting a game would abandon ``current``, a game in progress with moves: the player must confirm first.
+    ``request`` is what would start (for the question's Yes button)."""
 
-    def __init__(self, current: GameSnapshot) -> None:
+    def __init__(self, current: GameSnapshot, request: StartRequest | None = None) -> None:
         super().__init__(f"game {current.game_id} is in progress")
         self.current = current
+        self.request = request
 
 
 class DailyCodeLocked(BotError):

@@ -123,6 +123,8 @@ class Games(Solving):
         abandoning = None
         if isinstance(request, ConfirmStart):
             abandoning, request = request.abandon, request.request
+            async with self.db.transaction() as tx:
+                await load_owned(tx, player, abandoning)  # a Yes is for the player who was asked
         match request:
             case RandomDeal(rules, winnable):
                 return await self.new_game(player, name, rules=rules, winnable=winnable, chat_id=chat_id, ask=ask,
@@ -149,8 +151,10 @@ class Games(Solving):
         chosen = parse_code(code) if code is not None else None
         if chosen is not None:
             await self._check_daily_lock(player, chosen)
+        request = DealByCode(str(chosen)) if chosen is not None else RandomDeal(rules, winnable)
         return await self._start(player, name, code=chosen, rules=rules, daily=None, winnable=winnable,
-                                 chat_id=chat_id, ask=ask, abandoning=abandoning)
+                                 chat_id=chat_id, ask=ask, abandoning=abandoning, confirmed=abandoning is not None,
+                                 request=request)
 
     async def new_daily_game(self, player: PlayerKey, name: str, day: dt.date | None = None, *,
                              chat_id: str | None = None, board: str | None = None, ask: bool = False,
@@ -170,7 +174,8 @@ class Games(Solving):
         if attempt is not None and attempt.active:
             return snapshot_of(attempt)  # resumed: restarting the attempt is not allowed
         return await self._start(player, name, code=code, rules=None, daily=None if attempt else day,
-                                 winnable=False, chat_id=chat_id, board=board, ask=ask, abandoning=abandoning)
+                                 winnable=False, chat_id=chat_id, board=board, ask=ask, abandoning=abandoning,
+                                 confirmed=abandoning is not None, request=DailyDeal(day))
 
     def today(self) -> dt.date:
         """Today's date (UTC) by the service's clock: the day of the daily deal."""
@@ -200,7 +205,21 @@ class Games(Solving):
 
     async def _start(self, player: PlayerKey, name: str, *, code: GameCode | None, rules: Rules | None,
                      daily: dt.date | None, winnable: bool | None, chat_id: str | None, ask: bool,
-                     abandoning: int | None, board: str | None = None) -> GameSnapshot:
+                     abandoning: int | None, board: str | None = None, confirmed: bool = False,
+                     request: StartRequest | None = None) -> GameSnapshot:
+        """Start a game. ``abandoning`` names the game this start replaces, which must still be the player's
+        latest (so a double tap starts one game); with ``ask`` a game being played with moves is only abandoned
+        when ``confirmed`` (else :class:`ConfirmAbandon`, carrying ``request`` for the question's Yes)."""
+
+        def must_ask(latest: GameRecord | None) -> bool:
+            return (ask and latest is not None and latest.status == PLAYING and latest.moves > 0
+                    and not (confirmed and latest.id == abandoning))
+
+        async with self.db.transaction() as tx:  # asked before any search for a winnable deal
+            latest = await stored_games.latest_of(tx, player.platform, player.user_id)
+        if must_ask(latest):
+            assert latest is not None
+            raise ConfirmAbandon(snapshot_of(latest), request)
         if code is None:
             async with self.db.transaction() as tx:
                 found = await stored_players.find(tx, player.platform, player.user_id)
@@ -220,9 +239,9 @@ class Games(Solving):
             latest = await stored_games.latest_of(tx, player.platform, player.user_id)
             if abandoning is not None and (latest is None or latest.id != abandoning):
                 raise NotCurrentGame(snapshot_of(latest) if latest is not None else None)
-            if (ask and latest is not None and latest.status == PLAYING and latest.moves > 0
-                    and latest.id != abandoning):
-                raise ConfirmAbandon(snapshot_of(latest))
+            if must_ask(latest):
+                assert latest is not None
+                raise ConfirmAbandon(snapshot_of(latest), request)
             chosen = code is not None and not winnable
             if code is None:
                 code = GameCode(rules or Rules(owner.default_rules), secrets.randbelow(DEAL_COUNT))
@@ -282,14 +301,16 @@ class Games(Solving):
             case NewGame(game_id, version):
                 async with self.db.transaction() as tx:
                     record = await load_checked(tx, player, game_id, version)
-                return await self._start(player, name, code=None, rules=Rules(record.rules), daily=None,
+                rules = Rules(record.rules)
+                return await self._start(player, name, code=None, rules=rules, daily=None,
                                          winnable=record.dealt_winnable, chat_id=record.chat_id, ask=ask,
-                                         abandoning=game_id)
+                                         abandoning=game_id, request=RandomDeal(rules, record.dealt_winnable))
             case Replay(game_id):
                 async with self.db.transaction() as tx:
                     record = await load_owned(tx, player, game_id)
                 return await self._start(player, name, code=GameCode.parse(record.code), rules=None, daily=None,
-                                         winnable=False, chat_id=record.chat_id, ask=ask, abandoning=game_id)
+                                         winnable=False, chat_id=record.chat_id, ask=ask, abandoning=game_id,
+                                         request=DealByCode(record.code))
             case Review(game_id) | Share(game_id):
                 return await self.game(game_id)
         raise BadPayload(f"not a game command: {command!r}")
@@ -395,6 +416,11 @@ class Games(Solving):
         """Any game as it stands, whoever owns it (to redraw a board); :class:`GameNotFound` if none."""
         async with self.db.transaction() as tx:
             return snapshot_of(await load_game(tx, game_id))
+
+    async def keep_playing(self, player: PlayerKey, game_id: int) -> GameSnapshot:
+        """No on "abandon your game in progress?": the game goes on (:class:`NotYourGame` for anyone else)."""
+        async with self.db.transaction() as tx:
+            return snapshot_of(await load_owned(tx, player, game_id))
 
     async def show_board(self, game_id: int, where: BoardRef) -> None:
         """Note where the game's live board now is (the adapter that sent or moved it says so), so that it can be
