@@ -32,7 +32,6 @@ from bot.app.commands import (
     AskHint,
     Begin,
     ConfirmStart,
-    DealByCode,
     KeepPlaying,
     Move,
     NewGame,
@@ -47,7 +46,6 @@ from bot.app.errors import BadPayload, BotError, ConfirmAbandon, NotYourGame, St
 from bot.render.endings import render_review, render_share
 from bot.render.lifecycle import render_kept
 from bot.render.replies import error_text, render_rules
-from core.game import Status
 
 #: A second New game tap on the same board within this many seconds is the same tap (one question is asked).
 DOUBLE_TAP_SECONDS = 3.0
@@ -145,31 +143,18 @@ class TapHandlers(DailyHandlers, InfoHandlers):
             raise NotYourGame(game.owner_name)
 
     async def tap_new_game(self, bot: Bot, user: User, command: NewGame, anchor: Message) -> Reply:
-        """New game on a board. On the board of the game in progress (as it stands) the new game replaces it in
-        the same message, after the question when the game has moves. Anywhere else the service decides: a
-        finished game's board gets the new game as a new message; an old or replaced board a toast."""
-        current = await self.service.current_game(self.player(user))
-        if (current is not None and (current.game_id, current.version) == (command.game_id, command.version)
-                and current.game.status is Status.PLAYING):
-            code = current.game.code
-            request = RandomDeal(code.rules if code is not None else None, current.dealt_winnable)
-            if current.game.moves > 0:
-                if self.double_tap(command):
-                    return Reply(None)
-                await self.ask_first(user, current, request, anchor)
-                return Reply(None)
-            # nothing to lose; naming the game keeps a double tap from starting two
-            await self.launch(bot, user, ConfirmStart(current.game_id, request), anchor, in_place=True)
-            return Reply(None)
+        """New game on a board: the service decides (a question first when the game has moves; a toast for an
+        old or replaced board). The new game replaces an unfinished board in the same message; a finished
+        game's board stays as it ended and the new game is a new message."""
         try:
             snapshot = await self.service.act(self.player(user), self.name(user), command, ask=True)
         except ConfirmAbandon as error:
-            tapped = await self.service.game(command.game_id)
-            code = tapped.game.code
-            await self.ask_first(user, error.current,
-                                 RandomDeal(code.rules if code is not None else None, tapped.dealt_winnable), anchor)
+            if not self.double_tap(command):
+                await self.ask_first(user, error.current, error.request or RandomDeal(), anchor)
             return Reply(None)
-        await self.present(bot, user, snapshot, anchor)
+        replaced = snapshot.replaced
+        in_place = replaced is not None and replaced.game_id == command.game_id and replaced.abandoned
+        await self.present(bot, user, snapshot, anchor, in_place=in_place)
         return Reply(None)
 
     def double_tap(self, command: NewGame) -> bool:
@@ -187,8 +172,8 @@ class TapHandlers(DailyHandlers, InfoHandlers):
         try:
             snapshot = await self.service.act(self.player(user), self.name(user), command, ask=True)
         except ConfirmAbandon as error:
-            tapped = await self.service.game(command.game_id)
-            await self.ask_first(user, error.current, DealByCode(str(tapped.game.code)), anchor)
+            assert error.request is not None  # the service names the replay it would start
+            await self.ask_first(user, error.current, error.request, anchor)
             return Reply(None)
         await self.present(bot, user, snapshot, anchor)
         return Reply(None)
