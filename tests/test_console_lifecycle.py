@@ -83,6 +83,18 @@ async def test_new_game_asks_before_abandoning_a_game_with_moves(service: GameSe
     assert "TP1-E-AAAAAAD · Easy" in await s.say("new TP1-E-AAAAAAD")
 
 
+async def test_the_new_game_key_asks_too(service: GameService) -> None:
+    s = Session(service)
+    await s.open()
+    await s.say("new TP1-C-AAAAAAI", "d")
+    asked = await s.say("n")
+    assert "Your game in progress (TP1-C-AAAAAAI, score 499, 1 move) will be abandoned" in asked
+    started = await s.say("y")
+    assert "· Classic" in started and "Moves: 0" in started  # a new deal under the same rules
+    current = await service.current_game(s.chat.player)
+    assert current is not None and str(current.game.code) != "TP1-C-AAAAAAI"
+
+
 async def test_any_other_line_drops_the_question(service: GameService) -> None:
     s = Session(service)
     await s.open()

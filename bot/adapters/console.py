@@ -201,10 +201,9 @@ class ConsoleChat:
         elif isinstance(command, ConfirmStart):
             await self._show_game(await self.service.start(self.player, self.name, command))
         elif isinstance(command, KeepPlaying):
+            kept = await self.service.keep_playing(self.player, command.game_id)
             self._show(render_kept(self.locale), numbered=False)
-            current = await self.service.current_game(self.player)
-            if current is not None:
-                await self._show_game(current)
+            await self._show_game(kept)
         elif isinstance(command, Begin):
             await self._start(command.request)
         elif isinstance(command, ShowRules):
@@ -249,9 +248,11 @@ class ConsoleChat:
         try:
             snapshot = await self.service.act(self.player, self.name, command, ask=ask)
         except ConfirmAbandon as asked:
-            game = self.snapshot.game if self.snapshot is not None else asked.current.game
-            request: StartRequest = (DealByCode(str(game.code)) if isinstance(command, Replay) and game.code
-                                     else RandomDeal(game.rules))
+            request = asked.request
+            if request is None:  # the service names what would start; else what the key asked for
+                game = self.snapshot.game if self.snapshot is not None else asked.current.game
+                request = (DealByCode(str(game.code)) if isinstance(command, Replay) and game.code
+                           else RandomDeal(game.rules))
             self._ask(asked.current, request)
             return
         if isinstance(command, Review):
