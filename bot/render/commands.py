@@ -20,6 +20,8 @@ COMMAND_DESCRIPTIONS: dict[str, str] = {
     "leaderboard": N_("Today's daily leaderboard of this server or group"),
     "subscribe": N_("Post the daily deal here every day (administrators)"),
     "unsubscribe": N_("Stop posting the daily deal here (administrators)"),
+    "winnable": N_("Only deals that can be won: on or off"),
+    "start": N_("Welcome, with buttons to play"),
 }
 
 #: Descriptions for command options (Discord, at most 100 characters).
@@ -28,6 +30,8 @@ OPTION_DESCRIPTIONS: dict[str, str] = {
     # TRANSLATORS: the option choosing Easy or Classic for a new game
     "rules": N_("Easy (King and Ace adjacent) or Classic"),
     "card": N_("The card to play, such as 7h, 10s or QS"),
+    # TRANSLATORS: the option asking for a deal the solver proved can be won
+    "winnable": N_("Only a deal that can be won (default: your setting)"),
 }
 
 
@@ -49,6 +53,7 @@ def command_names(locale: str) -> dict[str, str]:
         "unsubscribe": tr.pgettext("command", "unsubscribe"),
         "code": tr.pgettext("command", "code"),
         "card": tr.pgettext("command", "card"),
+        "winnable": tr.pgettext("command", "winnable"),
     }
 
 
