@@ -26,6 +26,7 @@ from bot.app.daily import DailyResult, rank
 from bot.app.daily_posts import DailyPoster, RateLimiter
 from bot.app.model import GameSnapshot, PlayerKey, Settings
 from bot.app.service import GameService
+from bot.render.endings import share_text
 from bot.render.game import render_game, share_line
 from bot.store.schema import daily_subscriptions
 from core.deal import GameCode
@@ -371,18 +372,20 @@ def test_a_finished_daily_game_ends_with_a_spoiler_free_share_line() -> None:
     assert line == f"TriPeaks daily 2026-11-29 {CODE}: score {game.score}, peaks 3/3 ⛰⛰⛰"
     assert not set("♠♥♦♣") & set(line)
     snapshot = GameSnapshot(1, 60, PlayerKey("telegram", "1"), "a", game, daily=DAY, hints_used=2)
-    status = render_game(snapshot, "en", Settings()).status or ""
-    assert status.endswith(f"Share your result:\nTriPeaks daily 2026-11-29 {CODE}: score {game.score}, "
-                           "peaks 3/3 ⛰⛰⛰ · with hints")
+    shared = share_text(snapshot, "en", replay="https://t.me/tripeaks_bot?start=" + CODE)
+    assert shared == (f"TriPeaks daily 2026-11-29 {CODE}: score {game.score}, peaks 3/3 ⛰⛰⛰ · with hints\n"
+                      f"Play this deal: https://t.me/tripeaks_bot?start={CODE}")
+    # the finished board offers it as a button rather than a line to copy
+    labels = [b.label for row in render_game(snapshot, "en", Settings()).buttons for b in row]
+    assert labels[0] == "Share" and "Share" not in (render_game(snapshot, "en", Settings()).status or "")
     blocked = Game.from_code(CODE)
     for action in blocking_line(CODE):
         blocked.push(action)
     uk = share_line(DAY, blocked, False, "uk")
     assert uk.startswith(f"TriPeaks, щоденна роздача 2026-11-29 {CODE}: рахунок {blocked.score}, вершини ")
     assert not set("♠♥♦♣") & set(uk)
-    # a game that is no daily deal, or not over, has none
-    plain = GameSnapshot(1, 60, PlayerKey("telegram", "1"), "a", game)
-    assert "Share" not in (render_game(plain, "en", Settings()).status or "")
+    # a game not over yet has nothing to share
     fresh = GameSnapshot(1, 0, PlayerKey("telegram", "1"), "a", Game.from_code(CODE), daily=DAY)
     assert render_game(fresh, "en", Settings()).status is None
+    assert "Share" not in [b.label for row in render_game(fresh, "en", Settings()).buttons for b in row]
 

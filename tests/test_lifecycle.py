@@ -12,7 +12,7 @@ import pytest
 
 from bot.app import errors
 from bot.app.codec import game_command
-from bot.app.commands import ConfirmStart, DailyDeal, DealByCode, RandomDeal, Replay
+from bot.app.commands import ConfirmStart, DealByCode, RandomDeal, Replay
 from bot.app.model import BoardRef, PlayerKey
 from bot.app.service import GameService
 from bot.store.engine import Database
