@@ -17,12 +17,12 @@ GLOSSARY = Path(__file__).resolve().parent.parent / "bot" / "locales" / "GLOSSAR
 #: that the catalogue holds (a message the code no longer uses leaves the template), and at least one must be.
 TERM_MESSAGES: dict[str, list[tuple[str | None, str]]] = {
     "deal": [(None, "Custom deal"), (None, "This deal could not be won")],
-    "stock": [(None, "stock {n}"), (None, "The stock is empty"), (None, "{n} card in the stock")],
-    "waste": [(None, "waste"), (None, "Layout: 28 cards form three peaks in four rows of 3, 6, 9 and 10 cards. Only "
+    "stock": [(None, "The stock is empty"), (None, "{n} card in the stock")],
+    "waste": [(None, "Layout: 28 cards form three peaks in four rows of 3, 6, 9 and 10 cards. Only "
                                      "the bottom row starts face up; each card above it is partly covered by two "
                                      "cards of the next row. One card starts on the waste, and the other 23 make "
                                      "the stock.")],
-    "draw": [("button", "Draw"), ("button", "Draw ({n})"), (None, "Hint: draw a card from the stock")],
+    "draw": [("button", "Draw"), (None, "Hint: draw a card from the stock")],
     "peak": [(None, "Peak cleared: +100!")],
     "free card": [(None, "Play a free card by its name, such as 7h or QS")],
     "blocked": [(None, "This card is blocked")],
