@@ -235,16 +235,18 @@ def cmd_show(args: argparse.Namespace) -> int:
     snapshot = GameSnapshot(0, game.moves, PlayerKey(args.platform, "0"), "", game, outcome=outcome)
     view = render_game(snapshot, args.lang, Settings())
     buttons: list[list[dict[str, object]]]
+    board: str | None = None
     if args.platform == "telegram":
         from bot.adapters.telegram.keyboard import message_text
 
         text, rows = message_text(view), platforms.telegram_rows(view)
         buttons = [[{"label": b.label, "style": b.style} for b in row] for row in rows]
     elif args.platform == "discord":
-        from bot.adapters.discord.views import code_block, header_text, status_text
+        from bot.adapters.discord.views import board_of, code_block, header_text, status_text
 
-        parts = [header_text(view.header), code_block(view.tableau or ""), *([status_text(view.status)]
-                                                                          if view.status else [])]
+        board = board_of(view)
+        parts = [header_text(view.header), code_block(board or ""), *([status_text(view.status)]
+                                                                     if view.status else [])]
         text = "\n".join(parts)
         buttons = [[{"label": b.label, "style": b.style, "disabled": b.disabled} for b in row]
                    for row in platforms.discord_rows(view)]
@@ -253,6 +255,8 @@ def cmd_show(args: argparse.Namespace) -> int:
         buttons = [[{"label": platforms.console_button(key, b, colour=False),
                      "style": None if b.style.value == "secondary" else b.style.value} for key, b in row]
                    for row in platforms.console_rows(view)]
-    print(json.dumps({"platform": args.platform, "text": text, "tableau": (view.tableau or "").split("\n"),
+    if args.platform != "discord":
+        board = view.tableau
+    print(json.dumps({"platform": args.platform, "text": text, "tableau": (board or "").split("\n"),
                       "buttons": buttons, "notice": view.notice}, ensure_ascii=False))
     return 0

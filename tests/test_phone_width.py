@@ -24,6 +24,7 @@ from bot.render.platforms import (
     telegram_rows,
 )
 from bot.render.replies import render_settings
+from bot.render.tableau import NARROW_COLUMNS
 from bot.render.view import (
     DISCORD_ROW_WIDTH,
     DISCORD_ROWS,
@@ -75,6 +76,10 @@ def check_phone(view: View) -> None:
         assert display_width(line) <= TABLEAU_COLUMNS, line
         assert EMOJI not in line and TEXT not in line, line
         assert line.strip(), "no blank line in the tableau"
+    assert view.narrow_tableau is not None
+    for line in view.narrow_tableau.split("\n"):  # Discord's code block on a phone
+        assert display_width(line) <= NARROW_COLUMNS, line
+        assert EMOJI not in line and TEXT not in line and line.strip(), line
     for line in view.header.split("\n"):
         assert display_width(line) <= HEADER_COLUMNS or " · " not in line, line  # a line that could break did
     for row in telegram_rows(view):
@@ -175,3 +180,23 @@ def test_undo_only_positions_fit_too() -> None:
     for locale in SUPPORTED_LOCALES:
         check_phone(render_game(snap, locale, Settings()))
         assert label_width(render_game(snap, locale, Settings()).header) > 0
+
+
+@settings(max_examples=80, deadline=None)
+@given(positions())
+def test_the_narrow_board_shows_every_card_where_the_wide_one_does(snapshot: GameSnapshot) -> None:
+    """Discord's 20-column board holds the same cards as the 30-column one, row by row, a fitting card's suit
+    outlined; face-down cards and the stock's count and the waste card too."""
+    game = snapshot.game
+    view = render_game(snapshot, "en", Settings())
+    assert view.narrow_tableau is not None and view.tableau is not None
+    wide = [line for line in view.tableau.split("\n")]
+    narrow = view.narrow_tableau.split("\n")
+    assert len(wide) == len(narrow)
+    outline = str.maketrans("♤♡♢♧", "♠♥♦♣")
+    for wide_line, narrow_line in zip(wide[:-1], narrow[:-1], strict=True):
+        cards = lambda line: "".join(ch for ch in line if ch not in " *>.")  # noqa: E731
+        assert cards(narrow_line).translate(outline) == cards(wide_line)
+    fitting = sum(1 for slot in game.playable_slots() if game.fits(slot)) if not game.is_over else 0
+    assert sum(view.narrow_tableau.count(s) for s in "♤♡♢♧") == fitting
+    assert str(game.stock_left) in narrow[-1] and game.waste.suit.symbol in narrow[-1]

@@ -24,7 +24,7 @@ from bot.app.model import GameSnapshot, Hint, Settings
 from bot.i18n import N_, Translator, translator
 from bot.render.endings import ending_buttons, ending_lines
 from bot.render.endings import share_line as share_line  # where tests/test_daily.py has always found it
-from bot.render.tableau import card_label, slot_column, tableau_text
+from bot.render.tableau import card_label, narrow_tableau_text, slot_column, tableau_text
 from bot.render.view import CARDS_PER_ROW, HEADER_COLUMNS, Button, ButtonStyle, View, display_width
 from core.deal import Rules
 from core.game import Draw, Game, Reason, Status, Tap, Undo
@@ -257,6 +257,7 @@ def render_game(snapshot: GameSnapshot, locale: str, settings: Settings, *, owne
         header=_header(snapshot, tr, owner_label=owner_label),
         tableau=tableau_text(game, hinted_slot=hinted.slot if isinstance(hinted, Tap) else None,
                              hinted_draw=isinstance(hinted, Draw)),
+        narrow_tableau=narrow_tableau_text(game),
         status="\n".join(lines) or None,
         buttons=_game_buttons(snapshot, tr, latest=latest),
         notice=notice,

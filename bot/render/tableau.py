@@ -84,6 +84,59 @@ def _cell(game: Game, slot: int, hinted: int | None) -> str:
     return " " + FACE_DOWN
 
 
+#: The narrow board's width: each card two columns, no gaps (Discord's code blocks on a phone show about 23).
+NARROW_COLUMNS = 20
+#: A free card that fits the waste card shows its suit outlined on the narrow board.
+_OUTLINED = {"♠": "♤", "♥": "♡", "♦": "♢", "♣": "♧"}
+
+
+def narrow_slot_column(slot: int) -> int:
+    """The first of ``slot``'s two columns on the narrow board: bottom card j at 2j, third-row j at 2j+1,
+    second-row (peak p, k) at 6p+2k+2, top p at 6p+3."""
+    if slot < 3:
+        return 6 * slot + 3
+    if slot < 9:
+        p, k = divmod(slot - 3, 2)
+        return 6 * p + 2 * k + 2
+    if slot < 18:
+        return 2 * (slot - 9) + 1
+    return 2 * (slot - 18)
+
+
+def narrow_tableau_text(game: Game) -> str:
+    """The board in :data:`NARROW_COLUMNS` columns, for code blocks narrower than a Telegram bubble (Discord's, on a
+    phone): two columns a card with no gap between neighbours, a fitting card's suit outlined (``7♧``), the stock
+    and the waste on the last line. The hinted card is shown by its button and the status line.
+
+    >>> print(narrow_tableau_text(Game.from_code("TP1-E-AAAAAAB")))
+       ▒▒    ▒▒    ▒▒
+      ▒▒▒▒  ▒▒▒▒  ▒▒▒▒
+     ▒▒▒▒▒▒▒▒▒▒▒▒▒▒▒▒▒▒
+    2♣A♦6♠K♧K♡T♥T♠J♤T♦8♠
+     ▒▒23 [Q♣]
+    """
+    lines = []
+    for row in ROWS:
+        if all(game.is_removed(slot) for slot in row):
+            continue
+        line = [" "] * (narrow_slot_column(row[-1]) + 2)
+        for slot in row:
+            column = narrow_slot_column(slot)
+            if game.is_removed(slot):
+                continue
+            if game.is_face_up(slot):
+                cell = card_cell(game.card_at(slot))
+                if game.is_playable(slot) and game.fits(slot):
+                    cell = cell[0] + _OUTLINED[cell[1]]
+            else:
+                cell = FACE_DOWN
+            line[column:column + 2] = cell
+        lines.append("".join(line).rstrip())
+    pile = FACE_DOWN if game.stock_left else EMPTY_STOCK
+    lines.append(f" {pile}{game.stock_left:<2} [{card_cell(game.waste)}]")
+    return "\n".join(lines)
+
+
 def tableau_text(game: Game, *, hinted_slot: int | None = None, hinted_draw: bool = False) -> str:
     """The peaks, then the stock and the waste card; see the module's docstring. ``hinted_slot`` and ``hinted_draw``
     mark the move a hint suggests."""

@@ -43,6 +43,8 @@ class Button:
 class View:
     header: str
     tableau: str | None = None
+    #: the same board in :data:`~bot.render.tableau.NARROW_COLUMNS` columns, for Discord's narrower code blocks
+    narrow_tableau: str | None = None
     status: str | None = None
     buttons: tuple[tuple[Button, ...], ...] = ()
     notice: str | None = None

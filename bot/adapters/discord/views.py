@@ -34,14 +34,17 @@ _STYLES = {
     "danger": discord.ButtonStyle.danger,
 }
 
-#: Every payload the renderer puts on a button: a game (``tp:g:``), a daily deal (``tp:daily:``) or a setting
-#: (``tp:set:``). Deliberately broad: :func:`bot.adapters.discord.handlers.on_button` reads and checks the rest.
-PAYLOAD_TEMPLATE = r"tp:(?:g|daily|set):.*"
+#: Every payload the renderer puts on a button (:mod:`bot.app.codec`): a game (``tp:g:``), a daily deal
+#: (``tp:daily:``), a setting (``tp:set:``), Yes and No under a question (``tp:y:``, ``tp:k:``), the welcome's
+#: buttons (``tp:b:``, ``tp:rules``). Deliberately broad: :func:`bot.adapters.discord.handlers.on_button` reads and
+#: checks the rest.
+PAYLOAD_TEMPLATE = r"tp:.+"
 
 
 class PayloadButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=PAYLOAD_TEMPLATE):
-    """A button carrying a renderer payload as its ``custom_id``: a card, Draw, Undo, Hint or New game on a game
-    message, Play under a daily deal, or a choice on the settings message."""
+    """A button carrying a renderer payload as its ``custom_id``: a card, Draw, Undo, Hint, New game, Replay, Review
+    or Share on a board, Play under a daily deal, Yes or No under a question, or a choice on the settings
+    message."""
 
     def __init__(self, button: ShownButton) -> None:
         super().__init__(discord.ui.Button(label=button.label, custom_id=button.payload,
@@ -58,21 +61,33 @@ class PayloadButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=PAY
         await interaction.client.on_payload(interaction, self.payload)
 
 
-def button_item(button: Button | ShownButton) -> PayloadButton:
-    """The dynamic item for one of the renderer's buttons."""
+def button_item(button: Button | ShownButton) -> PayloadButton | discord.ui.Button[Any]:
+    """The item for one of the renderer's buttons: a link button for one with a ``url``, else the dynamic item
+    carrying its payload."""
+    if isinstance(button, Button):
+        button = ShownButton(button.label, button.payload, button.style.value, button.disabled, button.url)
+    if button.url is not None:
+        return discord.ui.Button(label=button.label, url=button.url, disabled=button.disabled)
     if not re.fullmatch(PAYLOAD_TEMPLATE, button.payload):
         raise ValueError(f"no handler takes the payload {button.payload!r}")
-    if isinstance(button, Button):
-        button = ShownButton(button.label, button.payload, button.style.value, button.disabled)
     return PayloadButton(button)
 
 
 def plain(text: str) -> str:
-    """Renderer text (plain) made safe for Discord markdown: ``*``, ``_``, ``~``, `````, ``|`` and ``>`` escaped, and
-    a leading ``#``, ``-`` or ``1.`` of a line kept from turning it into a heading or a list."""
+    r"""Renderer text (plain) made safe for Discord markdown: ``*``, ``_``, ``~``, `````, ``|`` and ``>`` escaped, and
+    a leading ``#``, ``-`` or ``1.`` of a line kept from turning it into a heading or a list. Discord takes a
+    backslash only before the markdown character itself, so a numbered line is written ``1\. Alice`` (shown as
+    "1. Alice"); ``\1. Alice`` would show the backslash.
+
+    >>> plain("1. Alice\n12. Bob: 3 * 4\n- x\n# y")
+    '1\\. Alice\n12\\. Bob: 3 \\* 4\n\\- x\n\\# y'
+    """
     lines = []
     for line in escape_markdown(text).split("\n"):
-        if re.match(r"^(#|-|\d+\.)\s", line):
+        numbered = re.match(r"^(\d+)\.\s", line)
+        if numbered:
+            line = numbered.group(1) + "\\" + line[len(numbered.group(1)):]
+        elif re.match(r"^(#|-)\s", line):
             line = "\\" + line
         lines.append(line)
     return "\n".join(lines)
@@ -96,12 +111,19 @@ def status_text(status: str) -> str:
     return "\n".join(f"> {line}" if line.strip() else ">" for line in plain(status).split("\n"))
 
 
+def board_of(view: View) -> str | None:
+    """The board a Discord message shows: the narrow one, as Discord's phone app shows only about 23 columns of a
+    code block in a message."""
+    return view.narrow_tableau or view.tableau
+
+
 def layout(view: View) -> discord.ui.LayoutView:
     """The whole message for ``view``: one container, buttons inside it, under the text they act on."""
     container: discord.ui.Container[discord.ui.LayoutView] = discord.ui.Container(accent_colour=ACCENT)
     container.add_item(discord.ui.TextDisplay(header_text(view.header)))
-    if view.tableau is not None:
-        container.add_item(discord.ui.TextDisplay(code_block(view.tableau)))
+    board = board_of(view)
+    if board is not None:
+        container.add_item(discord.ui.TextDisplay(code_block(board)))
     if view.status:
         container.add_item(discord.ui.TextDisplay(status_text(view.status)))
     for row in discord_rows(view):
