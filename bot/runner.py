@@ -22,9 +22,12 @@ import signal
 import stat
 import sys
 from collections.abc import Awaitable, Coroutine
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from bot.config import Config, ConfigError, TokenRejected, redact, redact_url
+
+if TYPE_CHECKING:
+    from bot.app.service import GameService
 
 log = logging.getLogger("tripeaks")
 
@@ -149,6 +152,35 @@ class StopSignals:
         return 0 if self.signum is None else 128 + self.signum
 
 
+#: A stop during start-up waits this long for the database to be open, so it is closed cleanly rather than cut off.
+OPEN_GRACE = 1.5
+
+
+async def _close_when_open(opening: asyncio.Future[GameService]) -> None:
+    """A stop came while the service was opening: let it finish opening (a cancelled migration or connection would
+    leave tracebacks behind), then close it; cancel it only past :data:`OPEN_GRACE`."""
+    try:
+        service = await asyncio.wait_for(asyncio.shield(opening), OPEN_GRACE)
+    except TimeoutError:
+        opening.cancel()
+        with contextlib.suppress(BaseException):
+            await opening
+        return
+    except Exception:
+        return
+    await service.close()
+
+
+async def _open_unless_cancelled(open_service: Coroutine[Any, Any, GameService]) -> GameService:
+    """Open the service; cancelled meanwhile (a stop signal), close it cleanly first (:func:`_close_when_open`)."""
+    opening = asyncio.ensure_future(open_service)
+    try:
+        return await asyncio.shield(opening)
+    except asyncio.CancelledError:
+        await _close_when_open(opening)
+        raise
+
+
 async def until_stopped(work: Coroutine[Any, Any, int]) -> int:
     """Run ``work`` until it returns (its status) or a stop signal comes: then it is cancelled, its cleanup awaited
     (closing the service commits the actions in hand and stops the solver workers), and the status is 130 or 143."""
@@ -159,6 +191,8 @@ async def until_stopped(work: Coroutine[Any, Any, int]) -> int:
         await asyncio.wait({task, waiter}, return_when=asyncio.FIRST_COMPLETED)
         if task.done():
             return task.result()
+        # the stop may cut a statement short; the pool then reports closing that connection, which is no error now
+        logging.getLogger("sqlalchemy.pool").setLevel(logging.CRITICAL)
         task.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await task
@@ -204,7 +238,7 @@ async def run_console_session(database_url: str, *, locale: str, lang: str | Non
     print(f"Games are saved in {describe_database(database_url)}", file=out, flush=True)
 
     async def play() -> int:
-        async with await GameService.open(database_url) as service:
+        async with await _open_unless_cancelled(GameService.open(database_url)) as service:
             return await run_console(service, stream=stream, out=out, locale=lang or locale, user=user,
                                      session_locale=lang)
 
@@ -247,10 +281,7 @@ async def _serve(config: Config, stop: StopSignals) -> int:
     waiter = asyncio.ensure_future(stop.event.wait())
     await asyncio.wait({service_task, waiter}, return_when=asyncio.FIRST_COMPLETED)
     if not service_task.done():  # stopped while migrating or starting the workers
-        service_task.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            service = await service_task
-            await service.close()
+        await _close_when_open(service_task)
         return stop.status
     waiter.cancel()
     async with service_task.result() as service:

@@ -14,6 +14,7 @@ import asyncio
 import datetime as dt
 import logging
 import multiprocessing
+import os
 import signal
 import time
 from collections.abc import Callable
@@ -159,10 +160,27 @@ class SolverPool:
                     process.terminate()
             deadline = time.monotonic() + STOP_GRACE
             for process in processes:
-                process.join(timeout=max(0.0, deadline - time.monotonic()))
+                while _running(process.pid) and time.monotonic() < deadline:
+                    process.join(timeout=0.05)
             for process in processes:  # a straggler (stuck in C code, say) is killed: nothing of ours outlives us
-                if process.is_alive():
-                    log.warning("a solver worker did not stop; killing it")
+                if _running(process.pid):
+                    log.info("a solver worker did not stop; killing it")
                     process.kill()
                     process.join(timeout=1)
         self._pools.clear()
+
+
+def _running(pid: int | None) -> bool:
+    """Whether the process ``pid`` still runs. Not ``Process.is_alive()``: the pool's own management thread may
+    reap a worker first, and a reaped child then looks alive to it."""
+    if pid is None:
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as stat:
+            return stat.read().rsplit(b")", 1)[-1].split()[0] != b"Z"  # a zombie has ended
+    except OSError:
+        return True
