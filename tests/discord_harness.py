@@ -28,7 +28,9 @@ from bot.adapters.discord import build_bot
 from bot.app.model import DealVerdict, Hint
 from bot.app.service import GameService
 from bot.config import Config
+from bot.render.tableau import narrow_tableau_text
 from bot.store.database import open_database
+from core.deal import GameCode
 from core.game import Game
 
 ButtonInfo = dict[str, Any]
@@ -49,8 +51,12 @@ def fake_hint(state: str, budget: float) -> Hint:
 
 
 def fake_verdict(code: str, budget: float, best: bool) -> DealVerdict:
-    """The stand-in solver's verdict: unknown, so a finished game's status shows no verdict line."""
-    return DealVerdict(None, None)
+    """The stand-in solver's verdict. Asked for a deal's best score (the verdict stored when a game ends): unknown,
+    so a finished game's status shows no par line. Asked only whether a deal can be won (the search for a
+    winnable-only deal): deals whose number is a multiple of 7 can (the search ends at once, in virtual time too)."""
+    if best:
+        return DealVerdict(None, None)
+    return DealVerdict(GameCode.parse(code).number % 7 == 0, None)
 
 
 @asynccontextmanager
@@ -110,6 +116,23 @@ def components_of(message: Any) -> list[dict[str, Any]]:
 def text_of(message: Any) -> str:
     """Every text display of a Components V2 message, in order, as one string (markdown as sent)."""
     return "\n".join(c["content"] for c in _walk(components_of(message)) if c.get("type") == 10)
+
+
+def board_of(message: Any) -> str:
+    """The board (the code block) of a game message, without its backticks."""
+    found = re.search(r"```\n(.*?)\n```", text_of(message), re.S)
+    assert found is not None, f"no board in {text_of(message)!r}"
+    return found.group(1)
+
+
+def shows(message: Any, game: Game) -> bool:
+    """Whether the message's board shows ``game`` as Discord draws it (the renderer's narrow board)."""
+    return board_of(message) == narrow_tableau_text(game)
+
+
+def heading(message: Any) -> str:
+    """A game message's header: the text before its board."""
+    return text_of(message).split("```", 1)[0]
 
 
 def buttons_of(message: Any) -> list[ButtonInfo]:

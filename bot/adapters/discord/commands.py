@@ -1,4 +1,4 @@
-"""The ``/tripeaks`` slash command group: ``new [code] [rules]``, ``daily``, ``resume``, ``play <card>``,
+"""The ``/tripeaks`` slash command group: ``new [code] [rules] [winnable]``, ``daily``, ``resume``, ``play <card>``,
 ``rules``, ``stats`` and ``settings``.
 
 Each command only hands the interaction to its handler in :mod:`bot.adapters.discord.handlers`. Names, descriptions and
@@ -43,6 +43,12 @@ def describe_option(key: str) -> locale_str:
     return locale_str(render.OPTION_DESCRIPTIONS[key], kind="text")
 
 
+def _described(*options: str) -> dict[str, locale_str]:
+    """The descriptions of ``options`` the renderer has; an option it does not describe (yet) gets discord.py's
+    placeholder rather than a text of the adapter's own."""
+    return {option: describe_option(option) for option in options if option in render.OPTION_DESCRIPTIONS}
+
+
 _RULE_CHOICES = [app_commands.Choice(name=locale_str(render.rules_name(rules, "en"), kind="rules",
                                                      rules=rules.value), value=rules.value) for rules in Rules]
 
@@ -56,12 +62,12 @@ class TriPeaksCommands(app_commands.Group):
         super().__init__(name=name(GROUP), description=describe(GROUP))
 
     @app_commands.command(name=name("new"), description=describe("new"))
-    @app_commands.rename(code=name("code"), rules=name("rules"))
-    @app_commands.describe(code=describe_option("code"), rules=describe_option("rules"))
+    @app_commands.rename(code=name("code"), rules=name("rules"), winnable=name("winnable"))
+    @app_commands.describe(**_described("code", "rules", "winnable"))
     @app_commands.choices(rules=_RULE_CHOICES)
     async def new(self, interaction: Interaction, code: str | None = None,
-                  rules: app_commands.Choice[str] | None = None) -> None:
-        await handlers.new_game(interaction, code, rules.value if rules else None)
+                  rules: app_commands.Choice[str] | None = None, winnable: bool | None = None) -> None:
+        await handlers.new_game(interaction, code, rules.value if rules else None, winnable)
 
     @app_commands.command(name=name("daily"), description=describe("daily"))
     async def daily(self, interaction: Interaction) -> None:

@@ -23,7 +23,7 @@ import re
 import discord
 from discord import app_commands
 
-from bot.i18n import translator
+from bot.i18n import DEFAULT_LOCALE, match_locale, translator
 from bot.render.commands import rules_name
 from core.deal import Rules
 
@@ -33,11 +33,11 @@ NAME_CONTEXT = "command"
 _NAME_RE = re.compile(r"^[-_\w]{1,32}$")
 DESCRIPTION_MAX = 100
 
-#: Discord's locales that the bot speaks, other than English.
+#: Discord's locales that the bot speaks, other than English, and the bot language of each: ``de``, ``fr``,
+#: ``es-ES`` and ``es-419`` (both ``es``), ``pt-BR`` (``pt_BR``), ``pl``, ``tr``, ``uk``, ``ru``, ``ja``.
 DISCORD_LOCALES: dict[discord.Locale, str] = {
-    discord.Locale.ukrainian: "uk",
-    discord.Locale.russian: "ru",
-    discord.Locale.japanese: "ja",
+    locale: language for locale in discord.Locale
+    if (language := match_locale(locale.value)) is not None and language != DEFAULT_LOCALE
 }
 
 
