@@ -82,6 +82,8 @@ class Locales:
 
     def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
         self.by_user: dict[int, str] = {}
+        #: the server's community language, written as ``guild_locale`` into interactions in a server
+        self.guild: str | None = None
         original = simcord.interactions.base_payload
 
         def base_payload(*args: Any, **kwargs: Any) -> Any:
@@ -89,6 +91,8 @@ class Locales:
             locale = self.by_user.get(kwargs["user_id"])
             if locale is not None:
                 payload["locale"] = locale
+            if self.guild is not None and payload.get("guild_id"):
+                payload["guild_locale"] = self.guild
             return record, payload
 
         monkeypatch.setattr(simcord.interactions, "base_payload", base_payload)
