@@ -74,16 +74,6 @@ async def ask_first(interaction: Interaction, current: GameSnapshot, request: St
     await show_new(interaction, view, ephemeral=True)
 
 
-def same_deal_again(snapshot: GameSnapshot) -> StartRequest:
-    """What Replay of ``snapshot`` starts."""
-    return DealByCode(str(snapshot.game.code))
-
-
-def next_deal(snapshot: GameSnapshot) -> StartRequest:
-    """What New game on the board of ``snapshot`` starts: a random deal under its rules, winnable-only if it was."""
-    return RandomDeal(snapshot.game.rules, snapshot.dealt_winnable)
-
-
 async def confirm(interaction: Interaction, command: ConfirmStart) -> None:
     """Yes under the question: the game starts as a new public message (a second Yes finds the game already
     abandoned and gets a private note)."""

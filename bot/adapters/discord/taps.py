@@ -33,13 +33,12 @@ from bot.adapters.discord.base import (
     show_new,
     show_update,
 )
-from bot.adapters.discord.games import ask_first, next_deal, same_deal_again
+from bot.adapters.discord.games import ask_first
 from bot.app.commands import AskHint, GameCommand, Move, NewGame, Replay, Review, Share
 from bot.app.errors import BotError, ConfirmAbandon, NotCurrentGame, NotYourGame, StaleGame
 from bot.app.model import GameSnapshot
 from bot.render.commands import command_names
 from bot.render.endings import render_review, render_share
-from core.game import Status
 
 
 async def on_game_button(interaction: Interaction, command: GameCommand) -> None:
@@ -89,32 +88,23 @@ async def move(interaction: Interaction, command: Move | AskHint) -> None:
 
 
 async def new_game_tapped(interaction: Interaction, command: NewGame) -> None:
-    """New game on a board. On the board of the game in progress as it stands, with moves, the question first;
-    otherwise the service starts the new deal (or says the board is old) and it is posted as a new message."""
-    player, name = player_of(interaction)
-    service = bot_of(interaction).service
-    current = await service.current_game(player)
-    if (current is not None and (current.game_id, current.version) == (command.game_id, command.version)
-            and current.game.status is Status.PLAYING and current.game.moves > 0):
-        # the service takes New game on the current board as confirmed; abandoning moves needs the player's Yes
-        await ask_first(interaction, current, next_deal(current))
-        return
-    try:
-        snapshot = await in_time(interaction, service.act(player, name, command, ask=True))
-    except ConfirmAbandon as error:
-        await ask_first(interaction, error.current, next_deal(await service.game(command.game_id)))
-        return
-    await present(interaction, snapshot)
+    """New game on a board: the service decides (the question first when the game has moves; a note for an old
+    board), and the new game is posted as a new message."""
+    await _start_from_board(interaction, command)
 
 
 async def replay(interaction: Interaction, command: Replay) -> None:
     """Replay on a finished board: the same deal as a new message; the finished board keeps its result."""
+    await _start_from_board(interaction, command)
+
+
+async def _start_from_board(interaction: Interaction, command: NewGame | Replay) -> None:
     player, name = player_of(interaction)
-    service = bot_of(interaction).service
     try:
-        snapshot = await in_time(interaction, service.act(player, name, command, ask=True))
+        snapshot = await in_time(interaction, bot_of(interaction).service.act(player, name, command, ask=True))
     except ConfirmAbandon as error:
-        await ask_first(interaction, error.current, same_deal_again(await service.game(command.game_id)))
+        assert error.request is not None  # the service names what it would start
+        await ask_first(interaction, error.current, error.request)
         return
     await present(interaction, snapshot)
 
