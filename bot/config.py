@@ -17,6 +17,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TextIO
 
 from bot.i18n import SUPPORTED_LOCALES
 
@@ -214,3 +215,14 @@ def _int(env: Mapping[str, str], name: str, default: int | None, low: int, high:
     if not text.isdigit() or not low <= int(text) <= high:
         raise ConfigError(f"{name} must be a whole number from {low} to {high}, not {text!r}")
     return int(text)
+
+
+def terminal_colour(out: TextIO, env: Mapping[str, str] | None = None) -> bool:
+    """Whether the console may print in colour to ``out``: a terminal, without ``NO_COLOR`` set or ``TERM=dumb``."""
+    env = os.environ if env is None else env
+    if env.get("NO_COLOR") or env.get("TERM") == "dumb":
+        return False
+    try:
+        return out.isatty()
+    except (AttributeError, ValueError):
+        return False

@@ -76,7 +76,7 @@ def test_console_colours_red_suits_and_fitting_cards() -> None:
                                                     ({}, False, False), ({"TERM": "dumb"}, True, False)])
 def test_the_console_colours_only_a_terminal_without_no_color(monkeypatch: pytest.MonkeyPatch, env: dict[str, str],
                                                                tty: bool, colour: bool) -> None:
-    from bot.adapters.console import _wants_colour
+    from bot.config import terminal_colour
 
     monkeypatch.delenv("NO_COLOR", raising=False)
     monkeypatch.setenv("TERM", "xterm")
@@ -87,4 +87,4 @@ def test_the_console_colours_only_a_terminal_without_no_color(monkeypatch: pytes
         def isatty(self) -> bool:
             return tty
 
-    assert _wants_colour(Out()) is colour
+    assert terminal_colour(Out()) is colour

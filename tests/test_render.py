@@ -69,12 +69,12 @@ from bot.render.view import (
     ButtonStyle,
     View,
     strip_variation,
-    view_as_text,
 )
 from core.deal import GameCode, Rules
 from core.errors import InvalidCodeError
 from core.game import Action, Draw, Game, Outcome, Reason, Status, Tap, Undo
 from core.layout import ALL_SLOTS_MASK, COVER_MASKS, COVERED_BY, ROWS, SLOT_COUNT
+from tests.view_text import view_as_text
 
 SNAPSHOTS = Path(__file__).resolve().parent / "snapshots"
 UPDATE = os.environ.get("UPDATE_SNAPSHOTS") == "1"

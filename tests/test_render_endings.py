@@ -34,11 +34,12 @@ from bot.render.game import play_ack, render_game
 from bot.render.lifecycle import render_confirm_start, render_kept, render_welcome
 from bot.render.platforms import console_rows, discord_rows, telegram_row_fits, telegram_rows
 from bot.render.replies import render_leaderboard, render_settings, render_stats
-from bot.render.view import ButtonStyle, View, strip_variation, view_as_text
+from bot.render.view import ButtonStyle, View, strip_variation
 from core.deal import Rules
 from core.game import Draw, Game, Status, Tap
 from core.review import Review, review
 from core.solver import solve
+from tests.view_text import view_as_text
 
 SNAPSHOTS = Path(__file__).resolve().parent / "snapshots"
 UPDATE = os.environ.get("UPDATE_SNAPSHOTS") == "1"

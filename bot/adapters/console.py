@@ -43,6 +43,7 @@ from bot.app.commands import (
 from bot.app.errors import BotError, ConfirmAbandon, StaleGame
 from bot.app.model import GameSnapshot, PlayerKey, Settings
 from bot.app.service import GameService
+from bot.config import terminal_colour
 from bot.i18n import resolve_locale, translator
 from bot.render.endings import render_review, render_share
 from bot.render.game import play_ack, render_game
@@ -115,7 +116,7 @@ class ConsoleChat:
         self.out = out
         self.snapshot: GameSnapshot | None = None
         #: ANSI colours only on a terminal, and not when the player asks for none (https://no-color.org)
-        self.colour = _wants_colour(out)
+        self.colour = terminal_colour(out)
         self.settings = Settings()
         #: the last question "abandon your game in progress?": its keys (``y``, ``k``) and their payloads
         self.question: dict[str, str] = {}
@@ -286,14 +287,6 @@ class ConsoleChat:
     def _say(self, text: str) -> None:
         print(text, file=self.out, flush=True)
 
-
-def _wants_colour(out: TextIO) -> bool:
-    if os.environ.get("NO_COLOR") or os.environ.get("TERM") == "dumb":
-        return False
-    try:
-        return out.isatty()
-    except (AttributeError, ValueError):
-        return False
 
 
 def _login_name() -> str:

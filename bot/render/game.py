@@ -286,5 +286,5 @@ def play_ack(snapshot: GameSnapshot, locale: str) -> str:
     if game.status is Status.WON:
         parts.append(tr.gettext("You won! Final score: {score}").format(score=game.score))
     elif game.status is Status.BLOCKED:
-        parts.append(tr.gettext("No more possible moves"))
+        parts.append(blocked_text(tr.locale))
     return " · ".join(parts)

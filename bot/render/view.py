@@ -104,25 +104,3 @@ def label_width(text: str) -> int:
 def strip_variation(text: str) -> str:
     """``text`` without variation selectors: for plain text (the console, snapshots, a monospace block)."""
     return text.replace(EMOJI, "").replace(TEXT, "")
-
-
-def view_as_text(view: View) -> str:
-    """A view as plain text: what snapshot tests compare. Each button is ``[label]`` with a mark for its colour
-    (``*`` green, ``>`` blue, ``!`` red), ``(off)`` when disabled, and ``-> url`` for a link."""
-    parts = [view.header]
-    if view.tableau is not None:
-        parts.append(view.tableau)
-    if view.status:
-        parts.append(view.status)
-    for row in view.buttons:
-        parts.append("  ".join(_button_text(button) for button in row))
-    return "\n\n".join(parts)
-
-
-_MARKS = {ButtonStyle.SUCCESS: "*", ButtonStyle.PRIMARY: ">", ButtonStyle.DANGER: "!"}
-
-
-def _button_text(button: Button) -> str:
-    link = f" -> {button.url}" if button.url else ""
-    return (f"[{strip_variation(button.label)}{_MARKS.get(button.style, '')}{' (off)' if button.disabled else ''}"
-            f"{link}]")

@@ -1,0 +1,27 @@
+"""Views as plain text, for the snapshot tests: what they compare and what a reviewer reads."""
+
+from __future__ import annotations
+
+from bot.render.view import Button, ButtonStyle, View, strip_variation
+
+
+def view_as_text(view: View) -> str:
+    """A view as plain text: what snapshot tests compare. Each button is ``[label]`` with a mark for its colour
+    (``*`` green, ``>`` blue, ``!`` red), ``(off)`` when disabled, and ``-> url`` for a link."""
+    parts = [view.header]
+    if view.tableau is not None:
+        parts.append(view.tableau)
+    if view.status:
+        parts.append(view.status)
+    for row in view.buttons:
+        parts.append("  ".join(_button_text(button) for button in row))
+    return "\n\n".join(parts)
+
+
+MARKS = {ButtonStyle.SUCCESS: "*", ButtonStyle.PRIMARY: ">", ButtonStyle.DANGER: "!"}
+
+
+def _button_text(button: Button) -> str:
+    link = f" -> {button.url}" if button.url else ""
+    return (f"[{strip_variation(button.label)}{MARKS.get(button.style, '')}{' (off)' if button.disabled else ''}"
+            f"{link}]")
