@@ -134,6 +134,16 @@ def cmd_daily(args: argparse.Namespace) -> int:
 Handler = Callable[[argparse.Namespace], int]
 
 
+def _position_options(command: argparse.ArgumentParser) -> None:
+    """A position to work on: a code or a typed-in layout, and the actions played first (solve and advise)."""
+    command.add_argument("code", nargs="?", help="a game code such as TP1-E-AAAAAAB")
+    command.add_argument("--after", dest="actions", nargs="+", default=[], metavar="ACTION",
+                         help="actions played first: slot 0-27, d (draw) or u (undo)")
+    command.add_argument("--layout", help="instead of a code, 52 cards: the 28 tableau cards in slot order, the "
+                                          "waste card and the 23 stock cards (next drawn first)")
+    command.add_argument("--rules", choices=["easy", "classic"], help="with --layout (default easy)")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="tripeaks", description="TriPeaks solitaire: play, check deals, run the bot.")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
@@ -150,12 +160,7 @@ def build_parser() -> argparse.ArgumentParser:
     play.set_defaults(handler=cmd_play)
 
     solve = sub.add_parser("solve", help="whether a deal (or the position after some actions) can be won, and how")
-    solve.add_argument("code", nargs="?", help="a game code such as TP1-E-AAAAAAB")
-    solve.add_argument("--after", dest="actions", nargs="+", default=[], metavar="ACTION",
-                       help="actions played first: slot 0-27, d (draw) or u (undo)")
-    solve.add_argument("--layout", help="instead of a code, 52 cards: the 28 tableau cards in slot order, the waste "
-                                        "card and the 23 stock cards (next drawn first)")
-    solve.add_argument("--rules", choices=["easy", "classic"], help="with --layout (default easy)")
+    _position_options(solve)
     solve.add_argument("--best", action="store_true", help="also the fewest draws and the best score")
     solve.add_argument("--time-budget", type=float, help="seconds; past it the answer is unknown")
     solve.add_argument("--json", action="store_true", help="print JSON")
@@ -170,11 +175,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     advise = sub.add_parser("advise", help="the next action from what the player sees (not the hidden cards), "
                                            "and its chance to win")
-    advise.add_argument("code", nargs="?", help="a game code such as TP1-E-AAAAAAB")
-    advise.add_argument("--after", dest="actions", nargs="+", default=[], metavar="ACTION",
-                        help="actions played first: slot 0-27, d (draw) or u (undo)")
-    advise.add_argument("--layout", help="instead of a code, 52 cards as for solve")
-    advise.add_argument("--rules", choices=["easy", "classic"], help="with --layout (default easy)")
+    _position_options(advise)
     advise.add_argument("--samples", type=int, help="arrangements of the unseen cards to solve, at most (default 64)")
     advise.add_argument("--seed", type=int, default=0, help="the same seed gives the same answer (default 0)")
     advise.add_argument("--json", action="store_true", help="print JSON")
