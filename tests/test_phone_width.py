@@ -18,6 +18,7 @@ from bot.i18n import SUPPORTED_LOCALES
 from bot.render.game import render_game
 from bot.render.platforms import (
     TELEGRAM_ROW_COLUMNS,
+    discord_row_fits,
     discord_rows,
     telegram_row_columns,
     telegram_row_fits,
@@ -26,8 +27,8 @@ from bot.render.platforms import (
 from bot.render.replies import render_settings
 from bot.render.tableau import NARROW_COLUMNS
 from bot.render.view import (
+    DISCORD_COMPONENTS_MAX,
     DISCORD_ROW_WIDTH,
-    DISCORD_ROWS,
     EMOJI,
     HEADER_COLUMNS,
     TABLEAU_COLUMNS,
@@ -85,7 +86,9 @@ def check_phone(view: View) -> None:
     for row in telegram_rows(view):
         labels = [b.label for b in row]
         assert telegram_row_fits(labels), (labels, telegram_row_columns(labels))
-    assert len(discord_rows(view)) <= DISCORD_ROWS
+    rows = discord_rows(view)  # Components V2: a container, its text displays, the rows and their buttons
+    assert 1 + 3 + len(rows) + sum(len(row) for row in rows) <= DISCORD_COMPONENTS_MAX
+    assert all(len(row) == 1 or discord_row_fits([b.label for b in row]) for row in rows)
     assert all(len(row) <= DISCORD_ROW_WIDTH for row in discord_rows(view))
 
 

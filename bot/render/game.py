@@ -108,9 +108,10 @@ def _header(snapshot: GameSnapshot, tr: Translator, *, owner_label: bool) -> str
     stock's count is in the tableau, beside the stock)."""
     game = snapshot.game
     groups = []
-    if owner_label:
+    owner = ""
+    if owner_label:  # a line of its own: a name is as wide as it is, and a platform may set it in a larger font
         # TRANSLATORS: on a board in a group or channel: whose game it is
-        groups.append(tr.gettext("{name}'s game").format(name=owner_name(snapshot.owner_name)))
+        owner = tr.gettext("{name}'s game").format(name=owner_name(snapshot.owner_name)) + "\n"
     if snapshot.daily is not None:
         day = format_date(snapshot.daily, format="medium", locale=tr.babel_locale)
         groups.append(tr.gettext("Daily deal: {date}").format(date=day))
@@ -126,7 +127,7 @@ def _header(snapshot: GameSnapshot, tr: Translator, *, owner_label: bool) -> str
                     tr.gettext("Hints: {n}").format(n=snapshot.hints_used))
         together = " · ".join(counters)
         groups.extend((together,) if display_width(together) <= HEADER_COLUMNS else counters)
-    return pack_line(groups)
+    return owner + pack_line(groups)
 
 
 def _chance(chance: float, tr: Translator) -> str:

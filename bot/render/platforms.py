@@ -25,6 +25,7 @@ always means the same. Disabled buttons and link buttons are left out. In a term
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from bot.app.codec import decode
@@ -48,6 +49,7 @@ from bot.app.commands import (
 )
 from bot.app.errors import BadPayload
 from bot.render.view import (
+    DISCORD_ROW_WIDTH,
     TELEGRAM_ROW_WIDTH,
     Button,
     ButtonStyle,
@@ -85,10 +87,26 @@ Rows = tuple[tuple[ShownButton, ...], ...]
 # --- Discord -------------------------------------------------------------------------------------------------------
 
 
+#: Discord on a 360-pixel phone: a message's buttons have about 250 px a row; a button is its label (about 8 px
+#: a column) and 32 px of padding, 8 px from the next (measured on SimCord's preview: five card buttons or four
+#: control buttons wrap, four card buttons or three short control buttons fit).
+DISCORD_ROW_PX = 250
+DISCORD_COLUMN_PX = 8
+DISCORD_BUTTON_PAD_PX = 32
+DISCORD_BUTTON_GAP_PX = 8
+
+
+def discord_row_fits(labels: list[str]) -> bool:
+    """Whether a row of these labels shows on one line of a 360-pixel phone (and keeps Discord's 5 a row)."""
+    needed = sum(label_width(label) * DISCORD_COLUMN_PX + DISCORD_BUTTON_PAD_PX for label in labels)
+    return len(labels) <= DISCORD_ROW_WIDTH and needed + DISCORD_BUTTON_GAP_PX * (len(labels) - 1) <= DISCORD_ROW_PX
+
+
 def discord_rows(view: View) -> Rows:
-    """The view's rows as they are; Discord names the colours as the view does."""
-    return tuple(tuple(ShownButton(b.label, b.payload, b.style.value, b.disabled, b.url) for b in row)
-                 for row in view.buttons)
+    """The view's rows, each split to fit a phone (Discord buttons are as wide as their labels); colours as the
+    view names them."""
+    return tuple(tuple(ShownButton(b.label, b.payload, b.style.value, b.disabled, b.url) for b in part)
+                 for row in view.buttons for part in _reflow(row, discord_row_fits))
 
 
 # --- Telegram ------------------------------------------------------------------------------------------------------
@@ -106,7 +124,7 @@ def telegram_row_fits(labels: list[str]) -> bool:
     return len(labels) <= TELEGRAM_ROW_WIDTH and telegram_row_columns(labels) <= TELEGRAM_ROW_COLUMNS
 
 
-def _reflow(row: tuple[Button, ...]) -> list[tuple[Button, ...]]:
+def _reflow(row: tuple[Button, ...], fits: Callable[[list[str]], bool]) -> list[tuple[Button, ...]]:
     """``row`` split, in order, into the fewest rows that fit, as even as possible. A button too wide for a row
     of its own gets one anyway (the renderer's tests keep every label narrower)."""
     n = len(row)
@@ -115,7 +133,7 @@ def _reflow(row: tuple[Button, ...]) -> list[tuple[Button, ...]]:
     for end in range(1, n + 1):
         for start in range(end - 1, -1, -1):
             chunk = [b.label for b in row[start:end]]
-            if end - start > 1 and not telegram_row_fits(chunk):
+            if end - start > 1 and not fits(chunk):
                 break
             previous = best[start]
             if previous is None:
@@ -142,7 +160,7 @@ def telegram_rows(view: View) -> Rows:
     buttons stay (Telegram cannot grey one out; a tap on it is refused by the service with its reason)."""
     return tuple(tuple(ShownButton(b.label, b.payload, _TELEGRAM_STYLES.get(b.style), b.disabled, b.url)
                        for b in part)
-                 for row in view.buttons for part in _reflow(row))
+                 for row in view.buttons for part in _reflow(row, telegram_row_fits))
 
 
 # --- the console ---------------------------------------------------------------------------------------------------

@@ -54,7 +54,6 @@ class View:
 
 
 #: Platform limits every view keeps.
-DISCORD_ROWS = 5  # action rows a game message uses (Components V2 allows more: 40 components in all)
 DISCORD_COMPONENTS_MAX = 40
 DISCORD_ROW_WIDTH = 5
 DISCORD_LABEL_MAX = 80
