@@ -2,30 +2,14 @@
 
 from __future__ import annotations
 
-import json
-
 import pytest
 
-from bot.cli import main
 from core.advisor import VisiblePosition, advise
 from core.deal import Deal, Rules
 from core.game import Action, Game
 from tests.core_helpers import winning_line
+from tests.test_cli_solve import run, run_json
 from tests.test_solver import WRAP_ONLY
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    status = main(list(argv))
-    out, err = capsys.readouterr()
-    return status, out, err
-
-
-def run_json(capsys: pytest.CaptureFixture[str], *argv: str) -> dict[str, object]:
-    status, out, err = run(capsys, *argv, "--json")
-    assert status == 0 and err == ""
-    data = json.loads(out)
-    assert isinstance(data, dict)
-    return data
 
 
 def test_advise_after_actions_prints_the_advisors_choice(capsys: pytest.CaptureFixture[str]) -> None:
