@@ -178,6 +178,8 @@ def build_parser() -> argparse.ArgumentParser:
     _position_options(advise)
     advise.add_argument("--samples", type=int, help="arrangements of the unseen cards to solve, at most (default 64)")
     advise.add_argument("--seed", type=int, default=0, help="the same seed gives the same answer (default 0)")
+    advise.add_argument("--time-budget", type=float,
+                        help="seconds; when no arrangement is solved by then there is no advice (default: no limit)")
     advise.add_argument("--json", action="store_true", help="print JSON")
     advise.set_defaults(handler=cmd_advise)
 

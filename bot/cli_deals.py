@@ -178,12 +178,14 @@ def cmd_advise(args: argparse.Namespace) -> int:
     if samples < 1:
         raise UsageError(f"--samples must be at least 1, not {samples}")
     try:
-        advice = advise(VisiblePosition.of(game), samples=samples, seed=args.seed)
+        advice = advise(VisiblePosition.of(game), samples=samples, seed=args.seed, time_budget=args.time_budget)
     except TriPeaksError as error:  # the game is won or blocked
         raise UsageError(str(error)) from None
     if args.json:
-        print(json.dumps({"action": str(advice.action), "win_chance": advice.win_chance,
-                          "samples": advice.samples_used}))
+        print(json.dumps({"action": None if advice.action is None else str(advice.action),
+                          "win_chance": advice.win_chance, "samples": advice.samples_used}))
+    elif advice.action is None or advice.win_chance is None:
+        print("no advice: no arrangement of the unseen cards was solved in time")
     else:
         every = ", every one" if advice.exact else ""
         print(f"{advice.action}  (wins in {advice.win_chance:.0%} of {advice.samples_used} arrangements of the "

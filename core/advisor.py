@@ -164,10 +164,12 @@ class Advice:
     ``win_chance`` is the share of the samples in which the position after ``action`` can be won (0 to 1).
     ``wins`` counts those samples for every legal action, in the order of :meth:`VisiblePosition.legal_actions`.
     ``exact`` is True when every possible arrangement of the unseen cards' ranks was solved, once each.
+    When the time budget ran out before one sample was solved there is no advice: ``action`` and ``win_chance``
+    are None and ``samples_used`` is 0 (a hint then says it found nothing in time, never that the game is lost).
     """
 
-    action: Tap | Draw
-    win_chance: float
+    action: Tap | Draw | None
+    win_chance: float | None
     samples_used: int
     wins: tuple[tuple[Tap | Draw, int], ...]
     exact: bool
@@ -222,7 +224,8 @@ def advise(position: VisiblePosition, *, samples: int = DEFAULT_SAMPLES, seed: i
     ``samples`` random arrangements are solved (all arrangements, once each, when there are no more than that).
     ``node_budget`` (positions and masks the solver examines, over all samples) and ``time_budget`` (seconds) stop
     the sampling early, keeping the samples solved so far; None for no limit. The first sample is always solved
-    whatever the node budget, so at least one sample is used unless the time budget runs out during it. The answer
+    whatever the node budget, so at least one sample is used unless the time budget runs out during it: then the
+    advice has no action and no chance (``samples_used`` 0). The answer
     depends only on the position, ``samples``, ``seed`` and ``node_budget``, unless the time budget cuts it short.
     Raise :class:`~core.errors.GameOverError` when the game is won or blocked.
 
@@ -282,7 +285,9 @@ def advise(position: VisiblePosition, *, samples: int = DEFAULT_SAMPLES, seed: i
         for index, won in enumerate(verdicts):
             wins[index] += won
     exact = exact and not stopped
+    counted = tuple(zip(actions, wins, strict=True))
+    if not used:
+        return Advice(None, None, 0, counted, False)
     # the most wins; on a tie a removal (listed first, in slot order) before the draw
     best = max(range(len(actions)), key=lambda index: (wins[index], -index))
-    return Advice(actions[best], wins[best] / used if used else 0.0, used, tuple(zip(actions, wins, strict=True)),
-                  exact)
+    return Advice(actions[best], wins[best] / used, used, counted, exact)

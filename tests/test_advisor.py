@@ -202,3 +202,10 @@ def test_a_tie_goes_to_a_removal_then_the_lower_slot() -> None:
     best = max(wins for _, wins in advice.wins)
     tied = [action for action, wins in advice.wins if wins == best]
     assert advice.action == tied[0] and (isinstance(advice.action, Tap) or len(tied) == 1)
+
+
+def test_no_advice_when_no_sample_is_solved_in_time() -> None:
+    # Out of time before the first sample: no action and no chance, never a 0% that would read "looks lost".
+    advice = advise(VisiblePosition.of(Game.from_code("TP1-E-AAAAAAB")), time_budget=1e-5)
+    assert advice.action is None and advice.win_chance is None and advice.samples_used == 0
+    assert not advice.exact

@@ -52,3 +52,10 @@ def test_bad_input_or_a_finished_game_is_one_line_and_status_2(capsys: pytest.Ca
     status, out, err = run(capsys, *argv)
     assert status == 2 and out == ""
     assert err.startswith("tripeaks: ") and err.count("\n") == 1
+
+
+def test_advise_out_of_time_gives_no_chance(capsys: pytest.CaptureFixture[str]) -> None:
+    data = run_json(capsys, "advise", "TP1-E-AAAAAAB", "--time-budget", "0.00001")
+    assert data == {"action": None, "win_chance": None, "samples": 0}
+    status, out, err = run(capsys, "advise", "TP1-E-AAAAAAB", "--time-budget", "0.00001")
+    assert status == 0 and err == "" and out == "no advice: no arrangement of the unseen cards was solved in time\n"

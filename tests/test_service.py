@@ -547,6 +547,16 @@ async def test_hints_are_the_fair_advisors_from_what_the_player_sees(solving_ser
     assert played.hints_used == played.game.moves == 5  # one hint a move, counted
 
 
+async def test_a_fair_hint_with_no_sample_solved_in_time_is_no_hint_and_not_counted(database: Database) -> None:
+    # Out of time before one arrangement is solved: "no hint in time", never a verdict such as "looks lost".
+    with ThreadPoolExecutor(2) as executor:
+        async with GameService(database, executor=executor, hint_budget=1e-5) as service:
+            start = await service.new_game(ALICE, "Alice", code=WIN_CODE)
+            hinted = await service.act(ALICE, "Alice", game_command(start.game_id, 0, "h"))
+    assert hinted.hint == Hint(None, None, None, None)
+    assert hinted.hints_used == 0 and hinted.version == 0
+
+
 async def test_the_real_solvers_verdict_is_recorded_for_an_ended_game(solving_service: GameService) -> None:
     expected = solver.solve(Game.from_code(WIN_CODE), best=True)
     assert expected.winnable and expected.best_score is not None
