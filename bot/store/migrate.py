@@ -7,9 +7,9 @@ from pathlib import Path
 from typing import Any
 
 from alembic.util.exc import CommandError
-from sqlalchemy import Connection, text
+from sqlalchemy import Connection, event, text
 from sqlalchemy.engine import URL
-from sqlalchemy.ext.asyncio import AsyncConnection
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from bot.store.engine import create_engine
 
@@ -65,12 +65,40 @@ async def _take_migration_lock(connection: AsyncConnection) -> None:
         await connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
 
 
+def _without_foreign_keys(engine: AsyncEngine) -> None:
+    """SQLite: connections of ``engine`` start with foreign keys off, as SQLite's own procedure for changing a
+    table asks. Batch mode rebuilds a table (copy, drop the old, rename); with foreign keys on, dropping
+    ``players`` would delete every game through ``ON DELETE CASCADE``. The pragma cannot change inside a
+    transaction, so it is set as each connection opens (after the engine's own settings turned it on)."""
+
+    @event.listens_for(engine.sync_engine, "connect")
+    def _off(dbapi_connection: Any, _record: Any) -> None:
+        cursor = dbapi_connection.cursor()
+        cursor.execute("PRAGMA foreign_keys = OFF")
+        cursor.close()
+
+
+def _check_foreign_keys(connection: Connection) -> None:
+    """SQLite, at the end of a migration run with foreign keys off: refuse (roll back) a result where a row points
+    at a row that is not there."""
+    broken = connection.exec_driver_sql("PRAGMA foreign_key_check").fetchall()
+    if broken:
+        tables = sorted({str(row[0]) for row in broken})
+        raise MigrationError(f"the migration would leave {len(broken)} rows of {', '.join(tables)} pointing at "
+                             "nothing: rolled back")
+
+
 async def _migrate(url: str | URL | None, command_name: str, revision: str) -> None:
     engine = create_engine(url)
+    sqlite = engine.dialect.name == "sqlite"
+    if sqlite:
+        _without_foreign_keys(engine)
     try:
         async with engine.begin() as connection:
             await _take_migration_lock(connection)
             await connection.run_sync(_run_alembic, command_name, revision)
+            if sqlite:
+                await connection.run_sync(_check_foreign_keys)
     finally:
         await engine.dispose()
 
