@@ -45,7 +45,14 @@ _SECRET_PATTERNS = (
     re.compile(r"(?<!\d)\d{3,}:[A-Za-z0-9_-]{30,}"),  # also inside URLs: .../bot123456:AA.../getMe
     re.compile(r"(?<![A-Za-z0-9_-])[A-Za-z0-9_-]{20,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{20,}"),
 )
-_URL_PASSWORD = re.compile(r"(//[^:/@\s]+:)[^@\s]*@")
+#: A URL's userinfo password: ``scheme://user:PASSWORD@host`` (up to the last ``@`` before the host, so a password
+#: holding an ``@`` goes too).
+_URL_PASSWORD = re.compile(r"(//[^:/@\s]*:)\S*@(?=[^@/\s]*(?:[/?#\s]|$))")
+#: A credential given as a query parameter (``?password=...``, ``&sslpassword=...``, ``?token=...``) or a libpq
+#: keyword (``host=db password=...``).
+_QUERY_SECRET = re.compile(
+    r"((?<![\w-])(?:ssl)?(?:password|passwd|pass|pwd|passphrase|token|access_token|auth_token|secret|api_?key)=)"
+    r"[^&;#\s'\"]*", re.IGNORECASE)
 _known_secrets: set[str] = set()
 REDACTED = "***"
 
@@ -67,7 +74,7 @@ def redact(text: str) -> str:
             text = text.replace(secret, REDACTED)
     for pattern in _SECRET_PATTERNS:
         text = pattern.sub(REDACTED, text)
-    return _URL_PASSWORD.sub(rf"\1{REDACTED}@", text)
+    return redact_url(text)
 
 
 @dataclass(frozen=True)
@@ -94,13 +101,23 @@ class Config:
 
 
 def redact_url(url: str) -> str:
-    """The URL with any password replaced by ``***``."""
-    return re.sub(r"(//[^:/@]+:)[^@]*@", r"\1***@", url)
+    """``url`` (or any text holding URLs) with every credential replaced by ``***``: the userinfo's password and
+    the values of query parameters such as ``password``, ``sslpassword`` or ``token``.
+
+    >>> redact_url("postgresql://bot:pa55@db/x?sslmode=require&password=Sh0rt&sslpassword=k3y")
+    'postgresql://bot:***@db/x?sslmode=require&password=***&sslpassword=***'
+    """
+    url = _URL_PASSWORD.sub(rf"\1{REDACTED}@", url)
+    return _QUERY_SECRET.sub(rf"\1{REDACTED}", url)
 
 
-def _url_password(url: str) -> str | None:
-    match = re.search(r"//[^:/@]+:([^@]*)@", url)
-    return match.group(1) if match else None
+def _url_passwords(url: str) -> list[str]:
+    """The credentials written in ``url`` (see :func:`redact_url`), percent-decoded as well as raw."""
+    from urllib.parse import unquote
+
+    found = [match.group(0)[len(match.group(1)):-1] for match in _URL_PASSWORD.finditer(url)]
+    found += [match.group(0)[len(match.group(1)):] for match in _QUERY_SECRET.finditer(url)]
+    return [form for secret in found for form in {secret, unquote(secret)}]
 
 
 def resolve_sqlite_path(url: str, base: Path) -> str:
@@ -153,7 +170,7 @@ def load_config(env: Mapping[str, str] | None = None, *, dotenv_path: Path | Non
     :func:`redact`. ``dotenv_path`` is the ``.env`` file loaded, if any (see :func:`home_folder`)."""
     env = os.environ if env is None else env
     register_secret(_get(env, "DISCORD_TOKEN"), _get(env, "TELEGRAM_TOKEN"), _get(env, "TELEGRAM_WEBHOOK_SECRET"))
-    register_secret(_url_password(_get(env, "DATABASE_URL") or ""))
+    register_secret(*_url_passwords(_get(env, "DATABASE_URL") or ""))
     discord_token = _get(env, "DISCORD_TOKEN")
     if discord_token and not _DISCORD_TOKEN_RE.match(discord_token):
         raise ConfigError("DISCORD_TOKEN is malformed: expected the bot token from the Discord developer portal "

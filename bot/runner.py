@@ -80,6 +80,28 @@ class _Redact(logging.Filter):
         return True
 
 
+#: The least a library's logger logs, whatever ``LOG_LEVEL`` says: below these levels the chat libraries log whole
+#: updates and requests (players' names and messages' text), SQLAlchemy statements and result rows, httpx every request
+#: URL (Telegram's hold the token) and aiosqlite every call. ``LOG_LEVEL=DEBUG`` is the bot's own details.
+LIBRARY_FLOORS = {
+    "telegram": logging.INFO,
+    "discord": logging.INFO,
+    "httpx": logging.WARNING,
+    "httpcore": logging.INFO,
+    "aiohttp": logging.INFO,
+    "websockets": logging.INFO,
+    "sqlalchemy": logging.WARNING,
+    "asyncpg": logging.INFO,
+    "aiosqlite": logging.INFO,
+}
+
+
+def quiet_libraries(level: int) -> None:
+    """Cap the libraries' loggers at :data:`LIBRARY_FLOORS` (or ``level``, if higher)."""
+    for name, floor in LIBRARY_FLOORS.items():
+        logging.getLogger(name).setLevel(max(floor, level))
+
+
 def configure_logging(config: Config, stream: TextIO = sys.stderr, *, console: bool = False) -> None:
     """Send every log record to ``stream``, redacted: JSON lines for the bot, or plain lines for the console game
     (at WARNING unless ``LOG_LEVEL`` is set)."""
@@ -89,10 +111,7 @@ def configure_logging(config: Config, stream: TextIO = sys.stderr, *, console: b
     root = logging.getLogger()
     root.handlers[:] = [handler]
     root.setLevel(config.log_level if config.log_level_set or not console else logging.WARNING)
-    # httpx logs every request URL at INFO (Telegram's URLs hold the token: redacted above, but noisy);
-    # aiosqlite logs every call at DEBUG
-    logging.getLogger("httpx").setLevel(max(logging.WARNING, root.level))
-    logging.getLogger("aiosqlite").setLevel(max(logging.INFO, root.level))
+    quiet_libraries(root.level)
     if console and root.level > logging.DEBUG:  # the migrations' chatter would land above the board
         logging.getLogger("alembic").setLevel(logging.WARNING)
 

@@ -220,3 +220,101 @@ async def test_a_failed_update_is_logged_by_update_and_chat_id_not_by_name_or_te
     assert "the store fell over" in logged
     for private in ("Zelda", "Secretname", "zelda_secret", "my private words"):
         assert private not in logged
+
+
+# --- credentials in any URL form, SQL parameters, the libraries' DEBUG logs, names ----------------------------------
+
+
+@pytest.mark.parametrize("url", [
+    "postgresql+asyncpg://bot@db:5432/x?password=Hunter2Secret",
+    "postgresql://bot@db/x?sslmode=require&sslpassword=Hunter2Secret",
+    "postgresql://bot:Hunter2Secret@db/x?PWD=Hunter2Secret&passwd=Hunter2Secret",
+    "postgresql://bot:Hunt@r2Secret@db/x",
+    "postgresql://bot@db/x?token=Hunter2Secret;sslmode=disable",
+    "host=db user=bot password=Hunter2Secret dbname=x",
+])
+def test_every_credential_of_a_database_url_is_redacted(url: str) -> None:
+    from bot.config import redact_url
+
+    for cleaned in (redact(url), redact_url(url), redact(f"cannot open {url}: refused"), repr(Config(database_url=url))):
+        assert "Hunter2Secret" not in cleaned and "Hunt@r2Secret" not in cleaned and "r2Secret" not in cleaned, cleaned
+    assert "@db" in redact(url) or "host=db" in redact(url)  # where it points stays readable
+
+
+def test_a_password_in_the_query_is_never_shown_by_the_bot_at_any_level(tmp_path: Path) -> None:
+    """The INFO line naming the database and the fatal line when it cannot be opened, at LOG_LEVEL=DEBUG."""
+    url = "postgresql+asyncpg://nobody@127.0.0.1:9/none?password=Hunter2Secret"
+    env = clean_env(tmp_path, DATABASE_URL=url, LOG_LEVEL="DEBUG",
+                    TELEGRAM_TOKEN="7000000005:AAQueryPasswordTestTokenNotUsed00000",
+                    TELEGRAM_API_URL="http://127.0.0.1:9/bot")
+    done = subprocess.run([sys.executable, "-m", "bot.cli", "run"], stdin=subprocess.DEVNULL, capture_output=True,
+                          text=True, cwd=tmp_path, env=env, timeout=60, check=False)
+    assert done.returncode == 2, done.stderr
+    assert "Hunter2Secret" not in done.stdout + done.stderr
+    assert "nobody@127.0.0.1:9/none?password=***" in done.stderr  # the INFO line, redacted
+    assert done.stderr.splitlines()[-1].startswith("tripeaks: cannot open the database postgresql+asyncpg://nobody@")
+
+
+async def test_a_failing_statement_never_shows_its_parameters(database: object) -> None:
+    """A statement that fails carries its SQL in the error (and so in the traceback logged), never the values:
+    they hold players' names."""
+    from sqlalchemy import text
+
+    from bot.store.engine import Database, DatabaseError
+
+    assert isinstance(database, Database)
+    with pytest.raises(DatabaseError) as raised:
+        async with database.transaction() as tx:
+            await tx.execute(text("INSERT INTO no_such_table (name) VALUES (:name)"), {"name": "Zelda Secretname"})
+    assert "no_such_table" in str(raised.value)
+    assert "Zelda Secretname" not in str(raised.value)
+
+
+def test_at_debug_the_chat_libraries_log_no_update(monkeypatch: pytest.MonkeyPatch) -> None:
+    """python-telegram-bot logs every update it receives at DEBUG, discord.py every gateway event, SQLAlchemy every
+    result row: with LOG_LEVEL=DEBUG the bot's own records come through, theirs only from INFO up."""
+    root = logging.getLogger()
+    monkeypatch.setattr(root, "handlers", list(root.handlers))
+    monkeypatch.setattr(root, "level", root.level)
+    touched = ("telegram", "discord", "httpx", "httpcore", "sqlalchemy", "asyncpg", "aiosqlite")
+    for name in touched:
+        monkeypatch.setattr(logging.getLogger(name), "level", logging.getLogger(name).level)
+    stream = io.StringIO()
+    runner.configure_logging(Config(log_level="DEBUG", log_level_set=True), stream)
+    update = "{'message': {'from': {'first_name': 'Zelda'}, 'text': 'my private words'}}"
+    logging.getLogger("telegram.ext.Updater").debug("Got update %s", update)
+    logging.getLogger("telegram.Bot").debug("Call to Bot API endpoint `getUpdates` finished with return value %s",
+                                            update)
+    logging.getLogger("discord.gateway").debug("For Shard ID None: WebSocket Event: %s", update)
+    logging.getLogger("sqlalchemy.engine.Engine").debug("Row ('Zelda', 'my private words')")
+    logging.getLogger("tripeaks").debug("update 42 in chat 7: a tap")
+    logging.getLogger("telegram.ext.Application").info("Application started")
+    logged = stream.getvalue()
+    assert "Zelda" not in logged and "my private words" not in logged, logged
+    assert "update 42 in chat 7: a tap" in logged and "Application started" in logged
+
+
+def test_env_example_says_what_debug_logs() -> None:
+    text = (REPO / ".env.example").read_text()
+    assert "LOG_LEVEL=DEBUG" in text and "never a token, a password, a name or a message's text" in text
+
+
+@pytest.mark.parametrize("name", ["Ann\x00Lee", "Ann\nLee\x1b[2J", "\u202eeeL nnA", "x" * 300, "Ann\ud800Lee"])
+async def test_a_name_with_control_characters_is_cleaned_and_every_command_works(
+        service: object, name: str) -> None:
+    """A display name holding a NUL byte (which PostgreSQL refuses), a newline, an escape, a bidi override or a
+    lone surrogate: every command still works and the stored name is clean and bounded."""
+    from bot.app.commands import Move
+    from bot.app.model import NAME_MAX, PlayerKey
+    from bot.app.service import GameService
+    from core.game import Draw
+
+    assert isinstance(service, GameService)
+    player = PlayerKey("telegram", "77")
+    started = await service.new_game(player, name)
+    moved = await service.act(player, name, Move(started.game_id, started.version, Draw()))
+    await service.update_settings(player, name=name, explain_refusals=False)
+    assert moved.game.moves == 1
+    stored = moved.owner_name
+    assert stored and len(stored) <= NAME_MAX
+    assert not any(ch in stored for ch in "\x00\n\x1b\u202e\ud800"), repr(stored)

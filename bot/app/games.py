@@ -40,7 +40,7 @@ from bot.app.errors import (
     NotYourGame,
     StaleGame,
 )
-from bot.app.model import BoardRef, GameSnapshot, PlayerKey
+from bot.app.model import BoardRef, GameSnapshot, PlayerKey, clean_name
 from bot.app.records import (
     load_checked,
     load_game,
@@ -65,7 +65,6 @@ from core.game import Action, Game, Outcome, Reason, Tap, Undo
 GAME_CACHE_SIZE = 4096
 #: The daily deal's search may take this long (it is done once a day and then remembered).
 DAILY_CODE_BUDGET = 30.0
-_NAME_MAX = 100
 
 Clock = Callable[[], dt.datetime]
 
@@ -186,9 +185,10 @@ class Games(Starts):
                 status = game.status.value
                 writes.append(StateWrite(record.id, record.version, game.to_text(), status, game.score,
                                          game.moves, undos, now))
-                if tap.name and tap.name[:_NAME_MAX] != record.owner_name:
-                    await stored_players.rename(tx, record.owner_id, tap.name[:_NAME_MAX])
-                    record = dataclasses.replace(record, owner_name=tap.name[:_NAME_MAX])
+                name = clean_name(tap.name)
+                if name and name != record.owner_name:
+                    await stored_players.rename(tx, record.owner_id, name)
+                    record = dataclasses.replace(record, owner_name=name)
                 record = dataclasses.replace(record, state=writes[-1].state, version=record.version + 1,
                                              status=status, active=status in (PLAYING, BLOCKED),
                                              moves=game.moves, undos_used=undos)

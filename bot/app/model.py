@@ -3,10 +3,30 @@
 from __future__ import annotations
 
 import datetime as dt
+import unicodedata
 from dataclasses import dataclass
 
 from core.deal import Rules
 from core.game import Action, Game, Outcome
+
+#: The longest display name kept (characters); longer ones are cut.
+NAME_MAX = 100
+#: Invisible format characters that reorder or hide text (bidi overrides and isolates): a name cannot use them to
+#: turn a leaderboard line around. Joiners and variation selectors (emoji) stay.
+_BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
+def clean_name(name: str) -> str:
+    r"""A display name as the platform sent it, made safe to store and show: control characters (a NUL byte, which
+    PostgreSQL refuses, newlines, escapes), lone surrogates and bidi controls out, runs of spaces made one, at most
+    :data:`NAME_MAX` characters. Every name the service stores goes through here, once.
+
+    >>> clean_name("  Ann\x00\n  \x1b[31mLee\u202e ")
+    'Ann [31mLee'
+    """
+    kept = "".join(" " if ch.isspace() else ch for ch in name
+                   if ch.isspace() or (unicodedata.category(ch) not in ("Cc", "Cs") and ch not in _BIDI_CONTROLS))
+    return " ".join(kept.split())[:NAME_MAX].rstrip()
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,7 @@ from collections.abc import Mapping
 
 from bot.app.commands import DefaultRules, ExplainRefusals, Language, SettingChange, WinnableOnly
 from bot.app.errors import BadPayload
-from bot.app.model import PlayerKey, Settings, Stats
+from bot.app.model import PlayerKey, Settings, Stats, clean_name
 from bot.store import games as stored_games
 from bot.store import players as stored_players
 from bot.store.engine import Database
@@ -17,7 +17,6 @@ from core.deal import Rules
 from core.errors import TriPeaksError
 
 _LANGUAGE_RE = re.compile(r"^[A-Za-z]{2,3}(?:[-_][A-Za-z0-9]{2,8}){0,2}$")
-_NAME_MAX = 100
 
 
 def _settings(record: stored_players.PlayerRecord) -> Settings:
@@ -90,8 +89,8 @@ class Players:
         (a :class:`Rules` or its name) in one statement; returns the settings now in force. :class:`BadPayload`
         for a bad value."""
         values = _columns(changes)
-        if name:
-            values["display_name"] = name[:_NAME_MAX]
+        if name := clean_name(name):
+            values["display_name"] = name
         async with self.db.transaction() as tx:
             record = await stored_players.upsert(tx, player.platform, player.user_id, values, utcnow())
         return _settings(record)

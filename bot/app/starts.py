@@ -16,7 +16,7 @@ from collections.abc import Callable
 from bot.app import daily
 from bot.app.commands import ConfirmStart, DailyDeal, DealByCode, RandomDeal, StartRequest
 from bot.app.errors import BadPayload, ConfirmAbandon, DailyCodeLocked, NotCurrentGame, NoWinnableDeal
-from bot.app.model import GameSnapshot, PlayerKey
+from bot.app.model import GameSnapshot, PlayerKey, clean_name
 from bot.app.records import load_owned, parse_code, snapshot_of
 from bot.app.solver_pool import INTERACTIVE, DailyCodeFunction, SolverPool
 from bot.app.solving import Solving
@@ -30,7 +30,6 @@ from core.game import Game
 
 #: The daily deal's search may take this long (it is done once a day and then remembered).
 DAILY_CODE_BUDGET = 30.0
-_NAME_MAX = 100
 
 Clock = Callable[[], dt.datetime]
 
@@ -220,4 +219,5 @@ class Starts(Solving):
 
 
 def _name_change(name: str) -> dict[str, object]:
-    return {"display_name": name[:_NAME_MAX]} if name else {}
+    name = clean_name(name)
+    return {"display_name": name} if name else {}

@@ -64,8 +64,10 @@ def _sqlite_file(url: URL) -> Path | None:
 def create_engine(url: str | URL | None = None, **kwargs: Any) -> AsyncEngine:
     """An async engine for ``url`` (see :func:`database_url`). On SQLite: the data folder is created, and every
     connection gets WAL, foreign keys, a busy timeout and ``BEGIN IMMEDIATE`` transactions; the process's GIL switch
-    interval is shortened (see :data:`SQLITE_SWITCH_INTERVAL`)."""
+    interval is shortened (see :data:`SQLITE_SWITCH_INTERVAL`). A failing statement's error (and any SQL log
+    line) never shows its parameters: they hold players' names."""
     resolved = database_url(url)
+    kwargs.setdefault("hide_parameters", True)
     if not is_sqlite(resolved):
         # a connection the server dropped (a restart, a failover, pg_terminate_backend) is found out and replaced
         # when it is taken from the pool, instead of failing the next action
