@@ -9,6 +9,7 @@ header keeps to its short lines; every Telegram keyboard row fits the phone's wi
 from __future__ import annotations
 
 import datetime as dt
+import re
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -71,16 +72,23 @@ def positions(draw: st.DrawFn) -> GameSnapshot:
                         abandoned=draw(st.booleans()) if not game.is_over else False)
 
 
+#: A ten written with a letter (Latin T, or Cyrillic Т, which reads as the ace, Туз) before a suit.
+TEN_AS_LETTER = re.compile("[TТ][♠♥♦♣♤♡♢♧]")
+OUTLINED = str.maketrans("♠♥♦♣", "♤♡♢♧")
+
+
 def check_phone(view: View) -> None:
     assert view.tableau is not None
     for line in view.tableau.split("\n"):
         assert display_width(line) <= TABLEAU_COLUMNS, line
         assert EMOJI not in line and TEXT not in line, line
         assert line.strip(), "no blank line in the tableau"
+        assert not TEN_AS_LETTER.search(line), line
     assert view.narrow_tableau is not None
     for line in view.narrow_tableau.split("\n"):  # Discord's code block on a phone
         assert display_width(line) <= NARROW_COLUMNS, line
         assert EMOJI not in line and TEXT not in line and line.strip(), line
+        assert not TEN_AS_LETTER.search(line), line
     for line in view.header.split("\n"):
         assert display_width(line) <= HEADER_COLUMNS or " · " not in line, line  # a line that could break did
     for row in telegram_rows(view):
@@ -198,8 +206,29 @@ def test_the_narrow_board_shows_every_card_where_the_wide_one_does(snapshot: Gam
     assert len(wide) == len(narrow)
     outline = str.maketrans("♤♡♢♧", "♠♥♦♣")
     for wide_line, narrow_line in zip(wide[:-1], narrow[:-1], strict=True):
-        cards = lambda line: "".join(ch for ch in line if ch not in " *>.")  # noqa: E731
-        assert cards(narrow_line).translate(outline) == cards(wide_line)
+        cards = lambda line: "".join(ch for ch in line if ch not in " *>.").translate(outline)  # noqa: E731
+        assert cards(narrow_line).replace("⑩", "10") == cards(wide_line)
     fitting = sum(1 for slot in game.playable_slots() if game.fits(slot)) if not game.is_over else 0
     assert sum(view.narrow_tableau.count(s) for s in "♤♡♢♧") == fitting
     assert str(game.stock_left) in narrow[-1] and game.waste.suit.symbol in narrow[-1]
+
+
+@settings(max_examples=80, deadline=None)
+@given(positions())
+def test_a_ten_is_written_10_on_every_board(snapshot: GameSnapshot) -> None:
+    """No T for a ten (in Russian and Ukrainian shorthand Т is the ace): every face-up ten reads 10 on the wide
+    board and the waste box, ⑩ in a row of Discord's narrow board, as on its button (10♥)."""
+    game = snapshot.game
+    view = render_game(snapshot, "ru", Settings())
+    assert view.tableau is not None and view.narrow_tableau is not None
+    tens = [slot for slot in range(28)
+            if game.is_face_up(slot) and not game.is_removed(slot) and game.card_at(slot).rank == 10]
+    *wide_rows, wide_last = view.tableau.split("\n")
+    *narrow_rows, narrow_last = view.narrow_tableau.split("\n")
+    for slot in tens:
+        suit = game.card_at(slot).suit.symbol
+        assert f"10{suit}" in "\n".join(wide_rows) or f"10{suit.translate(OUTLINED)}" in "\n".join(wide_rows)
+    assert len(re.findall("10[♠♥♦♣♤♡♢♧]", "\n".join(wide_rows))) == len(tens)
+    assert "\n".join(narrow_rows).count("⑩") == len(tens)
+    if game.waste.rank == 10:
+        assert f"[10{game.waste.suit.symbol}]" in wide_last and f"[10{game.waste.suit.symbol}]" in narrow_last

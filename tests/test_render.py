@@ -256,17 +256,30 @@ def test_messages_snapshot(locale: str) -> None:
 
 
 def test_fresh_deal_shows_the_three_peaks() -> None:
-    """Three peaks face down over the ten bottom cards, the ones that fit the waste card (Q♣) marked, a ten as T;
-    then the stock with its 23 cards and the waste card in brackets."""
+    """Three peaks face down over the ten bottom cards, the ones that fit the waste card (Q♣) marked, a ten as 10
+    (as on its button); then the stock with its 23 cards and the waste card in brackets."""
     view = render_game(fresh(), "en", Settings())
     assert view.tableau is not None
     assert view.tableau.split("\n") == [
         "     ▒▒       ▒▒       ▒▒",
         "    ▒▒ ▒▒    ▒▒ ▒▒    ▒▒ ▒▒",
         "  ▒▒ ▒▒ ▒▒ ▒▒ ▒▒ ▒▒ ▒▒ ▒▒ ▒▒",
-        " 2♣ A♦ 6♠*K♣*K♥ T♥ T♠*J♠ T♦ 8♠",
+        " 2♣ A♦ 6♠*K♣*K♥10♥10♠*J♠10♦ 8♠",
         "      ▒▒ 23  [Q♣]",
     ]
+
+
+def test_a_ten_that_fits_shows_its_suit_outlined() -> None:
+    """A ten's two digits fill the column of its mark, so a ten that fits (or is hinted) shows its suit outlined,
+    as on the narrow board, where a ten is ⑩; the waste box writes 10 in full."""
+    game = Game.from_code("TP1-E-AAAAAAB")
+    game.apply(Tap(25))  # J♠: the tens fit now
+    wide = render_game(snapshot(game, hint=Hint(Tap(23), True, 700)), "en", Settings())
+    assert wide.tableau is not None and wide.narrow_tableau is not None
+    assert wide.tableau.split("\n")[-2:] == [" 2♣ A♦ 6♠ K♣ K♥10♡10♤   10♢ 8♠", "      ▒▒ 23  [J♠]"]
+    assert wide.narrow_tableau.split("\n")[-2:] == ["2♣A♦6♠K♣K♥⑩♡⑩♤  ⑩♢8♠", " ▒▒23 [J♠]"]
+    game.apply(Tap(23))
+    assert (render_game(snapshot(game), "en", Settings()).tableau or "").split("\n")[-1] == "      ▒▒ 23  [10♥]"
 
 
 def test_each_card_sits_over_the_two_cards_covering_it() -> None:
@@ -302,7 +315,13 @@ def test_every_slot_is_drawn_where_it_lies(position: str) -> None:
                 assert cell == "   "
             elif game.is_face_up(slot):
                 mark = MARK_HINT if hinted == Tap(slot) else MARK_FITS if game.fits(slot) else " "
-                assert cell == mark + card_cell(game.card_at(slot)), slot
+                card = game.card_at(slot)
+                if card.rank == 10:  # its digits fill the mark's column: a mark outlines the suit instead
+                    suit = card.suit.symbol.translate(str.maketrans("♠♥♦♣", "♤♡♢♧")) if mark.strip() \
+                        else card.suit.symbol
+                    assert cell == "10" + suit, slot
+                else:
+                    assert cell == mark + card_cell(card), slot
             else:
                 assert cell == " " + FACE_DOWN
     tableau = render_game(snap, "en", Settings()).tableau or ""

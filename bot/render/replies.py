@@ -68,9 +68,10 @@ _CONSOLE_HELP = N_("Type a card such as 7h, 10s or qs, or: d (draw), u (undo), h
                    "daily, rules, stats, settings, help, quit. On a finished game: r (replay), v (review), s (share); "
                    "asked to abandon a game: y (yes) or k (keep playing). In the settings: explain, winnable, easy, "
                    "classic, auto, or a language code such as en.")
-_BOARD_HELP = N_("On the board: ▒▒ is a face-down card, * marks a card that fits the waste card, > the hinted move, "
-                 "T is a ten. The last line is the stock with the number of cards left, then the waste card in "
-                 "brackets.")
+# TRANSLATORS: how to read the console's board; 10♡: a ten's suit drawn in outline (the white suit symbol)
+_BOARD_HELP = N_("On the board: ▒▒ is a face-down card, * marks a card that fits the waste card (a ten that fits "
+                 "shows its suit outlined: 10♡), > the hinted move. The last line is the stock with the number of "
+                 "cards left, then the waste card in brackets.")
 
 
 def console_help(locale: str, *, board: bool = False) -> str:

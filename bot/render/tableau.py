@@ -2,18 +2,19 @@
 that fits a 360-pixel phone (:func:`tableau_text`).
 
 The tableau is at most :data:`~bot.render.view.TABLEAU_COLUMNS` (30) columns wide in every state and language:
-each card takes three columns, a mark and two characters (the rank in one, ``T`` for a ten, then the suit)::
+each card takes three columns, a mark, the rank and the suit; a ten's two digits fill its three with the suit::
 
          ▒▒       ▒▒       ▒▒
         ▒▒ ▒▒    ▒▒ ▒▒    ▒▒ ▒▒
       ▒▒ ▒▒ ▒▒ ▒▒ ▒▒ ▒▒ ▒▒ ▒▒ ▒▒
-     2♣ A♦ 6♠*K♣*K♥ T♥ T♠*J♠ T♦ 8♠
+     2♣ A♦ 6♠*K♣*K♥10♥10♠*J♠10♦ 8♠
           ▒▒ 23  [Q♣]
 
 - ``▒▒`` a face-down card; a face-up card is free (nothing covers it any more: in these rules a card turns face
   up exactly when it is uncovered);
 - ``*`` before a free card: it fits the waste card; ``>``: the hinted card (or, before the stock, the hinted
-  draw);
+  draw); a ten has no column for a mark, so a ten that fits (or is hinted) shows its suit outlined, ``10♡``, as
+  on the narrow board (the hint is also named in the status line and coloured on its button);
 - the last line: the stock (a face-down card and how many are left, ``--`` when empty) and the waste card in
   brackets. No words: they would not line up in every language, so the words are on the buttons and in the
   status lines.
@@ -25,7 +26,7 @@ shows only the stock and the waste.
 from __future__ import annotations
 
 from bot.render.view import EMOJI, TEXT
-from core.cards import Card
+from core.cards import Card, Rank
 from core.game import Game
 from core.layout import ROWS
 
@@ -35,6 +36,8 @@ EMPTY_STOCK = "--"
 MARK_FITS = "*"
 MARK_HINT = ">"
 MARK_COVERED = "."  # face up but covered: never happens under these rules (a card turns face up when uncovered)
+#: A free card that fits the waste card shows its suit outlined on the narrow board (and a ten on the wide one).
+_OUTLINED = {"♠": "♤", "♥": "♡", "♦": "♢", "♣": "♧"}
 CELL = 3  # columns a card takes: its mark, its rank, its suit
 #: Where the stock (with its mark) and the waste box start on the last line: under the middle peak.
 STOCK_COLUMN = 5
@@ -48,9 +51,30 @@ def card_label(card: Card) -> str:
 
 
 def card_cell(card: Card) -> str:
-    """A card in the monospace tableau: two characters, ``7♠``, ``T♥`` (a ten), no variation selector (an emoji
-    form would break the alignment)."""
-    return f"{card.rank.letter}{card.suit.symbol}"
+    """A card as the boards write it (the waste card, a card in the wide board's rows): ``7♠``, ``10♥`` (a ten is
+    10, as on its button: a letter T would read as the ace, Туз, in Russian and Ukrainian), no variation selector
+    (an emoji form would break the alignment)."""
+    return f"{card.rank.label}{card.suit.symbol}"
+
+
+#: A ten in the narrow board's two columns: one character that reads 10 (the digits would need three with the
+#: suit), never a letter.
+NARROW_TEN = "⑩"
+
+
+def narrow_card_cell(card: Card, *, fits: bool = False) -> str:
+    """A card in the narrow board's two columns: ``7♠``, ``⑩♥``; a card that fits the waste card has its suit
+    outlined (``7♤``)."""
+    rank = NARROW_TEN if card.rank is Rank.TEN else card.rank.label
+    return rank + (_OUTLINED[card.suit.symbol] if fits else card.suit.symbol)
+
+
+def wide_cell(card: Card, mark: str) -> str:
+    """A face-up card in the wide board's three columns: ``mark`` (``*``, ``>`` or a space) and the card, or for a
+    ten ``10`` and its suit, outlined when there is a mark (``10♡``)."""
+    if card.rank is Rank.TEN:
+        return f"10{_OUTLINED[card.suit.symbol] if mark.strip() else card.suit.symbol}"
+    return mark + card_cell(card)
 
 
 def slot_column(slot: int) -> int:
@@ -80,14 +104,12 @@ def _cell(game: Game, slot: int, hinted: int | None) -> str:
     if game.is_removed(slot):
         return " " * CELL
     if game.is_face_up(slot):
-        return slot_mark(game, slot, hinted) + card_cell(game.card_at(slot))
+        return wide_cell(game.card_at(slot), slot_mark(game, slot, hinted))
     return " " + FACE_DOWN
 
 
 #: The narrow board's width: each card two columns, no gaps (Discord's code blocks on a phone show about 23).
 NARROW_COLUMNS = 20
-#: A free card that fits the waste card shows its suit outlined on the narrow board.
-_OUTLINED = {"♠": "♤", "♥": "♡", "♦": "♢", "♣": "♧"}
 
 
 def narrow_slot_column(slot: int) -> int:
@@ -105,14 +127,15 @@ def narrow_slot_column(slot: int) -> int:
 
 def narrow_tableau_text(game: Game) -> str:
     """The board in :data:`NARROW_COLUMNS` columns, for code blocks narrower than a Telegram bubble (Discord's, on a
-    phone): two columns a card with no gap between neighbours, a fitting card's suit outlined (``7♧``), the stock
-    and the waste on the last line. The hinted card is shown by its button and the status line.
+    phone): two columns a card with no gap between neighbours (a ten is ``⑩♥``), a fitting card's suit outlined
+    (``7♧``), the stock and the waste on the last line. The hinted card is shown by its button and the status
+    line.
 
     >>> print(narrow_tableau_text(Game.from_code("TP1-E-AAAAAAB")))
        ▒▒    ▒▒    ▒▒
       ▒▒▒▒  ▒▒▒▒  ▒▒▒▒
      ▒▒▒▒▒▒▒▒▒▒▒▒▒▒▒▒▒▒
-    2♣A♦6♠K♧K♡T♥T♠J♤T♦8♠
+    2♣A♦6♠K♧K♡⑩♥⑩♠J♤⑩♦8♠
      ▒▒23 [Q♣]
     """
     lines = []
@@ -125,9 +148,7 @@ def narrow_tableau_text(game: Game) -> str:
             if game.is_removed(slot):
                 continue
             if game.is_face_up(slot):
-                cell = card_cell(game.card_at(slot))
-                if game.is_playable(slot) and game.fits(slot):
-                    cell = cell[0] + _OUTLINED[cell[1]]
+                cell = narrow_card_cell(game.card_at(slot), fits=game.is_playable(slot) and game.fits(slot))
             else:
                 cell = FACE_DOWN
             line[column:column + 2] = cell
