@@ -11,6 +11,7 @@ import json
 import os
 import sys
 from collections.abc import Callable, Coroutine, Sequence
+from pathlib import Path
 from typing import Any, NoReturn
 
 from bot.cli_deals import (
@@ -69,8 +70,6 @@ def cmd_run(args: argparse.Namespace) -> int:
 
 
 def cmd_console(args: argparse.Namespace) -> int:
-    from pathlib import Path
-
     from bot.config import resolve_sqlite_path
     from bot.i18n import SUPPORTED_LOCALES
     from bot.runner import configure_logging, run_console_session
@@ -87,6 +86,10 @@ def cmd_console(args: argparse.Namespace) -> int:
 def cmd_db(args: argparse.Namespace) -> int:
     from bot.store.migrate import MigrationError, current_revision, downgrade_database, upgrade_database
 
+    if args.action in ("backup", "restore"):
+        if args.revision is None:
+            raise UsageError(f"db {args.action} needs a FILE")
+        return _db_backup(args.revision) if args.action == "backup" else _db_restore(args.revision)
     if args.action == "downgrade":
         if args.revision is None:
             raise UsageError("db downgrade needs a target: -1 (one step), a revision, or base --yes (drops every "
@@ -96,6 +99,8 @@ def cmd_db(args: argparse.Namespace) -> int:
     elif args.revision is not None and args.action != "upgrade":
         raise UsageError(f"db {args.action} takes no revision")
     url = _load_config().database_url
+    if args.action != "upgrade":
+        _existing_sqlite_file(url)  # reading or undoing creates no database
 
     async def main() -> int:
         try:
@@ -109,6 +114,61 @@ def cmd_db(args: argparse.Namespace) -> int:
         return 0
 
     return _run_async(main(), url)
+
+
+def _existing_sqlite_file(url: str) -> Path | None:
+    """The SQLite file of ``url`` (None for PostgreSQL); a usage error when it does not exist, so that a command
+    run in the wrong folder says so instead of creating an empty database there."""
+    from bot.store.engine import sqlite_file
+
+    path = sqlite_file(url)
+    if path is not None and not path.is_file():
+        raise UsageError(f"no database at {path} (DATABASE_URL, relative to TRIPEAKS_HOME or the folder of .env): "
+                         "`tripeaks db upgrade` creates it")
+    return path
+
+
+def _db_backup(file: str) -> int:
+    """``tripeaks db backup FILE``: a consistent copy of the SQLite database, safe while the bot runs; for
+    PostgreSQL, the pg_dump command that does it."""
+    from bot.store.backup import BackupError, backup_sqlite, pg_dump_command
+    from bot.store.engine import database_url
+
+    url = _load_config().database_url
+    source = _existing_sqlite_file(url)
+    if source is None:
+        print(f"PostgreSQL: back it up with pg_dump (it asks for the password, or reads PGPASSWORD or ~/.pgpass):\n"
+              f"  {pg_dump_command(database_url(url), file)}")
+        return 0
+    try:
+        summary = backup_sqlite(source, Path(file).absolute())
+    except BackupError as error:
+        raise UsageError(f"db backup: {error}") from None
+    print(f"backed up {source} to {summary.path}: {summary.describe()}")
+    return 0
+
+
+def _db_restore(file: str) -> int:
+    """``tripeaks db restore FILE``: put a backup in place of the SQLite database (refused while it is in use; the
+    replaced file is kept); for PostgreSQL, the pg_restore command that does it."""
+    from bot.store.backup import BackupError, pg_restore_command, restore_sqlite
+    from bot.store.engine import database_url, sqlite_file
+    from bot.store.migrate import revisions
+
+    url = _load_config().database_url
+    target = sqlite_file(url)
+    if target is None:
+        print(f"PostgreSQL: stop the bot, then restore with pg_restore (it asks for the password):\n"
+              f"  {pg_restore_command(database_url(url), file)}")
+        return 0
+    try:
+        restored = restore_sqlite(Path(file).absolute(), target, revisions())
+    except BackupError as error:
+        raise UsageError(f"db restore: {error}") from None
+    print(f"restored {file} to {target}: {restored.database.describe()}")
+    if restored.kept is not None:
+        print(f"the database it replaced is kept as {restored.kept}")
+    return 0
 
 
 def cmd_daily(args: argparse.Namespace) -> int:
@@ -211,10 +271,11 @@ def build_parser() -> argparse.ArgumentParser:
     console.add_argument("--database-url", help="default: DATABASE_URL, else data/tripeaks.db")
     console.set_defaults(handler=cmd_console)
 
-    db = sub.add_parser("db", help="database migrations")
-    db.add_argument("action", choices=["upgrade", "downgrade", "current"])
-    db.add_argument("revision", nargs="?", default=None,
-                    help="upgrade: the target (default head); downgrade (required): -1, a revision, or base")
+    db = sub.add_parser("db", help="database migrations, backup and restore")
+    db.add_argument("action", choices=["upgrade", "downgrade", "current", "backup", "restore"])
+    db.add_argument("revision", nargs="?", default=None, metavar="REVISION|FILE",
+                    help="upgrade: the target (default head); downgrade (required): -1, a revision, or base; "
+                         "backup: the new file to write; restore: the backup to put in place of the database")
     db.add_argument("--yes", action="store_true", help="confirm a downgrade to base (every table dropped)")
     db.set_defaults(handler=cmd_db)
 

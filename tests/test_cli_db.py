@@ -14,9 +14,12 @@ import pytest
 REPO = Path(__file__).resolve().parent.parent
 
 
-def tripeaks(tmp_path: Path, *args: str, **options: object) -> subprocess.CompletedProcess[str]:
+def tripeaks(tmp_path: Path, *args: str, env_extra: dict[str, str] | None = None,
+             **options: object) -> subprocess.CompletedProcess[str]:
+    """``tripeaks ARGS`` in ``tmp_path`` on the database ``games.db`` there (``env_extra`` wins)."""
     env = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "TELEGRAM_", "DATABASE_"))}
     env |= {"DATABASE_URL": f"sqlite+aiosqlite:///{tmp_path / 'games.db'}", "PYTHONPATH": str(REPO)}
+    env |= env_extra or {}
     streams = {"stdout": subprocess.PIPE, "stderr": subprocess.PIPE} | options
     return subprocess.run([sys.executable, "-m", "bot.cli", *args], text=True, cwd=tmp_path, env=env, timeout=120,
                           check=False, **streams)  # type: ignore[call-overload]

@@ -16,7 +16,6 @@ from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-from alembic.script import ScriptDirectory
 from sqlalchemy import inspect
 from sqlalchemy.engine import URL
 
@@ -25,19 +24,13 @@ from bot.app.model import PlayerKey
 from bot.app.service import GameService
 from bot.store.database import open_database
 from bot.store.engine import create_engine
-from bot.store.migrate import alembic_config, downgrade_database, upgrade_database
+from bot.store.migrate import downgrade_database, revisions, upgrade_database
 from core.game import DRAW, Action, Game, Status, Tap
 from tests.conftest import fake_hint, fake_verdict
 
 Schema = dict[str, tuple[str, ...]]
 Rows = dict[str, Counter[tuple[Any, ...]]]
 DAY = dt.date(2026, 12, 1)
-
-
-def revisions() -> list[str]:
-    """The revisions from the first to the latest."""
-    script = ScriptDirectory.from_config(alembic_config())
-    return [rev.revision for rev in reversed(list(script.walk_revisions()))]
 
 
 async def snapshot(url: URL) -> tuple[Schema, dict[str, list[tuple[Any, ...]]]]:

@@ -61,6 +61,12 @@ def _sqlite_file(url: URL) -> Path | None:
     return Path(name)
 
 
+def sqlite_file(url: str | URL | None = None) -> Path | None:
+    """The SQLite file ``url`` names (see :func:`database_url`); None for PostgreSQL or an in-memory database."""
+    resolved = database_url(url)
+    return _sqlite_file(resolved) if is_sqlite(resolved) else None
+
+
 def create_engine(url: str | URL | None = None, **kwargs: Any) -> AsyncEngine:
     """An async engine for ``url`` (see :func:`database_url`). On SQLite: the data folder is created, and every
     connection gets WAL, foreign keys, a busy timeout and ``BEGIN IMMEDIATE`` transactions; the process's GIL switch

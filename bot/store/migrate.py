@@ -44,6 +44,14 @@ def alembic_config() -> Any:
     return config
 
 
+def revisions() -> list[str]:
+    """Every revision this version of the bot knows, from the first to the latest."""
+    from alembic.script import ScriptDirectory
+
+    script = ScriptDirectory.from_config(alembic_config())
+    return [revision.revision for revision in reversed(list(script.walk_revisions()))]
+
+
 def _run_alembic(connection: Connection, command_name: str, revision: str) -> None:
     from alembic import command
 
