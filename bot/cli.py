@@ -49,6 +49,7 @@ def _run_async(work: Coroutine[Any, Any, int], url: str) -> int:
     import asyncio
 
     from bot.store.engine import DatabaseError
+    from bot.store.probe import DatabaseUnusable
 
     try:
         return asyncio.run(work)
@@ -56,6 +57,8 @@ def _run_async(work: Coroutine[Any, Any, int], url: str) -> int:
         return 130
     except BrokenPipeError:
         raise
+    except DatabaseUnusable as error:  # damaged or read-only: found at start, said in one line
+        raise UsageError(str(error)) from None
     except (OSError, DatabaseError) as error:
         reason = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
         raise UsageError(f"cannot open the database {redact_url(url)}: {reason}") from None

@@ -80,6 +80,45 @@ class _Redact(logging.Filter):
         return True
 
 
+#: How long the traceback of an error already logged is left out when the same error comes again (seconds).
+TRACEBACK_REPEAT_WINDOW = 600.0
+
+
+class _RepeatedTraceback(logging.Filter):
+    """Logs the traceback of an error once a :data:`TRACEBACK_REPEAT_WINDOW`: the same error again (its type, its
+    first line and where it was raised), tap after tap on a broken database say, keeps its log line, with the
+    error's one-line summary instead of the same 8 KB traceback."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._shown: dict[tuple[str, str, str], float] = {}
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        error = record.exc_info[1] if record.exc_info else None
+        if error is None:
+            return True
+        key = _error_key(error)
+        last = self._shown.get(key)
+        if last is not None and record.created - last < TRACEBACK_REPEAT_WINDOW:
+            record.msg = f"{record.getMessage()} ({key[0]}: {key[1]}, as before: traceback not repeated)"
+            record.args, record.exc_info, record.exc_text = None, None, None
+            return True
+        if len(self._shown) >= 1000:
+            self._shown.clear()
+        self._shown[key] = record.created
+        return True
+
+
+def _error_key(error: BaseException) -> tuple[str, str, str]:
+    """An error's type, first line and the place it was raised: what makes two errors "the same"."""
+    frame = error.__traceback__
+    while frame is not None and frame.tb_next is not None:
+        frame = frame.tb_next
+    where = f"{frame.tb_frame.f_code.co_filename}:{frame.tb_lineno}" if frame is not None else ""
+    first = (str(error).strip().splitlines() or [""])[0]
+    return type(error).__name__, first, where
+
+
 #: The least a library's logger logs, whatever ``LOG_LEVEL`` says: below these levels the chat libraries log whole
 #: updates and requests (players' names and messages' text), SQLAlchemy statements and result rows, httpx every request
 #: URL (Telegram's hold the token) and aiosqlite every call. ``LOG_LEVEL=DEBUG`` is the bot's own details.
@@ -107,6 +146,7 @@ def configure_logging(config: Config, stream: TextIO = sys.stderr, *, console: b
     (at WARNING unless ``LOG_LEVEL`` is set)."""
     handler = logging.StreamHandler(stream)
     handler.setFormatter(_TextFormatter() if console else _JsonFormatter())
+    handler.addFilter(_RepeatedTraceback())
     handler.addFilter(_Redact())
     root = logging.getLogger()
     root.handlers[:] = [handler]

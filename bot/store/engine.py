@@ -134,6 +134,16 @@ class Database:
     def is_sqlite(self) -> bool:
         return is_sqlite(self.url)
 
+    @property
+    def location(self) -> str:
+        """Where the database is, for a person: a SQLite file's path, else the URL without its credentials."""
+        from bot.config import redact_url
+
+        path = _sqlite_file(self.url) if self.is_sqlite else None
+        if path is not None:
+            return str(path)
+        return redact_url(self.url.render_as_string(hide_password=True))
+
     @contextlib.asynccontextmanager
     async def transaction(self) -> AsyncIterator[Transaction]:
         """One transaction on a Core connection, committed on leaving (rolled back on an error)."""
