@@ -149,7 +149,7 @@ async def test_a_post_missed_while_the_bot_was_down_is_made_when_it_comes_back_t
         api: FakeBotAPI, db_file: str, bot: Bot) -> None:
     group = api.group("Club")
     async with running_bot(api, db_file) as service:
-        await service.subscribe("telegram", str(group.id), board=str(group.id), locale="en")
+        await service.subscribe("telegram", str(group.id), community=str(group.id), locale="en")
         # the bot was down from 08:00 to 17:30: it starts at 17:30, and the run's first round catches up
         clock = at(17, 30)
         stop = asyncio.Event()
@@ -168,7 +168,7 @@ async def test_a_post_missed_while_the_bot_was_down_is_made_when_it_comes_back_t
 async def test_flood_control_is_waited_out_and_the_post_still_made(api: FakeBotAPI, db_file: str, bot: Bot) -> None:
     group = api.group("Club")
     async with running_bot(api, db_file) as service:
-        await service.subscribe("telegram", str(group.id), board=str(group.id), locale="en")
+        await service.subscribe("telegram", str(group.id), community=str(group.id), locale="en")
         api.fail_next(group, retry_after=7, count=2, method="sendMessage")
         clock = at(9, 0)
         assert await poster(service, bot, clock).run_once() == 1
@@ -182,7 +182,7 @@ async def test_many_groups_are_posted_within_telegrams_limits(api: FakeBotAPI, d
     groups = [api.group(f"Club {n}") for n in range(45)]
     async with running_bot(api, db_file) as service:
         for group in groups:
-            await service.subscribe("telegram", str(group.id), board=str(group.id), locale="en")
+            await service.subscribe("telegram", str(group.id), community=str(group.id), locale="en")
         clock = at(9, 0)
         times: list[float] = []
         sender = TelegramSender(bot)
@@ -215,7 +215,7 @@ async def test_the_rate_limiter_keeps_to_20_a_minute_per_group() -> None:
 async def test_two_posters_on_one_database_post_once(api: FakeBotAPI, db_file: str, bot: Bot) -> None:
     group = api.group("Club")
     async with running_bot(api, db_file) as service, running_bot(api, db_file) as other:
-        await service.subscribe("telegram", str(group.id), board=str(group.id), locale="en")
+        await service.subscribe("telegram", str(group.id), community=str(group.id), locale="en")
         clock = at(9, 5)
         sent = await asyncio.gather(poster(service, bot, clock).run_once(), poster(other, bot, clock).run_once())
         assert sorted(sent) == [0, 1]
@@ -234,21 +234,21 @@ async def clean(service: GameService) -> GameService:
 
 async def test_a_claim_is_taken_once_and_a_dead_processs_claim_after_its_lease(clean: GameService) -> None:
     service = clean
-    await service.subscribe("telegram", "-1", board="-1", locale="en")
+    await service.subscribe("telegram", "-1", community="-1", locale="en")
     (sub,) = await service.daily_subscriptions()
     now = dt.datetime(2026, 11, 29, 9, tzinfo=dt.UTC)
     lease = dt.timedelta(minutes=10)
-    assert await service.claim_daily_post(sub.id, DAY, now, lease)
-    assert not await service.claim_daily_post(sub.id, DAY, now + dt.timedelta(minutes=1), lease)
+    assert await service.subscriptions.claim(sub.id, DAY, now, lease)
+    assert not await service.subscriptions.claim(sub.id, DAY, now + dt.timedelta(minutes=1), lease)
     # the claiming process died before marking it sent: after the lease another takes it over, once
     later = now + dt.timedelta(minutes=11)
-    assert await service.claim_daily_post(sub.id, DAY, later, lease)
-    assert not await service.claim_daily_post(sub.id, DAY, later, lease)
-    assert [s.id for s in await service.unsent_daily_posts(DAY, ("telegram",))] == [sub.id]
-    await service.finish_daily_post(sub.id, DAY, later, message_id="5")
-    assert await service.unsent_daily_posts(DAY, ("telegram",)) == []
-    assert not await service.claim_daily_post(sub.id, DAY, later + dt.timedelta(hours=1), lease)
-    assert await service.claim_daily_post(sub.id, DAY + dt.timedelta(days=1), later, lease)  # another day
+    assert await service.subscriptions.claim(sub.id, DAY, later, lease)
+    assert not await service.subscriptions.claim(sub.id, DAY, later, lease)
+    assert [s.id for s in await service.subscriptions.unsent(DAY, ("telegram",))] == [sub.id]
+    await service.subscriptions.finish(sub.id, DAY, later, message_id="5")
+    assert await service.subscriptions.unsent(DAY, ("telegram",)) == []
+    assert not await service.subscriptions.claim(sub.id, DAY, later + dt.timedelta(hours=1), lease)
+    assert await service.subscriptions.claim(sub.id, DAY + dt.timedelta(days=1), later, lease)  # another day
 
 
 # --- the leaderboard -----------------------------------------------------------------------------------------------
@@ -270,7 +270,7 @@ def blocking_line(code: str) -> list[Action]:
 async def play(service: GameService, who: str, line: list[Action] | tuple[Action, ...], *, board: str | None,
                hint: bool = False) -> GameSnapshot:
     player = PlayerKey("telegram", who)
-    snapshot = await service.new_daily_game(player, who, DAY, chat_id=board, board=board)
+    snapshot = await service.new_daily_game(player, who, DAY, chat_id=board, community=board)
     if hint:
         snapshot = await service.act(player, who, game_command(snapshot.game_id, snapshot.version, "h"))
     for action in line:
@@ -290,11 +290,11 @@ async def test_the_leaderboard_counts_each_players_first_attempt_finished_or_not
     assert carol.game.status is Status.BLOCKED
     carol_key = PlayerKey("telegram", "carol")
     await service.act(carol_key, "carol", game_command(carol.game_id, carol.version, "n"))  # leaves the board
-    replay = await service.new_daily_game(carol_key, "carol", DAY, board=group)
+    replay = await service.new_daily_game(carol_key, "carol", DAY, community=group)
     assert replay.daily is None
     await play(service, "dave", win, board=other)  # another group's board
     await play(service, "erin", win, board=None)  # a private chat first: erin's attempt is on no board
-    fred = await service.new_daily_game(PlayerKey("telegram", "fred"), "fred", DAY, board=group)  # still playing
+    fred = await service.new_daily_game(PlayerKey("telegram", "fred"), "fred", DAY, community=group)  # still playing
 
     board = await service.daily_leaderboard("telegram", group, DAY)
     assert [(r.name, r.score, r.won, r.hinted, r.finished) for r in board] == [
@@ -333,7 +333,7 @@ async def test_leaderboard_command_in_a_group_and_in_a_private_chat(api: FakeBot
             assert "Nobody here has finished today's deal yet" in empty.text
             # alice taps Play under the day's post in the group and wins
             snapshot = await service.new_daily_game(PlayerKey("telegram", str(alice.id)), "Alice", DAY,
-                                                    chat_id=str(group.id), board=str(group.id))
+                                                    chat_id=str(group.id), community=str(group.id))
             for action in winning_line(CODE):
                 snapshot = await service.act(PlayerKey("telegram", str(alice.id)), "Alice", game_command(snapshot.game_id, snapshot.version, str(action)))
             board = await command(api, alice, group, "/leaderboard")

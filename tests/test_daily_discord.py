@@ -67,7 +67,7 @@ async def test_subscribe_post_play_and_leaderboard(service: GameService) -> None
         done, sent = await slash(env, mod, channel, "tripeaks subscribe")
         assert "every day at 09:00 UTC" in text_of(done)
         (subscription,) = await service.daily_subscriptions()
-        assert subscription.channel_id == str(channel.id) and subscription.board == str(guild.id)
+        assert subscription.channel_id == str(channel.id) and subscription.community == str(guild.id)
 
         clock = at(8, 0)
         assert await poster(service, env.bot, clock).run_once() == 0

@@ -326,7 +326,7 @@ async def test_the_daily_poster_survives_timeouts_5xx_429_and_tells_a_gone_chat_
     try:
         ids = {}
         for group in (slow, flaky, limited, blocked, refused, *fine):
-            await service.subscribe("telegram", str(group.id), board=str(group.id), locale="en")
+            await service.subscribe("telegram", str(group.id), community=str(group.id), locale="en")
         for subscription in await service.daily_subscriptions():
             ids[int(subscription.channel_id)] = subscription.id
         api.delay_next("sendMessage", chat=slow, seconds=3, count=2)  # two timeouts, then it goes through
@@ -368,7 +368,7 @@ async def test_a_chat_failing_every_time_gets_a_bounded_number_of_tries_a_round(
     group = api.group("Club")
     service = await open_service(db_file)
     try:
-        await service.subscribe("telegram", str(group.id), board=str(group.id), locale="en")
+        await service.subscribe("telegram", str(group.id), community=str(group.id), locale="en")
         api.inject_error("sendMessage", chat=group, error_code=502, description="Bad Gateway", count=100)
         clock = Clock()
         poster = DailyPoster(service, [TelegramSender(poster_bot)], post_time=dt.time(9, 0), clock=clock,

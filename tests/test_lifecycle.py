@@ -143,16 +143,16 @@ async def test_the_board_location_is_kept_with_the_game(service: GameService) ->
 
 
 async def test_the_daily_attempt_is_resumed_never_restarted(service: GameService) -> None:
-    attempt = await service.new_daily_game(ALICE, "Alice", board="g1")
+    attempt = await service.new_daily_game(ALICE, "Alice", community="g1")
     assert attempt.daily == DAY and str(attempt.game.code) == DAILY_CODE
     drawn = await service.act(ALICE, "Alice", game_command(attempt.game_id, 0, "d"))
-    again = await service.new_daily_game(ALICE, "Alice", board="g1")
+    again = await service.new_daily_game(ALICE, "Alice", community="g1")
     assert again.game_id == attempt.game_id and again.version == drawn.version  # resumed, draws kept
     # abandoning it (confirmed) ends the attempt; it still counts, as not won
     await service.start(ALICE, "Alice", ConfirmStart(attempt.game_id, RandomDeal(Rules.EASY)))
     board = await service.daily_leaderboard("discord", "g1", DAY)
     assert [(r.name, r.won, r.finished) for r in board] == [("Alice", False, False)]
-    replay = await service.new_daily_game(ALICE, "Alice", board="g1")
+    replay = await service.new_daily_game(ALICE, "Alice", community="g1")
     assert replay.game_id != attempt.game_id and replay.daily is None  # a replay ranks nowhere
     assert str(replay.game.code) == DAILY_CODE
     assert len(await service.daily_leaderboard("discord", "g1", DAY)) == 1
@@ -163,7 +163,7 @@ async def test_the_days_code_is_no_practice_game_before_the_attempt_has_ended(se
         with pytest.raises(errors.DailyCodeLocked) as locked:
             await service.new_game(ALICE, "Alice", code=code)
         assert locked.value.day == day
-    attempt = await service.new_daily_game(ALICE, "Alice", board="g1")
+    attempt = await service.new_daily_game(ALICE, "Alice", community="g1")
     with pytest.raises(errors.DailyCodeLocked):
         await service.new_game(ALICE, "Alice", code=DAILY_CODE)
     line = winning_line(DAILY_CODE)
@@ -176,7 +176,7 @@ async def test_the_leaderboard_ranks_won_first_then_score_hints_undos_and_time(s
     players = [PlayerKey("discord", str(n)) for n in range(4)]
     line = winning_line(DAILY_CODE)
     for index, player in enumerate(players):
-        attempt = await service.new_daily_game(player, f"P{index}", board="g1")
+        attempt = await service.new_daily_game(player, f"P{index}", community="g1")
         version = 0
         if index == 1:  # a hint
             version = (await service.act(player, f"P{index}", game_command(attempt.game_id, version, "h"))).version

@@ -87,7 +87,7 @@ async def test_two_processes_share_one_game_and_one_daily_post(shared_database: 
     await upgrade_database(url)
     async with GameService(await open_database(url, migrate=False), owns_database=True) as service:
         game_id = (await service.new_game(PLAYER, "Ann", code=CODE)).game_id
-        assert await service.subscribe("telegram", "-100", board="-100", locale="en")
+        assert await service.subscribe("telegram", "-100", community="-100", locale="en")
 
     argv = [url.render_as_string(hide_password=False), str(game_id)]
     children = [
@@ -118,5 +118,5 @@ async def test_two_processes_share_one_game_and_one_daily_post(shared_database: 
         assert stored.game.is_over
         # one post between the two processes, and it is recorded as sent
         assert len(posts) == 1 and posts[0][1] == "-100"
-        assert await service.unsent_daily_posts(DAY, ("telegram",)) == []
+        assert await service.subscriptions.unsent(DAY, ("telegram",)) == []
 

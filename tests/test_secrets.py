@@ -206,7 +206,7 @@ async def test_a_failed_update_is_logged_by_update_and_chat_id_not_by_name_or_te
         async def broken(*args: object, **kwargs: object) -> None:
             raise RuntimeError("the store fell over")
 
-        monkeypatch.setattr(service, "new_game", broken)
+        monkeypatch.setattr(service.starts, "new_game", broken)
         zelda = api.user("Zelda", last_name="Secretname", username="zelda_secret")
         chat = api.private_chat(zelda)
         with caplog.at_level(logging.ERROR):

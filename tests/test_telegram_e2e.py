@@ -771,8 +771,8 @@ async def test_daily_by_command_and_by_the_play_button(
     # which deal a day gets is bot.app.daily's business (and its own tests'); here the service is given its day and
     # its deals
     day = dt.date(2026, 11, 29)
-    service.clock = lambda: dt.datetime.combine(day, dt.time(12), tzinfo=dt.UTC)
-    service.daily_code_function = lambda chosen: {
+    service.daily_codes.clock = lambda: dt.datetime.combine(day, dt.time(12), tzinfo=dt.UTC)
+    service.daily_codes.function = lambda chosen: {
         day: GameCode.parse(CODE), day - dt.timedelta(days=1): GameCode.parse(WIN_CODE)}[chosen]
     alice = api.user("Alice")
     bob = api.user("Bob", language_code="uk")

@@ -110,8 +110,8 @@ def question(snapshot: GameSnapshot, request: StartRequest, *, elsewhere: bool =
 async def daily_service(service: GameService) -> AsyncIterator[GameService]:
     """The running bot's service on a fixed day, with fixed daily deals (which deal a day gets is the app's
     business)."""
-    service.clock = lambda: dt.datetime.combine(DAY, dt.time(12), tzinfo=dt.UTC)
-    service.daily_code_function = lambda day: {DAY: GameCode.parse("TP1-E-AAAAAAF"),
+    service.daily_codes.clock = lambda: dt.datetime.combine(DAY, dt.time(12), tzinfo=dt.UTC)
+    service.daily_codes.function = lambda day: {DAY: GameCode.parse("TP1-E-AAAAAAF"),
                                                DAY - dt.timedelta(days=1): GameCode.parse("TP1-E-AAAAAAG")}[day]
     yield service
 

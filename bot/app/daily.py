@@ -10,7 +10,7 @@ The first time a player starts a day's deal, that game is their attempt for the 
 finish it or not: starting the daily again resumes it while it is open, and once it has ended gives a replay that
 ranks nowhere. Until their attempt has ended, the day's code cannot be started as an ordinary game (a practice run),
 and a game of that code outside the daily never ranks. The attempt shows on the leaderboard of the server (Discord)
-or group (Telegram) where it was started; one in a private chat counts on no board.
+or group (Telegram) where it was started (its community); one in a private chat counts on no leaderboard.
 
 Ranking: won before not won, then score (high first), fewer hints, fewer undos, and who finished first.
 """
@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import datetime as dt
 import functools
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from core.deal import DEAL_COUNT, GameCode, Rules, splitmix64
@@ -29,6 +30,13 @@ DAILY_SALT = 0x7D1A_11E5
 #: A date whose first candidates are all unwinnable would be astronomically unlikely (about 3% each in Easy);
 #: the bound only stops a broken solver from looping forever.
 MAX_CANDIDATES = 64
+
+#: What tells the time: an aware UTC datetime (the service's and the poster's; tests drive their own).
+Clock = Callable[[], dt.datetime]
+
+
+def utc_clock() -> dt.datetime:
+    return dt.datetime.now(dt.UTC)
 
 
 def daily_candidates(day: dt.date) -> list[GameCode]:
@@ -59,8 +67,18 @@ class Subscription:
     id: int
     platform: str
     channel_id: str
-    board: str | None
+    #: the Discord server or Telegram group of the channel
+    community: str | None
     locale: str
+
+
+@dataclass(frozen=True)
+class DailyPost:
+    """The post of a day's deal to a subscribed channel, in its language (``code``: the deal, when known)."""
+
+    day: dt.date
+    locale: str
+    code: GameCode | None = None
 
 
 @dataclass(frozen=True)
@@ -103,8 +121,8 @@ def rank(results: list[DailyResult]) -> list[DailyResult]:
 
 
 def first_attempts(rows: list[tuple[int, DailyResult, str | None]]) -> dict[int, tuple[DailyResult, str | None]]:
-    """Each player's attempt: ``rows`` are (player id, result, board) of daily games, oldest first."""
+    """Each player's attempt: ``rows`` are (player id, result, community) of daily games, oldest first."""
     chosen: dict[int, tuple[DailyResult, str | None]] = {}
-    for player_id, result, board in rows:
-        chosen.setdefault(player_id, (result, board))
+    for player_id, result, community in rows:
+        chosen.setdefault(player_id, (result, community))
     return chosen

@@ -1,8 +1,8 @@
 """Posting the daily deal to subscribed channels and groups at the daily post time (UTC), on every platform.
 
-:class:`DailyPoster` is platform-neutral. Each adapter gives it a :class:`Sender` that puts the renderer's
-:func:`bot.render.render_daily` view into one channel; the poster decides when, and makes sure each post is made
-exactly once:
+:class:`DailyPoster` is platform-neutral. Each adapter gives it a :class:`Sender` that draws a
+:class:`~bot.app.daily.DailyPost` (with :func:`bot.render.replies.render_daily`) into one channel; the poster decides
+when, and makes sure each post is made exactly once:
 
 - Every (subscription, day) post is claimed in the database (``daily_posts``, unique per subscription and day)
   before it is sent, and marked sent after. Two processes never both send it, and a restart never sends it again.
@@ -34,15 +34,12 @@ import logging
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 from typing import Protocol
 
-from bot.app.daily import Subscription
+from bot.app.daily import Clock, DailyPost, Subscription
 from bot.app.service import GameService
-from bot.render.replies import render_daily
-from bot.render.view import View
 from core.deal import GameCode
 
 log = logging.getLogger(__name__)
 
-Clock = Callable[[], dt.datetime]
 Sleep = Callable[[float], Awaitable[None]]
 
 #: How often the poster looks again for new subscriptions and released claims (seconds).
@@ -82,8 +79,8 @@ class Sender(Protocol):
 
     platform: str
 
-    async def send_daily(self, channel_id: str, view: View) -> str | None:
-        """Send ``view``; return the message id. Raise :class:`RetryLater`, :class:`Transient` or
+    async def send_daily(self, channel_id: str, post: DailyPost) -> str | None:
+        """Send ``post``; return the message id. Raise :class:`RetryLater`, :class:`Transient` or
         :class:`Undeliverable`."""
         ...
 
@@ -148,7 +145,7 @@ class DailyPoster:
                  limits: Mapping[str, tuple[tuple[int, float], tuple[int, float]]] | None = None,
                  poll_seconds: float = POLL_SECONDS, concurrency: int = CONCURRENCY,
                  max_attempts: int = MAX_ATTEMPTS) -> None:
-        self.service = service
+        self.subscriptions = service.subscriptions
         self.senders = {sender.platform: sender for sender in senders}
         self.post_time = post_time.replace(tzinfo=None)
         self.clock: Clock = clock or (lambda: dt.datetime.now(dt.UTC))
@@ -175,7 +172,7 @@ class DailyPoster:
         day = now.date()
         if now < self.due_at(day) or not self.senders:
             return 0
-        waiting = await self.service.unsent_daily_posts(day, tuple(self.senders))
+        waiting = await self.subscriptions.unsent(day, tuple(self.senders))
         if not waiting:
             return 0
         code = await asyncio.to_thread(self.code_for, day)
@@ -183,7 +180,7 @@ class DailyPoster:
 
         async def claim_and_post(subscription: Subscription) -> int:
             async with slots:
-                if not await self.service.claim_daily_post(subscription.id, day, self.now(), self.lease):
+                if not await self.subscriptions.claim(subscription.id, day, self.now(), self.lease):
                     return 0
                 return await self._post(subscription, day, code)
 
@@ -199,13 +196,13 @@ class DailyPoster:
     async def _post(self, subscription: Subscription, day: dt.date, code: GameCode) -> int:
         sender = self.senders[subscription.platform]
         limiter = self.limiters[subscription.platform]
-        view = render_daily(day, subscription.locale, code=code)
+        post = DailyPost(day, subscription.locale, code)
         where = f"{subscription.platform} {subscription.channel_id}"
         try:
             for attempt in range(1, self.max_attempts + 1):
                 await limiter.wait(subscription.channel_id)
                 try:
-                    message_id = await sender.send_daily(subscription.channel_id, view)
+                    message_id = await sender.send_daily(subscription.channel_id, post)
                 except RetryLater as pause:
                     log.info("daily post to %s: flood control, waiting %.0f s", where, pause.seconds)
                     limiter.hold(pause.seconds)
@@ -218,22 +215,22 @@ class DailyPoster:
                     continue
                 except Undeliverable as error:
                     log.warning("daily post to %s given up for the day: %s", where, error)
-                    await self.service.finish_daily_post(subscription.id, day, self.now(),
+                    await self.subscriptions.finish(subscription.id, day, self.now(),
                                                          error=str(error) or "gone")
                     return 0
                 except Exception:
                     log.exception("daily post to %s failed; trying again in the next round", where)
-                    await self.service.release_daily_post(subscription.id, day)
+                    await self.subscriptions.release(subscription.id, day)
                     return 0
-                await self.service.finish_daily_post(subscription.id, day, self.now(), message_id=message_id)
+                await self.subscriptions.finish(subscription.id, day, self.now(), message_id=message_id)
                 return 1
         except asyncio.CancelledError:  # stopping: the next start makes the post
             with contextlib.suppress(Exception):
-                await asyncio.shield(self.service.release_daily_post(subscription.id, day))
+                await asyncio.shield(self.subscriptions.release(subscription.id, day))
             raise
         log.warning("daily post to %s: %d attempts failed; trying again in the next round", where,
                     self.max_attempts)
-        await self.service.release_daily_post(subscription.id, day)
+        await self.subscriptions.release(subscription.id, day)
         return 0
 
     def seconds_to_next_round(self) -> float:

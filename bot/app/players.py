@@ -19,6 +19,12 @@ from core.errors import TriPeaksError
 _LANGUAGE_RE = re.compile(r"^[A-Za-z]{2,3}(?:[-_][A-Za-z0-9]{2,8}){0,2}$")
 
 
+def name_columns(name: str) -> dict[str, object]:
+    """The columns that record the name a player now goes by (cleaned; none when the platform gave no name)."""
+    name = clean_name(name)
+    return {"display_name": name} if name else {}
+
+
 def _settings(record: stored_players.PlayerRecord) -> Settings:
     return Settings(language=record.language, explain_refusals=record.explain_refusals,
                     default_rules=Rules(record.default_rules), winnable_only=record.winnable_only)
@@ -74,9 +80,10 @@ def setting_changes(change: SettingChange) -> dict[str, object]:
 
 
 class Players:
-    """The settings and statistics use cases; :class:`bot.app.service.GameService` brings them together."""
+    """The settings and statistics of players."""
 
-    db: Database
+    def __init__(self, db: Database) -> None:
+        self.db = db
 
     async def get_settings(self, player: PlayerKey) -> Settings:
         """The player's settings (the defaults for a player never seen)."""
@@ -88,9 +95,7 @@ class Players:
         """Change some of ``language`` (None: follow the platform), ``explain_refusals`` and ``default_rules``
         (a :class:`Rules` or its name) in one statement; returns the settings now in force. :class:`BadPayload`
         for a bad value."""
-        values = _columns(changes)
-        if name := clean_name(name):
-            values["display_name"] = name
+        values = _columns(changes) | name_columns(name)
         async with self.db.transaction() as tx:
             record = await stored_players.upsert(tx, player.platform, player.user_id, values, utcnow())
         return _settings(record)

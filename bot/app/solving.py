@@ -1,6 +1,10 @@
-"""What the solver says of a game, always in the solver pool: the hint (by default the fair advisor, which sees
-only what the player sees), the verdict on a deal from its start (computed in the background once a game starts and
-stored in its row, so the tap that ends a game never waits for it), and the post-game review."""
+"""What the solver says of a game, always in the solver pool.
+
+- :class:`Verdicts`: the verdict on a deal from its start, computed in the background once a game starts and stored
+  in its row (so the tap that ends a game never waits for it), and the search for a deal proved winnable.
+- :class:`Advice`: the hint (by default the fair advisor, which sees only what the player sees) and the post-game
+  review.
+"""
 
 from __future__ import annotations
 
@@ -8,8 +12,9 @@ import asyncio
 import contextlib
 import dataclasses
 import logging
+import secrets
 
-from bot.app.errors import StaleGame
+from bot.app.errors import NoWinnableDeal, StaleGame
 from bot.app.model import DealVerdict, GameSnapshot, Hint, PlayerKey
 from bot.app.records import load_checked, load_game, snapshot_of, verdict_of
 from bot.app.solver_pool import (
@@ -23,6 +28,7 @@ from bot.app.solver_pool import (
 from bot.store import games as stored_games
 from bot.store.engine import Database
 from bot.store.schema import ABANDONED, PLAYING, WON, utcnow
+from core.deal import DEAL_COUNT, GameCode, Rules
 from core.game import Game
 from core.review import Review as GameReview
 
@@ -37,30 +43,91 @@ REVIEW_TIMEOUT = 20.0
 _NO_HINT = Hint(None, None, None)
 
 
-class Solving:
-    """The solver's use cases; :class:`bot.app.service.GameService` brings them together with the others."""
+class Verdicts:
+    """The solver's verdicts on deals: computed in the background and stored with every game of the deal, waited
+    for when a player wants one, and the search for a winnable deal. ``function`` is the call into the solver (a
+    module-level function, so a process pool can run it); ``budget`` the seconds it may take on one deal."""
 
-    db: Database
-    solver: SolverPool
-    hint_budget: float
-    verdict_budget: float
-
-    def _init_solving(self, hint_function: HintFunction, verdict_function: VerdictFunction,
-                      review_function: ReviewFunction) -> None:
-        self._hint_function = hint_function
-        self._verdict_function = verdict_function
-        self._review_function = review_function
-        self._verdict_jobs: dict[str, asyncio.Task[None]] = {}
+    def __init__(self, db: Database, solver: SolverPool, function: VerdictFunction, budget: float) -> None:
+        self.db = db
+        self.solver = solver
+        self.function = function
+        self.budget = budget
+        self._jobs: dict[str, asyncio.Task[None]] = {}
         self._closed = False
 
-    async def _close_solving(self) -> None:
+    async def close(self) -> None:
+        """Stop the verdicts being computed; none is scheduled after this."""
         self._closed = True
-        jobs = list(self._verdict_jobs.values())
+        jobs = list(self._jobs.values())
         for job in jobs:
             job.cancel()
         await asyncio.gather(*jobs, return_exceptions=True)
 
-    async def _hint(self, player: PlayerKey, game_id: int, version: int) -> GameSnapshot:
+    def schedule(self, code: str) -> None:
+        """Compute the verdict on the deal ``code`` in the background (unless it is already being computed, or
+        too many are waiting)."""
+        if self._closed or code in self._jobs or len(self._jobs) >= MAX_PENDING_VERDICTS:
+            return
+        job = asyncio.get_running_loop().create_task(self._compute(code))
+        self._jobs[code] = job
+        job.add_done_callback(lambda _: self._jobs.pop(code, None))
+
+    async def wait_for(self, game_id: int, timeout: float | None = None) -> DealVerdict | None:
+        """The solver's verdict on the game's deal, waiting up to ``timeout`` seconds for one being computed."""
+        async with self.db.transaction() as tx:
+            record = await load_game(tx, game_id)
+        if record.verdict_at is not None:
+            return verdict_of(record)
+        job = self._jobs.get(record.code)
+        if job is None:
+            self.schedule(record.code)
+            job = self._jobs.get(record.code)
+        if job is not None:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(asyncio.shield(job), timeout)
+        async with self.db.transaction() as tx:
+            return verdict_of(await load_game(tx, game_id))
+
+    async def winnable_code(self, rules: Rules, budget: float) -> GameCode:
+        """A random deal under ``rules`` the solver proves winnable within ``budget`` seconds in all
+        (:class:`NoWinnableDeal` otherwise)."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + budget
+        while (remaining := deadline - loop.time()) > 0:
+            code = GameCode(rules, secrets.randbelow(DEAL_COUNT))
+            verdict = await self.solver.run(INTERACTIVE, remaining, self.function, str(code), remaining, False)
+            if verdict is not None and verdict.winnable:
+                return code
+        raise NoWinnableDeal(f"no {rules.value} deal proved winnable within {budget:g} s")
+
+    async def _compute(self, code: str) -> None:
+        """Solve the deal ``code`` from its start and store the verdict in every game of it still without one."""
+        verdict = await self.solver.run(BACKGROUND, self.budget * 2 + 5, self.function, code, self.budget, True)
+        if verdict is None:
+            return
+        try:
+            async with self.db.transaction() as tx:
+                await stored_games.store_verdict(tx, code, verdict.winnable, verdict.best_score, utcnow())
+        except Exception:
+            log.exception("could not store the verdict on %s", code)
+
+
+class Advice:
+    """The hint on a position and the review of a finished game, each in the solver pool. ``hint_budget`` is the
+    seconds a hint may think."""
+
+    def __init__(self, db: Database, solver: SolverPool, hint_function: HintFunction,
+                 review_function: ReviewFunction, hint_budget: float) -> None:
+        self.db = db
+        self.solver = solver
+        self.hint_function = hint_function
+        self.review_function = review_function
+        self.hint_budget = hint_budget
+
+    async def hint(self, player: PlayerKey, game_id: int, version: int) -> GameSnapshot:
+        """Hint tapped on the player's game at ``version``: the game with the advice (counted as a hint used only
+        when there is something to suggest)."""
         async with self.db.transaction() as tx:
             record = await load_checked(tx, player, game_id, version)
         game = Game.from_text(record.state)
@@ -68,7 +135,7 @@ class Solving:
             return snapshot_of(record, game, hint=_NO_HINT)
         if record.status == WON:
             return snapshot_of(record, game, hint=Hint(None, True, game.score))
-        hint = await self.solver.run(INTERACTIVE, self.hint_budget + HINT_GRACE, self._hint_function, record.state,
+        hint = await self.solver.run(INTERACTIVE, self.hint_budget + HINT_GRACE, self.hint_function, record.state,
                                      self.hint_budget) or _NO_HINT
         if hint.action is None:
             return snapshot_of(record, game, hint=hint)  # nothing to suggest: not counted as a hint used
@@ -85,39 +152,4 @@ class Solving:
             record = await load_game(tx, game_id)
         if record.status == PLAYING:
             return None
-        return await self.solver.run(INTERACTIVE, REVIEW_TIMEOUT, self._review_function, record.state)
-
-    async def wait_for_verdict(self, game_id: int, timeout: float | None = None) -> DealVerdict | None:
-        """The solver's verdict on the game's deal, waiting up to ``timeout`` seconds for one being computed."""
-        async with self.db.transaction() as tx:
-            record = await load_game(tx, game_id)
-        if record.verdict_at is not None:
-            return verdict_of(record)
-        job = self._verdict_jobs.get(record.code)
-        if job is None:
-            self._schedule_verdict(record.code)
-            job = self._verdict_jobs.get(record.code)
-        if job is not None:
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(asyncio.shield(job), timeout)
-        async with self.db.transaction() as tx:
-            return verdict_of(await load_game(tx, game_id))
-
-    def _schedule_verdict(self, code: str) -> None:
-        if self._closed or code in self._verdict_jobs or len(self._verdict_jobs) >= MAX_PENDING_VERDICTS:
-            return
-        job = asyncio.get_running_loop().create_task(self._compute_verdict(code))
-        self._verdict_jobs[code] = job
-        job.add_done_callback(lambda _: self._verdict_jobs.pop(code, None))
-
-    async def _compute_verdict(self, code: str) -> None:
-        """Solve the deal ``code`` from its start and store the verdict in every game of it still without one."""
-        verdict = await self.solver.run(BACKGROUND, self.verdict_budget * 2 + 5, self._verdict_function, code,
-                                        self.verdict_budget, True)
-        if verdict is None:
-            return
-        try:
-            async with self.db.transaction() as tx:
-                await stored_games.store_verdict(tx, code, verdict.winnable, verdict.best_score, utcnow())
-        except Exception:
-            log.exception("could not store the verdict on %s", code)
+        return await self.solver.run(INTERACTIVE, REVIEW_TIMEOUT, self.review_function, record.state)

@@ -1,25 +1,27 @@
 """Starting games: a random deal (winnable-only when asked or set), a deal by code, the daily deal (the player's
-attempt, resumed while open), a replay; and asking before a game with moves is abandoned.
+attempt, resumed while open), New game and Replay from a board; and asking before a game with moves is abandoned.
 
 Starting a game abandons the player's game in progress; with ``ask`` a game with at least one move is not
 abandoned without the player's confirmation (:class:`ConfirmAbandon`, carrying what would start), and a start
 names the game it replaces, which must still be the player's latest (so a double tap starts one game).
+
+Every start is one :class:`StartOrder`: what to deal (:class:`Deal`), for whom, where, and what the question's Yes
+would start again.
 """
 
 from __future__ import annotations
 
-import asyncio
+import dataclasses
 import datetime as dt
 import secrets
-from collections.abc import Callable
 
-from bot.app import daily
-from bot.app.commands import ConfirmStart, DailyDeal, DealByCode, RandomDeal, StartRequest
-from bot.app.errors import BadPayload, ConfirmAbandon, DailyCodeLocked, NotCurrentGame, NoWinnableDeal
-from bot.app.model import GameSnapshot, PlayerKey, clean_name
-from bot.app.records import load_owned, parse_code, snapshot_of
-from bot.app.solver_pool import INTERACTIVE, DailyCodeFunction, SolverPool
-from bot.app.solving import Solving
+from bot.app.commands import ConfirmStart, DailyDeal, DealByCode, NewGame, RandomDeal, Replay, StartRequest
+from bot.app.daily_codes import DailyCodes
+from bot.app.errors import BadPayload, ConfirmAbandon, NotCurrentGame
+from bot.app.model import GameSnapshot, PlayerKey
+from bot.app.players import name_columns
+from bot.app.records import load_checked, load_owned, parse_code, snapshot_of
+from bot.app.solving import Verdicts
 from bot.store import games as stored_games
 from bot.store import players as stored_players
 from bot.store.engine import Database
@@ -28,26 +30,56 @@ from bot.store.schema import PLAYING, utcnow
 from core.deal import DEAL_COUNT, GameCode, Rules
 from core.game import Game
 
-#: The daily deal's search may take this long (it is done once a day and then remembered).
-DAILY_CODE_BUDGET = 30.0
 
-Clock = Callable[[], dt.datetime]
+@dataclasses.dataclass(frozen=True)
+class Deal:
+    """What a start deals: the deal ``code`` when chosen (its letter sets the rules), else a random deal under
+    ``rules`` (None: the player's default rule set), proved winnable when ``winnable`` says so (None: the player's
+    setting). ``daily``: the game is the player's attempt at that day's deal."""
+
+    code: GameCode | None = None
+    rules: Rules | None = None
+    winnable: bool | None = None
+    daily: dt.date | None = None
 
 
-class Starts(Solving):
-    """The use cases that start games; :class:`bot.app.games.Games` adds playing them."""
+@dataclasses.dataclass(frozen=True)
+class StartOrder:
+    """One start: ``deal`` for ``player`` (who goes by ``name``), in the chat ``chat_id`` (where its board will
+    be), counting on the leaderboard of ``community`` (a daily attempt in a server or group).
 
-    db: Database
-    solver: SolverPool
-    clock: Clock
-    daily_code_function: DailyCodeFunction
-    winnable_budget: float
+    ``replaces`` names the game this start replaces, which must still be the player's latest (so a double tap
+    starts one game); with ``ask`` a game in progress with moves is only abandoned when ``confirmed`` (the player
+    said Yes to abandoning ``replaces``), else :class:`ConfirmAbandon` carries ``request`` for the question's Yes.
+    """
 
-    def _init_starts(self) -> None:
-        self._daily_codes: dict[dt.date, GameCode] = {}
+    player: PlayerKey
+    name: str
+    deal: Deal
+    request: StartRequest
+    chat_id: str | None = None
+    community: str | None = None
+    ask: bool = False
+    replaces: int | None = None
+    confirmed: bool = False
+
+    def must_ask(self, latest: GameRecord | None) -> bool:
+        """Whether starting abandons ``latest`` (the player's latest game) without the player's Yes."""
+        return (self.ask and latest is not None and latest.status == PLAYING and latest.moves > 0
+                and not (self.confirmed and latest.id == self.replaces))
+
+
+class Starts:
+    """Starting games. ``winnable_budget`` is the seconds the search for a winnable deal may take."""
+
+    def __init__(self, db: Database, verdicts: Verdicts, daily_codes: DailyCodes, winnable_budget: float) -> None:
+        self.db = db
+        self.verdicts = verdicts
+        self.daily_codes = daily_codes
+        self.winnable_budget = winnable_budget
 
     async def start(self, player: PlayerKey, name: str, request: StartRequest | ConfirmStart, *,
-                    chat_id: str | None = None, board: str | None = None, ask: bool = True) -> GameSnapshot:
+                    chat_id: str | None = None, community: str | None = None, ask: bool = True) -> GameSnapshot:
         """Start what the player asked for (a random deal, a code, the daily deal), or what they confirmed."""
         abandoning = None
         if isinstance(request, ConfirmStart):
@@ -61,7 +93,7 @@ class Starts(Solving):
             case DealByCode(code):
                 return await self.new_game(player, name, code=code, chat_id=chat_id, ask=ask, abandoning=abandoning)
             case DailyDeal(day):
-                return await self.new_daily_game(player, name, day, chat_id=chat_id, board=board, ask=ask,
+                return await self.new_daily_game(player, name, day, chat_id=chat_id, community=community, ask=ask,
                                                  abandoning=abandoning)
         raise BadPayload(f"not a start request: {request!r}")
 
@@ -79,76 +111,64 @@ class Starts(Solving):
         """
         chosen = parse_code(code) if code is not None else None
         if chosen is not None:
-            await self._check_daily_lock(player, chosen)
+            await self.daily_codes.check_unlocked(player, chosen)
         request = DealByCode(str(chosen)) if chosen is not None else RandomDeal(rules, winnable)
-        return await self._start(player, name, code=chosen, rules=rules, daily=None, winnable=winnable,
-                                 chat_id=chat_id, ask=ask, abandoning=abandoning, confirmed=abandoning is not None,
-                                 request=request)
+        deal = Deal(code=chosen) if chosen is not None else Deal(rules=rules, winnable=winnable)
+        return await self._start(StartOrder(player, name, deal, request, chat_id=chat_id, ask=ask,
+                                            replaces=abandoning, confirmed=abandoning is not None))
 
     async def new_daily_game(self, player: PlayerKey, name: str, day: dt.date | None = None, *,
-                             chat_id: str | None = None, board: str | None = None, ask: bool = False,
+                             chat_id: str | None = None, community: str | None = None, ask: bool = False,
                              abandoning: int | None = None) -> GameSnapshot:
         """The player's attempt at the daily deal of ``day`` (today when None): started the first time, resumed
-        while it is open, and once it has ended a replay that ranks nowhere. ``board`` is the leaderboard the
-        attempt counts on (a Discord server or Telegram group; None in a private chat). A day after today (by the
-        service's clock) is a tampered request: :class:`BadPayload`."""
-        today = self.today()
-        if day is None:
-            day = today
-        elif day > today:
-            raise BadPayload(f"daily deal of {day} is in the future")
-        code = await self.daily_code(day)
+        while it is open, and once it has ended a replay that ranks nowhere. ``community`` is the server or group
+        whose leaderboard the attempt counts on (None in a private chat). A day after today (by the service's
+        clock) is a tampered request: :class:`BadPayload`."""
+        day = self.daily_codes.day_asked(day)
+        code = await self.daily_codes.code(day)
         async with self.db.transaction() as tx:
             attempt = await stored_games.daily_attempt(tx, player.platform, player.user_id, day)
         if attempt is not None and attempt.active:
             return snapshot_of(attempt)  # resumed: restarting the attempt is not allowed
-        return await self._start(player, name, code=code, rules=None, daily=None if attempt else day,
-                                 winnable=False, chat_id=chat_id, board=board, ask=ask, abandoning=abandoning,
-                                 confirmed=abandoning is not None, request=DailyDeal(day))
+        deal = Deal(code=code, daily=None if attempt else day)
+        return await self._start(StartOrder(player, name, deal, DailyDeal(day), chat_id=chat_id,
+                                            community=community, ask=ask, replaces=abandoning,
+                                            confirmed=abandoning is not None))
 
-    def today(self) -> dt.date:
-        """Today's date (UTC) by the service's clock: the day of the daily deal."""
-        return daily.today(self.clock())
+    async def from_board(self, player: PlayerKey, name: str, command: NewGame | Replay, *,
+                         ask: bool = False) -> GameSnapshot:
+        """New game (a new deal under the same rules, winnable-only if the game was) or Replay (the same deal)
+        tapped on a board of ``command``'s game, which must still be the player's latest."""
+        async with self.db.transaction() as tx:
+            if isinstance(command, NewGame):
+                record = await load_checked(tx, player, command.game_id, command.version)
+            else:
+                record = await load_owned(tx, player, command.game_id)
+        order: StartOrder
+        if isinstance(command, NewGame):
+            rules = Rules(record.rules)
+            order = StartOrder(player, name, Deal(rules=rules, winnable=record.dealt_winnable),
+                               RandomDeal(rules, record.dealt_winnable), chat_id=record.chat_id, ask=ask,
+                               replaces=command.game_id)
+        else:
+            order = StartOrder(player, name, Deal(code=GameCode.parse(record.code)), DealByCode(record.code),
+                               chat_id=record.chat_id, ask=ask, replaces=command.game_id)
+        return await self._start(order)
 
-    async def daily_code(self, day: dt.date) -> GameCode:
-        """The daily deal of ``day``, searched for in the solver pool the first time and remembered."""
-        code = self._daily_codes.get(day)
-        if code is None:
-            code = await self.solver.run(INTERACTIVE, DAILY_CODE_BUDGET, self.daily_code_function, day)
-            if code is None:
-                raise NoWinnableDeal(f"the daily deal of {day} could not be found in time")
-            self._daily_codes[day] = code
-        return code
+    async def keep_playing(self, player: PlayerKey, game_id: int) -> GameSnapshot:
+        """No on "abandon your game in progress?": the game goes on (:class:`NotYourGame` for anyone else)."""
+        async with self.db.transaction() as tx:
+            return snapshot_of(await load_owned(tx, player, game_id))
 
-    async def _check_daily_lock(self, player: PlayerKey, code: GameCode) -> None:
-        """Today's or yesterday's daily deal is no practice game until the player's attempt at it has ended."""
-        if code.rules is not Rules.EASY:
-            return
-        today = self.today()
-        for day in (today, today - dt.timedelta(days=1)):
-            if await self.daily_code(day) == code:
-                async with self.db.transaction() as tx:
-                    attempt = await stored_games.daily_attempt(tx, player.platform, player.user_id, day)
-                if attempt is None or attempt.active:
-                    raise DailyCodeLocked(day)
-
-    async def _start(self, player: PlayerKey, name: str, *, code: GameCode | None, rules: Rules | None,
-                     daily: dt.date | None, winnable: bool | None, chat_id: str | None, ask: bool,
-                     abandoning: int | None, board: str | None = None, confirmed: bool = False,
-                     request: StartRequest | None = None) -> GameSnapshot:
-        """Start a game. ``abandoning`` names the game this start replaces, which must still be the player's
-        latest (so a double tap starts one game); with ``ask`` a game being played with moves is only abandoned
-        when ``confirmed`` (else :class:`ConfirmAbandon`, carrying ``request`` for the question's Yes)."""
-
-        def must_ask(latest: GameRecord | None) -> bool:
-            return (ask and latest is not None and latest.status == PLAYING and latest.moves > 0
-                    and not (confirmed and latest.id == abandoning))
-
+    async def _start(self, order: StartOrder) -> GameSnapshot:
+        """Start the game ``order`` asks for (see :class:`StartOrder` for the questions asked first)."""
+        player, deal = order.player, order.deal
         async with self.db.transaction() as tx:  # asked before any search for a winnable deal
             latest = await stored_games.latest_of(tx, player.platform, player.user_id)
-        if must_ask(latest):
+        if order.must_ask(latest):
             assert latest is not None
-            raise ConfirmAbandon(snapshot_of(latest), request)
+            raise ConfirmAbandon(snapshot_of(latest), order.request)
+        code, rules, winnable = deal.code, deal.rules, deal.winnable
         if code is None:
             async with self.db.transaction() as tx:
                 found = await stored_players.find(tx, player.platform, player.user_id)
@@ -157,20 +177,20 @@ class Starts(Solving):
                 winnable = (found.winnable_only if found is not None and found.winnable_only is not None
                             else rules is Rules.CLASSIC)
             if winnable:
-                code = await self._winnable_code(rules)
+                code = await self.verdicts.winnable_code(rules, self.winnable_budget)
         else:
             winnable = False
         now = utcnow()
         async with self.db.transaction() as tx:
             # The upsert comes first: on PostgreSQL it locks the player's row, so two new games of one player
             # queue here rather than both ending the same old game.
-            owner = await stored_players.upsert(tx, player.platform, player.user_id, _name_change(name), now)
+            owner = await stored_players.upsert(tx, player.platform, player.user_id, name_columns(order.name), now)
             latest = await stored_games.latest_of(tx, player.platform, player.user_id)
-            if abandoning is not None and (latest is None or latest.id != abandoning):
+            if order.replaces is not None and (latest is None or latest.id != order.replaces):
                 raise NotCurrentGame(snapshot_of(latest) if latest is not None else None)
-            if must_ask(latest):
+            if order.must_ask(latest):
                 assert latest is not None
-                raise ConfirmAbandon(snapshot_of(latest), request)
+                raise ConfirmAbandon(snapshot_of(latest), order.request)
             chosen = code is not None and not winnable
             if code is None:
                 code = GameCode(rules or Rules(owner.default_rules), secrets.randbelow(DEAL_COUNT))
@@ -186,38 +206,18 @@ class Starts(Solving):
             state = game.to_text()
             game_id = await stored_games.insert_game(
                 tx, player_id=owner.id, code=str(code), rules=code.rules.value, state=state, version=0,
-                status=PLAYING, active=True, score=game.score, moves=game.moves, daily=daily,
+                status=PLAYING, active=True, score=game.score, moves=game.moves, daily=deal.daily,
                 dealt_winnable=bool(winnable), hints_used=0, undos_used=0, started_at=now, updated_at=now,
                 finished_at=None, verdict_winnable=verdict[0], verdict_best_score=verdict[1],
-                verdict_at=verdict[2], chat_id=chat_id, board=board)
+                verdict_at=verdict[2], chat_id=order.chat_id, board=order.community)
         record = GameRecord(
             id=game_id, code=str(code), rules=code.rules.value, state=state, version=0, status=PLAYING,
-            active=True, moves=0, daily=daily, dealt_winnable=bool(winnable), hints_used=0, undos_used=0,
-            verdict_winnable=verdict[0], verdict_best_score=verdict[1], verdict_at=verdict[2], chat_id=chat_id,
-            message_id=None, owner_id=owner.id, platform=player.platform, user_id=player.user_id,
-            owner_name=owner.display_name, language=owner.language, explain_refusals=owner.explain_refusals,
-            default_rules=owner.default_rules, winnable_only=owner.winnable_only)
+            active=True, moves=0, daily=deal.daily, dealt_winnable=bool(winnable), hints_used=0, undos_used=0,
+            verdict_winnable=verdict[0], verdict_best_score=verdict[1], verdict_at=verdict[2],
+            chat_id=order.chat_id, message_id=None, owner_id=owner.id, platform=player.platform,
+            user_id=player.user_id, owner_name=owner.display_name, language=owner.language,
+            explain_refusals=owner.explain_refusals, default_rules=owner.default_rules,
+            winnable_only=owner.winnable_only)
         if record.verdict_at is None:
-            self._schedule_verdict(record.code)
+            self.verdicts.schedule(record.code)
         return snapshot_of(record, game, replaced=snapshot_of(replaced) if replaced is not None else None)
-
-    async def _winnable_code(self, rules: Rules) -> GameCode:
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + self.winnable_budget
-        while (remaining := deadline - loop.time()) > 0:
-            code = GameCode(rules, secrets.randbelow(DEAL_COUNT))
-            verdict = await self.solver.run(INTERACTIVE, remaining, self._verdict_function, str(code), remaining,
-                                            False)
-            if verdict is not None and verdict.winnable:
-                return code
-        raise NoWinnableDeal(f"no {rules.value} deal proved winnable within {self.winnable_budget:g} s")
-
-    async def keep_playing(self, player: PlayerKey, game_id: int) -> GameSnapshot:
-        """No on "abandon your game in progress?": the game goes on (:class:`NotYourGame` for anyone else)."""
-        async with self.db.transaction() as tx:
-            return snapshot_of(await load_owned(tx, player, game_id))
-
-
-def _name_change(name: str) -> dict[str, object]:
-    name = clean_name(name)
-    return {"display_name": name} if name else {}

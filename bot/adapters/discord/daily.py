@@ -69,7 +69,7 @@ async def subscribe(interaction: Interaction, on: bool = True) -> None:
     if on:
         posts_locale = channel_locale(interaction, locale)
         new = await in_time(interaction, service.subscribe(
-            PLATFORM, channel, board=str(interaction.guild_id), locale=posts_locale, by=str(interaction.user.id)))
+            PLATFORM, channel, community=str(interaction.guild_id), locale=posts_locale, by=str(interaction.user.id)))
         notice = DailyNotice.SUBSCRIBED if new else DailyNotice.ALREADY_SUBSCRIBED
         text = daily_notice(notice, posts_locale, post_time)
     else:

@@ -51,10 +51,10 @@ async def launch(interaction: Interaction, request: StartRequest | ConfirmStart)
     abandon their game in progress, the question first (None). A daily deal started in a server counts on that
     server's leaderboard; one in DMs on none."""
     player, name = player_of(interaction)
-    board = str(interaction.guild_id) if interaction.guild_id is not None else None
+    community = str(interaction.guild_id) if interaction.guild_id is not None else None
     try:
         snapshot = await in_time(interaction, bot_of(interaction).service.start(
-            player, name, request, chat_id=str(interaction.channel_id), board=board, ask=True))
+            player, name, request, chat_id=str(interaction.channel_id), community=community, ask=True))
     except ConfirmAbandon as error:
         assert not isinstance(request, ConfirmStart)  # a confirmed start is never asked again
         await ask_first(interaction, error.current, request)

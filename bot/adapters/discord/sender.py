@@ -9,8 +9,9 @@ import aiohttp
 import discord
 
 from bot.adapters.discord.views import layout
+from bot.app.daily import DailyPost
 from bot.app.daily_posts import RetryLater, Transient, Undeliverable
-from bot.render.view import View
+from bot.render.replies import render_daily
 
 
 class DiscordSender:
@@ -19,7 +20,8 @@ class DiscordSender:
     def __init__(self, bot: discord.Client) -> None:
         self.bot = bot
 
-    async def send_daily(self, channel_id: str, view: View) -> str | None:
+    async def send_daily(self, channel_id: str, post: DailyPost) -> str | None:
+        view = render_daily(post.day, post.locale, code=post.code)
         await self.bot.wait_until_ready()
         try:
             channel: Any = self.bot.get_channel(int(channel_id)) or await self.bot.fetch_channel(int(channel_id))

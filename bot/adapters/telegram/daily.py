@@ -65,7 +65,7 @@ class DailyHandlers(GameHandlers):
                 text = daily_notice(DailyNotice.NEEDS_ADMIN, locale)
             elif on:
                 # the posts speak the language of the administrator who subscribed the group
-                new = await self.service.subscribe(PLATFORM, str(message.chat_id), board=str(message.chat_id),
+                new = await self.service.subscribe(PLATFORM, str(message.chat_id), community=str(message.chat_id),
                                                    locale=locale, by=str(user.id))
                 text = daily_notice(DailyNotice.SUBSCRIBED if new else DailyNotice.ALREADY_SUBSCRIBED, locale,
                                     self.post_time)

@@ -47,7 +47,7 @@ class GameHandlers(HandlerBase):
             snapshot = await self.service.start(
                 self.player(user), self.name(user), request, chat_id=chat_id,
                 # a daily attempt in a group counts on the group's leaderboard; one in a private chat on none
-                board=chat_id if group_chat_id(chat_id) else None, ask=True)
+                community=chat_id if group_chat_id(chat_id) else None, ask=True)
         except ConfirmAbandon as error:
             assert not isinstance(request, ConfirmStart)  # a confirmed start is never asked again
             await self.ask_first(user, error.current, request, anchor)

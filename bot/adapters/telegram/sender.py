@@ -23,8 +23,9 @@ from telegram.constants import ParseMode
 from telegram.error import BadRequest, ChatMigrated, Forbidden, NetworkError, RetryAfter, TimedOut
 
 from bot.adapters.telegram.keyboard import keyboard, message_text
+from bot.app.daily import DailyPost
 from bot.app.daily_posts import RetryLater, Transient, Undeliverable
-from bot.render.view import View
+from bot.render.replies import render_daily
 
 #: Parts of Telegram's 400 descriptions that say the chat itself cannot take the post.
 CHAT_GONE = (
@@ -46,7 +47,8 @@ class TelegramSender:
     def __init__(self, bot: Bot) -> None:
         self.bot = bot
 
-    async def send_daily(self, channel_id: str, view: View) -> str | None:
+    async def send_daily(self, channel_id: str, post: DailyPost) -> str | None:
+        view = render_daily(post.day, post.locale, code=post.code)
         try:
             message = await self.bot.send_message(int(channel_id), message_text(view), parse_mode=ParseMode.HTML,
                                                   reply_markup=keyboard(view))

@@ -1,0 +1,164 @@
+"""Moves on a game: a card, Draw or Undo tapped on a board, and a card played by name.
+
+Taps and versions: every game row has a ``version`` that each applied action (and the end of the game as current)
+increments, and a board carries the version it shows. A card tapped on any board of the player's current game
+applies when it is legal now (two quick taps from one keyboard both apply); Draw and Undo must come from the board
+as it stands (:class:`StaleGame` otherwise, with the game as it stands), so a double tap applies once. A tap on the
+board of a game that is no longer the player's latest raises :class:`NotCurrentGame`: the board never turns into
+another game. The new state is written with ``WHERE version = :seen``, so of two actions that read the same version
+exactly one applies, on SQLite (``BEGIN IMMEDIATE``) and PostgreSQL (row locks) alike.
+
+Every method returns a frozen :class:`~bot.app.model.GameSnapshot` only after its transaction has committed, so
+whatever an adapter shows a player is on disk.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+
+from bot.app.batcher import TapBatcher
+from bot.app.commands import Move
+from bot.app.errors import CardNotInPlay, GameNotFound, NoActiveGame, NotACard, NotYourGame, StaleGame
+from bot.app.model import GameSnapshot, PlayerKey, clean_name
+from bot.app.records import owner_of, snapshot_of, stale_error
+from bot.app.solving import Verdicts
+from bot.store import games as stored_games
+from bot.store import players as stored_players
+from bot.store.engine import Database
+from bot.store.games import GameRecord, StateWrite
+from bot.store.schema import ABANDONED, BLOCKED, PLAYING, utcnow
+from core.cards import Card
+from core.errors import TriPeaksError
+from core.game import Action, Game, Outcome, Reason, Tap, Undo
+
+#: How many games' engines a process keeps to skip replaying their stored state on the next tap.
+GAME_CACHE_SIZE = 4096
+
+
+@dataclasses.dataclass
+class _Tap:
+    """A move waiting for its batch."""
+
+    player: PlayerKey
+    name: str
+    game_id: int
+    version: int
+    action: Action
+
+
+class _Retry(Exception):
+    """A batch met a row changed under it: its taps are retried one transaction each."""
+
+
+class Moves:
+    """Moves, committed in batches (:class:`~bot.app.batcher.TapBatcher`); a game that ends has its deal's
+    verdict computed by ``verdicts``."""
+
+    def __init__(self, db: Database, verdicts: Verdicts) -> None:
+        self.db = db
+        self.verdicts = verdicts
+        self._taps: TapBatcher[_Tap, GameSnapshot] = TapBatcher(self._apply_taps)
+        # the engine of games this process wrote last, by id, to skip replaying their state on the next tap
+        self._engines: dict[int, tuple[str, Game]] = {}
+
+    async def close(self) -> None:
+        """Commit and answer the taps already queued."""
+        await self._taps.drain()
+
+    async def move(self, player: PlayerKey, name: str, command: Move) -> GameSnapshot:
+        """A card, Draw or Undo tapped on a board: the game as it now stands. A refused move is not an error: the
+        snapshot's ``outcome`` says why, and the version stays."""
+        return await self._taps.submit(_Tap(player, name, command.game_id, command.version, command.action))
+
+    async def play_card(self, player: PlayerKey, name: str, text: str) -> GameSnapshot:
+        """Tap, in the player's current game, the card named ``text`` (``7h``, ``10♥``, ``qs``).
+
+        :class:`NoActiveGame` without a current game, :class:`NotACard` for text that names no card,
+        :class:`CardNotInPlay` for a card that is not face up on the table (typing a card reveals nothing hidden).
+        """
+        async with self.db.transaction() as tx:
+            record = await stored_games.active_of(tx, player.platform, player.user_id)
+        if record is None:
+            raise NoActiveGame()
+        current = snapshot_of(record)
+        try:
+            card = Card.parse(text)
+        except TriPeaksError:
+            raise NotACard(text) from None
+        slot = current.game.visible_slot(card)
+        if slot is None:
+            raise CardNotInPlay(str(card))
+        return await self._taps.submit(_Tap(player, name, current.game_id, current.version, Tap(slot)))
+
+    async def _apply_taps(self, batch: Sequence[_Tap]) -> list[GameSnapshot | Exception]:
+        """One transaction for ``batch`` (taps on distinct games): one SELECT of their games (locking their rows on
+        PostgreSQL, in id order), the engine in memory, one UPDATE statement for every applied action with the
+        version check, one commit. A result is an exception for a tap that is refused as an error."""
+        results: list[GameSnapshot | Exception] = []
+        writes: list[StateWrite] = []
+        written: list[tuple[GameRecord, Game]] = []
+        now = utcnow()
+        async with self.db.transaction() as tx:
+            # SQLite's BEGIN IMMEDIATE already holds the write lock
+            records = await stored_games.load_for_update(tx, [tap.game_id for tap in batch],
+                                                         lock_rows=not self.db.is_sqlite)
+            for tap in batch:
+                record = records.get(tap.game_id)
+                if record is None:
+                    results.append(GameNotFound(tap.game_id))
+                    continue
+                if owner_of(record) != tap.player:
+                    results.append(NotYourGame(record.owner_name))
+                    continue
+                if record.version != tap.version and not (isinstance(tap.action, Tap) and record.active
+                                                          and record.status == PLAYING):
+                    results.append(await stale_error(tx, record))
+                    continue
+                game = self._engine_of(record)
+                if record.status == ABANDONED:
+                    results.append(snapshot_of(record, game, outcome=Outcome(tap.action, Reason.GAME_OVER)))
+                    continue
+                outcome = game.apply(tap.action)
+                if not outcome.ok:
+                    results.append(snapshot_of(record, game, outcome=outcome))
+                    continue
+                undos = record.undos_used + isinstance(tap.action, Undo)
+                status = game.status.value
+                writes.append(StateWrite(record.id, record.version, game.to_text(), status, game.score,
+                                         game.moves, undos, now))
+                name = clean_name(tap.name)
+                if name and name != record.owner_name:
+                    await stored_players.rename(tx, record.owner_id, name)
+                    record = dataclasses.replace(record, owner_name=name)
+                record = dataclasses.replace(record, state=writes[-1].state, version=record.version + 1,
+                                             status=status, active=status in (PLAYING, BLOCKED),
+                                             moves=game.moves, undos_used=undos)
+                written.append((record, game))
+                results.append(snapshot_of(record, game, outcome=outcome))
+            if writes and not await stored_games.write_states(tx, writes):
+                # another action committed in between (only possible without the row locks above)
+                if len(batch) > 1:
+                    raise _Retry()
+                reloaded = await stored_games.load(tx, batch[0].game_id)
+                raise StaleGame(snapshot_of(reloaded)) if reloaded else GameNotFound(batch[0].game_id)
+        for record, game in written:
+            self._remember(record, game)
+            if record.status != PLAYING and record.verdict_at is None:
+                self.verdicts.schedule(record.code)
+        return results
+
+    def _engine_of(self, record: GameRecord) -> Game:
+        """The engine at ``record``'s state: a copy of the one this process last wrote, else read from the text."""
+        known = self._engines.get(record.id)
+        if known is not None and known[0] == record.state:
+            return known[1].copy()
+        return Game.from_text(record.state)
+
+    def _remember(self, record: GameRecord, game: Game) -> None:
+        engines = self._engines
+        engines.pop(record.id, None)
+        if record.status in (PLAYING, BLOCKED):
+            engines[record.id] = (record.state, game.copy())
+            if len(engines) > GAME_CACHE_SIZE:
+                del engines[next(iter(engines))]

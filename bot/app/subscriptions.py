@@ -1,0 +1,61 @@
+"""The channels and groups the daily deal is posted to: the subscriptions, and the claims that keep each day's post
+to one per channel across processes (:mod:`bot.app.daily_posts` makes the posts)."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from bot.app.daily import Subscription
+from bot.store import daily as stored_daily
+from bot.store.engine import Database
+from bot.store.schema import utcnow
+
+
+def _subscription(record: stored_daily.SubscriptionRecord) -> Subscription:
+    return Subscription(record.id, record.platform, record.channel_id, record.board, record.locale)
+
+
+class Subscriptions:
+    """Subscribing channels to the daily posts, and claiming each day's post before it is sent."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    async def subscribe(self, platform: str, channel_id: str, *, community: str | None, locale: str,
+                        by: str = "") -> bool:
+        """Have the daily deal posted to ``channel_id`` (of the server or group ``community``) in ``locale``;
+        False if it already was (its language is then updated)."""
+        async with self.db.transaction() as tx:
+            return await stored_daily.subscribe(tx, platform, channel_id, community, locale, by, utcnow())
+
+    async def unsubscribe(self, platform: str, channel_id: str) -> bool:
+        """Stop the daily posts to ``channel_id``; False if it was not subscribed."""
+        async with self.db.transaction() as tx:
+            return await stored_daily.unsubscribe(tx, platform, channel_id)
+
+    async def all(self, platforms: tuple[str, ...] | None = None) -> list[Subscription]:
+        """Every subscription (of ``platforms``, when given), oldest first."""
+        async with self.db.transaction() as tx:
+            return [_subscription(record) for record in await stored_daily.subscriptions(tx, platforms)]
+
+    async def unsent(self, day: dt.date, platforms: tuple[str, ...]) -> list[Subscription]:
+        """The subscriptions of ``platforms`` with no post of ``day`` sent or given up."""
+        async with self.db.transaction() as tx:
+            return [_subscription(record) for record in await stored_daily.subscriptions(tx, platforms, day)]
+
+    async def claim(self, subscription_id: int, day: dt.date, now: dt.datetime, lease: dt.timedelta) -> bool:
+        """Claim the post of ``day`` to a subscription before sending it: True for the one caller that may send
+        it. A claim older than ``lease`` that was never marked sent (its process died) can be claimed again."""
+        async with self.db.transaction() as tx:
+            return await stored_daily.claim_post(tx, subscription_id, day, now, lease)
+
+    async def finish(self, subscription_id: int, day: dt.date, now: dt.datetime, *, message_id: str | None = None,
+                     error: str | None = None) -> None:
+        """Mark a claimed post sent (or, with ``error``, given up for good: the channel is gone or closed)."""
+        async with self.db.transaction() as tx:
+            await stored_daily.finish_post(tx, subscription_id, day, now, message_id, error)
+
+    async def release(self, subscription_id: int, day: dt.date) -> None:
+        """Drop a claim whose sending failed for now, so the next round tries again."""
+        async with self.db.transaction() as tx:
+            await stored_daily.release_post(tx, subscription_id, day)
