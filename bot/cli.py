@@ -25,6 +25,7 @@ from bot.cli_deals import (
     cmd_solve,
 )
 from bot.config import Config, ConfigError, load_config, load_dotenv_file, redact, redact_url
+from bot.i18n import SUPPORTED_LOCALES
 
 EXIT_USAGE = 2
 #: Standard output was closed by its reader (``tripeaks play ... | head -3``): 128 + SIGPIPE, as a shell reports it.
@@ -73,17 +74,26 @@ def cmd_run(args: argparse.Namespace) -> int:
 
 
 def cmd_console(args: argparse.Namespace) -> int:
-    from bot.config import resolve_sqlite_path
-    from bot.i18n import SUPPORTED_LOCALES
+    from bot.i18n import SUPPORTED_LOCALES, supported_locale
     from bot.runner import configure_logging, run_console_session
 
     config = _load_config()
-    if args.lang is not None and args.lang not in SUPPORTED_LOCALES:
+    lang = None if args.lang is None else supported_locale(args.lang)
+    if args.lang is not None and lang is None:
         raise UsageError(f"--lang must be one of {', '.join(SUPPORTED_LOCALES)}, not {args.lang!r}")
     configure_logging(config, console=True)
-    # a relative --database-url is relative to the current directory, as a path typed on a command line is
-    url = resolve_sqlite_path(args.database_url, Path.cwd()) if args.database_url else config.database_url
-    return _run_async(run_console_session(url, locale=config.default_locale, lang=args.lang, user=args.user), url)
+    url = _console_database_url(args.database_url) if args.database_url else config.database_url
+    return _run_async(run_console_session(url, locale=config.default_locale, lang=lang, user=args.user), url)
+
+
+def _console_database_url(given: str) -> str:
+    """``console --database-url``: a database URL, or a SQLite file's path; a relative path (in a URL too) is
+    relative to the current directory, as a path typed on a command line is."""
+    from bot.config import resolve_sqlite_path
+
+    if "://" not in given:
+        return f"sqlite+aiosqlite:///{Path(given).expanduser().absolute()}"
+    return resolve_sqlite_path(given, Path.cwd())
 
 
 def cmd_db(args: argparse.Namespace) -> int:
@@ -269,9 +279,11 @@ def build_parser() -> argparse.ArgumentParser:
     run.set_defaults(handler=cmd_run)
 
     console = sub.add_parser("console", help="play in the terminal (scriptable from standard input)")
-    console.add_argument("--lang", help="en, uk, ru or ja (default: DEFAULT_LOCALE)")
+    console.add_argument("--lang", help=f"{', '.join(SUPPORTED_LOCALES)} (default: the saved one, else "
+                                         "DEFAULT_LOCALE)")
     console.add_argument("--user", help="the player's name (default: your login name)")
-    console.add_argument("--database-url", help="default: DATABASE_URL, else data/tripeaks.db")
+    console.add_argument("--database-url", metavar="URL|PATH",
+                         help="a database URL or a SQLite file's path (default: DATABASE_URL, else data/tripeaks.db)")
     console.set_defaults(handler=cmd_console)
 
     db = sub.add_parser("db", help="database migrations, backup and restore")

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
 
-from bot.i18n import SUPPORTED_LOCALES
+from bot.i18n import SUPPORTED_LOCALES, supported_locale
 
 DEFAULT_DATABASE_URL = "sqlite+aiosqlite:///data/tripeaks.db"
 #: The folder relative SQLite paths are resolved against (see the module docstring).
@@ -183,9 +183,10 @@ def load_config(env: Mapping[str, str] | None = None, *, dotenv_path: Path | Non
         raise ConfigError(f"DATABASE_URL is not supported: {redact_url(database_url)!r}: use "
                           "sqlite+aiosqlite:///path/to/file.db or postgresql+asyncpg://user@host/db")
     database_url = resolve_sqlite_path(database_url, home_folder(env, dotenv_path))
-    locale = (_get(env, "DEFAULT_LOCALE") or "en").lower()
-    if locale not in SUPPORTED_LOCALES:
-        raise ConfigError(f"DEFAULT_LOCALE must be one of {', '.join(SUPPORTED_LOCALES)}, not {locale!r}")
+    locale_text = _get(env, "DEFAULT_LOCALE") or "en"
+    locale = supported_locale(locale_text)
+    if locale is None:
+        raise ConfigError(f"DEFAULT_LOCALE must be one of {', '.join(SUPPORTED_LOCALES)}, not {locale_text!r}")
     post_time_text = _get(env, "DAILY_POST_TIME") or "09:00"
     try:
         post_time = dt.time.fromisoformat(post_time_text)

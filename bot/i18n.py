@@ -76,6 +76,17 @@ def _match(tag: str | None) -> str | None:
     return _REGIONAL.get(primary)
 
 
+def supported_locale(text: str) -> str | None:
+    """The supported locale ``text`` names exactly, in any case, with ``_`` or ``-`` (a setting or an option, where
+    ``de-AT`` is a typo rather than a region to ignore), or None.
+
+    >>> [supported_locale(text) for text in ("pt_BR", "pt-br", "UK", "pt", "de-AT")]
+    ['pt_BR', 'pt_BR', 'uk', None, None]
+    """
+    wanted = text.strip().replace("-", "_").lower()
+    return next((code for code in SUPPORTED_LOCALES if code.lower() == wanted), None)
+
+
 def match_locale(tag: str | None) -> str | None:
     """The supported language a platform's locale tag names, or None when the bot does not speak it: what an
     adapter asks before falling back to its configured default (``pt-BR`` is spoken, as ``pt_BR``)."""

@@ -5,7 +5,9 @@ the database is named in one line at the start, and a relative SQLite path means
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
@@ -64,3 +66,20 @@ def test_a_relative_sqlite_path_is_the_same_file_from_any_folder(tmp_path: Path)
     done = console(elsewhere, DATABASE_URL="sqlite+aiosqlite:///data/tripeaks.db", TRIPEAKS_HOME=str(project))
     assert done.stdout.splitlines()[0] == f"Games are saved in {project / 'data' / 'tripeaks.db'}"
     assert not (project / "sub" / "data").exists() and not (elsewhere / "data").exists()
+
+
+def test_database_url_takes_a_plain_file_path_from_the_current_folder(tmp_path: Path) -> None:
+    done = console(tmp_path, "--database-url", "mygames.db", stdin="d\n")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[0] == f"Games are saved in {tmp_path / 'mygames.db'}"
+    with contextlib.closing(sqlite3.connect(tmp_path / "mygames.db")) as connection:
+        assert connection.execute("SELECT count(*) FROM games WHERE moves = 1").fetchone()[0] == 1
+
+
+def test_brazilian_portuguese_is_accepted_as_the_readme_writes_it(tmp_path: Path) -> None:
+    url = f"sqlite+aiosqlite:///{tmp_path / 'games.db'}"
+    by_setting = console(tmp_path, stdin="rules\n", DATABASE_URL=url, DEFAULT_LOCALE="pt_BR")
+    by_option = console(tmp_path, "--lang", "pt-br", stdin="rules\n", DATABASE_URL=url)
+    english = console(tmp_path, "--lang", "en", stdin="rules\n", DATABASE_URL=url)
+    assert by_setting.returncode == by_option.returncode == english.returncode == 0, by_setting.stderr
+    assert by_setting.stdout == by_option.stdout != english.stdout

@@ -1,0 +1,131 @@
+"""What the README, `.env.example` and the help say is true.
+
+Every `tripeaks` command line in the README's shell blocks is run as written (in a scratch folder with its own
+database, no token, the console fed `quit`), and must succeed: the deal commands print what they say, no action in
+them is refused, and every subcommand of the command line has an example. The other shell lines (make, git,
+docker, psql) need the network, Docker or an administrator and are not run here.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import os
+import re
+import shlex
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from bot.cli import build_parser, main
+from bot.config import load_config
+from bot.i18n import SUPPORTED_LOCALES
+
+REPO = Path(__file__).resolve().parent.parent
+README = (REPO / "README.md").read_text()
+
+
+def shell_lines(text: str) -> list[str]:
+    """The command lines of the ```sh blocks, a line continued with a backslash joined to the next."""
+    lines: list[str] = []
+    for block in re.findall(r"^```sh\n(.*?)^```$", text, re.M | re.S):
+        lines += [line.strip() for line in block.replace("\\\n", " ").splitlines() if line.strip()]
+    return lines
+
+
+def examples() -> list[list[str]]:
+    """The README's `tripeaks` command lines as argument lists (without the comments), in the README's order."""
+    found = []
+    for line in shell_lines(README):
+        words = shlex.split(line, comments=True)
+        if words and words[0] in ("tripeaks", ".venv/bin/tripeaks"):
+            found.append(words[1:])
+    return found
+
+
+EXAMPLES = examples()
+#: Run as processes of their own: they read standard input and set up logging and signals.
+INTERACTIVE = {"console", "run"}
+
+
+@pytest.fixture(scope="module")
+def scratch(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One folder for all the examples, in the README's order (backup, then restore, on the same database)."""
+    return tmp_path_factory.mktemp("readme")
+
+
+def _environment(folder: Path) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items()
+           if not k.startswith(("DISCORD_", "TELEGRAM_", "DATABASE_", "LOG_LEVEL", "TRIPEAKS_HOME"))}
+    return env | {"DATABASE_URL": f"sqlite+aiosqlite:///{folder / 'games.db'}", "PYTHONPATH": str(REPO)}
+
+
+def run_example(args: list[str], folder: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[int, str, str]:
+    if args[0] in INTERACTIVE:
+        done = subprocess.run([sys.executable, "-m", "bot.cli", *args], input="quit\n", capture_output=True,
+                              text=True, cwd=folder, env=_environment(folder), timeout=120, check=False)
+        return done.returncode, done.stdout, done.stderr
+    for name in list(os.environ):
+        if name.startswith(("DISCORD_", "TELEGRAM_", "DATABASE_", "TRIPEAKS_HOME")):
+            monkeypatch.delenv(name)
+    monkeypatch.setenv("DATABASE_URL", _environment(folder)["DATABASE_URL"])
+    monkeypatch.chdir(folder)
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        status = main(args)
+    return status, out.getvalue(), err.getvalue()
+
+
+def test_the_readme_has_an_example_of_every_command() -> None:
+    commands = build_parser()._subparsers._group_actions[0].choices  # type: ignore[union-attr]
+    assert {args[0] for args in EXAMPLES} == set(commands)
+    db_actions = next(action for action in commands["db"]._actions if action.dest == "action").choices
+    assert {args[1] for args in EXAMPLES if args[0] == "db"} == set(db_actions)
+
+
+@pytest.mark.parametrize("args", EXAMPLES, ids=[" ".join(args)[:60] for args in EXAMPLES])
+def test_every_readme_example_runs(args: list[str], scratch: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    status, out, err = run_example(args, scratch, monkeypatch)
+    assert status == 0, err
+    assert "Traceback" not in err
+    if "--json" in args:
+        printed = json.loads(out)
+        refused = [step for step in printed.get("log", []) if not step["ok"]] if isinstance(printed, dict) else []
+        assert not refused, f"the example plays a refused action: {refused}"
+    if args[0] == "run":  # no token and no chat: the console game, as the README says
+        assert "No DISCORD_TOKEN or TELEGRAM_TOKEN set: starting a console game instead" in out
+
+
+def test_the_readme_says_how_to_reach_the_command_and_what_to_install() -> None:
+    assert ".venv/bin/tripeaks" in README and ". .venv/bin/activate" in README
+    assert re.search(r"^install: \$\(STAMP\)$", (REPO / "Makefile").read_text(), re.M)
+    python = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]["requires-python"]
+    assert python == ">=3.11" and "Python 3.11 or newer" in README
+    quick_start = README.split("## Quick start")[1].split("\n## ")[0]
+    assert all(word in quick_start for word in ("`make`", "`python3-venv`", "package index"))
+
+
+def test_the_discord_permissions_listed_make_the_integer_given() -> None:
+    discord = pytest.importorskip("discord")
+    step = README.split("**OAuth2 → URL Generator**")[1].split("\n4. ")[0]
+    integer = int(re.search(r"permission integer\s+`(\d+)`", step).group(1))  # type: ignore[union-attr]
+    listed = {name.lower().replace(" ", "_") for name in re.findall(r"\*([A-Z][A-Za-z ]+)\*", step)}
+    assert discord.Permissions(**dict.fromkeys(listed, True)).value == integer
+    assert f"permissions={integer}" in README
+
+
+def test_every_language_is_offered_and_accepted_as_written() -> None:
+    example = (REPO / ".env.example").read_text()
+    line = next(line for line in example.splitlines() if "language is unknown" in line)
+    assert re.split(r", | or ", line.split(":", 1)[1].strip().rstrip(".")) == list(SUPPORTED_LOCALES)
+    help_text = io.StringIO()
+    with contextlib.redirect_stdout(help_text), pytest.raises(SystemExit):
+        main(["console", "--help"])
+    assert all(code in help_text.getvalue() for code in SUPPORTED_LOCALES)
+    for code in SUPPORTED_LOCALES:
+        for written in (code, code.lower(), code.replace("_", "-")):
+            assert load_config({"DEFAULT_LOCALE": written}).default_locale == code
