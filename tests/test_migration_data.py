@@ -108,22 +108,22 @@ async def _fill(service: GameService) -> None:
             finished = await service.new_game(player, player.user_id, code=code, chat_id=f"chat{i}")
             await _play(service, player, finished, ["d", "u"] + _line_to_the_end(code))
             board = "-100" if i % 2 else "-200"
-            attempt = await service.new_daily_game(player, player.user_id, DAY, chat_id=board, board=board)
+            attempt = await service.new_daily_game(player, player.user_id, DAY, chat_id=board, community=board)
             attempt = await _play(service, player, attempt, ["h", "d", "u"] + (["d"] * (i + 1)))
             if i % 3 == 0:  # abandoned for another game, which stays in progress with a few moves
                 playing = await service.new_game(player, player.user_id, code="TP1-E-AAAABAA")
                 await _play(service, player, playing, ["d", "d", "u"])
         for i in range(3):
             channel = f"-10{i}"
-            await service.subscribe(platform, channel, board=channel, locale=["en", "de", "pt_BR"][i], by=f"admin{i}")
+            await service.subscribe(platform, channel, community=channel, locale=["en", "de", "pt_BR"][i], by=f"admin{i}")
             subscription = next(found for found in await service.daily_subscriptions((platform,))
                                 if found.channel_id == channel)
             now = dt.datetime(2026, 12, 1, 9, i, tzinfo=dt.UTC)
-            assert await service.claim_daily_post(subscription.id, DAY, now, dt.timedelta(minutes=5))
+            assert await service.subscriptions.claim(subscription.id, DAY, now, dt.timedelta(minutes=5))
             if i == 0:
-                await service.finish_daily_post(subscription.id, DAY, now, message_id="77")
+                await service.subscriptions.finish(subscription.id, DAY, now, message_id="77")
             elif i == 1:
-                await service.finish_daily_post(subscription.id, DAY, now, error="chat not found")
+                await service.subscriptions.finish(subscription.id, DAY, now, error="chat not found")
 
 
 async def test_every_step_up_and_down_keeps_the_rows_its_schema_can_hold(fresh_url: URL) -> None:
