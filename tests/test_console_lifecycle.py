@@ -164,7 +164,7 @@ async def test_cards_by_name_and_the_new_errors(service: GameService) -> None:
     assert str(hidden.symbol()) not in out  # nothing hidden is revealed
     assert (await s.say("zz")).strip() == "That is not a card: write one like 7h, 10s or QS"
     refused = await s.say("8s")
-    assert refused.startswith("8♠ was not played: Must be one rank higher or lower\n")
+    assert refused.startswith("8♠ was not played. Must be one rank higher or lower\n")
 
 
 async def test_the_settings_toggle_winnable_only(service: GameService) -> None:

@@ -62,7 +62,8 @@ async def test_subscribe_post_play_and_leaderboard(service: GameService) -> None
         bob = guild.add_member(env.create_user("bob"))
 
         refused, sent = await slash(env, bob, channel, "tripeaks subscribe")
-        assert sent.ephemeral and refused.content.startswith("Only an administrator")
+        assert sent.ephemeral and refused.content == (
+            "Only a member with the Manage Server permission can change the daily posts")
         assert await service.daily_subscriptions() == []
         done, sent = await slash(env, mod, channel, "tripeaks subscribe")
         assert "every day at 09:00 UTC" in text_of(done)

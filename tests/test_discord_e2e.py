@@ -188,7 +188,8 @@ async def test_a_refused_tap_explains_why_in_the_status_line(
         result, sent = await click(t.env, t.alice, message, button(message, command=str(slot)))
         assert sent == Callback(UPDATE_MESSAGE, ephemeral=False, v2=True)
         after = result
-        assert f"\n> {NOT_ADJACENT_EN}" in text_of(after)  # the status line, set apart as a quote
+        # the status line, set apart as a quote, names the card refused
+        assert f"\n> {card_label(game.card_at(slot))} was not played. {NOT_ADJACENT_EN}" in text_of(after)
         assert "Score: 500 · Moves: 0" in text_of(after)  # nothing changed
         assert payload_versions(after) == shown
         assert len(t.public_messages()) == 1  # no extra message in the channel
@@ -610,7 +611,7 @@ async def test_play_a_card_that_does_not_fit_is_refused_privately(
         before = components_of(t.message(board.id))
         result, sent = await slash(t.env, t.alice, t.channel, "tripeaks play", card=card.symbol())
         assert sent == Callback(CHANNEL_MESSAGE, ephemeral=True, v2=False)
-        assert result.content == f"{card_label(card)} was not played: {NOT_ADJACENT_EN}"
+        assert result.content == f"{card_label(card)} was not played. {NOT_ADJACENT_EN}"
         assert components_of(t.message(board.id)) == before  # nothing changed, so the board is left as it is
         # text that is no card: said privately, with how to write one
         result, sent = await slash(t.env, t.alice, t.channel, "tripeaks play", card="7X")

@@ -413,3 +413,32 @@ def test_control_buttons_fit_a_phone(locale: str) -> None:
     labels = [tr.pgettext("button", "Draw"), tr.pgettext("button", "Undo"),
               tr.pgettext("button", "Hint"), tr.pgettext("button", "New game")]
     assert all(display_width(label) <= 13 for label in labels), labels
+
+
+#: Each platform's own places, in every language: a Telegram text never names a Discord server (or Discord), a
+#: Discord text never a Telegram group.
+SERVER_WORDS = {"en": "server", "uk": "сервер", "ru": "сервер", "ja": "サーバー", "de": "server", "fr": "serveur",
+                "es": "servidor", "pt_BR": "servidor", "pl": "serwer", "tr": "sunucu"}
+GROUP_WORDS = {"en": "group", "uk": "груп", "ru": "групп", "ja": "グループ", "de": "gruppe", "fr": "groupe",
+               "es": "grupo", "pt_BR": "grupo", "pl": "grup", "tr": "grub"}
+
+
+def test_each_platform_speaks_of_its_own_places() -> None:
+    """Telegram's menu and its daily notices name groups and never a server or Discord; Discord's command tree and
+    notices name servers and never a group; in every language."""
+    from bot.render.commands import TELEGRAM_DESCRIPTIONS, command_description
+    from bot.render.replies import DailyNotice, daily_notice
+
+    telegram_notices = (DailyNotice.NEEDS_GROUP, DailyNotice.NEEDS_GROUP_ADMIN)
+    discord_notices = (DailyNotice.NEEDS_SERVER, DailyNotice.NEEDS_MANAGE_SERVER)
+    for locale in SUPPORTED_LOCALES:
+        telegram = [command_description(key, locale, "telegram") for key in TELEGRAM_DESCRIPTIONS]
+        telegram += [daily_notice(notice, locale) for notice in telegram_notices]
+        discord = [command_description(key, locale, "discord") for key in COMMAND_DESCRIPTIONS]
+        discord += [daily_notice(notice, locale) for notice in discord_notices]
+        for text in telegram:
+            assert SERVER_WORDS[locale] not in text.lower() and "discord" not in text.lower(), (locale, text)
+        for text in discord:
+            assert GROUP_WORDS[locale] not in text.lower(), (locale, text)
+        assert GROUP_WORDS[locale] in command_description("leaderboard", locale, "telegram").lower(), locale
+        assert SERVER_WORDS[locale] in command_description("leaderboard", locale, "discord").lower(), locale

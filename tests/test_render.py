@@ -30,6 +30,7 @@ from bot.app.errors import (
     NotACard,
     NotCurrentGame,
     NotYourGame,
+    NotYourSettings,
     NoWinnableDeal,
     StaleGame,
 )
@@ -39,12 +40,15 @@ from bot.i18n import SUPPORTED_LOCALES, translator
 from bot.render.commands import (
     COMMAND_DESCRIPTIONS,
     OPTION_DESCRIPTIONS,
+    TELEGRAM_DESCRIPTIONS,
     command_description,
     option_description,
 )
-from bot.render.game import refusal_text, render_game
+from bot.render.game import play_ack, refusal_text, render_game
 from bot.render.platforms import telegram_rows
 from bot.render.replies import (
+    DailyNotice,
+    daily_notice,
     error_text,
     render_daily,
     render_rules,
@@ -234,14 +238,19 @@ def _messages_text(locale: str) -> str:
         "daily": view_as_text(render_daily(dt.date(2026, 11, 29), locale)),
         "refusals": "\n".join(refusal_text(reason, locale) for reason in Reason),
         "errors": "\n".join(error_text(error, locale) for error in _errors()),
-        "commands": "\n".join(f"{name}: {command_description(name, locale)}" for name in COMMAND_DESCRIPTIONS),
+        "daily notices": "\n".join(daily_notice(notice, locale, dt.time(9)) for notice in DailyNotice),
+        "commands": "\n".join(f"{name}: {command_description(name, locale, 'discord')}"
+                               for name in COMMAND_DESCRIPTIONS),
+        "telegram's own": "\n".join(f"{name}: {command_description(name, locale, 'telegram')}"
+                                     for name in TELEGRAM_DESCRIPTIONS if TELEGRAM_DESCRIPTIONS[name]
+                                     != COMMAND_DESCRIPTIONS[name]),
         "options": "\n".join(f"{name}: {option_description(name, locale)}" for name in OPTION_DESCRIPTIONS),
     }
     return "".join(f"== {title} ==\n{body}\n\n" for title, body in sections.items())
 
 
 def _errors() -> list[Exception]:
-    return [NotYourGame("alice"), StaleGame(fresh()), GameNotFound(7), NoActiveGame(), BadPayload("x"),
+    return [NotYourGame("alice"), NotYourSettings("alice"), StaleGame(fresh()), GameNotFound(7), NoActiveGame(), BadPayload("x"),
             InvalidCodeError("x"), NoWinnableDeal(), BotError("x"), RuntimeError("x"), NotCurrentGame(midgame()),
             NotCurrentGame(None), DailyCodeLocked(dt.date(2026, 11, 29)), Busy(), NotACard("zz"),
             CardNotInPlay("7D")]
@@ -412,10 +421,18 @@ def test_wrong_rank_and_covered_taps_say_the_apps_words() -> None:
     wrong = game.apply(Tap(18))  # 2♣ on Q♣
     assert wrong.reason is Reason.NOT_ADJACENT
     view = render_game(snapshot(game, wrong), "ja", Settings())
-    assert view.status == "ランクが1つ上か1つ下である必要があります"
+    assert view.status == view.notice == "2♣︎は出せませんでした。ランクが1つ上か1つ下である必要があります"
     covered = game.apply(Tap(0))
     assert covered.reason is Reason.BLOCKED
-    assert render_game(snapshot(game, covered), "uk", Settings()).status == "Ця карта заблокована"
+    assert render_game(snapshot(game, covered), "uk", Settings()).status == "Ця карта заблокована"  # face down
+
+
+def test_a_card_played_by_name_and_refused_reads_as_two_sentences() -> None:
+    """The card refused, then why, a sentence of its own (no capital letter mid-sentence)."""
+    game, _ = play("TP1-E-AAAAAAB")
+    wrong = game.apply(Tap(18))  # 2♣ on Q♣
+    assert play_ack(snapshot(game, wrong), "en") == "2♣︎ was not played. Must be one rank higher or lower"
+    assert play_ack(snapshot(game, wrong), "fr").startswith("Impossible de jouer 2♣︎. ")
 
 
 def test_won_game_says_so_with_the_score_and_verdict() -> None:
@@ -664,8 +681,9 @@ def test_other_replies_fit(locale: str) -> None:
     for view in (render_rules(locale), render_stats(Stats(10**6, 10**5, 772, 10**4, 10**5), locale),
                  render_settings(Settings(), locale), render_daily(dt.date(2026, 12, 31), locale)):
         _check_limits(view)
-    for name in COMMAND_DESCRIPTIONS:
-        assert 1 <= len(command_description(name, locale)) <= 100
+    for platform in ("discord", "telegram"):
+        for name in COMMAND_DESCRIPTIONS:
+            assert 1 <= len(command_description(name, locale, platform)) <= 100
     for name in OPTION_DESCRIPTIONS:
         assert 1 <= len(option_description(name, locale)) <= 100
 

@@ -237,7 +237,7 @@ def test_a_daily_ending_has_no_share_line_but_a_share_button() -> None:
 def test_play_ack_says_what_was_played_or_why_not() -> None:
     ok, refused, last = (play_ack(snap, "en") for snap in _played())
     assert ok == "You played K♥\ufe0f"
-    assert refused.endswith("was not played: Must be one rank higher or lower")
+    assert refused.endswith("was not played. Must be one rank higher or lower")
     assert last.startswith("You played ") and "Peak cleared: +100!" in last and "You won!" in last
     assert play_ack(snapshot(Game.from_code("TP1-E-AAAAAAB")), "en") == ""
 

@@ -38,7 +38,7 @@ from bot.render.commands import command_description
 from bot.render.game import play_ack, render_game
 from bot.render.platforms import telegram_row_fits, telegram_rows
 from bot.render.replies import error_text, render_settings, render_stats
-from bot.render.tableau import card_cell
+from bot.render.tableau import card_cell, card_label
 from bot.render.view import View
 from bot.store.database import open_database
 from core.cards import Card
@@ -305,14 +305,14 @@ async def test_a_refused_tap_says_why_in_the_toast_and_changes_nothing(
 
     answer, edited = await tap(api, alice, chat, message, data_for(message, Tap(slot)))
 
-    assert answer.text == EN_NOT_ADJACENT
+    assert answer.text == f"{card_label(game.card_at(slot))} was not played. {EN_NOT_ADJACENT}"  # names the card
     refused = Outcome(Tap(slot), Reason.NOT_ADJACENT)
     assert_shows(edited, expected_view(game, game_id, 0, outcome=refused))  # same game, same version
     assert EN_NOT_ADJACENT in edited.text
 
     # the same refusal again: the edit changes nothing, which Telegram reports and the bot takes in its stride
     answer, again = await tap(api, alice, chat, edited, data_for(edited, Tap(slot)))
-    assert answer.text == EN_NOT_ADJACENT
+    assert answer.text == f"{card_label(game.card_at(slot))} was not played. {EN_NOT_ADJACENT}"
     assert api.calls("editMessageText")[-1].error is not None
     assert "message is not modified" in (api.calls("editMessageText")[-1].error or "")
     assert again.text == edited.text
@@ -584,8 +584,9 @@ async def test_replies_in_the_players_language(api: FakeBotAPI, service: GameSer
     assert easy in message.text.splitlines()[0]
     assert new_game in [label for label, _ in message.buttons]
 
+    refused = Game.from_code(CODE).card_at(not_fitting(Game.from_code(CODE)))
     answer, edited = await tap(api, player, chat, message, data_for(message, Tap(not_fitting(Game.from_code(CODE)))))
-    assert answer.text == not_adjacent
+    assert answer.text.endswith(not_adjacent) and card_label(refused) in answer.text
     assert not_adjacent in edited.text
 
     reply = await command(api, player, chat, "/resume@" + api.bot_username)
@@ -608,7 +609,8 @@ async def test_the_language_setting_overrides_telegrams_and_explanations_can_be_
     message = await command(api, oksana, chat, f"{NEW} {CODE}")
     assert "イージー" in message.text.splitlines()[0]
     answer, _ = await tap(api, oksana, chat, message, data_for(message, Tap(not_fitting(Game.from_code(CODE)))))
-    assert answer.text == JA_NOT_ADJACENT
+    assert answer.text.endswith(JA_NOT_ADJACENT) and answer.text.startswith(card_label(
+        Game.from_code(CODE).card_at(not_fitting(Game.from_code(CODE)))))
 
     # explanations off: the refusal is answered without a toast
     _, settings = await tap(api, oksana, chat, settings, "tp:set:explain:off")
@@ -626,7 +628,7 @@ async def test_settings_in_a_group_belong_to_who_asked(api: FakeBotAPI, service:
     group = api.group(members=[alice, bob])
     settings = await command(api, alice, group, "/settings")
     answer, unchanged = await tap(api, bob, group, settings, "tp:set:lang:uk")
-    assert answer.text is not None and "Alice" in answer.text
+    assert answer.text == "These are Alice's settings: only they can change them"  # not "Alice's game"
     assert unchanged.edit_count == 0
     assert (await service.get_settings(PlayerKey("telegram", str(bob.id)))).language is None
     answer, changed = await tap(api, alice, group, settings, "tp:set:lang:uk")
@@ -642,12 +644,12 @@ async def test_command_menus_are_set_per_language(api: FakeBotAPI, service: Game
         core = ["tripeaks", "daily", "resume", "play", "rules", "stats", "settings", "leaderboard", "subscribe",
                 "unsubscribe", "help"]
         assert [name for name in names if name in core] == core  # every command, in this order
-        assert menu[0] == ("tripeaks", command_description("new", locale))
+        assert menu[0] == ("tripeaks", command_description("new", locale, "telegram"))
         for name, description in menu[1:]:
-            assert description == command_description(name, locale)
+            assert description == command_description(name, locale, "telegram")
     assert dict(api.commands(language_code="uk"))["play"] != dict(api.commands())["play"]
     assert api.visible_commands(api.user("Ken", language_code="ja"), api.group())[0] == (
-        "tripeaks", command_description("new", "ja"))
+        "tripeaks", command_description("new", "ja", "telegram"))
     assert api.visible_commands(api.user("Ann", language_code="ko"), api.group())[0] == (
         "tripeaks", "Start a new game, or replay a deal from its code")
 
@@ -683,7 +685,7 @@ async def test_play_a_card_by_name_and_the_other_commands(api: FakeBotAPI, servi
     assert "772" in rules.text
     help_text = await command(api, alice, chat, "/help")
     assert "/tripeaks" in help_text.text and "/daily" in help_text.text
-    assert command_description("new", "en") in help_text.text
+    assert command_description("new", "en", "telegram") in help_text.text
 
 
 # --- the adapter's own guarantees ----------------------------------------------------------------------------------

@@ -39,7 +39,7 @@ from bot.app.errors import CardNotInPlay, NotACard, NotCurrentGame, NotYourGame
 from bot.app.model import BoardRef, GameSnapshot, PlayerKey, Settings
 from bot.app.service import GameService
 from bot.i18n import SUPPORTED_LOCALES, language_code
-from bot.render.commands import COMMAND_DESCRIPTIONS, command_description
+from bot.render.commands import TELEGRAM_DESCRIPTIONS, command_description
 from bot.render.endings import render_review, render_share
 from bot.render.game import render_game
 from bot.render.lifecycle import render_confirm_start, render_kept, render_welcome
@@ -518,13 +518,13 @@ async def test_a_brazilian_portuguese_player_is_answered_in_portuguese(
 
 
 async def test_the_command_menu_is_set_in_all_ten_languages(api: FakeBotAPI, service: GameService) -> None:
-    described = [(name, key) for name, key in COMMANDS if key in COMMAND_DESCRIPTIONS]
+    described = [(name, key) for name, key in COMMANDS if key in TELEGRAM_DESCRIPTIONS]
     assert len(SUPPORTED_LOCALES) == 10
     for locale in SUPPORTED_LOCALES:
         code = language_code(locale)
         assert len(code) == 2  # Telegram takes two-letter codes only
         menu = api.commands(language_code=code)
-        assert menu == [(name, command_description(key, locale)) for name, key in described], locale
+        assert menu == [(name, command_description(key, locale, "telegram")) for name, key in described], locale
     assert dict(api.commands(language_code="pt"))["tripeaks"] != dict(api.commands())["tripeaks"]
     assert api.commands() == api.commands(language_code="en")  # English for everyone else
 

@@ -66,6 +66,10 @@ class NotYourGame(BotError):
         self.owner_name = owner_name
 
 
+class NotYourSettings(NotYourGame):
+    """Someone tapped the settings message another player opened (in a group)."""
+
+
 class NotCurrentGame(BotError):
     """A tap on the board of a game that is no longer the player's latest one (abandoned or replaced): nothing
     changed, and the board must not turn into another game. ``current`` is the player's game now, if any."""

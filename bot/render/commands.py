@@ -6,7 +6,8 @@ from bot.i18n import N_, translator
 from bot.render.game import RULE_NAMES
 from core.deal import Rules
 
-#: Descriptions for slash commands (Discord, at most 100 characters) and the Telegram command menu.
+#: Descriptions for slash commands (Discord, at most 100 characters); Telegram's command menu has
+#: :data:`TELEGRAM_DESCRIPTIONS`, the same in its own words where a description names a place (a server, a group).
 COMMAND_DESCRIPTIONS: dict[str, str] = {
     "tripeaks": N_("Play TriPeaks solitaire"),
     "new": N_("Start a new game, or replay a deal from its code"),
@@ -17,12 +18,19 @@ COMMAND_DESCRIPTIONS: dict[str, str] = {
     "help": N_("How to play TriPeaks, and the commands"),
     "stats": N_("Your games, wins, best score and streaks"),
     "settings": N_("Language, rules for new games and explanations"),
-    "leaderboard": N_("Today's daily leaderboard of this server or group"),
+    "leaderboard": N_("Today's daily leaderboard of this server"),
     "subscribe": N_("Post the daily deal here every day (administrators)"),
     "unsubscribe": N_("Stop posting the daily deal here (administrators)"),
     "winnable": N_("Only deals that can be won: on or off"),
     "start": N_("Welcome, with buttons to play"),
 }
+
+#: Telegram's command menu: :data:`COMMAND_DESCRIPTIONS` with Telegram's words (a group, not a server).
+TELEGRAM_DESCRIPTIONS: dict[str, str] = COMMAND_DESCRIPTIONS | {
+    "leaderboard": N_("Today's daily leaderboard of this group"),
+}
+
+_DESCRIPTIONS = {"discord": COMMAND_DESCRIPTIONS, "telegram": TELEGRAM_DESCRIPTIONS}
 
 #: Descriptions for command options (Discord, at most 100 characters).
 OPTION_DESCRIPTIONS: dict[str, str] = {
@@ -57,8 +65,9 @@ def command_names(locale: str) -> dict[str, str]:
     }
 
 
-def command_description(command: str, locale: str) -> str:
-    return translator(locale).gettext(COMMAND_DESCRIPTIONS[command])
+def command_description(command: str, locale: str, platform: str) -> str:
+    """``command``'s description on ``platform`` (``discord`` or ``telegram``), in ``locale``."""
+    return translator(locale).gettext(_DESCRIPTIONS[platform][command])
 
 
 def option_description(option: str, locale: str) -> str:

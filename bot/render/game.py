@@ -26,8 +26,9 @@ from bot.render.endings import ending_buttons, ending_lines
 from bot.render.endings import share_line as share_line  # where tests/test_daily.py has always found it
 from bot.render.tableau import card_label, narrow_tableau_text, slot_column, tableau_text
 from bot.render.view import CARDS_PER_ROW, HEADER_COLUMNS, Button, ButtonStyle, View, display_width
+from core.cards import Card
 from core.deal import Rules
-from core.game import Draw, Game, Reason, Status, Tap, Undo
+from core.game import Draw, Game, Outcome, Reason, Status, Tap, Undo
 
 RULE_NAMES = {
     # TRANSLATORS: the rule set in which King and Ace are adjacent (uk «Легкий», ja イージー)
@@ -51,6 +52,27 @@ REFUSALS = {
 def refusal_text(reason: Reason, locale: str) -> str:
     """Why the engine refused an action, in the player's language."""
     return translator(locale).gettext(REFUSALS[reason])
+
+
+def _outcome_card(outcome: Outcome, game: Game) -> Card | None:
+    """The card an action moved, or the card a refused tap named."""
+    action = outcome.action
+    if outcome.card is not None:
+        return outcome.card
+    return game.card_at(action.slot) if isinstance(action, Tap) else None
+
+
+def _refusal(outcome: Outcome, game: Game, tr: Translator) -> str:
+    """Why an action was refused; a refused face-up card is named (a second quick tap, a card played by name: the
+    player sees which one), a face-down one never (that would show it)."""
+    reason = tr.gettext(REFUSALS[outcome.reason]) if outcome.reason is not None else ""
+    card = _outcome_card(outcome, game)
+    action = outcome.action
+    if card is None or not isinstance(action, Tap) or not game.is_face_up(action.slot):
+        return reason
+    # TRANSLATORS: a card tapped or played by name was refused; {reason} is a sentence of its own that says why
+    # (one of the refusals, such as "This card is blocked")
+    return tr.gettext("{card} was not played. {reason}").format(card=card_label(card), reason=reason)
 
 
 def blocked_text(locale: str) -> str:
@@ -181,7 +203,7 @@ def _status_lines(snapshot: GameSnapshot, settings: Settings, tr: Translator) ->
     if snapshot.abandoned:
         return [tr.gettext("This game was abandoned")]
     if outcome is not None and outcome.reason is not None and settings.explain_refusals:
-        lines.append(tr.gettext(REFUSALS[outcome.reason]))
+        lines.append(_refusal(outcome, game, tr))
     if outcome is not None and outcome.ok and outcome.cleared_peak is not None:
         lines.append(tr.gettext("Peak cleared: +100!"))
     if snapshot.hint is not None and not game.is_over:
@@ -252,7 +274,7 @@ def render_game(snapshot: GameSnapshot, locale: str, settings: Settings, *, owne
     outcome = snapshot.outcome
     notice = None
     if outcome is not None and outcome.reason is not None and settings.explain_refusals:
-        notice = tr.gettext(REFUSALS[outcome.reason])
+        notice = _refusal(outcome, game, tr)
     hinted = snapshot.hint.action if snapshot.hint is not None and not game.is_over else None
     return View(
         header=_header(snapshot, tr, owner_label=owner_label),
@@ -273,14 +295,10 @@ def play_ack(snapshot: GameSnapshot, locale: str) -> str:
     outcome = snapshot.outcome
     if outcome is None:
         return ""
-    action = outcome.action
-    card = outcome.card if outcome.card is not None else (
-        game.card_at(action.slot) if isinstance(action, Tap) else None)
-    name = card_label(card) if card is not None else "?"
     if outcome.reason is not None:
-        # TRANSLATORS: the answer to a card played by name that was refused; {reason} says why
-        return tr.gettext("{card} was not played: {reason}").format(card=name, reason=tr.gettext(
-            REFUSALS[outcome.reason]))
+        return _refusal(outcome, game, tr)
+    card = _outcome_card(outcome, game)
+    name = card_label(card) if card is not None else "?"
     parts = [tr.gettext("You played {card}").format(card=name)]
     if outcome.cleared_peak is not None:
         parts.append(tr.gettext("Peak cleared: +100!"))

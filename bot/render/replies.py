@@ -26,6 +26,7 @@ from bot.app.errors import (
     NotACard,
     NotCurrentGame,
     NotYourGame,
+    NotYourSettings,
     NoWinnableDeal,
     StaleGame,
 )
@@ -187,8 +188,14 @@ class DailyNotice(enum.Enum):
     ALREADY_SUBSCRIBED = "already_subscribed"
     UNSUBSCRIBED = "unsubscribed"
     NOT_SUBSCRIBED = "not_subscribed"
-    NEEDS_ADMIN = "needs_admin"
+    #: Telegram: a member who is not an administrator of the group
+    NEEDS_GROUP_ADMIN = "needs_group_admin"
+    #: Discord: a member without the Manage Server permission
+    NEEDS_MANAGE_SERVER = "needs_manage_server"
+    #: Telegram: a private chat
     NEEDS_GROUP = "needs_group"
+    #: Discord: a direct message
+    NEEDS_SERVER = "needs_server"
 
 
 _DAILY_NOTICES = {
@@ -197,8 +204,15 @@ _DAILY_NOTICES = {
     DailyNotice.ALREADY_SUBSCRIBED: N_("The daily deal is already posted here every day at {time} UTC"),
     DailyNotice.UNSUBSCRIBED: N_("Unsubscribed: the daily deal will no longer be posted here"),
     DailyNotice.NOT_SUBSCRIBED: N_("The daily deal is not posted here"),
-    DailyNotice.NEEDS_ADMIN: N_("Only an administrator (on Discord: Manage Server) can change the daily posts"),
-    DailyNotice.NEEDS_GROUP: N_("Daily posts and leaderboards are for servers and groups, not private chats"),
+    # TRANSLATORS: Telegram: /subscribe or /unsubscribe sent by a member who is not an administrator of the group
+    DailyNotice.NEEDS_GROUP_ADMIN: N_("Only an administrator of this group can change the daily posts"),
+    # TRANSLATORS: Discord: "Manage Server" is the name of the permission in Discord's own language
+    DailyNotice.NEEDS_MANAGE_SERVER: N_("Only a member with the Manage Server permission can change the daily "
+                                        "posts"),
+    # TRANSLATORS: Telegram: a daily command sent in a private chat with the bot
+    DailyNotice.NEEDS_GROUP: N_("Daily posts and leaderboards are for groups, not private chats"),
+    # TRANSLATORS: Discord: a daily command sent in a direct message to the bot
+    DailyNotice.NEEDS_SERVER: N_("Daily posts and leaderboards are for servers, not direct messages"),
 }
 
 
@@ -262,6 +276,9 @@ def render_settings(settings: Settings, locale: str) -> View:
 def error_text(error: Exception, locale: str, new_command: str = "/tripeaks new") -> str:
     """The reply to an error the service raised. ``new_command`` is how the platform starts a game."""
     tr = translator(locale)
+    if isinstance(error, NotYourSettings):
+        # TRANSLATORS: a tap on the settings message another player opened in a group; {name} is that player
+        return tr.gettext("These are {name}'s settings: only they can change them").format(name=error.owner_name)
     if isinstance(error, NotYourGame):
         return tr.gettext("This is {name}'s game; start your own with {command}").format(
             name=error.owner_name, command=new_command)

@@ -35,7 +35,7 @@ async def leaderboard(interaction: Interaction) -> None:
     """``/tripeaks leaderboard``: today's daily leaderboard of this server, for the channel to see."""
     locale = await own_locale(interaction)
     if interaction.guild_id is None:
-        await show_error(interaction, daily_notice(DailyNotice.NEEDS_GROUP, locale))
+        await show_error(interaction, daily_notice(DailyNotice.NEEDS_SERVER, locale))
         return
     service = bot_of(interaction).service
     day = service.today()
@@ -57,10 +57,10 @@ async def subscribe(interaction: Interaction, on: bool = True) -> None:
     who sees a command)."""
     locale = await own_locale(interaction)
     if interaction.guild_id is None or interaction.channel_id is None:
-        await show_error(interaction, daily_notice(DailyNotice.NEEDS_GROUP, locale))
+        await show_error(interaction, daily_notice(DailyNotice.NEEDS_SERVER, locale))
         return
     if not interaction.permissions.manage_guild:
-        await show_error(interaction, daily_notice(DailyNotice.NEEDS_ADMIN, locale))
+        await show_error(interaction, daily_notice(DailyNotice.NEEDS_MANAGE_SERVER, locale))
         return
     bot = bot_of(interaction)
     service = bot.service

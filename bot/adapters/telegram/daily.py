@@ -62,7 +62,7 @@ class DailyHandlers(GameHandlers):
                 text = daily_notice(DailyNotice.NEEDS_GROUP, locale)
             elif (await context.bot.get_chat_member(message.chat_id, user.id)).status not in (
                     ChatMemberStatus.OWNER, ChatMemberStatus.ADMINISTRATOR):
-                text = daily_notice(DailyNotice.NEEDS_ADMIN, locale)
+                text = daily_notice(DailyNotice.NEEDS_GROUP_ADMIN, locale)
             elif on:
                 # the posts speak the language of the administrator who subscribed the group
                 new = await self.service.subscribe(PLATFORM, str(message.chat_id), community=str(message.chat_id),

@@ -12,7 +12,7 @@ from bot.adapters.telegram.base import Context, Reply
 from bot.adapters.telegram.games import GameHandlers
 from bot.adapters.telegram.menu import menu_commands
 from bot.app.commands import Command, DealByCode, SettingChange, WinnableOnly
-from bot.app.errors import BadPayload, NotYourGame
+from bot.app.errors import BadPayload, NotYourSettings
 from bot.render.lifecycle import render_welcome
 from bot.render.replies import render_rules, render_settings, render_stats
 
@@ -94,7 +94,7 @@ class InfoHandlers(GameHandlers):
             raise BadPayload(f"not a button this bot makes: {choice!r}")
         owner = _addressee(query)
         if owner is not None and owner.id != user.id:
-            raise NotYourGame(owner.full_name)
+            raise NotYourSettings(owner.full_name)
         settings = await self.service.change_setting(self.player(user), self.name(user), choice)
         return Reply(None, render_settings(settings, self.locale(user, settings)))
 

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from bot.render.commands import COMMAND_DESCRIPTIONS, command_description
+from bot.render.commands import TELEGRAM_DESCRIPTIONS, command_description
 
 #: The bot's commands, in menu order, each with the key of its description in
-#: :data:`bot.render.commands.COMMAND_DESCRIPTIONS`; a command whose description the renderer does not have (yet)
+#: :data:`bot.render.commands.TELEGRAM_DESCRIPTIONS`; a command whose description the renderer does not have (yet)
 #: works but stays out of the menu.
 COMMANDS: tuple[tuple[str, str], ...] = (
     ("tripeaks", "new"),
@@ -26,4 +26,5 @@ COMMANDS: tuple[tuple[str, str], ...] = (
 
 def menu_commands(locale: str) -> list[tuple[str, str]]:
     """The command menu in ``locale``: (command, description) for every command the renderer describes."""
-    return [(name, command_description(key, locale)) for name, key in COMMANDS if key in COMMAND_DESCRIPTIONS]
+    return [(name, command_description(key, locale, "telegram")) for name, key in COMMANDS
+            if key in TELEGRAM_DESCRIPTIONS]
