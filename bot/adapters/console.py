@@ -6,7 +6,7 @@ name (``7h``, ``10s``, ``qs``), ``d`` draw, ``u`` undo, ``h`` hint, ``n`` new ga
 ``explain``, ``winnable``, ``easy``, ``classic``, ``auto`` or a language code; besides them ``new [CODE]``,
 ``daily``, ``rules``, ``stats``, ``settings``, ``help`` and ``quit``. Starting a game (``new``, ``daily``, ``n``,
 ``r``) while a game with moves is in progress asks first. In a terminal the board is in colour (not with ``NO_COLOR`` set, nor when the
-output is not a terminal). It reads standard input line by line, so it can
+output is not a terminal), and a ``>`` prompt shows where to type. It reads standard input line by line, so it can
 be scripted; at the end of input it stops cleanly (exit status 0): every action was committed when it was shown.
 """
 
@@ -18,8 +18,9 @@ import dataclasses
 import getpass
 import io
 import os
+import select
 import sys
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from typing import TextIO
 
 from bot.app.codec import decode, game_command
@@ -59,10 +60,13 @@ NEW_COMMAND = "new"
 REPLAY_TEXT = "tripeaks console → new {code}"
 #: How long the console waits, at the end of a game, for the solver's verdict on the deal.
 VERDICT_WAIT = 10.0
+#: Where the player types, on a terminal (a script's output has none).
+PROMPT = "> "
 
 
-async def stdin_lines(stream: TextIO = sys.stdin) -> AsyncIterator[str]:
-    """Lines of ``stream`` without blocking the event loop; ends at end of input.
+async def stdin_lines(stream: TextIO = sys.stdin, prompt: Callable[[], None] | None = None) -> AsyncIterator[str]:
+    """Lines of ``stream`` without blocking the event loop; ends at end of input. ``prompt`` is called each time it
+    waits for the player (a terminal's ``>``).
 
     A terminal or a pipe is watched by the event loop itself (no thread), so a stop signal ends the wait at once:
     a thread blocked in ``readline`` would keep the process alive until the next Enter. Other streams (a regular
@@ -82,22 +86,36 @@ async def stdin_lines(stream: TextIO = sys.stdin) -> AsyncIterator[str]:
     pending = ""
     try:
         while True:
-            await ready.wait()
-            ready.clear()
-            try:
-                chunk = os.read(fd, 65536)
-            except BlockingIOError:
-                continue
-            pending += decoder.decode(chunk, final=not chunk)
             while "\n" in pending:
                 line, pending = pending.split("\n", 1)
                 yield line + "\n"
+            if prompt is not None:
+                prompt()
+            chunk = await _read_when_ready(fd, ready)
+            pending += decoder.decode(chunk, final=not chunk)
             if not chunk:
                 if pending:
                     yield pending
                 return
     finally:
         loop.remove_reader(fd)
+
+
+async def _read_when_ready(fd: int, ready: asyncio.Event) -> bytes:
+    """The next bytes of ``fd`` (``b""`` at end of input), waiting for them on the event loop, never in ``read``.
+
+    ``ready`` is set by the loop's reader callback, which can run once more after a read already took the data (the
+    loop queues the callback and the reading task's wake-up in one batch): a read trusting it would block the whole
+    process, stop signals included, until the next Enter. So the descriptor is asked first, without waiting."""
+    while True:
+        await ready.wait()
+        ready.clear()
+        if not select.select([fd], [], [], 0)[0]:
+            continue  # a stale wake-up: the data it announced was read already
+        try:
+            return os.read(fd, 65536)
+        except (BlockingIOError, InterruptedError):
+            continue
 
 
 class ConsoleChat:
@@ -284,6 +302,11 @@ class ConsoleChat:
     def _show(self, view: View, *, numbered: bool = True) -> None:
         self._say(console_text(view, colour=self.colour, keys=numbered) + "\n")
 
+    def prompt(self) -> None:
+        """``>`` where the player types, on a terminal: the console waits for a line."""
+        self.out.write(PROMPT)
+        self.out.flush()
+
     def _say(self, text: str) -> None:
         print(text, file=self.out, flush=True)
 
@@ -302,4 +325,11 @@ async def run_console(service: GameService, *, stream: TextIO = sys.stdin, out: 
     (``--lang``) wins over the player's saved language for this session."""
     chat = ConsoleChat(service, user_id=user, name=user, platform_locale=locale, out=out,
                        session_locale=session_locale)
-    return await chat.run(stdin_lines(stream))
+    return await chat.run(stdin_lines(stream, chat.prompt if _is_terminal(stream) and _is_terminal(out) else None))
+
+
+def _is_terminal(stream: TextIO) -> bool:
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False
