@@ -93,10 +93,6 @@ class Card:
         """0..51, suits in the order C D H S, ranks A..K within a suit."""
         return _SUIT_ORDER.index(self.suit) * 13 + self.rank - 1
 
-    @classmethod
-    def from_index(cls, index: int) -> Card:
-        return FULL_DECK[index]
-
     def symbol(self) -> str:
         """Rank and suit symbol for display, e.g. ``10♥``."""
         return f"{self.rank.label}{self.suit.symbol}"

@@ -135,7 +135,6 @@ class Outcome:
     cleared_peak: int | None = None
     #: slots whose cards were turned face up by this action
     flipped: tuple[int, ...] = ()
-    score_change: int = 0
 
     @property
     def ok(self) -> bool:
@@ -292,7 +291,7 @@ class Game:
             self.drawn += 1
             self.pile.append(card)
             self.score = max(0, self.score - 1)
-            outcome = Outcome(action, card=card, score_change=self.score - score_before)
+            outcome = Outcome(action, card=card)
         self.moves += 1
         self._history.append(_Entry(action, score_before))
         del self._history[:-HISTORY_LIMIT]
@@ -313,22 +312,20 @@ class Game:
         peak = PEAK_OF[slot]
         mask = PEAK_MASKS[peak]
         cleared = peak if self.removed & mask == mask else None
-        score_before = self.score
         self.score = max(0, self.score - 1 + (PEAK_BONUS if cleared is not None else 0))
         # a card this one covered turns face up when its other cover is gone too
         flipped = tuple(s for s in COVERS[slot] if self.is_face_up(s))
-        return Outcome(tap, card=card, cleared_peak=cleared, flipped=flipped, score_change=self.score - score_before)
+        return Outcome(tap, card=card, cleared_peak=cleared, flipped=flipped)
 
     def _undo(self) -> Outcome:
         entry = self._history.pop()
         card = self.pile.pop()
-        score_before = self.score
         if isinstance(entry.action, Tap):
             self.removed &= ~(1 << entry.action.slot)
         else:
             self.drawn -= 1
         self.score = entry.score_before
-        return Outcome(UNDO, card=card, score_change=self.score - score_before)
+        return Outcome(UNDO, card=card)
 
     # --- copying and serialising ----------------------------------------------------------------------------
 

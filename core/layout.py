@@ -55,8 +55,3 @@ PEAK_SLOTS: tuple[tuple[int, ...], ...] = tuple(
 PEAK_MASKS: tuple[int, ...] = tuple(sum(1 << s for s in slots) for slots in PEAK_SLOTS)
 COVER_MASKS: tuple[int, ...] = tuple(sum(1 << s for s in c) for c in COVERED_BY)
 ALL_SLOTS_MASK = (1 << SLOT_COUNT) - 1
-
-
-def row_of(slot: int) -> int:
-    """The row of a slot, 0 (tops) to 3 (bottom)."""
-    return next(i for i, row in enumerate(ROWS) if slot in row)

@@ -55,13 +55,6 @@ def fair_hint(state: str, budget: float) -> Hint:
     return Hint(advice.action, None, None, advice.win_chance)
 
 
-def solver_hint(state: str, budget: float) -> Hint:
-    """The exact solver's next move for the position ``state``, searched for ``budget`` seconds (it knows the
-    hidden cards: used where the game is over, never as a player's hint)."""
-    found = solver.hint(Game.from_text(state), time_budget=budget)
-    return Hint(found.action, found.winnable, found.best_score)
-
-
 def solver_review(state: str) -> GameReview:
     """The exact review of the line played in ``state`` from its deal's start (:func:`core.review.review`)."""
     game = Game.from_text(state)
