@@ -16,10 +16,10 @@ from sqlalchemy.engine import Connection
 
 from bot.config import load_config
 from bot.store.engine import create_engine, database_url
-from bot.store.schema import Base
+from bot.store.schema import metadata
 
 config = context.config
-target_metadata = Base.metadata
+target_metadata = metadata
 
 
 def run_migrations_offline() -> None:

@@ -13,7 +13,7 @@ from sqlalchemy.exc import IntegrityError
 from bot.store.database import open_database
 from bot.store.engine import DEFAULT_URL, Database, create_engine, database_url
 from bot.store.migrate import current_revision
-from bot.store.schema import Base, games, players, utcnow
+from bot.store.schema import games, metadata, players, utcnow
 from core.game import Game
 
 
@@ -102,7 +102,7 @@ async def test_the_models_match_the_migrations(database: Database) -> None:
     """What ``alembic revision --autogenerate`` would find to do on a migrated database: nothing."""
     async with database.engine.connect() as connection:
         differences = await connection.run_sync(
-            lambda sync: compare_metadata(MigrationContext.configure(sync), Base.metadata))
+            lambda sync: compare_metadata(MigrationContext.configure(sync), metadata))
         assert differences == []
         names = set((await connection.execute(text(
             "SELECT name FROM sqlite_master WHERE type = 'table'" if database.is_sqlite else

@@ -203,21 +203,10 @@ class Starts:
                 # a chosen deal (a daily one above all) may have been solved for someone else already
                 verdict = await stored_games.known_verdict(tx, str(code)) or verdict
             game = Game.from_code(code)
-            state = game.to_text()
-            game_id = await stored_games.insert_game(
-                tx, player_id=owner.id, code=str(code), rules=code.rules.value, state=state, version=0,
-                status=PLAYING, active=True, score=game.score, moves=game.moves, daily=deal.daily,
-                dealt_winnable=bool(winnable), hints_used=0, undos_used=0, started_at=now, updated_at=now,
-                finished_at=None, verdict_winnable=verdict[0], verdict_best_score=verdict[1],
-                verdict_at=verdict[2], chat_id=order.chat_id, board=order.community)
-        record = GameRecord(
-            id=game_id, code=str(code), rules=code.rules.value, state=state, version=0, status=PLAYING,
-            active=True, moves=0, daily=deal.daily, dealt_winnable=bool(winnable), hints_used=0, undos_used=0,
-            verdict_winnable=verdict[0], verdict_best_score=verdict[1], verdict_at=verdict[2],
-            chat_id=order.chat_id, message_id=None, owner_id=owner.id, platform=player.platform,
-            user_id=player.user_id, owner_name=owner.display_name, language=owner.language,
-            explain_refusals=owner.explain_refusals, default_rules=owner.default_rules,
-            winnable_only=owner.winnable_only)
+            record = await stored_games.insert_game(tx, owner, stored_games.NewGameRow(
+                code=str(code), rules=code.rules.value, state=game.to_text(), score=game.score, daily=deal.daily,
+                dealt_winnable=bool(winnable), verdict_winnable=verdict[0], verdict_best_score=verdict[1],
+                verdict_at=verdict[2], chat_id=order.chat_id, board=order.community, started_at=now))
         if record.verdict_at is None:
             self.verdicts.schedule(record.code)
         return snapshot_of(record, game, replaced=snapshot_of(replaced) if replaced is not None else None)

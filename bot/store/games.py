@@ -13,12 +13,14 @@ from typing import Any, cast
 from sqlalchemy import CursorResult, Row, Select, bindparam, case, func, insert, select, true, update
 
 from bot.store.engine import Transaction
+from bot.store.players import PlayerRecord
 from bot.store.schema import ABANDONED, PLAYING, games, players
 
 
 @dataclasses.dataclass(frozen=True)
 class GameRecord:
-    """A game row with its owner's row, as read (or as just written)."""
+    """A game row with its owner's row, as read (or as just written). The fields before ``owner_id`` are the
+    games table's columns of the same names; the rest are the owner's (:data:`_OWNER_COLUMNS`)."""
 
     id: int
     code: str
@@ -48,7 +50,26 @@ class GameRecord:
 
     @classmethod
     def from_row(cls, row: Row[Any]) -> GameRecord:
-        return cls(**{field.name: getattr(row, field.name) for field in dataclasses.fields(cls)})
+        return cls(**row._asdict())
+
+
+@dataclasses.dataclass(frozen=True)
+class NewGameRow:
+    """A game about to start, as its row is inserted (:func:`insert_game`): fresh, playing and its player's current
+    game, with no move, hint or undo yet; the names are the games table's columns."""
+
+    code: str
+    rules: str
+    state: str
+    score: int
+    daily: dt.date | None
+    dealt_winnable: bool
+    verdict_winnable: bool | None
+    verdict_best_score: int | None
+    verdict_at: dt.datetime | None
+    chat_id: str | None
+    board: str | None
+    started_at: dt.datetime
 
 
 @dataclasses.dataclass(frozen=True)
@@ -65,14 +86,19 @@ class StateWrite:
     now: dt.datetime
 
 
+#: The owner's fields of :class:`GameRecord`, and the players table's column each is read from (the name of a
+#: :class:`PlayerRecord` field too).
+_OWNER_COLUMNS = {
+    "owner_id": players.c.id, "platform": players.c.platform, "user_id": players.c.user_id,
+    "owner_name": players.c.display_name, "language": players.c.language,
+    "explain_refusals": players.c.explain_refusals, "default_rules": players.c.default_rules,
+    "winnable_only": players.c.winnable_only,
+}
+#: The games table's columns :class:`GameRecord` holds.
+_GAME_COLUMNS = tuple(games.c[field.name] for field in dataclasses.fields(GameRecord)
+                      if field.name not in _OWNER_COLUMNS)
 _SELECT: Select[Any] = select(
-    games.c.id, games.c.code, games.c.rules, games.c.state, games.c.version, games.c.status, games.c.active,
-    games.c.moves, games.c.daily,
-    games.c.dealt_winnable, games.c.hints_used, games.c.undos_used, games.c.verdict_winnable,
-    games.c.verdict_best_score, games.c.verdict_at, games.c.chat_id, games.c.message_id,
-    players.c.id.label("owner_id"), players.c.platform, players.c.user_id,
-    players.c.display_name.label("owner_name"), players.c.language, players.c.explain_refusals,
-    players.c.default_rules, players.c.winnable_only,
+    *_GAME_COLUMNS, *(column.label(name) for name, column in _OWNER_COLUMNS.items()),
 ).join_from(games, players, games.c.player_id == players.c.id)
 
 #: One statement for every action of a batch: each row written only if it is still at the version read.
@@ -159,9 +185,17 @@ async def known_verdict(tx: Transaction, code: str) -> tuple[bool | None, int | 
     return None if row is None else (row.verdict_winnable, row.verdict_best_score, row.verdict_at)
 
 
-async def insert_game(tx: Transaction, **values: Any) -> int:
-    """A new current game of ``values["player_id"]``; returns its id."""
-    return cast(int, (await tx.execute(insert(games).values(**values).returning(games.c.id))).scalar_one())
+async def insert_game(tx: Transaction, owner: PlayerRecord, game: NewGameRow) -> GameRecord:
+    """``game``, inserted as ``owner``'s new current game (their previous one must have ended: :func:`end_active`);
+    returns it as written."""
+    values = dataclasses.asdict(game)
+    row = (await tx.execute(
+        insert(games)
+        .values(player_id=owner.id, version=0, status=PLAYING, active=True, moves=0, hints_used=0, undos_used=0,
+                updated_at=game.started_at, finished_at=None, message_id=None, **values)
+        .returning(*_GAME_COLUMNS))).one()
+    # PlayerRecord's fields are named as the players table's columns
+    return GameRecord(**row._asdict(), **{name: getattr(owner, column.name) for name, column in _OWNER_COLUMNS.items()})
 
 
 async def count_hint(tx: Transaction, game_id: int, version: int) -> bool:

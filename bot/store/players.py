@@ -17,6 +17,8 @@ from bot.store.schema import players
 @dataclasses.dataclass(frozen=True)
 class PlayerRecord:
     id: int
+    platform: str
+    user_id: str
     display_name: str
     language: str | None
     explain_refusals: bool
@@ -24,15 +26,15 @@ class PlayerRecord:
     winnable_only: bool | None
 
 
-_RETURNING = (players.c.id, players.c.display_name, players.c.language, players.c.explain_refusals,
-              players.c.default_rules, players.c.winnable_only)
+_RETURNING = (players.c.id, players.c.platform, players.c.user_id, players.c.display_name, players.c.language,
+              players.c.explain_refusals, players.c.default_rules, players.c.winnable_only)
 #: The columns a caller may change.
 SETTABLE = frozenset({"display_name", "language", "explain_refusals", "default_rules", "winnable_only"})
 
 
 def _record(row: Any) -> PlayerRecord:
-    return PlayerRecord(row.id, row.display_name, row.language, bool(row.explain_refusals), row.default_rules,
-                        row.winnable_only)
+    return PlayerRecord(row.id, row.platform, row.user_id, row.display_name, row.language,
+                        bool(row.explain_refusals), row.default_rules, row.winnable_only)
 
 
 async def find(tx: Transaction, platform: str, user_id: str) -> PlayerRecord | None:
