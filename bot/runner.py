@@ -21,12 +21,13 @@ import os
 import signal
 import stat
 import sys
-from collections.abc import Awaitable, Coroutine
-from typing import TYPE_CHECKING, Any, TextIO
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any, Protocol, TextIO, cast
 
 from bot.config import Config, ConfigError, TokenRejected, redact, redact_url
 
 if TYPE_CHECKING:
+    from bot.app.daily_posts import Sender
     from bot.app.service import GameService
 
 log = logging.getLogger("tripeaks")
@@ -215,52 +216,47 @@ class StopSignals:
 OPEN_GRACE = 1.5
 
 
+async def _first_of(stop: asyncio.Event, *tasks: asyncio.Future[Any]) -> set[asyncio.Future[Any]]:
+    """Wait until one of ``tasks`` is done or ``stop`` is set; returns the tasks done (none: the stop came first).
+    The tasks go on running either way."""
+    waiter = asyncio.ensure_future(stop.wait())
+    try:
+        done, _ = await asyncio.wait({waiter, *tasks}, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        waiter.cancel()
+    return done - {waiter}
+
+
+async def _cancel(task: asyncio.Future[Any]) -> None:
+    """Cancel ``task`` unless it is done, and wait until it has ended (its cleanup run). Whatever it ended with is
+    left in it, for a caller that needs it to read."""
+    task.cancel()
+    await asyncio.gather(task, return_exceptions=True)
+
+
 async def _close_when_open(opening: asyncio.Future[GameService]) -> None:
     """A stop came while the service was opening: let it finish opening (a cancelled migration or connection would
     leave tracebacks behind), then close it; cancel it only past :data:`OPEN_GRACE`."""
     try:
         service = await asyncio.wait_for(asyncio.shield(opening), OPEN_GRACE)
     except TimeoutError:
-        opening.cancel()
-        with contextlib.suppress(BaseException):
-            await opening
+        await _cancel(opening)
         return
     except Exception:
         return
     await service.close()
 
 
-async def _open_unless_cancelled(open_service: Coroutine[Any, Any, GameService]) -> GameService:
-    """Open the service; cancelled meanwhile (a stop signal), close it cleanly first (:func:`_close_when_open`)."""
-    opening = asyncio.ensure_future(open_service)
-    try:
-        return await asyncio.shield(opening)
-    except asyncio.CancelledError:
+async def _open_service(database_url: str, stop: StopSignals, stack: contextlib.AsyncExitStack) -> GameService | None:
+    """Open the service (migrating the database and starting the solver workers) and have ``stack`` close it; None
+    when a stop comes first (the service is then closed as soon as it is open: :func:`_close_when_open`)."""
+    from bot.app.service import GameService
+
+    opening = asyncio.ensure_future(GameService.open(database_url))
+    if not await _first_of(stop.event, opening):
         await _close_when_open(opening)
-        raise
-
-
-async def until_stopped(work: Coroutine[Any, Any, int]) -> int:
-    """Run ``work`` until it returns (its status) or a stop signal comes: then it is cancelled, its cleanup awaited
-    (closing the service commits the actions in hand and stops the solver workers), and the status is 130 or 143."""
-    stop = StopSignals().install()
-    task: asyncio.Task[int] = asyncio.ensure_future(work)
-    waiter = asyncio.ensure_future(stop.event.wait())
-    try:
-        await asyncio.wait({task, waiter}, return_when=asyncio.FIRST_COMPLETED)
-        if task.done():
-            return task.result()
-        # the stop may cut a statement short; the pool then reports closing that connection, which is no error now
-        logging.getLogger("sqlalchemy.pool").setLevel(logging.CRITICAL)
-        task.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await task
-        return stop.status
-    finally:
-        waiter.cancel()
-        if not task.done():
-            task.cancel()
-        stop.remove()
+        return None
+    return await stack.enter_async_context(opening.result())
 
 
 # --- the console game --------------------------------------------------------------------------------------------
@@ -289,19 +285,31 @@ def stdin_can_play(stream: TextIO) -> bool:
 
 async def run_console_session(database_url: str, *, locale: str, lang: str | None = None, user: str | None = None,
                               stream: TextIO = sys.stdin, out: TextIO = sys.stdout) -> int:
-    """The console game on ``database_url`` until the end of input, ``quit`` (0) or a stop signal (130, 143).
-    ``lang`` (``--lang``) wins over the player's saved language for this session."""
+    """The console game on ``database_url`` until the end of input, ``quit`` (0) or a stop signal (130, 143): then
+    the game is cancelled, its cleanup awaited (closing the service commits the actions in hand and stops the solver
+    workers). ``lang`` (``--lang``) wins over the player's saved language for this session."""
     from bot.adapters.console import run_console
-    from bot.app.service import GameService
 
     print(f"Games are saved in {describe_database(database_url)}", file=out, flush=True)
-
-    async def play() -> int:
-        async with await _open_unless_cancelled(GameService.open(database_url)) as service:
-            return await run_console(service, stream=stream, out=out, locale=lang or locale, user=user,
-                                     session_locale=lang)
-
-    return await until_stopped(play())
+    stop = StopSignals().install()
+    try:
+        async with contextlib.AsyncExitStack() as stack:
+            service = await _open_service(database_url, stop, stack)
+            if service is None:
+                return stop.status
+            session = asyncio.ensure_future(run_console(service, stream=stream, out=out, locale=lang or locale,
+                                                        user=user, session_locale=lang))
+            stack.push_async_callback(_cancel, session)
+            if not await _first_of(stop.event, session):
+                # the stop may cut a statement short; the pool then reports closing that connection: no error now
+                logging.getLogger("sqlalchemy.pool").setLevel(logging.CRITICAL)
+        # the game is cancelled (if still on) and the service closed; a stop that came meanwhile wins over the end
+        # of input it came with
+        if session.cancelled() or (stop.event.is_set() and session.exception() is None):
+            return stop.status
+        return session.result()
+    finally:
+        stop.remove()
 
 
 # --- the bot -----------------------------------------------------------------------------------------------------
@@ -333,89 +341,113 @@ async def run_bot(config: Config, *, console_input: TextIO = sys.stdin, console_
         stop.remove()
 
 
+class Platform(Protocol):
+    """A chat platform the bot serves, as :func:`_serve` drives it."""
+
+    def sender(self) -> Sender:
+        """What posts the daily deal to its channels or groups."""
+        ...
+
+    async def start(self) -> asyncio.Task[None] | None:
+        """Connect; returns once updates come in, with the task that stays connected if there is one (the bot
+        stops if it ends). Raises :class:`TokenRejected` when the platform refuses the token."""
+        ...
+
+    async def stop(self) -> None:
+        """Stop taking updates and finish those in hand; called once :meth:`start` was called, even if it failed or
+        was cut short."""
+        ...
+
+
+class _Telegram:
+    def __init__(self, service: GameService, config: Config) -> None:
+        from bot.adapters.telegram.app import build_application
+
+        self.application = build_application(service, config)
+
+    def sender(self) -> Sender:
+        from bot.adapters.telegram.sender import TelegramSender
+
+        return TelegramSender(self.application.bot)
+
+    async def start(self) -> None:
+        from bot.adapters.telegram.app import start
+
+        await start(self.application)
+        log.info("telegram started")
+
+    async def stop(self) -> None:
+        from bot.adapters.telegram.app import stop
+
+        await stop(self.application)
+
+
+class _Discord:
+    def __init__(self, service: GameService, config: Config) -> None:
+        from bot.adapters.discord.client import build_bot
+
+        assert config.discord_token
+        self.token = config.discord_token
+        self.bot = build_bot(service, config)
+        self.task: asyncio.Task[None] | None = None
+
+    def sender(self) -> Sender:
+        from bot.adapters.discord.sender import DiscordSender
+
+        return DiscordSender(self.bot)
+
+    async def start(self) -> asyncio.Task[None]:
+        from bot.adapters.discord.client import start_discord
+
+        self.task = asyncio.create_task(start_discord(self.bot, self.token), name="discord")
+        log.info("discord starting")
+        return self.task
+
+    async def stop(self) -> None:
+        await self.bot.close()
+        if self.task is not None:
+            await _cancel(self.task)
+
+
+def _platforms(service: GameService, config: Config) -> Iterator[Platform]:
+    """The platforms with a token, each built just before it starts."""
+    if config.telegram_token:
+        yield _Telegram(service, config)
+    if config.discord_token:
+        yield _Discord(service, config)
+
+
 async def _serve(config: Config, stop: StopSignals) -> int:
-    from bot.app.service import GameService
+    """Serve until stopped; everything started is stopped on the way out, in reverse order: the daily posts, the
+    platforms, then the service."""
+    from bot.app.daily_posts import DailyPoster
 
-    service_task = asyncio.ensure_future(GameService.open(config.database_url))
-    waiter = asyncio.ensure_future(stop.event.wait())
-    await asyncio.wait({service_task, waiter}, return_when=asyncio.FIRST_COMPLETED)
-    if not service_task.done():  # stopped while migrating or starting the workers
-        await _close_when_open(service_task)
-        return stop.status
-    waiter.cancel()
-    async with service_task.result() as service:
-        tasks: list[asyncio.Task[Any]] = []
-        telegram_app = None
-        discord_bot = None
-        poster_task: asyncio.Task[None] | None = None
-        senders: list[Any] = []
-        try:
-            if config.telegram_token:
-                from bot.adapters.telegram.app import build_application, start
-
-                telegram_app = build_application(service, config)
-                await _unless_stopped(start(telegram_app), stop)
-                if stop.event.is_set():
-                    return stop.status
-                log.info("telegram started")
-                from bot.adapters.telegram.sender import TelegramSender
-
-                senders.append(TelegramSender(telegram_app.bot))
-            if config.discord_token:
-                from bot.adapters.discord.client import build_bot, start_discord
-
-                discord_bot = build_bot(service, config)
-                tasks.append(asyncio.create_task(start_discord(discord_bot, config.discord_token), name="discord"))
-                log.info("discord starting")
-                from bot.adapters.discord.sender import DiscordSender
-
-                senders.append(DiscordSender(discord_bot))
-            from bot.app.daily_posts import DailyPoster
-
-            # the daily posts: today's missed ones at once, then every day at DAILY_POST_TIME (UTC)
-            poster = DailyPoster(service, senders, post_time=config.daily_post_time)
-            poster_task = asyncio.create_task(poster.run(stop.event), name="daily posts")
-            waiter = asyncio.create_task(stop.event.wait(), name="stop")
-            done, _ = await asyncio.wait([waiter, *tasks], return_when=asyncio.FIRST_COMPLETED)
-            waiter.cancel()
-            for task in done:
-                if task is not waiter and isinstance(task.exception(), TokenRejected):
-                    raise TokenRejected(str(task.exception())) from None
-                if task is not waiter and task.exception() is not None:
-                    log.error("%s stopped: %s", task.get_name(), task.exception())
-                    return 1
-            log.info("stopping")
+    async with contextlib.AsyncExitStack() as stack:
+        service = await _open_service(config.database_url, stop, stack)
+        if service is None:  # stopped while migrating or starting the workers
             return stop.status
-        finally:
-            if poster_task is not None:
-                poster_task.cancel()
-                await asyncio.gather(poster_task, return_exceptions=True)
-            if discord_bot is not None:
-                await discord_bot.close()
-            for task in tasks:
-                task.cancel()
-            await asyncio.gather(*tasks, return_exceptions=True)
-            if telegram_app is not None:
-                from bot.adapters.telegram.app import stop as stop_telegram
-
-                await stop_telegram(telegram_app)
-            log.info("stopped")
-
-
-async def _unless_stopped(work: Awaitable[None], stop: StopSignals) -> None:
-    """Await ``work``, cancelling it if a stop signal comes first."""
-    task = asyncio.ensure_future(work)
-    waiter = asyncio.ensure_future(stop.event.wait())
-    try:
-        await asyncio.wait({task, waiter}, return_when=asyncio.FIRST_COMPLETED)
-        if task.done():
-            task.result()
-        else:
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
-    finally:
-        waiter.cancel()
-
-
-
+        stack.callback(log.info, "stopped")
+        senders: list[Sender] = []
+        connections: list[asyncio.Task[None]] = []
+        for platform in _platforms(service, config):
+            stack.push_async_callback(platform.stop)
+            starting = asyncio.ensure_future(platform.start())
+            if not await _first_of(stop.event, starting):
+                await _cancel(starting)
+                return stop.status
+            if (connection := starting.result()) is not None:
+                connections.append(connection)
+            if stop.event.is_set():
+                return stop.status
+            senders.append(platform.sender())
+        # the daily posts: today's missed ones at once, then every day at DAILY_POST_TIME (UTC)
+        poster = DailyPoster(service, senders, post_time=config.daily_post_time)
+        stack.push_async_callback(_cancel, asyncio.create_task(poster.run(stop.event), name="daily posts"))
+        for ended in await _first_of(stop.event, *connections):
+            if isinstance(error := ended.exception(), TokenRejected):
+                raise TokenRejected(str(error)) from None
+            if error is not None:
+                log.error("%s stopped: %s", cast(asyncio.Task[None], ended).get_name(), error)
+                return 1
+        log.info("stopping")
+        return stop.status
