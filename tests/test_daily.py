@@ -227,8 +227,8 @@ async def test_two_posters_on_one_database_post_once(api: FakeBotAPI, db_file: s
 
 @pytest.fixture
 async def clean(service: GameService) -> GameService:
-    async with service.db.sessions.begin() as session:
-        await session.execute(delete(daily_subscriptions))
+    async with service.db.transaction() as tx:
+        await tx.execute(delete(daily_subscriptions))
     return service
 
 

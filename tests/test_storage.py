@@ -53,8 +53,8 @@ async def test_sqlite_connections_use_wal_foreign_keys_and_wait_for_locks(tmp_pa
 
 
 async def _add_player(db: Database, user_id: str) -> int:
-    async with db.sessions.begin() as session:
-        return (await session.execute(insert(players).values(
+    async with db.transaction() as tx:
+        return (await tx.execute(insert(players).values(
             platform="discord", user_id=user_id, display_name=user_id, created_at=utcnow(),
         ).returning(players.c.id))).scalar_one()
 
@@ -62,8 +62,8 @@ async def _add_player(db: Database, user_id: str) -> int:
 async def _add_game(db: Database, player_id: int, *, active: bool) -> None:
     game = Game.from_code("TP1-E-AAAAAAB")
     now = utcnow()
-    async with db.sessions.begin() as session:
-        await session.execute(insert(games).values(
+    async with db.transaction() as tx:
+        await tx.execute(insert(games).values(
             player_id=player_id, code="TP1-E-AAAAAAB", rules="easy", state=game.to_text(), score=500,
             active=active, status="playing" if active else "abandoned", started_at=now, updated_at=now))
 
@@ -92,10 +92,10 @@ async def test_games_need_a_real_player(database: Database) -> None:
 async def test_a_players_games_go_with_the_player(database: Database) -> None:
     alice = await _add_player(database, "a")
     await _add_game(database, alice, active=True)
-    async with database.sessions.begin() as session:
-        await session.execute(players.delete().where(players.c.id == alice))
-    async with database.sessions.begin() as session:
-        assert (await session.execute(select(games.c.id))).all() == []
+    async with database.transaction() as tx:
+        await tx.execute(players.delete().where(players.c.id == alice))
+    async with database.transaction() as tx:
+        assert (await tx.execute(select(games.c.id))).all() == []
 
 
 async def test_the_models_match_the_migrations(database: Database) -> None:

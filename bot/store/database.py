@@ -1,4 +1,4 @@
-"""Opening the database: the engine, its sessionmaker, and the schema brought up to date."""
+"""Opening the database: the engine, checked, and the schema brought up to date."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from typing import Any
 
 from sqlalchemy.engine import URL
 
-from bot.store.engine import Database, create_engine, create_sessionmaker, database_url
+from bot.store.engine import Database, create_engine, database_url
 from bot.store.migrate import upgrade_database
 from bot.store.probe import check_integrity, check_writable
 
@@ -17,7 +17,7 @@ async def open_database(url: str | URL | None = None, *, migrate: bool = True, *
     false."""
     resolved = database_url(url)
     engine = create_engine(resolved, **engine_kwargs)
-    db = Database(resolved, engine, create_sessionmaker(engine))
+    db = Database(resolved, engine)
     if migrate:
         try:
             await check_integrity(db)

@@ -25,8 +25,6 @@ from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.ext.asyncio import (
     AsyncConnection,
     AsyncEngine,
-    AsyncSession,
-    async_sessionmaker,
     create_async_engine,
 )
 
@@ -105,10 +103,6 @@ def create_engine(url: str | URL | None = None, **kwargs: Any) -> AsyncEngine:
     return engine
 
 
-def create_sessionmaker(engine: AsyncEngine) -> async_sessionmaker[AsyncSession]:
-    return async_sessionmaker(engine, expire_on_commit=False)
-
-
 #: An open transaction, as the store's functions take it.
 Transaction = AsyncConnection
 #: What the database raises when it cannot be reached or refuses a statement (callers outside the store catch this).
@@ -117,11 +111,10 @@ DatabaseError = SQLAlchemyError
 
 @dataclass
 class Database:
-    """An engine and its sessionmaker, for one database URL."""
+    """An engine, for one database URL, and its transactions."""
 
     url: URL
     engine: AsyncEngine
-    sessions: async_sessionmaker[AsyncSession]
     #: SQLite: this process's transactions queue here before ``BEGIN IMMEDIATE``, in order, instead of polling
     #: SQLite's lock (other processes wait on ``busy_timeout``).
     _queue: asyncio.Lock | None = field(default=None, init=False, repr=False)
