@@ -184,6 +184,19 @@ def _db_restore(file: str) -> int:
     return 0
 
 
+def cmd_health(args: argparse.Namespace) -> int:
+    """``tripeaks health``: whether the bot running with the same settings is up (its heartbeat, see
+    :mod:`bot.heartbeat`): one line, exit status 0 when it is, 1 when it is not."""
+    from bot.heartbeat import check_health
+
+    config = _load_config()
+    if config.heartbeat_file is None:
+        raise UsageError("HEARTBEAT_FILE is not set, so the bot writes no heartbeat to check (see .env.example)")
+    health = check_health(config.heartbeat_file)
+    print(health.message)
+    return 0 if health.healthy else 1
+
+
 def cmd_daily(args: argparse.Namespace) -> int:
     import datetime as dt
 
@@ -277,6 +290,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     run = sub.add_parser("run", help="run the bot: Discord and Telegram, or the console without tokens")
     run.set_defaults(handler=cmd_run)
+
+    health = sub.add_parser("health", help="whether the bot is up, from its heartbeat (HEARTBEAT_FILE): exit "
+                                           "status 0 when it is, 1 when not (a health check)")
+    health.set_defaults(handler=cmd_health)
 
     console = sub.add_parser("console", help="play in the terminal (scriptable from standard input)")
     console.add_argument("--lang", help=f"{', '.join(SUPPORTED_LOCALES)} (default: the saved one, else "

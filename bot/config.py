@@ -94,6 +94,8 @@ class Config:
     discord_shard_ids: tuple[int, ...] | None = None
     #: Whether LOG_LEVEL was set: the console game logs only warnings unless it was.
     log_level_set: bool = False
+    #: HEARTBEAT_FILE: where the running bot writes its heartbeat for ``tripeaks health`` (None: nowhere).
+    heartbeat_file: Path | None = None
 
     def __repr__(self) -> str:  # never show a token, not even in a traceback or a log line
         return (f"Config(discord={'set' if self.discord_token else 'unset'}, "
@@ -223,7 +225,14 @@ def load_config(env: Mapping[str, str] | None = None, *, dotenv_path: Path | Non
         telegram_webhook_listen=_get(env, "TELEGRAM_WEBHOOK_LISTEN") or "0.0.0.0",
         telegram_webhook_port=port if port is not None else 8443,
         discord_shard_count=shard_count, discord_shard_ids=shard_ids, log_level_set=_get(env, "LOG_LEVEL") is not None,
+        heartbeat_file=_heartbeat_file(env, dotenv_path),
     )
+
+
+def _heartbeat_file(env: Mapping[str, str], dotenv_path: Path | None) -> Path | None:
+    """HEARTBEAT_FILE, a relative path relative to the same folder as a relative SQLite path."""
+    text = _get(env, "HEARTBEAT_FILE")
+    return None if text is None else home_folder(env, dotenv_path) / Path(text).expanduser()
 
 
 def _int(env: Mapping[str, str], name: str, default: int | None, low: int, high: int) -> int | None:

@@ -22,6 +22,7 @@ import signal
 import stat
 import sys
 from collections.abc import Iterator
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, TextIO, cast
 
 from bot.config import Config, ConfigError, TokenRejected, redact, redact_url
@@ -358,6 +359,10 @@ class Platform(Protocol):
         was cut short."""
         ...
 
+    def up(self) -> tuple[str, bool]:
+        """Its name, and whether it is connected now (the heartbeat asks, see :mod:`bot.heartbeat`)."""
+        ...
+
 
 class _Telegram:
     def __init__(self, service: GameService, config: Config) -> None:
@@ -380,6 +385,10 @@ class _Telegram:
         from bot.adapters.telegram.app import stop
 
         await stop(self.application)
+
+    def up(self) -> tuple[str, bool]:
+        updater = self.application.updater  # polling or the webhook's server
+        return "telegram", updater is not None and updater.running
 
 
 class _Discord:
@@ -408,6 +417,9 @@ class _Discord:
         if self.task is not None:
             await _cancel(self.task)
 
+    def up(self) -> tuple[str, bool]:
+        return "discord", self.bot.is_ready() and not self.bot.is_closed()  # the gateway connected
+
 
 def _platforms(service: GameService, config: Config) -> Iterator[Platform]:
     """The platforms with a token, each built just before it starts."""
@@ -415,6 +427,23 @@ def _platforms(service: GameService, config: Config) -> Iterator[Platform]:
         yield _Telegram(service, config)
     if config.discord_token:
         yield _Discord(service, config)
+
+
+def _start_heartbeat(path: Path, service: GameService, platforms: list[Platform]) -> asyncio.Task[None]:
+    """Beat while the bot runs (see :mod:`bot.heartbeat`): whether the database answers, and each platform is
+    connected."""
+    from bot.heartbeat import beat_until_cancelled
+    from bot.store.engine import DatabaseError
+
+    async def parts() -> dict[str, bool]:
+        try:
+            await asyncio.wait_for(service.db.ping(), timeout=5)
+            found = {"database": True}
+        except (DatabaseError, OSError, TimeoutError):
+            found = {"database": False}
+        return found | dict(platform.up() for platform in platforms)
+
+    return asyncio.create_task(beat_until_cancelled(path, parts), name="heartbeat")
 
 
 async def _serve(config: Config, stop: StopSignals) -> int:
@@ -429,7 +458,9 @@ async def _serve(config: Config, stop: StopSignals) -> int:
         stack.callback(log.info, "stopped")
         senders: list[Sender] = []
         connections: list[asyncio.Task[None]] = []
+        started: list[Platform] = []
         for platform in _platforms(service, config):
+            started.append(platform)
             stack.push_async_callback(platform.stop)
             starting = asyncio.ensure_future(platform.start())
             if not await _first_of(stop.event, starting):
@@ -443,6 +474,8 @@ async def _serve(config: Config, stop: StopSignals) -> int:
         # the daily posts: today's missed ones at once, then every day at DAILY_POST_TIME (UTC)
         poster = DailyPoster(service, senders, post_time=config.daily_post_time)
         stack.push_async_callback(_cancel, asyncio.create_task(poster.run(stop.event), name="daily posts"))
+        if config.heartbeat_file is not None:  # the first thing stopped: the bot is no longer up
+            stack.push_async_callback(_cancel, _start_heartbeat(config.heartbeat_file, service, started))
         for ended in await _first_of(stop.event, *connections):
             if isinstance(error := ended.exception(), TokenRejected):
                 raise TokenRejected(str(error)) from None

@@ -39,3 +39,27 @@ def test_the_compose_file_is_valid_yaml() -> None:
     services = yaml.safe_load(COMPOSE)["services"]
     assert services["bot-pg-shard-1"]["depends_on"]["migrate"]["condition"] == "service_completed_successfully"
     assert all(services[name]["restart"] == "on-failure:3" for name in ("bot", "bot-pg", "bot-pg-shard-1"))
+
+
+BOTS = ("bot", "bot-pg", "bot-pg-shard-1")
+
+
+def test_every_bot_has_a_health_check_that_reads_its_heartbeat() -> None:
+    yaml = pytest.importorskip("yaml")
+    services = yaml.safe_load(COMPOSE)["services"]
+    for name in BOTS:
+        assert services[name]["healthcheck"]["test"] == ["CMD", "tripeaks", "health"], name
+        assert services[name]["environment"]["HEARTBEAT_FILE"].startswith("/tmp/"), name  # not a shared volume
+    assert services["migrate"]["healthcheck"] == {"disable": True}  # a one-off job, done when it exits
+
+
+def test_the_telegram_webhook_port_is_published_for_a_local_reverse_proxy() -> None:
+    yaml = pytest.importorskip("yaml")
+    services = yaml.safe_load(COMPOSE)["services"]
+    port = "${TELEGRAM_WEBHOOK_PORT:-8443}"
+    for name in ("bot", "bot-pg"):  # the processes that may run Telegram
+        assert services[name]["ports"] == [f"127.0.0.1:{port}:{port}"], name
+    assert "ports" not in services["bot-pg-shard-1"]  # no Telegram there
+    readme = (REPO / "README.md").read_text()
+    compose_part = readme.split("### Docker Compose")[1].split("\n## ")[0]
+    assert "reverse proxy" in compose_part and "TLS" in compose_part and "127.0.0.1" in compose_part

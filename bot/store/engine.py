@@ -147,6 +147,12 @@ class Database:
             async with self._queue, self.engine.begin() as connection:
                 yield connection
 
+    async def ping(self) -> None:
+        """One trivial statement in a transaction of its own: raises :data:`DatabaseError` (or ``OSError``) when
+        the database does not answer (the heartbeat asks this)."""
+        async with self.transaction() as connection:
+            await connection.exec_driver_sql("SELECT 1")
+
     async def close(self) -> None:
         await self.engine.dispose()
 
