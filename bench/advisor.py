@@ -1,42 +1,60 @@
-"""The fair advisor against a greedy player and the omniscient solver. Run by hand:
+"""The fair advisor against today's, a greedy player and the omniscient solver, and how true its chance comes.
 
-    .venv/bin/python bench/advisor.py [--deals 100] [--first 0] [--samples 48] [--jobs 1] [--json]
+    .venv/bin/python bench/advisor.py [--first 0] [--deals 300] [--samples 64] [--node-budget 300000]
+        [--no-today] [--lost] [--jobs 1] [--log FILE] [--pairs FILE] [--json]
 
-For deals ``first`` .. ``first + deals - 1`` from their start, under Easy and Classic rules, it plays each deal to
-its end three ways and prints the win rates with 95% Wilson intervals:
+For deals ``first`` .. ``first + deals - 1`` from their start, under Easy and Classic rules (taken in turn, so a
+run stopped early is balanced), it plays each deal to its end:
 
 - advisor: every action is :func:`core.advisor.advise`'s choice for the position the player sees (seed: the deal
   number); a forced action (only the draw is legal) is played without asking;
+- today: the advisor as it was before its second look and its tie-break toward turning cards face up
+  (``advise(..., second_look=False, prefer_reveals=False)``), on the same deals (``--no-today`` leaves it out);
 - greedy: a fitting card when there is one, preferring one whose removal turns a card face up (then the lower slot),
   otherwise the draw;
 - omniscient: whether the exact solver, which sees every card, can win the deal (the upper bound of any player).
 
-It also prints the advisor's time per decision (wall clock and CPU: median, p99, max) over the decisions with a
-choice (a busy machine stretches the wall clock; the CPU time is what a hint costs a worker), and
-for each deal the advisor lost that could be won, the decision that lost it: the last position that could still
-be won (solved exactly afterwards), the advisor's chance for its choice and for each action that would have kept
-the game winnable. ``--jobs 2`` plays deals in two processes (the times are then measured with both cores busy).
+It prints the win rates with 95% Wilson intervals, the time per decision of both advisors (wall clock and CPU:
+median, p99, max; a busy machine stretches the wall clock, the CPU time is what a hint costs a worker), and how
+true the shown chance comes: at the first move, the mean chance shown against the share of deals won; over every
+decision, deciles of the shown chance (decisions, mean shown, share won from there) and the Brier score of the shown
+chance beside the raw share's. The shown chance is the shipped calibration's (:mod:`core.calibration_table`), which
+was fitted on deals 100000 and up: report it on other deals. ``--lost`` adds, for each deal the advisor lost that
+could be won, the decision that lost it (the advisor's chance for its choice and for each action that kept the deal
+winnable; a few exact solves a deal).
+
+``--log FILE`` appends each played deal as a JSON line and reuses the deals already there (a long run can be stopped
+and resumed, and summarised again at once); ``--pairs FILE`` writes the advisor's decisions as CSV for
+``bench/calibrate.py``. ``--json`` prints one JSON object as the last line: ``runs`` (per rule set), ``games``
+(``code``, ``rules``, ``won``, ``shown_at_start``) and ``calibration`` (``bins``, ``brier``, ``brier_raw``).
+``--jobs 2`` plays deals in two processes (the times are then measured with both cores busy).
 """
 
 from __future__ import annotations
 
 import argparse
+import csv
 import json
 import math
 import statistics
 import sys
 import time
+from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from core.advisor import DEFAULT_SAMPLES, VisiblePosition, advise  # noqa: E402
-from core.deal import Deal, Rules  # noqa: E402
+from bench.calibrate import reliability, show_reliability  # noqa: E402
+from core.advisor import DEFAULT_NODE_BUDGET, DEFAULT_SAMPLES, VisiblePosition, advise, shown_chance  # noqa: E402
+from core.deal import Deal, GameCode, Rules  # noqa: E402
 from core.game import DRAW, Draw, Game, Status, Tap  # noqa: E402
 from core.layout import COVER_MASKS, COVERS  # noqa: E402
 from core.solver import solve  # noqa: E402
+
+#: The columns of a ``--pairs`` file: one advised decision a row.
+PAIR_FIELDS = ("rules", "deal", "stock_left", "face_down", "wins", "samples", "certain", "won")
 
 
 def wilson(wins: int, total: int, z: float = 1.96) -> tuple[float, float]:
@@ -61,57 +79,42 @@ def greedy_action(game: Game) -> Tap | Draw:
     return next((tap for tap in taps if uncovers(tap)), taps[0])
 
 
-@dataclass
-class Lost:
-    """The decision that lost a winnable deal: the actions before it, the choice, and the chances the advisor gave."""
-
-    deal: int
-    move: int
-    chosen: str
-    chosen_chance: float
-    winning_actions: dict[str, float]
-
-
-@dataclass
-class DealResult:
-    number: int
-    omniscient: bool
-    greedy: bool
-    advisor: bool
-    decision_seconds: list[float] = field(default_factory=list)
-    decision_cpu_seconds: list[float] = field(default_factory=list)
-    forced: int = 0
-    cut: int = 0
-    lost: Lost | None = None
-
-
-def play_advisor(game: Game, number: int, samples: int) -> tuple[list[float], list[float], int, int,
-                                                                 list[tuple[str, dict[str, float]]]]:
-    """Play ``game`` to its end by the advisor; the wall-clock and CPU times of the decisions, the forced moves,
-    the decisions the node budget cut short, and each move's chances (action to chance)."""
+def play_advisor(game: Game, number: int, samples: int, node_budget: int, today: bool) -> dict[str, Any]:
+    """Play ``game`` to its end by the advisor (today's when ``today``): whether it won, each advised decision (the
+    cards in the stock and face down, the raw wins of the action chosen, the samples, whether that raw share is
+    certain),
+    the wall-clock and CPU time of each, the forced moves, the decisions the node budget cut short, and the
+    actions with the chances the advisor gave them."""
+    decisions: list[list[int]] = []
     seconds: list[float] = []
-    cpu_seconds: list[float] = []
+    cpu: list[float] = []
     forced = cut = 0
-    chances: list[tuple[str, dict[str, float]]] = []
+    moves: list[tuple[str, dict[str, float]]] = []
     while game.status is Status.PLAYING:
         position = VisiblePosition.of(game)
         legal = position.legal_actions()
         if len(legal) == 1:
             forced += 1
             game.push(legal[0])
-            chances.append((str(legal[0]), {}))
+            moves.append((str(legal[0]), {}))
             continue
         started, started_cpu = time.perf_counter(), time.process_time()
-        advice = advise(position, samples=samples, seed=number)
+        advice = advise(position, samples=samples, seed=number, node_budget=node_budget,
+                        second_look=not today, prefer_reveals=not today)
         seconds.append(time.perf_counter() - started)
-        cpu_seconds.append(time.process_time() - started_cpu)
+        cpu.append(time.process_time() - started_cpu)
+        assert advice.action is not None  # no time budget: at least one sample is solved
         cut += advice.samples_used < samples and not advice.exact
-        chances.append((str(advice.action), {str(a): advice.chance(a) for a, _ in advice.wins}))
+        best = dict(advice.wins)[advice.action]
+        decisions.append([position.stock_left, len(position.face_down_slots()), best, advice.samples_used,
+                          int(advice.certain)])
+        moves.append((str(advice.action), {str(a): advice.chance(a) for a, _ in advice.wins}))
         game.push(advice.action)
-    return seconds, cpu_seconds, forced, cut, chances
+    return {"won": game.status is Status.WON, "decisions": decisions, "seconds": seconds, "cpu": cpu,
+            "forced": forced, "cut": cut, "moves": moves}
 
 
-def losing_decision(start: Game, number: int, moves: list[tuple[str, dict[str, float]]]) -> Lost | None:
+def losing_decision(start: Game, moves: list[tuple[str, dict[str, float]]]) -> dict[str, Any] | None:
     """The first move after which the deal could no longer be won, with the advisor's chances there."""
     game = start.copy()
     for index, (word, chances) in enumerate(moves):
@@ -126,23 +129,30 @@ def losing_decision(start: Game, number: int, moves: list[tuple[str, dict[str, f
                     trial.push(other)
                     if solve(trial).winnable:
                         winning[str(other)] = chances.get(str(other), 1.0)
-            return Lost(number, index, word, chances.get(word, 1.0), winning)
+            return {"move": index, "chosen": word, "chosen_chance": chances.get(word, 1.0),
+                    "winning_actions": winning}
         game = after
     return None
 
 
-def play_deal(task: tuple[Rules, int, int]) -> DealResult:
-    rules, number, samples = task
+def play_deal(task: tuple[Rules, int, int, int, bool, bool]) -> dict[str, Any]:
+    """One deal played every way; a JSON-ready record (the log's line)."""
+    rules, number, samples, node_budget, with_today, with_lost = task
     deal = Deal.from_number(number)
     omniscient = bool(solve(Game(deal, rules)).winnable)
     greedy = Game(deal, rules)
     while greedy.status is Status.PLAYING:
         greedy.push(greedy_action(greedy))
-    game = Game(deal, rules)
-    seconds, cpu_seconds, forced, cut, moves = play_advisor(game, number, samples)
-    won = game.status is Status.WON
-    lost = losing_decision(Game(deal, rules), number, moves) if omniscient and not won else None
-    return DealResult(number, omniscient, greedy.status is Status.WON, won, seconds, cpu_seconds, forced, cut, lost)
+    record: dict[str, Any] = {"code": str(GameCode(rules, number)), "rules": rules.value, "number": number,
+                              "samples": samples, "node_budget": node_budget, "omniscient": omniscient,
+                              "greedy": greedy.status is Status.WON}
+    for name in ("advisor", "today") if with_today else ("advisor",):
+        played = play_advisor(Game(deal, rules), number, samples, node_budget, today=name == "today")
+        moves = played.pop("moves")
+        if name == "advisor" and with_lost and omniscient and not played["won"]:
+            played["lost"] = losing_decision(Game(deal, rules), moves)
+        record[name] = played
+    return record
 
 
 def rate(wins: int, total: int) -> dict[str, float]:
@@ -158,44 +168,96 @@ def percentiles(values: list[float]) -> dict[str, float]:
             "max": ordered[-1], "mean": statistics.fmean(ordered)}
 
 
-def summarise(rules: Rules, results: list[DealResult], samples: int) -> dict[str, object]:
-    seconds = [s for r in results for s in r.decision_seconds]
-    n = len(results)
-    return {
-        "rules": rules.value,
-        "samples": samples,
-        "omniscient": rate(sum(r.omniscient for r in results), n),
-        "advisor": rate(sum(r.advisor for r in results), n),
-        "greedy": rate(sum(r.greedy for r in results), n),
-        "decisions": len(seconds),
-        "forced_moves": sum(r.forced for r in results),
-        "cut_by_budget": sum(r.cut for r in results),
-        "decision_seconds": percentiles(seconds),
-        "decision_cpu_seconds": percentiles([s for r in results for s in r.decision_cpu_seconds]),
-        "lost_winnable": [asdict(r.lost) for r in results if r.lost is not None],
-    }
+def shown_of(rules: Rules, decision: list[int]) -> tuple[float, float]:
+    """The raw and the shown chance of a recorded decision."""
+    stock_left, face_down, wins, used, certain = decision
+    raw = wins / used
+    return raw, shown_chance(raw, rules, stock_left, face_down, certain=bool(certain))
 
 
-def show(summary: dict[str, object]) -> None:
-    print(f"== {summary['rules']}  ({summary['samples']} samples a decision)")
-    for name in ("omniscient", "advisor", "greedy"):
+def summarise(rules: Rules, records: list[dict[str, Any]]) -> dict[str, Any]:
+    n = len(records)
+    summary: dict[str, Any] = {"rules": rules.value, "deals": n,
+                               "omniscient": rate(sum(r["omniscient"] for r in records), n),
+                               "greedy": rate(sum(r["greedy"] for r in records), n)}
+    for name in ("advisor", "today"):
+        played = [r[name] for r in records if name in r]
+        if len(played) != n:
+            continue
+        summary[name] = {**rate(sum(p["won"] for p in played), n),
+                         "decisions": sum(len(p["seconds"]) for p in played),
+                         "forced_moves": sum(p["forced"] for p in played),
+                         "cut_by_budget": sum(p["cut"] for p in played),
+                         "decision_seconds": percentiles([s for p in played for s in p["seconds"]]),
+                         "decision_cpu_seconds": percentiles([s for p in played for s in p["cpu"]])}
+    starts = [shown_of(rules, r["advisor"]["decisions"][0])[1] for r in records if r["advisor"]["decisions"]]
+    summary["first_move"] = {"mean_shown": statistics.fmean(starts) if starts else None,
+                             "win_rate": summary["advisor"]["rate"], "deals": len(starts)}
+    summary["lost_winnable"] = [{"deal": r["number"], **r["advisor"]["lost"]} for r in records
+                                if r["advisor"].get("lost")]
+    return summary
+
+
+def calibration(records: list[dict[str, Any]]) -> dict[str, Any]:
+    """Deciles of the shown chance over every advised decision, with the share won from there, and Brier scores."""
+    return reliability((*shown_of(Rules(record["rules"]), decision), record["advisor"]["won"])
+                       for record in records for decision in record["advisor"]["decisions"])
+
+
+def show(summary: dict[str, Any]) -> None:
+    print(f"== {summary['rules']}  ({summary['deals']} deals)")
+    for name in ("omniscient", "advisor", "today", "greedy"):
+        if name in summary:
+            r = summary[name]
+            print(f"  {name:<10} {r['wins']:>4}/{r['deals']:<4} {100 * r['rate']:5.1f}%  "
+                  f"95% CI {100 * r['low']:5.1f}-{100 * r['high']:5.1f}%")
+    for name in ("advisor", "today"):
+        if name not in summary:
+            continue
         r = summary[name]
-        assert isinstance(r, dict)
-        print(f"  {name:<10} {r['wins']:>4}/{r['deals']:<4} {100 * r['rate']:5.1f}%  "
-              f"95% CI {100 * r['low']:5.1f}-{100 * r['high']:5.1f}%")
-    print(f"  advisor: {summary['decisions']} decisions, {summary['forced_moves']} forced moves not asked, "
-          f"{summary['cut_by_budget']} decisions cut by the node budget")
-    for key, name in (("decision_seconds", "wall clock"), ("decision_cpu_seconds", "CPU")):
-        t = summary[key]
-        assert isinstance(t, dict)
-        print(f"  time per decision, {name}: median {1000 * t['median']:.0f} ms, p99 {1000 * t['p99']:.0f} ms, "
-              f"max {1000 * t['max']:.0f} ms")
-    lost = summary["lost_winnable"]
-    assert isinstance(lost, list)
-    for item in lost:
+        print(f"  {name}: {r['decisions']} decisions, {r['forced_moves']} forced moves not asked, "
+              f"{r['cut_by_budget']} decisions cut by the node budget")
+        for key, label in (("decision_seconds", "wall clock"), ("decision_cpu_seconds", "CPU")):
+            t = r[key]
+            print(f"    time per decision, {label}: median {1000 * t['median']:.0f} ms, p99 {1000 * t['p99']:.0f} "
+                  f"ms, max {1000 * t['max']:.0f} ms")
+    first = summary["first_move"]
+    if first["mean_shown"] is not None:
+        print(f"  first move: mean chance shown {100 * first['mean_shown']:.1f}%, advisor won "
+              f"{100 * first['win_rate']:.1f}%")
+    for item in summary["lost_winnable"]:
         others = ", ".join(f"{a} {c:.2f}" for a, c in item["winning_actions"].items()) or "none"
         print(f"  lost deal {item['deal']} at move {item['move']}: chose {item['chosen']} "
               f"(chance {item['chosen_chance']:.2f}); actions that kept it winnable: {others}")
+
+
+def read_log(path: Path | None) -> dict[tuple[str, int], dict[str, Any]]:
+    if path is None or not path.exists():
+        return {}
+    records = {}
+    for line in path.read_text().splitlines():
+        if line.strip():
+            record = json.loads(line)
+            records[record["rules"], record["number"]] = record
+    return records
+
+
+def played(tasks: list[tuple[Rules, int, int, int, bool, bool]], jobs: int) -> Iterator[dict[str, Any]]:
+    if jobs > 1:
+        with ProcessPoolExecutor(jobs) as pool:
+            yield from pool.map(play_deal, tasks)
+    else:
+        yield from map(play_deal, tasks)
+
+
+def write_pairs(path: Path, records: list[dict[str, Any]]) -> None:
+    with path.open("w", newline="") as out:
+        writer = csv.writer(out, lineterminator="\n")
+        writer.writerow(PAIR_FIELDS)
+        for record in records:
+            won = int(record["advisor"]["won"])
+            for decision in record["advisor"]["decisions"]:
+                writer.writerow([record["rules"], record["number"], *decision, won])
 
 
 def main() -> int:
@@ -203,24 +265,48 @@ def main() -> int:
     parser.add_argument("--deals", type=int, default=100)
     parser.add_argument("--first", type=int, default=0)
     parser.add_argument("--samples", type=int, default=DEFAULT_SAMPLES)
+    parser.add_argument("--node-budget", type=int, default=DEFAULT_NODE_BUDGET)
+    parser.add_argument("--no-today", action="store_true", help="leave today's advisor out")
+    parser.add_argument("--lost", action="store_true", help="find the decision that lost each lost winnable deal")
     parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--log", type=Path, help="append each deal played as a JSON line; reuse those there")
+    parser.add_argument("--pairs", type=Path, help="write the advisor's decisions as CSV (for bench/calibrate.py)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
-    summaries = []
-    for rules in (Rules.EASY, Rules.CLASSIC):
-        tasks = [(rules, n, args.samples) for n in range(args.first, args.first + args.deals)]
-        if args.jobs > 1:
-            with ProcessPoolExecutor(args.jobs) as pool:
-                results = list(pool.map(play_deal, tasks))
-        else:
-            results = [play_deal(task) for task in tasks]
-        summary = summarise(rules, results, args.samples)
-        summaries.append(summary)
-        if not args.json:
-            show(summary)
-            sys.stdout.flush()
+    wanted = [(rules, number) for number in range(args.first, args.first + args.deals) for rules in Rules]
+    known = read_log(args.log)
+
+    def fits(record: dict[str, Any]) -> bool:
+        return (record["samples"], record["node_budget"]) == (args.samples, args.node_budget) and (
+            args.no_today or "today" in record) and (not args.lost or "lost" in record["advisor"]
+                                                     or record["advisor"]["won"] or not record["omniscient"])
+
+    tasks = [(rules, number, args.samples, args.node_budget, not args.no_today, args.lost) for rules, number in wanted
+             if not ((rules.value, number) in known and fits(known[rules.value, number]))]
+    log = args.log.open("a") if args.log else None
+    try:
+        for record in played(tasks, args.jobs):
+            known[record["rules"], record["number"]] = record
+            if log:
+                log.write(json.dumps(record) + "\n")
+                log.flush()
+    finally:
+        if log:
+            log.close()
+    records = [known[rules.value, number] for rules, number in wanted]
+    if args.pairs:
+        write_pairs(args.pairs, records)
+    summaries = [summarise(rules, [r for r in records if r["rules"] == rules.value]) for rules in Rules]
+    table = calibration(records)
     if args.json:
-        print(json.dumps(summaries))
+        games = [{"code": r["code"], "rules": r["rules"], "won": r["advisor"]["won"],
+                  "shown_at_start": shown_of(Rules(r["rules"]), r["advisor"]["decisions"][0])[1]
+                  if r["advisor"]["decisions"] else None} for r in records]
+        print(json.dumps({"runs": summaries, "games": games, "calibration": table}))
+    else:
+        for summary in summaries:
+            show(summary)
+        show_reliability("how true the shown chance comes (every advised decision)", table)
     return 0
 
 

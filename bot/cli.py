@@ -262,7 +262,8 @@ def build_parser() -> argparse.ArgumentParser:
     advise = sub.add_parser("advise", help="the next action from what the player sees (not the hidden cards), "
                                            "and its chance to win")
     _position_options(advise)
-    advise.add_argument("--samples", type=int, help="arrangements of the unseen cards to solve, at most (default 64)")
+    advise.add_argument("--samples", type=int, help="arrangements of the unseen cards to solve (default 64; "
+                        "a close call gets as many again)")
     advise.add_argument("--seed", type=int, default=0, help="the same seed gives the same answer (default 0)")
     advise.add_argument("--time-budget", type=float,
                         help="seconds; when no arrangement is solved by then there is no advice (default: no limit)")

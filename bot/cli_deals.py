@@ -183,13 +183,14 @@ def cmd_advise(args: argparse.Namespace) -> int:
         raise UsageError(str(error)) from None
     if args.json:
         print(json.dumps({"action": None if advice.action is None else str(advice.action),
-                          "win_chance": advice.win_chance, "samples": advice.samples_used}))
-    elif advice.action is None or advice.win_chance is None:
+                          "win_chance": advice.win_chance, "raw_chance": advice.raw_chance,
+                          "samples": advice.samples_used}))
+    elif advice.action is None or advice.win_chance is None or advice.raw_chance is None:
         print("no advice: no arrangement of the unseen cards was solved in time")
     else:
         every = ", every one" if advice.exact else ""
-        print(f"{advice.action}  (wins in {advice.win_chance:.0%} of {advice.samples_used} arrangements of the "
-              f"unseen cards{every})")
+        print(f"{advice.action}  (about {advice.win_chance:.0%} to win; wins in {advice.raw_chance:.0%} of "
+              f"{advice.samples_used} arrangements of the unseen cards{every})")
     return 0
 
 

@@ -8,13 +8,18 @@ the face-down slots and the stock in an order the player cannot know, every orde
 :func:`advise` deals those unseen cards at random into the face-down slots and the stock many times (a *sample*
 each), solves every sample exactly, and for every legal first action counts the samples in which the position after
 it can still be won. The same samples serve every action (common random numbers), so the comparison is not blurred
-by luck. It chooses the action that wins in the most samples (ties: a removal before the draw, then the lower
-slot), and ``win_chance`` is that action's share of the samples. When the unseen cards can only be arranged in a
-few ways (no more than ``samples`` orders of their ranks), every arrangement is solved once and the chance is exact.
+by luck. A close call (the best action loses in some samples and the runner-up trails it by at most an eighth of
+them) gets a second look: as many samples again, the stream of samples going on. It chooses the action that wins
+in the most samples (ties: a removal that turns a card face up, then any removal before the draw, then the lower
+slot: a card turned up is seen, and later choices are made knowing it), and ``raw_chance`` is that action's share
+of the samples. When the unseen cards can only be arranged in a few ways (no more than ``samples`` orders of their
+ranks), every arrangement is solved once.
 
-The chance is optimistic: each sample is solved as if its hidden cards were known from the next move on, while
-the player will still be guessing. It is an upper bound on what the player can expect, and the gap is small when
-little is hidden.
+The raw share is optimistic: each sample is solved as if its hidden cards were known from the next move on, while
+the player will still be guessing. ``win_chance``, the chance a hint shows, is the raw share mapped through the
+calibration table (:mod:`core.calibration`), fitted on games played by following the advisor: when it says about
+70%, such positions are won about 70% of the time by a player who follows the hints. Where nothing is hidden (one
+arrangement), or no arrangement at all can be won, the raw share is the truth and shown as it is.
 
 Randomness comes from the project's own SplitMix64 (:func:`core.deal.splitmix64`), seeded by ``seed`` and
 independent of hash order and of the Python version, so an answer depends on the visible position and the seed
@@ -26,8 +31,8 @@ only, as long as the time budget does not cut the sampling short (then ``samples
 >>> position.stock_left, len(position.face_down_slots()), len(position.unseen())
 (23, 18, 41)
 >>> advice = advise(position, samples=12)
->>> str(advice.action), advice.samples_used, round(advice.win_chance, 3)
-('21', 12, 0.917)
+>>> str(advice.action), advice.samples_used, round(advice.raw_chance, 3), advice.win_chance < advice.raw_chance
+('21', 18, 0.944, True)
 """
 
 from __future__ import annotations
@@ -36,16 +41,18 @@ import enum
 import math
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
+from core.calibration import Calibration, shipped
 from core.cards import FULL_DECK, Card
 from core.deal import Rules, _uniform_below, splitmix64
 from core.errors import GameOverError, InvalidLayoutError
 from core.game import DRAW, Draw, Game, Status, Tap
-from core.layout import ALL_SLOTS_MASK, COVER_MASKS, SLOT_COUNT, STOCK_SIZE
+from core.layout import ALL_SLOTS_MASK, COVER_MASKS, COVERS, SLOT_COUNT, STOCK_SIZE
 from core.solver import winnable_actions
 
-__all__ = ["DEFAULT_NODE_BUDGET", "DEFAULT_SAMPLES", "Advice", "SlotState", "VisiblePosition", "advise"]
+__all__ = ["DEFAULT_NODE_BUDGET", "DEFAULT_SAMPLES", "Advice", "SlotState", "VisiblePosition", "advise",
+           "shown_chance"]
 
 #: Samples per answer at most (bench/advisor.py measures the time and the win rates).
 DEFAULT_SAMPLES = 64
@@ -54,6 +61,8 @@ DEFAULT_SAMPLES = 64
 #: cuts the sampling short in the first moves of a deal, where a sample costs up to 100 ms (there 5 to 30 samples
 #: are solved), and seldom later; unlike a time budget it gives the same answer on every machine.
 DEFAULT_NODE_BUDGET = 300_000
+#: The calibration map of the shown chance (:mod:`core.calibration`).
+_SHIPPED = shipped()
 #: The rank written where the solver never reads one: removed slots and the cards already drawn.
 _FILLER = 1
 
@@ -161,8 +170,9 @@ class VisiblePosition:
 class Advice:
     """What :func:`advise` recommends.
 
-    ``win_chance`` is the share of the samples in which the position after ``action`` can be won (0 to 1).
-    ``wins`` counts those samples for every legal action, in the order of :meth:`VisiblePosition.legal_actions`.
+    ``raw_chance`` is the share of the samples in which the position after ``action`` can be won (0 to 1), and
+    ``win_chance`` the chance to show: the raw share calibrated (:func:`shown_chance`). ``wins`` counts the
+    winning samples for every legal action, in the order of :meth:`VisiblePosition.legal_actions`.
     ``exact`` is True when every possible arrangement of the unseen cards' ranks was solved, once each.
     When the time budget ran out before one sample was solved there is no advice: ``action`` and ``win_chance``
     are None and ``samples_used`` is 0 (a hint then says it found nothing in time, never that the game is lost).
@@ -173,6 +183,13 @@ class Advice:
     samples_used: int
     wins: tuple[tuple[Tap | Draw, int], ...]
     exact: bool
+    raw_chance: float | None = None
+
+    @property
+    def certain(self) -> bool:
+        """Whether the raw chance is no estimate but the truth: every arrangement of the unseen cards was solved,
+        and there is only one, or none of them wins."""
+        return self.exact and (self.samples_used == 1 or self.raw_chance == 0.0)
 
     def chance(self, action: Tap | Draw) -> float:
         """The share of the samples ``action`` can still win (0.0 for an action that is not legal)."""
@@ -217,11 +234,31 @@ def _random_orders(ranks: list[int], count: int, seed: int) -> Iterator[tuple[in
         yield tuple(order)
 
 
-def advise(position: VisiblePosition, *, samples: int = DEFAULT_SAMPLES, seed: int = 0,
-           node_budget: int | None = DEFAULT_NODE_BUDGET, time_budget: float | None = None) -> Advice:
-    """The action that can still win in the most arrangements of the unseen cards, and its share of them.
+def _close(wins: list[int], used: int) -> bool:
+    """Whether the best action loses in some samples and the runner-up, winning in some, trails it by at most an
+    eighth of them: a close call, which gets a second look (as many samples again)."""
+    if len(wins) < 2:
+        return False
+    first, second = sorted(wins, reverse=True)[:2]
+    return second > 0 and first < used and (first - second) * 8 <= used
 
-    ``samples`` random arrangements are solved (all arrangements, once each, when there are no more than that).
+
+def _reveals(action: Tap | Draw, removed: int) -> bool:
+    """Whether ``action`` removes a card and so turns a face-down card face up."""
+    if not isinstance(action, Tap):
+        return False
+    after = removed | 1 << action.slot
+    return any(after & COVER_MASKS[covered] == COVER_MASKS[covered] for covered in COVERS[action.slot])
+
+
+def advise(position: VisiblePosition, *, samples: int = DEFAULT_SAMPLES, seed: int = 0,
+           node_budget: int | None = DEFAULT_NODE_BUDGET, time_budget: float | None = None,
+           second_look: bool = True, prefer_reveals: bool = True) -> Advice:
+    """The action that can still win in the most arrangements of the unseen cards, and its chance.
+
+    ``samples`` random arrangements are solved (all arrangements, once each, when there are no more than that); a
+    close call gets as many again when ``second_look``. ``prefer_reveals`` breaks a tie toward a removal that turns
+    a card face up (both are on by default; off, the advisor is as it was first written, for the bench).
     ``node_budget`` (positions and masks the solver examines, over all samples) and ``time_budget`` (seconds) stop
     the sampling early, keeping the samples solved so far; None for no limit. The first sample is always solved
     whatever the node budget, so at least one sample is used unless the time budget runs out during it: then the
@@ -238,7 +275,7 @@ def advise(position: VisiblePosition, *, samples: int = DEFAULT_SAMPLES, seed: i
     >>> seen.unseen(), seen.legal_actions()
     ((Card(rank=<Rank.QUEEN: 12>, suit=<Suit.SPADES: 'S'>),), (Draw(),))
     >>> advise(seen)
-    Advice(action=Draw(), win_chance=1.0, samples_used=1, wins=((Draw(), 1),), exact=True)
+    Advice(action=Draw(), win_chance=1.0, samples_used=1, wins=((Draw(), 1),), exact=True, raw_chance=1.0)
     """
     if samples < 1:
         raise ValueError(f"samples must be at least 1, not {samples}")
@@ -255,12 +292,15 @@ def advise(position: VisiblePosition, *, samples: int = DEFAULT_SAMPLES, seed: i
     removed, waste = position.removed_mask, int(position.waste.rank)
 
     exact = _arrangements(unseen) <= samples
-    orders = _distinct_orders(unseen) if exact else _random_orders(unseen, samples, seed)
+    # a second look: the same stream of orders goes on past ``samples`` when the two best actions are close
+    orders = _distinct_orders(unseen) if exact else _random_orders(unseen, samples * (2 if second_look else 1), seed)
     wins = [0] * len(actions)
     solved: dict[tuple[int, ...], tuple[bool, ...]] = {}  # the same ranks drawn twice are solved once
     used = nodes = 0
     stopped = False
     for order in orders:
+        if used == samples and not _close(wins, used):
+            break
         verdicts = solved.get(order)
         if verdicts is None:
             remaining = None if deadline is None else deadline - time.perf_counter()
@@ -288,6 +328,21 @@ def advise(position: VisiblePosition, *, samples: int = DEFAULT_SAMPLES, seed: i
     counted = tuple(zip(actions, wins, strict=True))
     if not used:
         return Advice(None, None, 0, counted, False)
-    # the most wins; on a tie a removal (listed first, in slot order) before the draw
-    best = max(range(len(actions)), key=lambda index: (wins[index], -index))
-    return Advice(actions[best], wins[best] / used, used, counted, exact)
+    # the most wins; on a tie a removal that turns a card face up, then any removal (listed first, in slot order)
+    # before the draw
+    reveals = [prefer_reveals and _reveals(action, removed) for action in actions]
+    best = max(range(len(actions)), key=lambda index: (wins[index], reveals[index], -index))
+    raw = wins[best] / used
+    advice = Advice(actions[best], raw, used, counted, exact, raw)
+    return replace(advice, win_chance=shown_chance(raw, position.rules, position.stock_left, len(face_down),
+                                                   certain=advice.certain))
+
+
+def shown_chance(raw: float, rules: Rules, stock_left: int, face_down: int, *, certain: bool,
+                 table: Calibration | None = None) -> float:
+    """The chance a hint shows for a raw share ``raw`` of winning samples: the raw share itself when it is
+    ``certain`` (every arrangement of the unseen cards was solved, and there is only one or none wins), else mapped
+    by the calibration ``table`` (the shipped one by default, :func:`core.calibration.shipped`)."""
+    if certain:
+        return raw
+    return (table or _SHIPPED).chance(raw, rules, stock_left, face_down)

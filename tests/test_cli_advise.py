@@ -18,7 +18,8 @@ def test_advise_after_actions_prints_the_advisors_choice(capsys: pytest.CaptureF
     for word in ("21", "d"):
         game.push(Action.parse(word))
     expected = advise(VisiblePosition.of(game), samples=6, seed=3)
-    assert data == {"action": str(expected.action), "win_chance": expected.win_chance, "samples": 6}
+    assert data == {"action": str(expected.action), "win_chance": expected.win_chance,
+                    "raw_chance": expected.raw_chance, "samples": expected.samples_used}
     assert game.check(Action.parse(str(data["action"]))) is None  # an action `tripeaks play` takes
 
 
@@ -34,8 +35,9 @@ def test_advise_in_words(capsys: pytest.CaptureFixture[str]) -> None:
     status, out, err = run(capsys, "advise", "TP1-C-AAAAAAD", "--samples", "4")
     expected = advise(VisiblePosition.of(Game.from_code("TP1-C-AAAAAAD")), samples=4)
     assert status == 0 and err == ""
-    assert out == (f"{expected.action}  (wins in {expected.win_chance:.0%} of 4 arrangements of the unseen "
-                   "cards)\n")
+    assert expected.win_chance is not None and expected.raw_chance is not None
+    assert out == (f"{expected.action}  (about {expected.win_chance:.0%} to win; wins in {expected.raw_chance:.0%} "
+                   f"of {expected.samples_used} arrangements of the unseen cards)\n")
 
 
 @pytest.mark.parametrize("argv", [
@@ -56,6 +58,6 @@ def test_bad_input_or_a_finished_game_is_one_line_and_status_2(capsys: pytest.Ca
 
 def test_advise_out_of_time_gives_no_chance(capsys: pytest.CaptureFixture[str]) -> None:
     data = run_json(capsys, "advise", "TP1-E-AAAAAAB", "--time-budget", "0.00001")
-    assert data == {"action": None, "win_chance": None, "samples": 0}
+    assert data == {"action": None, "win_chance": None, "raw_chance": None, "samples": 0}
     status, out, err = run(capsys, "advise", "TP1-E-AAAAAAB", "--time-budget", "0.00001")
     assert status == 0 and err == "" and out == "no advice: no arrangement of the unseen cards was solved in time\n"

@@ -1,0 +1,156 @@
+"""Fit the calibration map of the fair hint's chance and write it as :mod:`core.calibration_table`. Run by hand:
+
+    .venv/bin/python bench/advisor.py --first 100000 --deals 400 --no-today --node-budget 60000 \\
+        --log fit.jsonl --pairs bench/advisor_pairs.csv     # record the advisor's decisions
+    .venv/bin/python bench/calibrate.py [--pairs bench/advisor_pairs.csv] [--check]
+
+The pairs (one advised decision a row: the rule set, the cards in the stock and face down, the samples that win
+after the action chosen, the samples solved, whether nothing was hidden, whether the advisor won the game) come
+from advisor games on deals 100000 and up, which the reports of ``bench/advisor.py`` leave out. Decisions whose raw
+share is certain (every arrangement of the unseen cards solved, and only one or none wins) are left out: their
+chance is shown as it is. The fit (:func:`core.calibration.fit`): for each
+rule set and stage of the game (the unseen cards, :data:`EDGES`), the isotonic map from the raw share to the share
+of games won. ``--check`` writes nothing and exits 1 when the shipped table differs from the fit; ``--cross-check`` writes
+nothing and shows how true the chance comes on deals left out of the fit (two folds: odd and even deals).
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import statistics
+import sys
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from core.advisor import shown_chance  # noqa: E402
+from core.calibration import Calibration, Decision, fit, shipped  # noqa: E402
+from core.deal import Rules  # noqa: E402
+
+#: The stages of a game by its unseen cards (face down and in the stock): 41 at the start, none at the end.
+EDGES = (36, 28, 18, 0)
+PAIRS = ROOT / "bench" / "advisor_pairs.csv"
+TABLE = ROOT / "core" / "calibration_table.py"
+
+
+def read_rows(path: Path) -> list[tuple[int, Decision, bool]]:
+    """The rows of a pairs file: the deal number, the decision, whether its raw share is certain."""
+    with path.open(newline="") as source:
+        return [(int(row["deal"]), Decision(Rules(row["rules"]), int(row["wins"]) / int(row["samples"]),
+                                            int(row["stock_left"]), int(row["face_down"]), row["won"] == "1"),
+                 row["certain"] == "1") for row in csv.DictReader(source)]
+
+
+def read_pairs(path: Path) -> list[Decision]:
+    """The decisions of a pairs file, leaving out those whose raw share is certain."""
+    return [decision for _, decision, certain in read_rows(path) if not certain]
+
+
+def reliability(decisions: Iterable[tuple[float, float, bool]]) -> dict[str, Any]:
+    """Of (raw, shown, won) decisions: the deciles of the shown chance (decisions, mean shown, share won from
+    there) and the Brier scores of the shown chance and of the raw share."""
+    bins = [[0, 0.0, 0] for _ in range(10)]  # decisions, sum shown, won
+    brier = brier_raw = 0.0
+    total = 0
+    for raw, shown, won in decisions:
+        cell = bins[min(9, int(shown * 10))]
+        cell[0] += 1
+        cell[1] += shown
+        cell[2] += won
+        brier += (shown - won) ** 2
+        brier_raw += (raw - won) ** 2
+        total += 1
+    return {"bins": [{"range": [i / 10, (i + 1) / 10], "decisions": count,
+                      "shown": shown / count if count else None, "observed": won / count if count else None}
+                     for i, (count, shown, won) in enumerate(bins)],
+            "brier": brier / total if total else None, "brier_raw": brier_raw / total if total else None}
+
+
+def show_reliability(title: str, table: dict[str, Any]) -> None:
+    print(f"== {title}")
+    print("  shown      decisions  mean shown  won from there")
+    for cell in table["bins"]:
+        if cell["decisions"]:
+            low, high = cell["range"]
+            print(f"  {100 * low:3.0f}-{100 * high:3.0f}%  {cell['decisions']:>9}  {100 * cell['shown']:9.1f}%  "
+                  f"{100 * cell['observed']:13.1f}%")
+    if table["brier"] is not None:
+        print(f"  Brier score: shown {table['brier']:.4f}, raw share {table['brier_raw']:.4f}")
+
+
+def cross_check(path: Path) -> None:
+    """Two-fold check on the pairs: fit on the odd deals and show the even ones, then the other way round; the
+    reliability of the shown chance on deals not used for its fit, and at each rule set's first move the mean chance
+    shown against the share of games won."""
+    rows = read_rows(path)
+    triples = []
+    starts: dict[str, list[tuple[float, bool]]] = {}
+    for parity in (0, 1):
+        table = fit((decision for deal, decision, _ in rows if deal % 2 != parity), EDGES)
+        seen: set[tuple[str, int]] = set()
+        for deal, decision, certain in rows:
+            if deal % 2 != parity:
+                continue
+            shown = shown_chance(decision.raw, decision.rules, decision.stock_left, decision.face_down,
+                                 certain=certain, table=table)
+            triples.append((decision.raw, shown, decision.won))
+            if (decision.rules.value, deal) not in seen:
+                seen.add((decision.rules.value, deal))
+                starts.setdefault(decision.rules.value, []).append((shown, decision.won))
+    show_reliability("two-fold cross-check: the chance shown on deals not used for the fit", reliability(triples))
+    for rules, pairs in starts.items():
+        print(f"  {rules}: first move, mean shown {100 * statistics.fmean(s for s, _ in pairs):.1f}%, won "
+              f"{100 * statistics.fmean(w for _, w in pairs):.1f}% of {len(pairs)} games")
+
+
+def table_text(table: Calibration) -> str:
+    """The module :mod:`core.calibration_table` holding ``table``."""
+    lines = ['"""The calibration map of the fair hint\'s chance, written by ``bench/calibrate.py`` from',
+             '``bench/advisor_pairs.csv`` (do not edit by hand)."""', "",
+             f"EDGES: tuple[int, ...] = {table.edges!r}",
+             "STEPS: dict[tuple[str, int], tuple[tuple[float, float], ...]] = {"]
+    for key, steps in table.steps.items():
+        lines.append(f"    {key!r}: (")
+        row = "       "
+        for step in steps:
+            item = f" {step!r},"
+            if len(row) + len(item) > 118:
+                lines.append(row)
+                row = "       "
+            row += item
+        lines.append(row)
+        lines.append("    ),")
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--pairs", type=Path, default=PAIRS)
+    parser.add_argument("--check", action="store_true", help="only compare the fit with the shipped table")
+    parser.add_argument("--cross-check", action="store_true",
+                        help="only show the two-fold check (fit on odd deals, shown on even ones, and back)")
+    args = parser.parse_args()
+    if args.cross_check:
+        cross_check(args.pairs)
+        return 0
+    table = fit(read_pairs(args.pairs), EDGES)
+    if args.check:
+        if table != shipped():
+            print("the shipped calibration table differs from the fit of", args.pairs)
+            return 1
+        print("the shipped calibration table is the fit of", args.pairs)
+        return 0
+    TABLE.write_text(table_text(table))
+    for (rules, stage), steps in table.steps.items():
+        print(rules, f"stage {stage} (unseen >= {table.edges[stage]}):",
+              " ".join(f"<={raw:.3f}:{shown:.2f}" for raw, shown in steps))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,50 @@
+"""bench/advisor.py's report: one JSON object on its last line with the games (the chance shown at the first move,
+won or not) and the reliability of the shown chance; a log that a second run reuses; pairs for bench/calibrate.py."""
+
+from __future__ import annotations
+
+import csv
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from core.advisor import VisiblePosition, advise
+from core.deal import Deal, Rules
+from core.game import Game
+
+ROOT = Path(__file__).resolve().parents[1]
+ARGS = ["--first", "3", "--deals", "1", "--samples", "4", "--node-budget", "3000"]
+
+
+def bench(*args: str) -> str:
+    done = subprocess.run([sys.executable, str(ROOT / "bench" / "advisor.py"), *ARGS, *args], capture_output=True,
+                          text=True, check=True, timeout=600)
+    return done.stdout
+
+
+def test_the_json_report_its_log_and_its_pairs(tmp_path: Path) -> None:
+    log, pairs = tmp_path / "log.jsonl", tmp_path / "pairs.csv"
+    report = json.loads(bench("--json", "--log", str(log), "--pairs", str(pairs)).splitlines()[-1])
+    assert [(g["code"], g["rules"]) for g in report["games"]] == [("TP1-E-AAAAAAD", "easy"),
+                                                                   ("TP1-C-AAAAAAD", "classic")]
+    for game in report["games"]:
+        assert isinstance(game["won"], bool) and 0.0 <= game["shown_at_start"] <= 1.0
+        start = advise(VisiblePosition.of(Game(Deal.from_number(3), Rules(game["rules"]))), samples=4, seed=3,
+                       node_budget=3000)
+        assert game["shown_at_start"] == start.win_chance  # what the hint showed at the first move
+    table = report["calibration"]
+    assert len(table["bins"]) == 10 and 0.0 <= table["brier"] <= 1.0 and 0.0 <= table["brier_raw"] <= 1.0
+    decisions = sum(cell["decisions"] for cell in table["bins"])
+    runs = {run["rules"]: run for run in report["runs"]}
+    assert decisions == sum(run["advisor"]["decisions"] for run in runs.values())
+    assert set(runs) == {"easy", "classic"} and all("today" in run for run in runs.values())
+    with pairs.open() as source:
+        rows = list(csv.DictReader(source))
+    assert len(rows) == decisions
+    assert {row["won"] for row in rows if row["rules"] == "easy"} == {str(int(report["games"][0]["won"]))}
+    # a second run reuses the log: the same report, nothing played again
+    assert len(log.read_text().splitlines()) == 2
+    again = json.loads(bench("--json", "--log", str(log)).splitlines()[-1])
+    assert again["games"] == report["games"] and again["calibration"] == table
+    assert len(log.read_text().splitlines()) == 2
