@@ -7,6 +7,7 @@ the game."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import signal
 import subprocess
@@ -132,3 +133,26 @@ def test_run_without_a_token_and_without_a_terminal_says_so(tmp_path: Path) -> N
     assert done.returncode == 2
     assert done.stderr.count("\n") == 1 and "DISCORD_TOKEN" in done.stderr and "TELEGRAM_TOKEN" in done.stderr
     assert done.stdout == ""
+
+
+async def test_after_kill_9_the_solver_workers_end_by_themselves(tmp_path: Path) -> None:
+    """``kill -9`` (or the OOM killer) gives the bot no chance to stop its workers: they notice it is gone and end
+    within seconds, even the one busy with a hint, rather than running on as orphans."""
+    process = start(tmp_path, "console", "--user", "kim")
+    try:
+        ours = await play_one_draw(tmp_path, process, "kim")
+        assert process.stdin is not None
+        process.stdin.write(b"h\n")  # a worker searching when the bot dies
+        process.stdin.flush()
+        process.kill()
+        process.wait(timeout=60)
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+    try:
+        assert still_running(ours, timeout=30) == {}
+    finally:
+        for pid in ours:  # nothing of ours outlives a failed test
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)

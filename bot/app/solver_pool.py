@@ -16,6 +16,7 @@ import logging
 import multiprocessing
 import os
 import signal
+import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
@@ -78,10 +79,24 @@ VerdictFunction = Callable[[str, float, bool], DealVerdict]
 DailyCodeFunction = Callable[[dt.date], GameCode]
 
 
-def _worker_init() -> None:
+#: How often a worker checks that the bot that started it still runs (seconds).
+PARENT_POLL = 0.5
+
+
+def _worker_init(parent: int) -> None:
     """A worker leaves Ctrl-C to the bot: a terminal sends SIGINT to the whole process group, and the bot stops
-    its workers itself."""
+    its workers itself. And it watches the bot (``parent``), to end when the bot is gone without stopping it."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    threading.Thread(target=_watch_parent, args=(parent,), name="watch the bot", daemon=True).start()
+
+
+def _watch_parent(parent: int) -> None:
+    """End this worker as soon as the bot that started it is gone (``kill -9``, the OOM killer: it could not stop
+    its workers), even in the middle of a search. The worker's parent is then another process (init); comparing
+    with the pid the bot gave also covers a bot killed while this worker was still starting."""
+    while os.getppid() == parent:
+        time.sleep(PARENT_POLL)
+    os._exit(0)
 
 
 class _WorkerPool(ProcessPoolExecutor):
@@ -121,7 +136,8 @@ class SolverPool:
         pool = self._pools.get(purpose)
         if pool is None:
             pool = self._pools[purpose] = _WorkerPool(
-                max_workers=1, mp_context=multiprocessing.get_context("spawn"), initializer=_worker_init)
+                max_workers=1, mp_context=multiprocessing.get_context("spawn"), initializer=_worker_init,
+                initargs=(os.getpid(),))
         return pool
 
     async def run(self, purpose: str, timeout: float, function: Callable[P, T], *args: P.args,
