@@ -382,3 +382,37 @@ async def test_a_chat_failing_every_time_gets_a_bounded_number_of_tries_a_round(
     finally:
         await service.close()
 
+
+
+# --- a tap's two calls, and a send that timed out ------------------------------------------------------------------
+
+
+async def test_a_tap_whose_answer_keeps_failing_still_gets_its_board_edited(api: FakeBotAPI, db_file: str) -> None:
+    """answerCallbackQuery answers 500 every time (more often than the bot tries): only the toast is lost; the
+    board is edited and the draw stored."""
+    player = api.user("Toast")
+    chat = api.private_chat(player)
+    async with running_bot(api, db_file) as service:
+        message = await api.send_text(player, chat, f"/tripeaks {CODE}").reply(timeout=30)
+        draw = next(data for _, data in sum(message.keyboard, []) if data.endswith(":d"))
+        api.inject_error("answerCallbackQuery", error_code=500, description="Internal Server Error", count=50)
+        press = api.press(player, chat, message.message_id, draw)
+        edited = await press.edited(timeout=30)
+        assert "Score: 499" in edited.text
+        await api.wait_until(lambda: press.update_id in HANDLED, timeout=30, what="the tap handled")
+        stored = await service.current_game(PlayerKey("telegram", str(player.id)))
+        assert stored is not None and stored.game.moves == 1
+
+
+async def test_a_board_whose_send_timed_out_is_not_sent_twice(api: FakeBotAPI, db_file: str) -> None:
+    """Telegram sent the board but its answer never came back in time: the bot does not send the board again (a
+    second board of one game was seen), and it sends no apology for a message that may well have arrived."""
+    player = api.user("Slow")
+    chat = api.private_chat(player)
+    async with running_bot(api, db_file):
+        api.delay_next("sendMessage", chat=chat, seconds=8, answer_late=True)  # past the client's 5 s read timeout
+        handle = api.send_text(player, chat, f"/tripeaks {CODE}")
+        await api.wait_until(lambda: handle.update_id in HANDLED, timeout=60, what="the command handled")
+        boards = api.bot_messages(chat)
+        assert len(boards) == 1, [board.text for board in boards]
+        assert CODE in boards[0].text

@@ -1250,6 +1250,7 @@ class _InjectedDelay:
     chat_id: int | None
     seconds: float
     remaining: int
+    answer_late: bool = False
 
 
 class UpdateHandle:
@@ -1975,13 +1976,16 @@ class FakeBotAPI:
         )
 
     def delay_next(
-        self, method: str | None = None, *, chat: ChatRef | None = None, seconds: float = 1.0, count: int = 1
+        self, method: str | None = None, *, chat: ChatRef | None = None, seconds: float = 1.0, count: int = 1,
+        answer_late: bool = False,
     ) -> None:
         """The next ``count`` matching requests (never ``getUpdates``) wait ``seconds`` before the fake handles
         them: longer than the client's read timeout, the client gives up first, and the request (cancelled with
-        the connection) changes nothing, like a request lost on the way."""
+        the connection) changes nothing, like a request lost on the way. With ``answer_late`` the request is
+        handled at once and only its answer waits: the client times out on a message that was sent all the same,
+        like an answer lost on the way back."""
         chat_id = None if chat is None else self._chat(chat).id
-        self._delays.append(_InjectedDelay(method, chat_id, seconds, count))
+        self._delays.append(_InjectedDelay(method, chat_id, seconds, count, answer_late))
 
     def revoke_token(self, revoked: bool = True) -> None:
         """Answer every request 401 Unauthorized, as Telegram does once a token is revoked."""
@@ -1996,16 +2000,17 @@ class FakeBotAPI:
                 return False
         return True
 
-    def _take_delay(self, method: str, params: Mapping[str, Any]) -> float:
+    def _take_delay(self, method: str, params: Mapping[str, Any]) -> tuple[float, bool]:
+        """How long the request waits, and whether after being handled (``answer_late``)."""
         if method == "getUpdates":
-            return 0.0
+            return 0.0, False
         for delay in self._delays:
             if self._matches(method, params, delay.method, delay.chat_id):
                 delay.remaining -= 1
                 if delay.remaining <= 0:
                     self._delays.remove(delay)
-                return delay.seconds
-        return 0.0
+                return delay.seconds, delay.answer_late
+        return 0.0, False
 
     def _take_injected(self, method: str, params: Mapping[str, Any]) -> BotAPIError | None:
         for injected in self._injected:
@@ -2167,13 +2172,15 @@ class FakeBotAPI:
                     raise BotAPIError("Unauthorized", 401)
                 if handler_name is None:
                     raise BotAPIError("Not Found", 404)
-                delay = self._take_delay(method, record.params)
-                if delay:
+                delay, answer_late = self._take_delay(method, record.params)
+                if delay and not answer_late:
                     await asyncio.sleep(delay)
                 injected = self._take_injected(method, record.params)
                 if injected is not None:
                     raise injected
                 result = await getattr(self, handler_name[1])(record.params)
+                if delay and answer_late:
+                    await asyncio.sleep(delay)
                 payload: dict[str, Any] = {"ok": True, "result": result}
                 status = 200
             except BotAPIError as exc:

@@ -122,12 +122,14 @@ class HandlerBase:
         """A new message answering ``message`` (quoting it in groups, as long as it still exists)."""
         text, markup = message_text(view), keyboard(view)
         return await persist(lambda: message.reply_text(text, parse_mode=ParseMode.HTML, reply_markup=markup,
-                                                        allow_sending_without_reply=True))
+                                                        allow_sending_without_reply=True),
+                             resend_after_timeout=False)
 
     @staticmethod
     async def reply_text(message: Message, text: str) -> Message:
         """A short plain-text answer to ``message``."""
-        return await persist(lambda: message.reply_text(text, allow_sending_without_reply=True))
+        return await persist(lambda: message.reply_text(text, allow_sending_without_reply=True),
+                             resend_after_timeout=False)
 
     async def reply_error(self, message: Message, user: User, error: Exception) -> None:
         await self.reply_text(message, error_text(error, await self.user_locale(user), NEW_COMMAND))
@@ -175,9 +177,10 @@ class HandlerBase:
     # --- taps -------------------------------------------------------------------------------------------------
 
     async def answer(self, query: CallbackQuery, text: str | None) -> None:
+        """The toast; one that cannot be sent is logged, never raised: the board is edited all the same."""
         try:
             await persist(lambda: query.answer(toast(text)))
-        except BadRequest as error:  # too old, or answered already: the player's client has given up on it
+        except TelegramError as error:  # too old, answered already, or Telegram kept failing: only the toast is lost
             log.info("could not answer callback query %s: %s", query.id, error.message)
 
     async def edit(self, query: CallbackQuery, view: View, game: tuple[int, int] | None = None) -> Message | None:
@@ -196,5 +199,5 @@ class HandlerBase:
             return None
         # the message is gone or can no longer be edited: show the result in a new one
         text, markup = message_text(view), keyboard(view)
-        return await persist(lambda: message.chat.send_message(text, parse_mode=ParseMode.HTML,
-                                                               reply_markup=markup))
+        return await persist(lambda: message.chat.send_message(text, parse_mode=ParseMode.HTML, reply_markup=markup),
+                             resend_after_timeout=False)

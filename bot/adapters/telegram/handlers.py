@@ -15,7 +15,7 @@ from collections.abc import Callable, Coroutine
 from typing import Any
 
 from telegram import Update
-from telegram.error import TelegramError
+from telegram.error import TelegramError, TimedOut
 from telegram.ext import CallbackQueryHandler, CommandHandler
 
 from bot.adapters.telegram.base import NEW_COMMAND, PLATFORM, Context, TelegramApp
@@ -62,6 +62,10 @@ class TelegramHandlers(TapHandlers):
         # ids only: an Update holds names and message text, which stay out of the logs
         update_id = update.update_id if isinstance(update, Update) else None
         chat = update.effective_chat if isinstance(update, Update) else None
+        if isinstance(context.error, TimedOut):  # a new message that may have arrived: neither resent nor apologised for
+            log.warning("a request to Telegram timed out handling update %s in chat %s (it may have arrived; not sent "
+                        "again)", update_id, chat.id if chat is not None else None)
+            return
         log.error("error handling update %s in chat %s", update_id, chat.id if chat is not None else None,
                   exc_info=context.error)
         if isinstance(update, Update) and update.callback_query is None and update.effective_message is not None:

@@ -2,8 +2,9 @@
 
 - :func:`persist`: a send or an edit tried again when Telegram asks for a short pause (429 flood control, waited
   out once) or when it failed on the way (the network, a timeout, a 5xx: a few more tries with a growing pause),
-  so a board catches up with the game rather than stay behind after one lost request. Anything Telegram refused
-  for good (a 400, a 403) is raised at once.
+  so a board catches up with the game rather than stay behind after one lost request; but a new message whose
+  request timed out is not sent again (it may have arrived). Anything Telegram refused for good (a 400, a 403) is
+  raised at once.
 - :class:`Boards`: the edits of one message happen one at a time, and an edit showing an older version of the
   game than the message already shows is skipped. Taps are handled side by side, so two quick taps can finish in
   either order; the message still ends on the later state.
@@ -45,9 +46,11 @@ def is_transient(error: Exception) -> bool:
     return isinstance(error, TimedOut | NetworkError) and not isinstance(error, BadRequest)
 
 
-async def persist(send: Callable[[], Awaitable[T]]) -> T:
+async def persist(send: Callable[[], Awaitable[T]], *, resend_after_timeout: bool = True) -> T:
     """``send()``, tried again after a short flood-control pause (once) and after failures on the way (a few
-    times, with :data:`RETRY_PAUSES`)."""
+    times, with :data:`RETRY_PAUSES`). A request that timed out may have arrived all the same: one that makes a
+    new message (``resend_after_timeout=False``) is not sent again then, or the chat would get the board twice
+    (an edit or an answer may be repeated: twice is the same as once)."""
     pauses = iter(RETRY_PAUSES)
     flood_waited = False
     while True:
@@ -61,6 +64,8 @@ async def persist(send: Callable[[], Awaitable[T]]) -> T:
             log.info("flood control: waiting %.0f s", seconds)
             await asyncio.sleep(seconds)
         except (TimedOut, NetworkError) as error:
+            if isinstance(error, TimedOut) and not resend_after_timeout:
+                raise
             pause = next(pauses, None)
             if not is_transient(error) or pause is None:
                 raise

@@ -17,6 +17,7 @@ leaves behind:
 
 from __future__ import annotations
 
+import asyncio
 import time
 
 from telegram import Bot, CallbackQuery, Message, Update, User
@@ -49,6 +50,8 @@ from bot.render.replies import error_text, render_rules
 
 #: A second New game tap on the same board within this many seconds is the same tap (one question is asked).
 DOUBLE_TAP_SECONDS = 3.0
+#: How long the edit of a tapped board waits for the toast to be answered first (seconds); past it, both go on.
+TOAST_FIRST_WAIT = 1.0
 
 
 class TapHandlers(DailyHandlers, InfoHandlers):
@@ -66,9 +69,19 @@ class TapHandlers(DailyHandlers, InfoHandlers):
             # whatever failed, the tap is answered, so the player's client stops spinning
             await self.answer(query, error_text(RuntimeError(), await self.safe_locale(user), NEW_COMMAND))
             raise
-        await self.answer(query, reply.notice)
-        if reply.view is None:
-            return
+        # the toast first, as long as Telegram answers it at once; one that fails or hangs goes on being tried
+        # while the board is edited: it neither holds the edit back for long nor prevents it
+        answering = asyncio.ensure_future(self.answer(query, reply.notice))
+        await asyncio.wait({answering}, timeout=TOAST_FIRST_WAIT)
+        try:
+            if reply.view is not None:
+                await self.show_tapped(query, reply)
+        finally:
+            await answering
+
+    async def show_tapped(self, query: CallbackQuery, reply: Reply) -> None:
+        """The tapped message edited to the reply's view (sent anew when it cannot be edited)."""
+        assert reply.view is not None
         sent = await self.edit(query, reply.view, reply.game)
         shown = sent if sent is not None else query.message
         if reply.game is not None and isinstance(shown, Message) and board_of(shown) != reply.live:
@@ -185,7 +198,8 @@ class TapHandlers(DailyHandlers, InfoHandlers):
         link = self.deal_link(bot, str(snapshot.game.code))
         view = render_share(snapshot, await self.user_locale(user), replay=link, url=link)
         text, markup = message_text(view), keyboard(view)
-        await persist(lambda: anchor.chat.send_message(text, parse_mode=ParseMode.HTML, reply_markup=markup))
+        await persist(lambda: anchor.chat.send_message(text, parse_mode=ParseMode.HTML, reply_markup=markup),
+                      resend_after_timeout=False)
         return Reply(None)
 
     @staticmethod
