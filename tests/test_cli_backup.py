@@ -182,3 +182,15 @@ async def _player_names(url: URL) -> list[str]:
             return [name for (name,) in await connection.exec_driver_sql("SELECT display_name FROM players")]
     finally:
         await engine.dispose()
+
+
+def test_a_damaged_database_can_be_replaced_by_its_backup(tmp_path: Path, live: sqlite3.Connection) -> None:
+    assert tripeaks(tmp_path, "db", "backup", "thirty.db").returncode == 0
+    live.close()
+    damaged = b"SQLite format 3\0" + b"\xff" * 4000
+    (tmp_path / "games.db").write_bytes(damaged)
+    done = tripeaks(tmp_path, "db", "restore", "thirty.db")
+    assert done.returncode == 0, done.stderr
+    assert players(tmp_path / "games.db") == 30
+    kept = next(tmp_path.glob("games.db.before-restore-*"))
+    assert kept.read_bytes() == damaged

@@ -3,8 +3,9 @@
 SQLite: a backup is made with SQLite's online backup API, so it is a consistent copy even while the bot writes (in
 WAL mode readers never wait for the writer, and the writer never waits for the backup). The copy is one
 self-contained file (its journal mode set back to DELETE), checked before it takes its name. A restore refuses to
-replace a database another process has open (the bot, a console game): it asks SQLite for an exclusive lock, which
-any open WAL connection prevents; the database it replaces is kept beside it, renamed.
+replace a database another process has open (the bot, a console game: every connection to a WAL database holds a
+lock on the file while it is open), and keeps the database it replaces beside it, renamed; a damaged database can
+be replaced too.
 
 PostgreSQL: the server's own tools do it; :func:`pg_dump_command` and :func:`pg_restore_command` spell them out for
 the configured URL, without its password.
@@ -123,19 +124,45 @@ def backup_sqlite(source: Path, target: Path) -> DatabaseSummary:
     return _copy(source, target)
 
 
+#: Where SQLite's unix locking protocol puts its shared locks: 510 bytes from 2 bytes past the 1 GiB mark. Every
+#: connection to a WAL database holds a read lock there for as long as it is open, idle or not.
+_SHARED_FIRST, _SHARED_SIZE = 0x40000000 + 2, 510
+_BUSY = ("SQLITE_BUSY", "SQLITE_LOCKED")
+
+
+def _in_use(path: Path) -> bool:
+    """Whether another process has the database open (read from the file's locks, so a damaged file too)."""
+    import fcntl
+
+    descriptor = os.open(path, os.O_RDWR)
+    try:
+        fcntl.lockf(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB, _SHARED_SIZE, _SHARED_FIRST)
+    except OSError:
+        return True
+    finally:
+        os.close(descriptor)  # also lets go of the lock just taken
+    return False
+
+
 def _take_over(target: Path) -> None:
     """Make sure no other process has ``target`` open, and fold its write-ahead log into it (so the file alone is
-    the whole database): :class:`BackupError` when it is in use."""
-    with _open(target, "rw", timeout=0) as connection:
-        try:
+    the whole database): :class:`BackupError` when it is in use. A damaged database is left as it is (it is kept
+    beside the restored one, with its log)."""
+    in_use = BackupError(f"the database {target} is in use (is the bot or a console game running? stop it first): "
+                         "nothing was changed")
+    if _in_use(target):
+        raise in_use
+    try:
+        with contextlib.closing(sqlite3.connect(f"{target.resolve().as_uri()}?mode=rw", uri=True, timeout=0,
+                                                isolation_level=None)) as connection:
             connection.execute("PRAGMA locking_mode = EXCLUSIVE")
-            connection.execute("BEGIN EXCLUSIVE")
+            connection.execute("BEGIN EXCLUSIVE")  # SQLite's own say, should a process have opened it meanwhile
             connection.execute("COMMIT")
-        except sqlite3.OperationalError:
-            raise BackupError(f"the database {target} is in use (is the bot or a console game running? stop it "
-                              "first): nothing was changed") from None
-        connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-        connection.execute("PRAGMA journal_mode = DELETE")
+            connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            connection.execute("PRAGMA journal_mode = DELETE")
+    except sqlite3.DatabaseError as error:
+        if getattr(error, "sqlite_errorname", "") in _BUSY:
+            raise in_use from None
 
 
 @dataclass(frozen=True)
