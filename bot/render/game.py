@@ -24,6 +24,7 @@ from bot.app.model import GameSnapshot, Hint, Settings
 from bot.i18n import N_, Translator, translator
 from bot.render.endings import ending_buttons, ending_lines
 from bot.render.endings import share_line as share_line  # where tests/test_daily.py has always found it
+from bot.render.table import seen_table, table_alt
 from bot.render.tableau import card_label, narrow_tableau_text, slot_column, tableau_text
 from bot.render.view import CARDS_PER_ROW, HEADER_COLUMNS, Button, ButtonStyle, View, display_width
 from core.cards import Card
@@ -276,6 +277,7 @@ def render_game(snapshot: GameSnapshot, locale: str, settings: Settings, *, owne
     if outcome is not None and outcome.reason is not None and settings.explain_refusals:
         notice = _refusal(outcome, game, tr)
     hinted = snapshot.hint.action if snapshot.hint is not None and not game.is_over else None
+    table = seen_table(game, hinted)
     return View(
         header=_header(snapshot, tr, owner_label=owner_label),
         tableau=tableau_text(game, hinted_slot=hinted.slot if isinstance(hinted, Tap) else None,
@@ -284,6 +286,8 @@ def render_game(snapshot: GameSnapshot, locale: str, settings: Settings, *, owne
         status="\n".join(lines) or None,
         buttons=_game_buttons(snapshot, tr, latest=latest),
         notice=notice,
+        table=table,
+        table_alt=table_alt(table, locale),
     )
 
 

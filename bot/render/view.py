@@ -6,7 +6,9 @@
 - ``status``: plain text lines, or None;
 - ``buttons``: rows of :class:`Button`, at most 5 a row (Discord's limit); how each platform lays them out on a
   phone is :mod:`bot.render.platforms`;
-- ``notice``: a short toast (at most 200 characters, Telegram's ``answerCallbackQuery`` limit), or None.
+- ``notice``: a short toast (at most 200 characters, Telegram's ``answerCallbackQuery`` limit), or None;
+- ``table`` and ``table_alt``: on a game's board, what the player sees of the table (the picture board is drawn
+  from it, off the event loop: :mod:`bot.render.picture`) and the same in words, for screen readers.
 
 All texts are plain: adapters escape them for their markup (Telegram HTML, Discord markdown).
 """
@@ -16,6 +18,8 @@ from __future__ import annotations
 import enum
 import unicodedata
 from dataclasses import dataclass
+
+from core.cards import Card
 
 
 class ButtonStyle(enum.Enum):
@@ -39,6 +43,31 @@ class Button:
     url: str | None = None
 
 
+class SlotState(enum.Enum):
+    GONE = "gone"  # removed: the felt shows
+    DOWN = "down"  # a face-down card: one back, the same for every card
+    UP = "up"  # a face-up card (in these rules a face-up card is free: nothing covers it any more)
+
+
+@dataclass(frozen=True)
+class SeenSlot:
+    state: SlotState
+    card: Card | None = None  # the card, when face up
+    #: the same marks as the card's button: SUCCESS (green) fits the waste card, PRIMARY (blue) the hinted move
+    mark: ButtonStyle | None = None
+
+
+@dataclass(frozen=True)
+class Table:
+    """The 28 slots (0-2 the tops, ..., 18-27 the bottom row), the stock's count, the waste card, and whether the
+    hinted move is a draw."""
+
+    slots: tuple[SeenSlot, ...]
+    stock_left: int
+    waste: Card
+    draw_hinted: bool = False
+
+
 @dataclass(frozen=True)
 class View:
     header: str
@@ -48,6 +77,10 @@ class View:
     status: str | None = None
     buttons: tuple[tuple[Button, ...], ...] = ()
     notice: str | None = None
+    #: the board as the player sees it, for the picture (:func:`bot.render.picture.draw_table`), or None
+    table: Table | None = None
+    #: the picture in words, for screen readers (:func:`bot.render.table.table_alt`)
+    table_alt: str | None = None
 
     def all_buttons(self) -> tuple[Button, ...]:
         return tuple(button for row in self.buttons for button in row)
