@@ -221,7 +221,7 @@ Handler = Callable[[argparse.Namespace], int]
 
 
 def _position_options(command: argparse.ArgumentParser) -> None:
-    """A position to work on: a code or a typed-in layout, and the actions played first (solve and advise)."""
+    """A position to work on: a code or a typed-in layout, and the actions played first (solve, advise and show)."""
     command.add_argument("code", nargs="?", help="a game code such as TP1-E-AAAAAAB")
     command.add_argument("--after", dest="actions", nargs="+", default=[], metavar="ACTION",
                          help="actions played first: slot 0-27, d (draw) or u (undo)")
@@ -282,10 +282,15 @@ def build_parser() -> argparse.ArgumentParser:
     daily.set_defaults(handler=cmd_daily)
 
     show = sub.add_parser("show", help="the game message as Discord, Telegram or the console shows it, as JSON")
-    show.add_argument("code", help="a game code such as TP1-E-AAAAAAB")
-    show.add_argument("actions", nargs="*", help="slot 0-27, d (draw) or u (undo); a refused one is shown refused")
+    _position_options(show)
+    show.add_argument("moves", nargs="*", metavar="ACTION",
+                      help="after the code: slot 0-27, d (draw) or u (undo); a refused one is shown refused")
     show.add_argument("--lang", default="en", help="the player's language (default en)")
     show.add_argument("--platform", choices=["discord", "telegram", "console"], default="telegram")
+    show.add_argument("--board", choices=["picture", "text"], default="picture",
+                      help="the player's board setting (default picture; the console is always text)")
+    show.add_argument("--four-colour", action="store_true", help="the picture's four-colour deck")
+    show.add_argument("--image", metavar="FILE", help="write the board's PNG there (the picture board)")
     show.add_argument("--json", action="store_true", help="print JSON (the only output there is)")
     show.set_defaults(handler=cmd_show)
 

@@ -105,8 +105,8 @@ def cmd_play(args: argparse.Namespace) -> int:
     return 0
 
 
-def _solver_game(args: argparse.Namespace) -> Game:
-    """The position ``solve`` and ``hint`` work on: a code or a typed-in layout, then the actions after it."""
+def _start_game(args: argparse.Namespace) -> Game:
+    """The deal a command starts from: a code, or a typed-in layout with ``--rules``."""
     layout, rules = getattr(args, "layout", None), getattr(args, "rules", None)
     if layout is not None:
         if args.code is not None:
@@ -121,6 +121,12 @@ def _solver_game(args: argparse.Namespace) -> Game:
         raise UsageError("--rules goes with --layout; a game code names its rules")
     else:
         game = Game.from_code(_parse_code(args.code))
+    return game
+
+
+def _solver_game(args: argparse.Namespace) -> Game:
+    """The position ``solve`` and ``hint`` work on: a code or a typed-in layout, then the actions after it."""
+    game = _start_game(args)
     for action in _parse_actions(args.actions):
         reason = game.check(action)
         if reason is not None:
@@ -223,20 +229,39 @@ def cmd_review(args: argparse.Namespace) -> int:
 
 def cmd_show(args: argparse.Namespace) -> int:
     """The game message exactly as a platform's adapter sends it, built without a database: the adapters' own text
-    functions and :mod:`bot.render.platforms`' rows, labels and colour names."""
-    from bot.app.model import GameSnapshot, PlayerKey, Settings
+    functions and :mod:`bot.render.platforms`' rows, labels and colour names; with the picture board, the PNG the
+    platform would get (``--image``) and its size and alt text (``"image"`` in the JSON)."""
+    from bot.app.model import BoardStyle, GameSnapshot, PlayerKey, Settings
     from bot.i18n import SUPPORTED_LOCALES
     from bot.render import platforms
     from bot.render.game import render_game
+    from bot.render.picture import draw_table, png_size
 
     if args.lang not in SUPPORTED_LOCALES:
         raise UsageError(f"--lang must be one of {', '.join(SUPPORTED_LOCALES)}, not {args.lang!r}")
-    game = Game.from_code(_parse_code(args.code))
+    style = BoardStyle(args.board)
+    pictured = style is BoardStyle.PICTURE and args.platform != "console"  # the console is always text
+    if args.image is not None and not pictured:
+        raise UsageError("--image needs the picture board: --board picture on discord or telegram")
+    game = _start_game(args)
     outcome = None
-    for action in _parse_actions(args.actions):
+    for action in _parse_actions([*args.moves, *args.actions]):
         outcome = game.apply(action)  # a refused action changes nothing; the view says why
-    snapshot = GameSnapshot(0, game.moves, PlayerKey(args.platform, "0"), "", game, outcome=outcome)
-    view = render_game(snapshot, args.lang, Settings())
+    settings = Settings(board=style, four_colour=args.four_colour)
+    snapshot = GameSnapshot(0, game.moves, PlayerKey(args.platform, "0"), "", game, outcome=outcome,
+                            settings=settings)
+    view = render_game(snapshot, args.lang, settings)
+    image: dict[str, object] | None = None
+    if pictured and view.table is not None:
+        png = draw_table(view.table, settings.four_colour)
+        width, height = png_size(png)
+        image = {"width": width, "height": height, "bytes": len(png), "alt": view.table_alt}
+        if args.image is not None:
+            try:
+                with open(args.image, "wb") as out:
+                    out.write(png)
+            except OSError as error:
+                raise UsageError(f"cannot write {args.image}: {error.strerror}") from None
     buttons: list[list[dict[str, object]]]
     board: str | None = None
     if args.platform == "telegram":
@@ -260,6 +285,10 @@ def cmd_show(args: argparse.Namespace) -> int:
                    for row in platforms.console_rows(view)]
     if args.platform != "discord":
         board = view.tableau
-    print(json.dumps({"platform": args.platform, "text": text, "tableau": (board or "").split("\n"),
-                      "buttons": buttons, "notice": view.notice}, ensure_ascii=False))
+    shown: dict[str, object] = {"platform": args.platform, "board": style.value if pictured else "text",
+                                "text": text, "tableau": (board or "").split("\n"), "buttons": buttons,
+                                "notice": view.notice}
+    if image is not None:
+        shown["image"] = image
+    print(json.dumps(shown, ensure_ascii=False))
     return 0

@@ -8,6 +8,7 @@ import json
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -88,3 +89,45 @@ def test_the_console_colours_only_a_terminal_without_no_color(monkeypatch: pytes
             return tty
 
     assert terminal_colour(Out()) is colour
+
+
+def test_show_writes_the_picture_the_platform_would_get(tmp_path: Path) -> None:
+    from bot.render.picture import draw_table
+    from bot.render.table import seen_table, table_alt
+
+    image = tmp_path / "board.png"
+    done = show("TP1-E-AAAAAAB", "22", "--platform", "discord", "--lang", "de", "--image", str(image), "--json")
+    assert done.returncode == 0, done.stderr
+    shown = json.loads(done.stdout)
+    game = Game.from_code("TP1-E-AAAAAAB")
+    game.push(Tap(22))
+    png = image.read_bytes()
+    assert png == draw_table(seen_table(game))
+    assert shown["board"] == "picture"
+    assert shown["image"] == {"width": 720, "height": 353, "bytes": len(png), "alt": table_alt(seen_table(game), "de")}
+    assert shown["image"]["alt"].startswith("Offene Karten: 2♣, A♦ (passt)")
+    four = show("TP1-E-AAAAAAB", "--four-colour", "--image", str(tmp_path / "four.png"), "--json")
+    assert four.returncode == 0 and (tmp_path / "four.png").read_bytes() != draw_table(seen_table(Game.from_code(
+        "TP1-E-AAAAAAB")))
+
+
+def test_show_a_typed_in_layout_after_some_actions() -> None:
+    layout = " ".join(str(card) for card in Game.from_code("TP1-C-AAAAAAD").deal.cards())
+    by_layout = json.loads(show("--layout", layout, "--rules", "classic", "--after", "d", "d", "--json").stdout)
+    by_code = json.loads(show("TP1-C-AAAAAAD", "d", "d", "--json").stdout)
+    assert by_layout["image"]["alt"] == by_code["image"]["alt"] and "Stock: 21." in by_code["image"]["alt"]
+    assert by_layout["tableau"] == by_code["tableau"]
+
+
+def test_show_without_a_picture(tmp_path: Path) -> None:
+    text = json.loads(show("TP1-E-AAAAAAB", "--board", "text", "--json").stdout)
+    assert text["board"] == "text" and "image" not in text
+    console = json.loads(show("TP1-E-AAAAAAB", "--platform", "console", "--json").stdout)
+    assert console["board"] == "text" and "image" not in console  # the console is always text
+    refused = show("TP1-E-AAAAAAB", "--board", "text", "--image", str(tmp_path / "x.png"), "--json")
+    assert refused.returncode == 2 and refused.stderr.count("\n") == 1 and "--image" in refused.stderr
+    assert not (tmp_path / "x.png").exists()
+    both = show("TP1-E-AAAAAAB", "--layout", "AC", "--json")
+    assert both.returncode == 2 and "not both" in both.stderr
+    unwritable = show("TP1-E-AAAAAAB", "--image", str(tmp_path / "no" / "such" / "dir.png"), "--json")
+    assert unwritable.returncode == 2 and "cannot write" in unwritable.stderr

@@ -145,7 +145,8 @@ def test_settings_fit_a_phone_in_every_language() -> None:
             assert all(len(row) <= 3 for row in view.buttons)
             for row in telegram_rows(view):
                 assert telegram_row_fits([b.label for b in row]), [b.label for b in row]
-            assert sum(b.label.startswith("✓ ") for b in view.all_buttons()) == 2 + (chosen is None)
+            # explanations (when on), the rules, the board, the language
+            assert sum(b.label.startswith("✓ ") for b in view.all_buttons()) == 3 + (chosen is None)
 
 
 def test_ending_buttons_fit_in_every_language() -> None:

@@ -34,7 +34,7 @@ from bot.app.errors import (
     NoWinnableDeal,
     StaleGame,
 )
-from bot.app.model import DealVerdict, GameSnapshot, Hint, PlayerKey, Settings, Stats
+from bot.app.model import BoardStyle, DealVerdict, GameSnapshot, Hint, PlayerKey, Settings, Stats
 from bot.app.players import setting_changes
 from bot.i18n import SUPPORTED_LOCALES, translator
 from bot.render.commands import (
@@ -723,14 +723,17 @@ def test_settings_buttons_change_settings() -> None:
     assert all(isinstance(decode(p), SettingChange) for p in payloads)
     assert payloads == [
         "tp:set:explain:off", "tp:set:rules:easy", "tp:set:rules:classic", "tp:set:winnable:on",
+        "tp:set:board:picture", "tp:set:board:text", "tp:set:four:on",
         "tp:set:lang:auto", *(f"tp:set:lang:{code}" for code in SUPPORTED_LOCALES)]
     chosen = [b.label for b in view.all_buttons() if b.style is ButtonStyle.SUCCESS]
-    assert chosen == ["✓ Explanations: on", "✓ Easy", "✓ Automatic"]  # ticked as well as green
+    assert chosen == ["✓ Explanations: on", "✓ Easy", "✓ Picture", "✓ Automatic"]  # ticked as well as green
     assert all(len(row) <= 3 for row in view.buttons[3:])  # languages three a row
     settings = Settings()
-    for text in ("tp:set:explain:off", "tp:set:rules:classic", "tp:set:lang:uk"):
+    for text in ("tp:set:explain:off", "tp:set:rules:classic", "tp:set:lang:uk", "tp:set:board:text",
+                 "tp:set:four:on"):
         settings = _apply(text, settings)
-    assert settings == Settings(language="uk", explain_refusals=False, default_rules=Rules.CLASSIC)
+    assert settings == Settings(language="uk", explain_refusals=False, default_rules=Rules.CLASSIC,
+                                board=BoardStyle.TEXT, four_colour=True)
     assert _apply("tp:set:lang:auto", settings).language is None
 
 
@@ -754,10 +757,10 @@ def test_settings_show_what_is_chosen() -> None:
     off = tr.gettext("Explain refused moves: {state}").format(state=tr.pgettext("setting", "off"))
     winnable = tr.gettext("Only winnable deals: {state}").format(state=tr.gettext(
         "{state} (default: on for Classic)").format(state=tr.pgettext("setting", "on")))
-    assert view.status == f"{off}\n新しいゲームのルール：クラシック\n{winnable}\n言語：日本語"
+    assert view.status == f"{off}\n新しいゲームのルール：クラシック\n{winnable}\n盤面の表示：画像\n4色のスート：オフ\n言語：日本語"
     only_winnable = tr.pgettext("button", "Only winnable: on")
     assert [b.label for b in view.all_buttons() if b.style is ButtonStyle.SUCCESS] == [
-        "✓ クラシック", f"✓ {only_winnable}", "✓ 日本語"]  # winnable-only: on by default for Classic
+        "✓ クラシック", f"✓ {only_winnable}", "✓ 画像", "✓ 日本語"]  # winnable-only: on by default for Classic
     toggle = view.buttons[0][0]
     assert toggle.label == tr.pgettext("button", "Explanations: off") and toggle.payload == "tp:set:explain:on"
     assert not toggle.label.startswith("✓")  # green and ticked only when on

@@ -31,7 +31,7 @@ from bot.adapters.telegram.keyboard import keyboard, message_text
 from bot.app.codec import decode, encode, game_command
 from bot.app.commands import AskHint, Move, NewGame, PlayDaily
 from bot.app.errors import BadPayload, CardNotInPlay, GameNotFound, NoActiveGame, NotYourGame
-from bot.app.model import DealVerdict, GameSnapshot, PlayerKey, Settings, Stats
+from bot.app.model import BoardStyle, DealVerdict, GameSnapshot, PlayerKey, Settings, Stats
 from bot.app.service import GameService
 from bot.config import Config
 from bot.render.commands import command_description
@@ -619,6 +619,20 @@ async def test_the_language_setting_overrides_telegrams_and_explanations_can_be_
                               check_button=False)
     assert answer.text is None
     assert JA_NOT_ADJACENT not in shown.text
+    assert_all_answered(api)
+
+
+async def test_the_board_settings_are_kept(api: FakeBotAPI, service: GameService) -> None:
+    """Board: picture / text and the four-colour deck, tapped on the settings message, are the player's."""
+    alice = api.user("Alice")
+    chat = api.private_chat(alice)
+    settings = await command(api, alice, chat, "/settings")
+    assert "Board: picture" in settings.text and "Four-colour suits: off" in settings.text
+    _, settings = await tap(api, alice, chat, settings, "tp:set:board:text")
+    _, settings = await tap(api, alice, chat, settings, "tp:set:four:on")
+    chosen = Settings(board=BoardStyle.TEXT, four_colour=True)
+    assert settings.text == plain(render_settings(chosen, "en"))
+    assert await service.get_settings(PlayerKey("telegram", str(alice.id))) == chosen
     assert_all_answered(api)
 
 

@@ -188,7 +188,7 @@ class ConsoleChat:
             elif word in ("stats", "/stats"):
                 self._show(render_stats(await self.service.stats(self.player), self.locale), numbered=False)
             elif word in ("settings", "/settings"):
-                self._show(render_settings(self.settings, self.locale))
+                self._show(render_settings(self.settings, self.locale, pictures=False))
             elif word in ("help", "?", "/help"):
                 self._say(console_help(self.locale, board=True))
             elif word in (keys := self._settings_keys()):
@@ -207,7 +207,7 @@ class ConsoleChat:
 
     def _settings_keys(self) -> dict[str, str]:
         """The settings' keys (``explain``, ``easy``, ``uk``...) and their payloads, on every screen."""
-        view = render_settings(self.settings, self.locale)
+        view = render_settings(self.settings, self.locale, pictures=False)
         return {key: button.payload for row in console_rows(view) for key, button in row}
 
     async def _press(self, payload: str) -> None:
@@ -216,7 +216,7 @@ class ConsoleChat:
             await self._start(DailyDeal(command.day))
         elif isinstance(command, SettingChange):
             self.settings = await self.service.change_setting(self.player, self.name, command)
-            self._show(render_settings(self.settings, self.locale))
+            self._show(render_settings(self.settings, self.locale, pictures=False))
         elif isinstance(command, ConfirmStart):
             await self._show_game(await self.service.start(self.player, self.name, command))
         elif isinstance(command, KeepPlaying):

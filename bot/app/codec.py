@@ -26,12 +26,14 @@ import re
 from bot.app.commands import (
     AskHint,
     Begin,
+    BoardChoice,
     Command,
     ConfirmStart,
     DailyDeal,
     DealByCode,
     DefaultRules,
     ExplainRefusals,
+    FourColour,
     GameCommand,
     KeepPlaying,
     Language,
@@ -47,6 +49,7 @@ from bot.app.commands import (
     WinnableOnly,
 )
 from bot.app.errors import BadPayload
+from bot.app.model import BoardStyle
 from bot.i18n import SUPPORTED_LOCALES
 from core.deal import Rules
 from core.errors import TriPeaksError
@@ -64,7 +67,7 @@ _KEEP_RE = re.compile(r"^tp:k:(\d{1,18})$")
 _BEGIN_RE = re.compile(r"^tp:b:(?:n:([ec-]):([01-])|c:(TP1-[A-Z]-[A-Z]{1,7})|d:(\d{4}-\d{2}-\d{2}|-))$")
 _RULES = "tp:rules"
 _DAILY_RE = re.compile(r"^tp:daily:(\d{4}-\d{2}-\d{2})$")
-_SETTING_RE = re.compile(r"^tp:set:(explain|rules|lang|winnable):([A-Za-z_]{2,8})$")
+_SETTING_RE = re.compile(r"^tp:set:(explain|rules|lang|winnable|board|four):([A-Za-z_]{2,8})$")
 _MAX_ID = 2**62
 
 
@@ -124,6 +127,10 @@ def encode(command: Command) -> str:
             return f"{PREFIX}:set:lang:{locale or 'auto'}"
         case WinnableOnly(on):
             return f"{PREFIX}:set:winnable:{'on' if on else 'off'}"
+        case BoardChoice(style):
+            return f"{PREFIX}:set:board:{style.value}"
+        case FourColour(on):
+            return f"{PREFIX}:set:four:{'on' if on else 'off'}"
     raise TypeError(f"not a command: {command!r}")
 
 
@@ -193,4 +200,8 @@ def _setting(key: str, value: str) -> Command:
         return Language(None if value == "auto" else value)
     if key == "winnable" and value in ("on", "off"):
         return WinnableOnly(value == "on")
+    if key == "board" and value in (style.value for style in BoardStyle):
+        return BoardChoice(BoardStyle(value))
+    if key == "four" and value in ("on", "off"):
+        return FourColour(value == "on")
     raise BadPayload(f"not a setting: {key}:{value}")

@@ -10,6 +10,7 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass
 
+from bot.app.model import BoardStyle
 from core.deal import Rules
 from core.game import Draw, Tap, Undo
 
@@ -158,8 +159,22 @@ class WinnableOnly:
     on: bool
 
 
+@dataclass(frozen=True)
+class BoardChoice:
+    """The setting: the board as a picture or as text."""
+
+    style: BoardStyle
+
+
+@dataclass(frozen=True)
+class FourColour:
+    """The setting: the picture's four-colour deck (clubs green, diamonds blue), or the usual red and black."""
+
+    on: bool
+
+
 #: A tap on the settings message.
-SettingChange = ExplainRefusals | DefaultRules | Language | WinnableOnly
+SettingChange = ExplainRefusals | DefaultRules | Language | WinnableOnly | BoardChoice | FourColour
 
 #: Anything a button can carry.
 Command = GameCommand | PlayDaily | SettingChange | ConfirmStart | KeepPlaying | Begin | ShowRules

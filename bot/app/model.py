@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import enum
 import unicodedata
 from dataclasses import dataclass
 
@@ -37,12 +38,22 @@ class PlayerKey:
     user_id: str
 
 
+class BoardStyle(enum.Enum):
+    """How a game's board is shown on Discord and Telegram: a picture of the cards, or monospace text (the console
+    is always text)."""
+
+    PICTURE = "picture"
+    TEXT = "text"
+
+
 @dataclass(frozen=True)
 class Settings:
     language: str | None = None  # an override; None means the platform's locale
     explain_refusals: bool = True
     default_rules: Rules = Rules.EASY
     winnable_only: bool | None = None  # None: the rule set's default (see :meth:`deals_winnable_only`)
+    board: BoardStyle = BoardStyle.PICTURE
+    four_colour: bool = False  # the picture's deck: clubs green and diamonds blue, for colour-blind players
 
     def deals_winnable_only(self, rules: Rules) -> bool:
         """Whether new random deals under ``rules`` are winnable ones: the player's choice, else on for Classic

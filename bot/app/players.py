@@ -6,9 +6,17 @@ import dataclasses
 import re
 from collections.abc import Mapping
 
-from bot.app.commands import DefaultRules, ExplainRefusals, Language, SettingChange, WinnableOnly
+from bot.app.commands import (
+    BoardChoice,
+    DefaultRules,
+    ExplainRefusals,
+    FourColour,
+    Language,
+    SettingChange,
+    WinnableOnly,
+)
 from bot.app.errors import BadPayload
-from bot.app.model import PlayerKey, Settings, Stats, clean_name
+from bot.app.model import BoardStyle, PlayerKey, Settings, Stats, clean_name
 from bot.store import games as stored_games
 from bot.store import players as stored_players
 from bot.store.engine import Database
@@ -27,7 +35,8 @@ def name_columns(name: str) -> dict[str, object]:
 
 def _settings(record: stored_players.PlayerRecord) -> Settings:
     return Settings(language=record.language, explain_refusals=record.explain_refusals,
-                    default_rules=Rules(record.default_rules), winnable_only=record.winnable_only)
+                    default_rules=Rules(record.default_rules), winnable_only=record.winnable_only,
+                    board=BoardStyle(record.board_style), four_colour=record.four_colour)
 
 
 def _columns(changes: Mapping[str, object]) -> dict[str, object]:
@@ -62,6 +71,17 @@ def _columns(changes: Mapping[str, object]) -> dict[str, object]:
         if winnable is not None and not isinstance(winnable, bool):
             raise BadPayload(f"winnable_only must be true, false or None, not {winnable!r}")
         values["winnable_only"] = winnable
+    if "board" in changes:
+        board = changes["board"]
+        try:
+            values["board_style"] = BoardStyle(board.value if isinstance(board, BoardStyle) else board).value
+        except ValueError:
+            raise BadPayload(f"board must be picture or text, not {board!r}") from None
+    if "four_colour" in changes:
+        four = changes["four_colour"]
+        if not isinstance(four, bool):
+            raise BadPayload(f"four_colour must be true or false, not {four!r}")
+        values["four_colour"] = four
     return values
 
 
@@ -76,6 +96,10 @@ def setting_changes(change: SettingChange) -> dict[str, object]:
             return {"language": locale}
         case WinnableOnly(on):
             return {"winnable_only": on}
+        case BoardChoice(style):
+            return {"board": style}
+        case FourColour(on):
+            return {"four_colour": on}
     raise TypeError(f"not a setting change: {change!r}")
 
 
@@ -92,8 +116,9 @@ class Players:
         return Settings() if record is None else _settings(record)
 
     async def update_settings(self, player: PlayerKey, *, name: str = "", **changes: object) -> Settings:
-        """Change some of ``language`` (None: follow the platform), ``explain_refusals`` and ``default_rules``
-        (a :class:`Rules` or its name) in one statement; returns the settings now in force. :class:`BadPayload`
+        """Change some of ``language`` (None: follow the platform), ``explain_refusals``, ``default_rules``
+        (a :class:`Rules` or its name), ``winnable_only``, ``board`` (a :class:`BoardStyle` or its name) and
+        ``four_colour`` in one statement; returns the settings now in force. :class:`BadPayload`
         for a bad value."""
         values = _columns(changes) | name_columns(name)
         async with self.db.transaction() as tx:

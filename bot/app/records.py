@@ -4,7 +4,7 @@ stored record made into a frozen snapshot, and a typed-in code checked."""
 from __future__ import annotations
 
 from bot.app.errors import BadGameCode, GameNotFound, NotCurrentGame, NotYourGame, StaleGame
-from bot.app.model import BoardRef, DealVerdict, GameSnapshot, Hint, PlayerKey, Settings
+from bot.app.model import BoardRef, BoardStyle, DealVerdict, GameSnapshot, Hint, PlayerKey, Settings
 from bot.store import games as stored_games
 from bot.store.engine import Transaction
 from bot.store.games import GameRecord
@@ -28,7 +28,8 @@ def parse_code(code: str | GameCode) -> GameCode:
 
 def settings_of(record: GameRecord) -> Settings:
     return Settings(language=record.language, explain_refusals=bool(record.explain_refusals),
-                    default_rules=Rules(record.default_rules), winnable_only=record.winnable_only)
+                    default_rules=Rules(record.default_rules), winnable_only=record.winnable_only,
+                    board=BoardStyle(record.board_style), four_colour=bool(record.four_colour))
 
 
 def verdict_of(record: GameRecord) -> DealVerdict | None:

@@ -35,7 +35,7 @@ from PIL import Image, ImageDraw, ImageFont
 from bot.render.tableau import narrow_slot_column
 from bot.render.view import ButtonStyle, SlotState, Table
 from core.cards import Card, Rank, Suit
-from core.layout import ROWS, row_of
+from core.layout import ROWS
 
 # --- geometry (pixels of the final picture) ---------------------------------------------------------------------
 
@@ -289,10 +289,13 @@ def stock_tile(count: int, hinted: bool = False) -> Tile:
 # --- the board ----------------------------------------------------------------------------------------------------
 
 
+_ROW_OF = {slot: number for number, row in enumerate(ROWS) for slot in row}
+
+
 def slot_box(slot: int) -> tuple[int, int]:
     """The top-left corner of ``slot``'s card: bottom card j at column 2j (in half card steps), a card above
     centred over the two that cover it."""
-    return MARGIN + HALF_STEP * narrow_slot_column(slot), TOP + ROW_STEP * row_of(slot)
+    return MARGIN + HALF_STEP * narrow_slot_column(slot), TOP + ROW_STEP * _ROW_OF[slot]
 
 
 def tiles(table: Table, four_colour: bool = False) -> Iterator[tuple[tuple[int, int], Tile]]:

@@ -32,10 +32,12 @@ from bot.app.codec import decode
 from bot.app.commands import (
     AskHint,
     Begin,
+    BoardChoice,
     ConfirmStart,
     DailyDeal,
     DefaultRules,
     ExplainRefusals,
+    FourColour,
     KeepPlaying,
     Language,
     Move,
@@ -209,6 +211,10 @@ def console_key(button: Button) -> str:
             return "explain"
         case WinnableOnly():
             return "winnable"
+        case BoardChoice(style):
+            return style.value
+        case FourColour():
+            return "four"
         case DefaultRules(rules):
             return rules.value
         case Language(locale):

@@ -12,7 +12,16 @@ from babel.dates import format_date
 from babel.numbers import format_percent
 
 from bot.app.codec import encode
-from bot.app.commands import DefaultRules, ExplainRefusals, Language, PlayDaily, SettingChange, WinnableOnly
+from bot.app.commands import (
+    BoardChoice,
+    DefaultRules,
+    ExplainRefusals,
+    FourColour,
+    Language,
+    PlayDaily,
+    SettingChange,
+    WinnableOnly,
+)
 from bot.app.daily import DailyResult
 from bot.app.errors import (
     BadGameCode,
@@ -30,7 +39,7 @@ from bot.app.errors import (
     NoWinnableDeal,
     StaleGame,
 )
-from bot.app.model import Settings, Stats
+from bot.app.model import BoardStyle, Settings, Stats
 from bot.i18n import LANGUAGE_NAMES, N_, SUPPORTED_LOCALES, translator
 from bot.render.game import RULE_NAMES, split_even
 from bot.render.view import Button, ButtonStyle, View
@@ -228,8 +237,9 @@ SETTINGS_PER_ROW = 3
 CHOSEN = "✓ "
 
 
-def render_settings(settings: Settings, locale: str) -> View:
-    """The settings message: what is chosen, and buttons to change it (the chosen ones green and ticked)."""
+def render_settings(settings: Settings, locale: str, *, pictures: bool = True) -> View:
+    """The settings message: what is chosen, and buttons to change it (the chosen ones green and ticked).
+    ``pictures`` False (the console, always text) leaves out the board's settings."""
     tr = translator(locale)
 
     def choice(label: str, change: SettingChange, chosen: bool) -> Button:
@@ -242,6 +252,8 @@ def render_settings(settings: Settings, locale: str) -> View:
                 else tr.gettext("automatic ({language})").format(language=LANGUAGE_NAMES[tr.locale]))
     state = tr.pgettext("setting", "on") if explain else tr.pgettext("setting", "off")
     winnable = settings.deals_winnable_only(settings.default_rules)
+    picture = settings.board is BoardStyle.PICTURE
+    four = settings.four_colour
     winnable_state = tr.pgettext("setting", "on") if winnable else tr.pgettext("setting", "off")
     if settings.winnable_only is None:
         # TRANSLATORS: the setting left at its default, which depends on the rules: on for Classic, off for Easy
@@ -251,14 +263,28 @@ def render_settings(settings: Settings, locale: str) -> View:
         tr.gettext("Rules for new games: {rules}").format(rules=tr.gettext(RULE_NAMES[settings.default_rules])),
         # TRANSLATORS: new random deals only among those the solver proved winnable
         tr.gettext("Only winnable deals: {state}").format(state=winnable_state),
+        # TRANSLATORS: how the game's board is shown on Discord and Telegram: {board} is "picture" or "text"
+        tr.gettext("Board: {board}").format(board=tr.pgettext("setting", "picture") if picture
+                                            else tr.pgettext("setting", "text")),
+        # TRANSLATORS: the picture's cards with clubs green and diamonds blue, for colour-blind players
+        tr.gettext("Four-colour suits: {state}").format(state=tr.pgettext("setting", "on") if four
+                                                        else tr.pgettext("setting", "off")),
         tr.gettext("Language: {language}").format(language=language),
     ]
+    if not pictures:
+        del lines[3:5]
     explain_button = choice(
         tr.pgettext("button", "Explanations: on") if explain else tr.pgettext("button", "Explanations: off"),
         ExplainRefusals(not explain), explain)
     winnable_button = choice(
         tr.pgettext("button", "Only winnable: on") if winnable else tr.pgettext("button", "Only winnable: off"),
         WinnableOnly(not winnable), winnable)
+    # TRANSLATORS: the board shown as a picture of the cards / as monospace text
+    board_row = (choice(tr.pgettext("button", "Picture"), BoardChoice(BoardStyle.PICTURE), picture),
+                 choice(tr.pgettext("button", "Text"), BoardChoice(BoardStyle.TEXT), not picture))
+    four_button = choice(
+        tr.pgettext("button", "Four colours: on") if four else tr.pgettext("button", "Four colours: off"),
+        FourColour(not four), four)
     rules_row = tuple(choice(tr.gettext(RULE_NAMES[rules]), DefaultRules(rules),
                              settings.default_rules is rules) for rules in Rules)
     chosen_language = settings.language if settings.language in SUPPORTED_LOCALES else None
@@ -269,7 +295,8 @@ def render_settings(settings: Settings, locale: str) -> View:
     return View(
         header=tr.gettext("Settings"),
         status="\n".join(lines),
-        buttons=((explain_button,), rules_row, (winnable_button,), *split_even(language_row, SETTINGS_PER_ROW)),
+        buttons=((explain_button,), rules_row, (winnable_button,),
+                 *((board_row, (four_button,)) if pictures else ()), *split_even(language_row, SETTINGS_PER_ROW)),
     )
 
 

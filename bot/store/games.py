@@ -47,6 +47,8 @@ class GameRecord:
     explain_refusals: bool
     default_rules: str
     winnable_only: bool | None
+    board_style: str
+    four_colour: bool
 
     @classmethod
     def from_row(cls, row: Row[Any]) -> GameRecord:
@@ -92,7 +94,8 @@ _OWNER_COLUMNS = {
     "owner_id": players.c.id, "platform": players.c.platform, "user_id": players.c.user_id,
     "owner_name": players.c.display_name, "language": players.c.language,
     "explain_refusals": players.c.explain_refusals, "default_rules": players.c.default_rules,
-    "winnable_only": players.c.winnable_only,
+    "winnable_only": players.c.winnable_only, "board_style": players.c.board_style,
+    "four_colour": players.c.four_colour,
 }
 #: The games table's columns :class:`GameRecord` holds.
 _GAME_COLUMNS = tuple(games.c[field.name] for field in dataclasses.fields(GameRecord)

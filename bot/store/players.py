@@ -24,17 +24,22 @@ class PlayerRecord:
     explain_refusals: bool
     default_rules: str
     winnable_only: bool | None
+    board_style: str
+    four_colour: bool
 
 
 _RETURNING = (players.c.id, players.c.platform, players.c.user_id, players.c.display_name, players.c.language,
-              players.c.explain_refusals, players.c.default_rules, players.c.winnable_only)
+              players.c.explain_refusals, players.c.default_rules, players.c.winnable_only, players.c.board_style,
+              players.c.four_colour)
 #: The columns a caller may change.
-SETTABLE = frozenset({"display_name", "language", "explain_refusals", "default_rules", "winnable_only"})
+SETTABLE = frozenset({"display_name", "language", "explain_refusals", "default_rules", "winnable_only",
+                      "board_style", "four_colour"})
 
 
 def _record(row: Any) -> PlayerRecord:
     return PlayerRecord(row.id, row.platform, row.user_id, row.display_name, row.language,
-                        bool(row.explain_refusals), row.default_rules, row.winnable_only)
+                        bool(row.explain_refusals), row.default_rules, row.winnable_only, row.board_style,
+                        bool(row.four_colour))
 
 
 async def find(tx: Transaction, platform: str, user_id: str) -> PlayerRecord | None:
@@ -52,7 +57,8 @@ async def upsert(tx: Transaction, platform: str, user_id: str, changes: Mapping[
         raise ValueError(f"not player columns: {sorted(unknown)}")
     values: dict[str, object] = {
         "platform": platform, "user_id": user_id, "display_name": "", "language": None,
-        "explain_refusals": True, "default_rules": "easy", "created_at": now, **changes}
+        "explain_refusals": True, "default_rules": "easy", "board_style": "picture", "four_colour": False,
+        "created_at": now, **changes}
     dialect_name = tx.dialect.name
     if dialect_name in ("postgresql", "sqlite"):
         dialect = importlib.import_module(f"sqlalchemy.dialects.{dialect_name}")

@@ -59,9 +59,13 @@ players = Table(
     Column("default_rules", String(8), nullable=False, server_default="easy"),
     #: only deals the solver proved winnable (migration 0003); NULL: the rule set's default (on for Classic)
     Column("winnable_only", Boolean),
+    #: the game's board shown as a picture or as text, and the picture's four-colour deck (migration 0004)
+    Column("board_style", String(8), nullable=False, server_default="picture"),
+    Column("four_colour", Boolean, nullable=False, server_default=false()),
     Column("created_at", DateTime(timezone=True), nullable=False),
     UniqueConstraint("platform", "user_id"),
     CheckConstraint("default_rules IN ('easy', 'classic')", name="default_rules"),
+    CheckConstraint("board_style IN ('picture', 'text')", name="board_style"),
 )
 
 #: One game: its deal code, its full state (``Game.to_text()``, undo history included) and a version that every
