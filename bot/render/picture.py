@@ -54,7 +54,7 @@ STOCK_X = WIDTH // 2 - CARD_W - 10
 WASTE_X = WIDTH // 2 + 10
 PILE_Y = TOP + 3 * ROW_STEP + CARD_H + PILE_GAP
 RADIUS = 6
-MARK_WIDTH = 5  # the fits / hint outline, inside the card's edge
+MARK_WIDTH = 6  # the fits / hint outline, inside the card's edge
 #: A board is always smaller than this (a test checks it over many positions).
 MAX_BYTES = 40_000
 
