@@ -45,8 +45,8 @@ def test_a_refused_action_is_shown_refused_and_a_malformed_one_is_exit_2() -> No
     done = show("TP1-E-AAAAAAB", "18", "--platform", "discord", "--json")  # 2♣ on the Q♣
     assert done.returncode == 0, done.stderr
     shown = json.loads(done.stdout)
-    assert shown["notice"] == "Must be one rank higher or lower"
-    assert "> Must be one rank higher or lower" in shown["text"] and shown["text"].startswith("### TP1-E-AAAAAAB")
+    assert shown["notice"] == "2♣\ufe0e was not played. Must be one rank higher or lower"  # the card named (issue 27)
+    assert f"> {shown['notice']}" in shown["text"] and shown["text"].startswith("### TP1-E-AAAAAAB")
     assert all(len(row) <= 5 and all(b["style"] in ("primary", "secondary", "success", "danger") for b in row)
                for row in shown["buttons"])
     bad = show("TP1-E-AAAAAAB", "zz", "--json")
