@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import html
+import io
 import json
 import socket
 import textwrap
@@ -24,6 +25,7 @@ from telegram import (
     BotCommandScopeChat,
     InlineKeyboardButton,
     InlineKeyboardMarkup,
+    InputMediaPhoto,
     Message,
     Update,
 )
@@ -443,6 +445,65 @@ async def test_blocked_users_and_unknown_chats(api: FakeBotAPI, bot: RunningBot)
         await app.bot.send_message(chat.id, "hi")
     with pytest.raises(BadRequest, match="^Chat not found$"):
         await app.bot.send_message(424242, "hi")
+
+
+# ---- photos ---------------------------------------------------------------------------------------------------
+
+
+def _png(width: int = 720, height: int = 353, colour: str = "green") -> bytes:
+    from PIL import Image
+
+    out = io.BytesIO()
+    Image.new("RGB", (width, height), colour).save(out, "PNG")
+    return out.getvalue()
+
+
+async def test_photos_are_sent_and_edited_with_their_caption_and_keyboard(api: FakeBotAPI, bot: RunningBot) -> None:
+    """sendPhoto and editMessageMedia as python-telegram-bot sends them (multipart, the edit's file named by
+    attach://), their limits, and a photo message's caption in place of a text."""
+    app, _ = bot
+    alice = api.user("Alice")
+    chat = api.private_chat(alice)
+    first, second = _png(), _png(colour="blue")
+    sent = await app.bot.send_photo(chat.id, first, caption="<b>TP1-E-AAAAAAB</b> · Easy", parse_mode=ParseMode.HTML,
+                                    reply_markup=KEYBOARD)
+    assert sent.photo and (sent.photo[-1].width, sent.photo[-1].height) == (720, 353)
+    assert sent.caption == "TP1-E-AAAAAAB · Easy" and sent.text is None
+    stored = api.last_message(chat)
+    assert stored.is_photo and stored.photo_bytes == first and stored.entity_texts("bold") == ["TP1-E-AAAAAAB"]
+    assert stored.keyboard == KEYBOARD_ROWS
+    assert api.calls("sendPhoto")[-1].content_type == "multipart/form-data"
+
+    media = InputMediaPhoto(second, caption="Score: 499", parse_mode=ParseMode.HTML)
+    edited = await app.bot.edit_message_media(media, chat_id=chat.id, message_id=sent.message_id, reply_markup=KEYBOARD)
+    assert isinstance(edited, Message) and edited.caption == "Score: 499"
+    assert stored.photo_bytes == second and stored.photo_history == [first] and stored.edit_count == 1
+    with pytest.raises(BadRequest, match="^Message is not modified"):
+        await app.bot.edit_message_media(InputMediaPhoto(second, caption="Score: 499", parse_mode=ParseMode.HTML),
+                                         chat_id=chat.id, message_id=sent.message_id, reply_markup=KEYBOARD)
+    with pytest.raises(BadRequest, match="There is no text in the message to edit"):
+        await app.bot.edit_message_text("Score: 498", chat_id=chat.id, message_id=sent.message_id)
+    await app.bot.edit_message_caption(chat_id=chat.id, message_id=sent.message_id, caption="Score: 498")
+    assert stored.text == "Score: 498" and stored.photo_bytes == second
+
+    text = await app.bot.send_message(chat.id, "a text board")
+    with pytest.raises(BadRequest, match="There is no media in the message to edit"):
+        await app.bot.edit_message_media(InputMediaPhoto(first), chat_id=chat.id, message_id=text.message_id)
+    with pytest.raises(BadRequest, match="Message caption is too long"):
+        await app.bot.send_photo(chat.id, first, caption="x" * 1025)
+    await app.bot.send_photo(chat.id, first, caption="x" * 1024)
+    with pytest.raises(BadRequest, match="Photo_invalid_dimensions"):
+        await app.bot.send_photo(chat.id, _png(9000, 1001))
+    with pytest.raises(BadRequest, match="Image_process_failed"):
+        await app.bot.send_photo(chat.id, b"not a picture")
+    monkey_limit = fake_module.MAX_PHOTO_BYTES
+    try:
+        fake_module.MAX_PHOTO_BYTES = len(first) - 1
+        with pytest.raises(BadRequest, match="File is too big"):
+            await app.bot.send_photo(chat.id, first)
+    finally:
+        fake_module.MAX_PHOTO_BYTES = monkey_limit
+    assert "<" in str(api.calls("sendPhoto")[0]) and "bytes>" in str(api.calls("sendPhoto")[0])  # no bytes dumped
 
 
 # ---- commands, chats, misc methods ------------------------------------------------------------------

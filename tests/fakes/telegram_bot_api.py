@@ -15,7 +15,11 @@ real errors when the bot breaks a limit:
 * ``callback_data`` must be 1-64 bytes (``BUTTON_DATA_INVALID``); at most 8 buttons a row and 100 a
   keyboard; text-only inline buttons are refused;
 * ``answerCallbackQuery`` text at most 200 characters; each query can be answered once;
-* edits that change nothing give "message is not modified"; unknown messages "message to edit not found".
+* edits that change nothing give "message is not modified"; unknown messages "message to edit not found";
+* photos (``sendPhoto``, ``editMessageMedia`` with an uploaded PNG or JPEG, multipart as python-telegram-bot sends
+  them: ``attach://<field>``): at most 10 MB, width + height at most 10,000, a caption of at most 1,024 characters;
+  a photo message has a ``caption``, no ``text`` (``editMessageText`` on it: "there is no text in the message to
+  edit"); ``editMessageCaption`` edits its caption; ``message.photo_bytes`` is the image the chat shows.
 
 Usage (inside an ``async def`` test; pytest-asyncio runs it)::
 
@@ -66,6 +70,7 @@ after ``since=``), including ones that already happened, so there is no race and
 
 Limits of the fake: only the methods listed in ``FakeBotAPI._METHODS`` exist (others answer 404 Not
 Found, as Telegram does for unknown methods); no media, inline mode, payments, forums or channels;
+photos are the only media (no file_id reuse, albums, documents);
 auto-detected entities are limited to bot_command, mention, hashtag and http(s) URLs; Telegram also
 splits bold/italic entities around other entities, which the fake does not; lengths are counted in
 UTF-16 code units (Telegram's entity unit), which is the stricter reading of "characters"; webhooks may
@@ -76,6 +81,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
+import io
 import itertools
 import json
 import logging
@@ -117,6 +124,9 @@ _HTTP_STATUSES = frozenset(status.value for status in HTTPStatus)
 DEFAULT_TOKEN = "7000000001:AAFakeTokenForTripeaksTestsOnly0000"
 
 MAX_MESSAGE_LENGTH = 4096
+MAX_CAPTION_LENGTH = 1024
+MAX_PHOTO_BYTES = 10 * 1024 * 1024
+MAX_PHOTO_SIDES = 10_000  # width + height
 MAX_CALLBACK_DATA_BYTES = 64
 MAX_CALLBACK_ANSWER_LENGTH = 200
 MAX_BUTTONS_PER_ROW = 8
@@ -1068,6 +1078,16 @@ class StoredMessage:
     deleted: bool = False
     reply_to_message_id: int | None = None
     history: list[tuple[str, list[dict[str, Any]], dict[str, Any] | None]] = field(default_factory=list)
+    #: a photo message: its image (``text`` and ``entities`` are then its caption)
+    photo_bytes: bytes | None = None
+    photo_size: tuple[int, int] = (0, 0)
+    #: the images it showed before each edit, for a photo message (in step with ``history``)
+    photo_history: list[bytes | None] = field(default_factory=list)
+
+    @property
+    def is_photo(self) -> bool:
+        """True for a photo message (its ``text`` is the caption)."""
+        return self.photo_bytes is not None
 
     @property
     def chat_id(self) -> int:
@@ -1129,10 +1149,20 @@ class StoredMessage:
             "from": dict(self.sender),
             "chat": self.chat.to_dict(),
             "date": self.date,
-            "text": self.text,
         }
-        if self.entities:
-            data["entities"] = [dict(entity) for entity in self.entities]
+        if self.photo_bytes is not None:
+            digest = hashlib.sha256(self.photo_bytes).hexdigest()[:32]
+            width, height = self.photo_size
+            data["photo"] = [{"file_id": f"photo-{digest}", "file_unique_id": digest[:16], "width": width,
+                              "height": height, "file_size": len(self.photo_bytes)}]
+            if self.text:
+                data["caption"] = self.text
+            if self.entities:
+                data["caption_entities"] = [dict(entity) for entity in self.entities]
+        else:
+            data["text"] = self.text
+            if self.entities:
+                data["entities"] = [dict(entity) for entity in self.entities]
         if self.reply_markup is not None and "inline_keyboard" in self.reply_markup:
             data["reply_markup"] = json.loads(json.dumps(self.reply_markup))
         if self.edit_date is not None:
@@ -1182,7 +1212,8 @@ class RecordedRequest:
             key: value for key, value in self.params.items() if key not in ("timeout", "allowed_updates")
         }
         outcome = "…" if not self.done else ("ok" if self.ok else f"{self.status} {self.error}")
-        return f"#{self.index} {self.method} {json.dumps(shown, ensure_ascii=False)} -> {outcome}"
+        text = json.dumps(shown, ensure_ascii=False, default=lambda data: f"<{len(data)} bytes>")
+        return f"#{self.index} {self.method} {text} -> {outcome}"
 
 
 @dataclass
@@ -1675,6 +1706,7 @@ class FakeBotAPI:
         raw_text: str | None = None,
         parse_mode: str | None = None,
         reply_to: int | None = None,
+        photo: tuple[bytes, tuple[int, int]] | None = None,
     ) -> StoredMessage:
         message_id = self._next_message_id[chat.id]
         self._next_message_id[chat.id] = message_id + 1
@@ -1690,6 +1722,8 @@ class FakeBotAPI:
             parse_mode=parse_mode,
             reply_to_message_id=reply_to,
         )
+        if photo is not None:
+            message.photo_bytes, message.photo_size = photo
         self._messages[chat.id][message_id] = message
         return message
 
@@ -2221,7 +2255,8 @@ class FakeBotAPI:
             form = await request.post()
             for key, value in form.items():
                 if isinstance(value, web.FileField):
-                    params[key] = {"file_name": value.filename, "size": len(value.file.read())}
+                    data = value.file.read()
+                    params[key] = {"file_name": value.filename, "size": len(data), "data": data}
                 else:
                     params[key] = value
         return params
@@ -2241,6 +2276,9 @@ class FakeBotAPI:
             "sendMessage",
             "editMessageText",
             "editMessageReplyMarkup",
+            "sendPhoto",
+            "editMessageMedia",
+            "editMessageCaption",
             "deleteMessage",
             "deleteMessages",
             "answerCallbackQuery",
@@ -2431,10 +2469,15 @@ class FakeBotAPI:
         *,
         raw_text: str,
         parse_mode: str | None,
+        photo: tuple[bytes, tuple[int, int]] | None = None,
     ) -> dict[str, Any]:
-        if (message.text, message.entities, message.reply_markup) == (text, entities, markup):
+        same_photo = photo is None or photo[0] == message.photo_bytes
+        if (message.text, message.entities, message.reply_markup) == (text, entities, markup) and same_photo:
             raise _bad(NOT_MODIFIED)
         message.history.append((message.text, message.entities, message.reply_markup))
+        message.photo_history.append(message.photo_bytes)
+        if photo is not None:
+            message.photo_bytes, message.photo_size = photo
         message.text, message.entities, message.reply_markup = text, entities, markup
         message.raw_text, message.parse_mode = raw_text, parse_mode
         message.edit_date = int(time.time())
@@ -2442,6 +2485,8 @@ class FakeBotAPI:
 
     async def _m_edit_message_text(self, params: Mapping[str, Any]) -> dict[str, Any]:
         message = self._editable(params)
+        if message.is_photo:
+            raise _bad("there is no text in the message to edit")
         text, entities = format_text(params.get("text"), params.get("parse_mode"), params.get("entities"))
         markup = check_reply_markup(params.get("reply_markup"))
         return self._apply_edit(
@@ -2464,6 +2509,89 @@ class FakeBotAPI:
             raw_text=message.raw_text,
             parse_mode=message.parse_mode,
         )
+
+    def _caption(self, caption: Any, parse_mode: Any, entities: Any) -> tuple[str, list[dict[str, Any]]]:
+        """A photo's caption as Telegram stores it: empty, or at most 1,024 characters after parsing."""
+        if caption is None or caption == "":
+            return "", []
+        try:
+            return format_text(caption, parse_mode, entities, limit=MAX_CAPTION_LENGTH)
+        except BotAPIError as error:
+            if error.description.endswith("message is too long"):
+                raise _bad("message caption is too long") from None
+            raise
+
+    def _uploaded_photo(self, params: Mapping[str, Any], field_name: str) -> tuple[bytes, tuple[int, int]]:
+        """The photo uploaded in the multipart field ``field_name``: its bytes and size, within Telegram's
+        limits."""
+        upload = params.get(field_name)
+        if not isinstance(upload, dict) or "data" not in upload:
+            if isinstance(upload, str) and upload:
+                raise _bad("wrong file identifier/HTTP URL specified")  # the fake takes uploads only
+            raise _bad("there is no photo in the request")
+        data: bytes = upload["data"]
+        if len(data) > MAX_PHOTO_BYTES:
+            raise _bad("file is too big")
+        from PIL import Image, UnidentifiedImageError
+
+        try:
+            with Image.open(io.BytesIO(data)) as image:
+                size = image.size
+        except (UnidentifiedImageError, OSError):
+            raise _bad("IMAGE_PROCESS_FAILED") from None
+        if sum(size) > MAX_PHOTO_SIDES:
+            raise _bad("PHOTO_INVALID_DIMENSIONS")
+        return data, size
+
+    async def _m_send_photo(self, params: Mapping[str, Any]) -> dict[str, Any]:
+        chat = self._target_chat(params, sending=True)
+        photo = self._uploaded_photo(params, "photo")
+        caption, entities = self._caption(params.get("caption"), params.get("parse_mode"),
+                                          params.get("caption_entities"))
+        markup = check_reply_markup(params.get("reply_markup"))
+        reply_to = params.get("reply_to_message_id")
+        reply_parameters = params.get("reply_parameters")
+        allow_without = bool(params.get("allow_sending_without_reply"))
+        if isinstance(reply_parameters, dict):
+            reply_to = reply_parameters.get("message_id")
+            allow_without = bool(reply_parameters.get("allow_sending_without_reply", allow_without))
+        if reply_to is not None:
+            replied = self._messages[chat.id].get(int(reply_to))
+            if replied is None or replied.deleted:
+                if not allow_without:
+                    raise _bad("message to be replied not found")
+                reply_to = None
+        message = self._store(chat, dict(self._bot_sender()), caption, entities, reply_markup=markup,
+                              raw_text=str(params.get("caption") or ""), parse_mode=params.get("parse_mode"),
+                              reply_to=None if reply_to is None else int(reply_to), photo=photo)
+        return self._message_api(message)
+
+    async def _m_edit_message_media(self, params: Mapping[str, Any]) -> dict[str, Any]:
+        message = self._editable(params)
+        media = params.get("media")
+        if not isinstance(media, dict) or media.get("type") != "photo":
+            raise _bad("can't parse InputMedia: media type photo expected")  # the fake knows photos only
+        if not message.is_photo:
+            raise _bad("there is no media in the message to edit")
+        attached = str(media.get("media", ""))
+        if not attached.startswith("attach://"):
+            raise _bad("wrong file identifier/HTTP URL specified")
+        photo = self._uploaded_photo(params, attached.removeprefix("attach://"))
+        caption, entities = self._caption(media.get("caption"), media.get("parse_mode"),
+                                          media.get("caption_entities"))
+        markup = check_reply_markup(params.get("reply_markup"))
+        return self._apply_edit(message, caption, entities, markup, raw_text=str(media.get("caption") or ""),
+                                parse_mode=media.get("parse_mode"), photo=photo)
+
+    async def _m_edit_message_caption(self, params: Mapping[str, Any]) -> dict[str, Any]:
+        message = self._editable(params)
+        if not message.is_photo:
+            raise _bad("there is no caption in the message to edit")
+        caption, entities = self._caption(params.get("caption"), params.get("parse_mode"),
+                                          params.get("caption_entities"))
+        markup = check_reply_markup(params.get("reply_markup"))
+        return self._apply_edit(message, caption, entities, markup, raw_text=str(params.get("caption") or ""),
+                                parse_mode=params.get("parse_mode"))
 
     async def _m_delete_message(self, params: Mapping[str, Any]) -> bool:
         chat = self._target_chat(params)
