@@ -3,6 +3,7 @@ wrong revision is one line and exit status 2; and any command's output into a cl
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sqlite3
 import subprocess
@@ -96,3 +97,19 @@ def test_output_into_a_closed_pipe_ends_quietly(tmp_path: Path) -> None:
             os.close(write_end)
         assert done.returncode == 141, done.stderr
         assert done.stderr == "", done.stderr
+
+
+def test_one_step_down_and_up_keeps_the_games(migrated: Path) -> None:
+    """The reported loss: `db downgrade -1` on SQLite deleted every game (a table rebuild cascading into games)."""
+    with sqlite3.connect(migrated / "games.db") as connection:
+        connection.execute("INSERT INTO players (id, platform, user_id, created_at) VALUES (1, 'telegram', '7', "
+                           "'2026-12-01 00:00:00')")
+        connection.execute("INSERT INTO games (player_id, code, rules, state, score, started_at, updated_at) VALUES "
+                           "(1, 'TP1-E-AAAAAAB', 'easy', '1;TP1-E-AAAAAAB', 500, '2026-12-01 00:00:00', "
+                           "'2026-12-01 00:00:00')")
+    connection.close()
+    for args in (("db", "downgrade", "-1"), ("db", "upgrade")):
+        done = tripeaks(migrated, *args)
+        assert done.returncode == 0, done.stderr
+        with contextlib.closing(sqlite3.connect(migrated / "games.db")) as connection:
+            assert connection.execute("SELECT count(*) FROM games").fetchone()[0] == 1, args
