@@ -58,7 +58,7 @@ def main(argv: list[str] | None = None) -> int:
     games = positions(args.deals)
     started = time.perf_counter()
     for game, hinted in games:  # a first pass: every card image these positions need is drawn and cached
-        draw_table(seen_table(game, hinted), args.four_colour)
+        draw_table(seen_table(game, hinted, four_colour=args.four_colour))
     warm = time.perf_counter() - started
 
     wall: list[float] = []
@@ -66,8 +66,8 @@ def main(argv: list[str] | None = None) -> int:
     sizes: list[int] = []
     for game, hinted in games:
         w0, c0 = time.perf_counter(), time.thread_time()
-        table = seen_table(game, hinted)
-        png = draw_table(table, args.four_colour)
+        table = seen_table(game, hinted, four_colour=args.four_colour)
+        png = draw_table(table)
         table_alt(table, "en")
         cpu.append(time.thread_time() - c0)
         wall.append(time.perf_counter() - w0)

@@ -253,7 +253,7 @@ def cmd_show(args: argparse.Namespace) -> int:
     view = render_game(snapshot, args.lang, settings)
     image: dict[str, object] | None = None
     if pictured and view.table is not None:
-        png = draw_table(view.table, settings.four_colour)
+        png = draw_table(view.table)
         width, height = png_size(png)
         image = {"width": width, "height": height, "bytes": len(png), "alt": view.table_alt}
         if args.image is not None:

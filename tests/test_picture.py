@@ -89,8 +89,9 @@ def felt_index() -> int:
     return PALETTE.index(FELT)
 
 
-def check_board(table: Table, four_colour: bool = False) -> None:
-    board = compose(table, four_colour)
+def check_board(table: Table) -> None:
+    four_colour = table.four_colour
+    board = compose(table)
     assert board.size == (WIDTH, HEIGHT)
     order = [slot for row in ROWS for slot in row]
     present = [slot for slot in order if table.slots[slot].state is not SlotState.GONE]
@@ -122,7 +123,7 @@ def test_every_card_is_drawn_at_its_slot_over_whole_games() -> None:
 
 def test_the_four_colour_deck_is_drawn_the_same_way() -> None:
     for game, hinted in positions(2):
-        check_board(seen_table(game, hinted), four_colour=True)
+        check_board(seen_table(game, hinted, four_colour=True))
 
 
 def test_the_tiles_differ_where_a_player_must_tell_them_apart() -> None:
@@ -192,6 +193,9 @@ def test_the_view_carries_the_table_and_its_alt_in_every_language() -> None:
         alt = render_game(snapshot, locale, Settings()).table_alt
         assert alt is not None and "Q♣" in alt and "K♣" in alt
         assert (alt == english.table_alt) == (locale == "en"), locale
+    assert render_game(snapshot, "en", Settings(board=BoardStyle.TEXT)).table is None  # the text board
+    four = render_game(snapshot, "en", Settings(four_colour=True)).table
+    assert four is not None and four.four_colour and draw_table(four) != draw_table(seen_table(game))
     assert table_alt(seen_table(game, Draw()), "en").endswith("Stock: 23 (hint: draw). Waste card: Q♣.")
     assert "K♣ (hint)" in table_alt(seen_table(game, Tap(21)), "en")
 

@@ -20,7 +20,7 @@ from babel.numbers import format_percent
 
 from bot.app.codec import encode
 from bot.app.commands import AskHint, Move, NewGame
-from bot.app.model import GameSnapshot, Hint, Settings
+from bot.app.model import BoardStyle, GameSnapshot, Hint, Settings
 from bot.i18n import N_, Translator, translator
 from bot.render.endings import ending_buttons, ending_lines
 from bot.render.endings import share_line as share_line  # where tests/test_daily.py has always found it
@@ -277,7 +277,8 @@ def render_game(snapshot: GameSnapshot, locale: str, settings: Settings, *, owne
     if outcome is not None and outcome.reason is not None and settings.explain_refusals:
         notice = _refusal(outcome, game, tr)
     hinted = snapshot.hint.action if snapshot.hint is not None and not game.is_over else None
-    table = seen_table(game, hinted)
+    table = seen_table(game, hinted, four_colour=settings.four_colour) if settings.board is BoardStyle.PICTURE \
+        else None
     return View(
         header=_header(snapshot, tr, owner_label=owner_label),
         tableau=tableau_text(game, hinted_slot=hinted.slot if isinstance(hinted, Tap) else None,
@@ -287,7 +288,7 @@ def render_game(snapshot: GameSnapshot, locale: str, settings: Settings, *, owne
         buttons=_game_buttons(snapshot, tr, latest=latest),
         notice=notice,
         table=table,
-        table_alt=table_alt(table, locale),
+        table_alt=table_alt(table, locale) if table is not None else None,
     )
 
 

@@ -298,9 +298,10 @@ def slot_box(slot: int) -> tuple[int, int]:
     return MARGIN + HALF_STEP * narrow_slot_column(slot), TOP + ROW_STEP * _ROW_OF[slot]
 
 
-def tiles(table: Table, four_colour: bool = False) -> Iterator[tuple[tuple[int, int], Tile]]:
+def tiles(table: Table) -> Iterator[tuple[tuple[int, int], Tile]]:
     """Each card's tile and where it goes, in drawing order: the top row first (a lower row overlaps the row
     above), then the stock and the waste card."""
+    four_colour = table.four_colour
     for row in ROWS:
         for slot in row:
             seen = table.slots[slot]
@@ -313,11 +314,11 @@ def tiles(table: Table, four_colour: bool = False) -> Iterator[tuple[tuple[int, 
     yield (WASTE_X, PILE_Y), face_tile(table.waste, None, four_colour)
 
 
-def compose(table: Table, four_colour: bool = False) -> Image.Image:
+def compose(table: Table) -> Image.Image:
     """The board as a palette image: the felt, then the cached tiles pasted in order."""
     board = Image.new("P", (WIDTH, HEIGHT), 0)
     board.putpalette(_palette_image().getpalette() or [])
-    for (x, y), tile in tiles(table, four_colour):
+    for (x, y), tile in tiles(table):
         board.paste(tile.image, (x, y), tile.mask)
     return board
 
@@ -332,9 +333,9 @@ def encode_png(image: Image.Image) -> bytes:
     return out.getvalue()
 
 
-def draw_table(table: Table, four_colour: bool = False) -> bytes:
+def draw_table(table: Table) -> bytes:
     """The board's PNG. Pure and thread-safe once the tiles are cached; call it off the event loop."""
-    return encode_png(compose(table, four_colour))
+    return encode_png(compose(table))
 
 
 def png_size(png: bytes) -> tuple[int, int]:

@@ -20,9 +20,9 @@ from core.game import Draw, Game, Tap
 from core.layout import SLOT_COUNT
 
 
-def seen_table(game: Game, hinted: object = None) -> Table:
+def seen_table(game: Game, hinted: object = None, *, four_colour: bool = False) -> Table:
     """What the player sees of ``game``; ``hinted`` is the action a hint suggests (a :class:`Tap` or a
-    :class:`Draw`), if any."""
+    :class:`Draw`), if any; ``four_colour``: the player's deck."""
     slots = []
     for slot in range(SLOT_COUNT):
         if game.is_removed(slot):
@@ -32,7 +32,8 @@ def seen_table(game: Game, hinted: object = None) -> Table:
         else:
             mark = ButtonStyle.PRIMARY if hinted == Tap(slot) else ButtonStyle.SUCCESS if game.fits(slot) else None
             slots.append(SeenSlot(SlotState.UP, game.card_at(slot), mark))
-    return Table(tuple(slots), game.stock_left, game.waste, isinstance(hinted, Draw) and game.stock_left > 0)
+    return Table(tuple(slots), game.stock_left, game.waste, isinstance(hinted, Draw) and game.stock_left > 0,
+                 four_colour)
 
 
 def table_alt(table: Table, locale: str) -> str:

@@ -59,13 +59,15 @@ class SeenSlot:
 
 @dataclass(frozen=True)
 class Table:
-    """The 28 slots (0-2 the tops, ..., 18-27 the bottom row), the stock's count, the waste card, and whether the
-    hinted move is a draw."""
+    """The 28 slots (0-2 the tops, ..., 18-27 the bottom row), the stock's count, the waste card, whether the
+    hinted move is a draw, and the deck's colours."""
 
     slots: tuple[SeenSlot, ...]
     stock_left: int
     waste: Card
     draw_hinted: bool = False
+    #: how the player has it drawn: the four-colour deck (clubs green, diamonds blue)
+    four_colour: bool = False
 
 
 @dataclass(frozen=True)
@@ -77,7 +79,8 @@ class View:
     status: str | None = None
     buttons: tuple[tuple[Button, ...], ...] = ()
     notice: str | None = None
-    #: the board as the player sees it, for the picture (:func:`bot.render.picture.draw_table`), or None
+    #: the board as the player sees it, for the picture (:func:`bot.render.picture.draw_table`); None where the
+    #: player has the text board (or the message is no board)
     table: Table | None = None
     #: the picture in words, for screen readers (:func:`bot.render.table.table_alt`)
     table_alt: str | None = None

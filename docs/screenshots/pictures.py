@@ -46,7 +46,7 @@ def main() -> None:
     for action in line[:11]:
         game.push(action)
     save("midgame", draw_table(seen_table(game)))
-    save("four-colour", draw_table(seen_table(game), four_colour=True))
+    save("four-colour", draw_table(seen_table(game, four_colour=True)))
     save("hint", draw_table(seen_table(game, line[11])))
     for action in line[11:]:
         game.push(action)
