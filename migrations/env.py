@@ -15,7 +15,8 @@ from alembic import context
 from sqlalchemy.engine import Connection
 
 from bot.config import load_config
-from bot.store.engine import create_engine, database_url
+from bot.store.engine import database_url
+from bot.store.migrate import check_foreign_keys, migration_engine
 from bot.store.schema import metadata
 
 config = context.config
@@ -43,10 +44,12 @@ def do_run_migrations(connection: Connection) -> None:
 
 
 async def run_async_migrations() -> None:
-    engine = create_engine(config.get_main_option("sqlalchemy.url") or load_config().database_url)
+    # as the bot migrates: on SQLite with foreign keys off (a table rebuild must not cascade), checked at the end
+    engine = migration_engine(config.get_main_option("sqlalchemy.url") or load_config().database_url)
     try:
         async with engine.begin() as connection:
             await connection.run_sync(do_run_migrations)
+            await connection.run_sync(check_foreign_keys)
     finally:
         await engine.dispose()
 

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
@@ -89,3 +91,25 @@ def test_the_alembic_command_uses_the_same_migrations(tmp_path: Path) -> None:
     head = ScriptDirectory.from_config(alembic_config()).get_current_head()
     assert f"{head} (head)" in done.stdout
     assert (tmp_path / "by-alembic.db").is_file()
+
+
+def test_the_alembic_command_downgrades_without_losing_games(tmp_path: Path) -> None:
+    """`alembic downgrade -1` (the developers' way in) migrates as the bot does: no table rebuild cascades."""
+    path = tmp_path / "by-alembic.db"
+    env = {**os.environ, "DATABASE_URL": f"sqlite+aiosqlite:///{path}", "PYTHONPATH": str(REPO)}
+
+    def alembic(*args: str) -> None:
+        done = subprocess.run([sys.executable, "-m", "alembic", "-c", str(REPO / "alembic.ini"), *args],
+                              cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
+        assert done.returncode == 0, done.stderr
+
+    alembic("upgrade", "head")
+    with contextlib.closing(sqlite3.connect(path)) as connection, connection:
+        connection.execute("INSERT INTO players (id, platform, user_id, created_at) VALUES (1, 'telegram', '7', "
+                           "'2026-12-01 00:00:00')")
+        connection.execute("INSERT INTO games (player_id, code, rules, state, score, started_at, updated_at) VALUES "
+                           "(1, 'TP1-E-AAAAAAB', 'easy', '1;TP1-E-AAAAAAB', 500, '2026-12-01 00:00:00', "
+                           "'2026-12-01 00:00:00')")
+    alembic("downgrade", "-1")
+    with contextlib.closing(sqlite3.connect(path)) as connection:
+        assert connection.execute("SELECT count(*) FROM games").fetchone()[0] == 1

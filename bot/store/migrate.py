@@ -73,22 +73,29 @@ async def _take_migration_lock(connection: AsyncConnection) -> None:
         await connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
 
 
-def _without_foreign_keys(engine: AsyncEngine) -> None:
-    """SQLite: connections of ``engine`` start with foreign keys off, as SQLite's own procedure for changing a
-    table asks. Batch mode rebuilds a table (copy, drop the old, rename); with foreign keys on, dropping
-    ``players`` would delete every game through ``ON DELETE CASCADE``. The pragma cannot change inside a
-    transaction, so it is set as each connection opens (after the engine's own settings turned it on)."""
+def migration_engine(url: str | URL | None) -> AsyncEngine:
+    """An engine to migrate with: on SQLite its connections start with foreign keys off, as SQLite's own procedure
+    for changing a table asks. Batch mode rebuilds a table (copy, drop the old, rename); with foreign keys on,
+    dropping ``players`` would delete every game through ``ON DELETE CASCADE``. The pragma cannot change inside a
+    transaction, so it is set as each connection opens (after the engine's own settings turned it on). End the
+    migration with :func:`check_foreign_keys`."""
+    engine = create_engine(url)
+    if engine.dialect.name == "sqlite":
 
-    @event.listens_for(engine.sync_engine, "connect")
-    def _off(dbapi_connection: Any, _record: Any) -> None:
-        cursor = dbapi_connection.cursor()
-        cursor.execute("PRAGMA foreign_keys = OFF")
-        cursor.close()
+        @event.listens_for(engine.sync_engine, "connect")
+        def _off(dbapi_connection: Any, _record: Any) -> None:
+            cursor = dbapi_connection.cursor()
+            cursor.execute("PRAGMA foreign_keys = OFF")
+            cursor.close()
+
+    return engine
 
 
-def _check_foreign_keys(connection: Connection) -> None:
-    """SQLite, at the end of a migration run with foreign keys off: refuse (roll back) a result where a row points
-    at a row that is not there."""
+def check_foreign_keys(connection: Connection) -> None:
+    """At the end of a migration on SQLite (run with foreign keys off): refuse (roll back) a result where a row
+    points at a row that is not there. Nothing to do elsewhere: PostgreSQL checks every statement."""
+    if connection.dialect.name != "sqlite":
+        return
     broken = connection.exec_driver_sql("PRAGMA foreign_key_check").fetchall()
     if broken:
         tables = sorted({str(row[0]) for row in broken})
@@ -97,16 +104,12 @@ def _check_foreign_keys(connection: Connection) -> None:
 
 
 async def _migrate(url: str | URL | None, command_name: str, revision: str) -> None:
-    engine = create_engine(url)
-    sqlite = engine.dialect.name == "sqlite"
-    if sqlite:
-        _without_foreign_keys(engine)
+    engine = migration_engine(url)
     try:
         async with engine.begin() as connection:
             await _take_migration_lock(connection)
             await connection.run_sync(_run_alembic, command_name, revision)
-            if sqlite:
-                await connection.run_sync(_check_foreign_keys)
+            await connection.run_sync(check_foreign_keys)
     finally:
         await engine.dispose()
 
