@@ -6,9 +6,10 @@ within a moment: the chats stop taking updates, the updates in hand are finished
 and the process exits with 128 + the signal's number (130, 143), no traceback. Every action was committed before it
 was acknowledged, so nothing is lost.
 
-Logs: one JSON object a line on stderr for the bot; plain lines on stderr, warnings only unless ``LOG_LEVEL`` says
-otherwise, for the console game (they never land between the lines of the board, which go to stdout). Every line,
-exception text and traceback included, goes through :func:`bot.config.redact`.
+Logs: one JSON object a line on stderr for the bot; plain lines, warnings only unless ``LOG_LEVEL`` says otherwise,
+for the console game: on stderr when it is not a terminal, else in a file (:func:`console_log_path`), so that none
+lands between the lines of the board. Every line, exception text and traceback included, goes through
+:func:`bot.config.redact`.
 """
 
 from __future__ import annotations
@@ -143,10 +144,34 @@ def quiet_libraries(level: int) -> None:
         logging.getLogger(name).setLevel(max(floor, level))
 
 
+def console_log_path() -> Path:
+    """Where the console game logs when it plays on a terminal: ``$XDG_STATE_HOME/tripeaks/console.log``
+    (``~/.local/state/tripeaks/console.log`` by default)."""
+    state = os.environ.get("XDG_STATE_HOME") or os.path.join(os.path.expanduser("~"), ".local", "state")
+    return Path(state) / "tripeaks" / "console.log"
+
+
+def _console_handler(stream: TextIO) -> logging.Handler:
+    """The console game's log: on a terminal, which shows the game, a file (:func:`console_log_path`), so that no
+    warning (a slow solver, say) lands in the middle of the board; else ``stream`` (a script's stderr)."""
+    try:
+        on_terminal = stream.isatty()
+    except (AttributeError, ValueError):
+        on_terminal = False
+    if on_terminal:
+        path = console_log_path()
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            return logging.FileHandler(path, encoding="utf-8", delay=True)
+        except OSError:  # nowhere to write it: the terminal it is
+            pass
+    return logging.StreamHandler(stream)
+
+
 def configure_logging(config: Config, stream: TextIO = sys.stderr, *, console: bool = False) -> None:
     """Send every log record to ``stream``, redacted: JSON lines for the bot, or plain lines for the console game
-    (at WARNING unless ``LOG_LEVEL`` is set)."""
-    handler = logging.StreamHandler(stream)
+    (at WARNING unless ``LOG_LEVEL`` is set; to :func:`console_log_path` when ``stream`` is a terminal)."""
+    handler = _console_handler(stream) if console else logging.StreamHandler(stream)
     handler.setFormatter(_TextFormatter() if console else _JsonFormatter())
     handler.addFilter(_RepeatedTraceback())
     handler.addFilter(_Redact())

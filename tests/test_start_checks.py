@@ -59,7 +59,8 @@ def test_a_damaged_sqlite_file_is_one_line_at_start(tmp_path: Path, table: str) 
     done = console(tmp_path, f"sqlite+aiosqlite:///{path}")
     assert done.returncode == 2, done.stdout[-500:] + done.stderr
     assert done.stderr.count("\n") == 1, done.stderr
-    assert done.stderr.startswith(f"tripeaks: the database {path} is damaged (SQLite's integrity check: ")
+    # SQLite's integrity check names the page; damage it meets on the way there is "database disk image is malformed"
+    assert done.stderr.startswith(f"tripeaks: the database {path} is damaged (")
     assert done.stderr.rstrip().endswith("restore it from a backup")
     assert "Draw" not in done.stdout  # no board was shown before it failed
 

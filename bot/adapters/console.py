@@ -46,15 +46,25 @@ from bot.app.model import GameSnapshot, PlayerKey, Settings
 from bot.app.service import GameService
 from bot.config import terminal_colour
 from bot.i18n import resolve_locale, translator
+from bot.render.commands import command_names
 from bot.render.endings import render_review, render_share
 from bot.render.game import play_ack, render_game
 from bot.render.lifecycle import render_confirm_start, render_kept
-from bot.render.platforms import console_rows, console_text
-from bot.render.replies import console_help, error_text, render_rules, render_settings, render_stats
+from bot.render.platforms import console_rows, console_text, wrap_text
+from bot.render.replies import (
+    console_back,
+    console_help,
+    error_text,
+    render_rules,
+    render_settings,
+    render_stats,
+)
 from bot.render.view import View, strip_variation
 from core.errors import TriPeaksError
 
 PLATFORM = "console"
+#: The commands the console takes as words; in the player's language too (see ``ConsoleChat._command_word``).
+_COMMAND_WORDS = ("new", "daily", "resume", "rules", "stats", "settings")
 NEW_COMMAND = "new"
 #: How a console player starts the same deal: the share text's way back in.
 REPLAY_TEXT = "tripeaks console → new {code}"
@@ -123,7 +133,7 @@ class ConsoleChat:
 
     def __init__(self, service: GameService, *, user_id: str | None = None, name: str | None = None,
                  platform_locale: str | None = None, out: TextIO = sys.stdout,
-                 session_locale: str | None = None) -> None:
+                 session_locale: str | None = None, width: int | None = None) -> None:
         self.service = service
         #: ``--lang``: wins over the saved language for this session, until the player picks one in the settings
         self.session_locale = session_locale
@@ -138,6 +148,10 @@ class ConsoleChat:
         self.settings = Settings()
         #: the last question "abandon your game in progress?": its keys (``y``, ``k``) and their payloads
         self.question: dict[str, str] = {}
+        #: the columns to wrap at; None: the terminal's (measured at each print), or no wrapping off a terminal
+        self.width = width
+        #: whether the game is the last thing printed (Enter then has nothing to show again)
+        self._board_last = False
 
     @property
     def locale(self) -> str:
@@ -164,11 +178,13 @@ class ConsoleChat:
     async def handle(self, text: str) -> bool:
         """Answer one line; False when the player asked to quit."""
         word, _, rest = text.partition(" ")
-        word = word.lower()
+        word = self._command_word(word.lower())
         question, self.question = self.question, {}
         try:
             if not word:
                 self.question = question  # an empty line leaves the question open
+                if not question and not self._board_last:  # Enter after the rules, the stats...: the game again
+                    await self._resume()
                 return True
             if word in ("q", "quit", "exit"):
                 return False
@@ -183,10 +199,14 @@ class ConsoleChat:
                 await self._start(DealByCode(code) if code else RandomDeal())
             elif word in ("daily", "/daily"):
                 await self._start(DailyDeal())
+            elif word in ("resume", "board", "/resume", "/board", "/play"):
+                await self._resume()
             elif word in ("rules", "/rules"):
                 self._show(render_rules(self.locale), numbered=False)
+                self._say(console_back(self.locale))
             elif word in ("stats", "/stats"):
                 self._show(render_stats(await self.service.stats(self.player), self.locale), numbered=False)
+                self._say(console_back(self.locale))
             elif word in ("settings", "/settings"):
                 self._show(render_settings(self.settings, self.locale, pictures=False))
             elif word in ("help", "?", "/help"):
@@ -203,7 +223,20 @@ class ConsoleChat:
             self._say(error_text(error, self.locale, NEW_COMMAND))
         return True
 
+    def _command_word(self, word: str) -> str:
+        """The console's own word for ``word``: the English keys as they are, and the player's language's names of
+        the commands (``fortsetzen``, ``再開``: the slash commands' names on Discord) as their English key."""
+        if word in _COMMAND_WORDS:
+            return word
+        names = command_names(self.locale)
+        return next((key for key in _COMMAND_WORDS if names.get(key) == word), word)
+
     # --- actions ------------------------------------------------------------------------------------------------
+
+    async def _resume(self) -> None:
+        """The player's game again (``resume``, ``board`` or Enter after another screen)."""
+        current = await self.service.current_game(self.player)
+        await self._show_game(current or await self.service.new_game(self.player, self.name))
 
     def _settings_keys(self) -> dict[str, str]:
         """The settings' keys (``explain``, ``easy``, ``uk``...) and their payloads, on every screen."""
@@ -298,9 +331,21 @@ class ConsoleChat:
                 snapshot = dataclasses.replace(snapshot, verdict=verdict)
                 self.snapshot = snapshot
         self._show(render_game(snapshot, self.locale, self.settings))
+        self._board_last = True
 
     def _show(self, view: View, *, numbered: bool = True) -> None:
-        self._say(console_text(view, colour=self.colour, keys=numbered) + "\n")
+        self._print(console_text(view, colour=self.colour, keys=numbered, width=self._columns()) + "\n")
+
+    def _columns(self) -> int | None:
+        """The columns to fit: :attr:`width`, else the terminal's now (it may have been resized), else None."""
+        if self.width is not None:
+            return self.width
+        try:
+            if not self.out.isatty():
+                return None
+            return os.get_terminal_size(self.out.fileno()).columns or None
+        except (AttributeError, OSError, ValueError, io.UnsupportedOperation):
+            return None
 
     def prompt(self) -> None:
         """``>`` where the player types, on a terminal: the console waits for a line."""
@@ -308,6 +353,12 @@ class ConsoleChat:
         self.out.flush()
 
     def _say(self, text: str) -> None:
+        """A line of text (help, an error, an acknowledgement), wrapped to the terminal."""
+        columns = self._columns()
+        self._print(text if columns is None else wrap_text(text, columns))
+
+    def _print(self, text: str) -> None:
+        self._board_last = False
         print(text, file=self.out, flush=True)
 
 

@@ -56,6 +56,7 @@ from bot.render.view import (
     Button,
     ButtonStyle,
     View,
+    display_width,
     label_width,
     strip_variation,
 )
@@ -262,17 +263,108 @@ def console_button(key: str, button: Button, colour: bool) -> str:
     return f"[{key}] {paint}{label}{_RESET}" if paint else f"[{key}] {label}"
 
 
-def console_text(view: View, *, colour: bool = False, keys: bool = True) -> str:
-    """The whole view as the console prints it: header, tableau, status (else the notice), then the choices."""
-    parts = [view.header]
+def console_text(view: View, *, colour: bool = False, keys: bool = True, width: int | None = None) -> str:
+    """The whole view as the console prints it: header, tableau, status (else the notice), then the choices.
+    With ``width`` (the terminal's columns) the text is wrapped by words (:func:`wrap_text`) and each row of
+    choices split between two choices, never inside one; the tableau is left as it is."""
+
+    def fit(text: str) -> str:
+        return text if width is None else wrap_text(text, width)
+
+    parts = [fit(view.header)]
     if view.tableau:
         parts.append(colour_tableau(view.tableau) if colour else view.tableau)
     if view.status:
-        parts.append(view.status)
+        parts.append(fit(view.status))
     elif view.notice:
-        parts.append(view.notice)
+        parts.append(fit(view.notice))
     if keys:
-        rows = ["  ".join(console_button(key, button, colour) for key, button in row) for row in console_rows(view)]
-        if rows:
-            parts.append("\n".join(rows))
+        rows = [row for full in console_rows(view) for row in _console_reflow(full, width)]
+        lines = ["  ".join(console_button(key, button, colour) for key, button in row) for row in rows]
+        if lines:
+            parts.append("\n".join(lines))
     return "\n\n".join(parts)
+
+
+def _console_reflow(row: tuple[tuple[str, Button], ...], width: int | None) -> list[tuple[tuple[str, Button], ...]]:
+    """A row of choices split, between choices, into the fewest even rows no wider than ``width`` columns."""
+    if width is None:
+        return [row]
+    labels = {button.label: console_button(key, button, False) for key, button in row}
+
+    def fits(chunk: list[str]) -> bool:
+        return display_width("  ".join(labels[label] for label in chunk)) <= width
+
+    buttons = _reflow(tuple(button for _, button in row), fits)
+    keys = {id(button): key for key, button in row}
+    return [tuple((keys[id(button)], button) for button in part) for part in buttons]
+
+
+#: Characters a line may not start with (closing punctuation, small kana, the long vowel mark) and ones it may not
+#: end with (opening brackets): Japanese line breaking (kinsoku), and the same for Western punctuation.
+_NO_LINE_START = frozenset("、。，．・：；？！）」』】〕〉》”’ーぁぃぅぇぉっゃゅょゎァィゥェォッャュョヮ…‥,.:;!?)]}%")
+_NO_LINE_END = frozenset("（「『【〔〈《“‘([{")
+
+
+def wrap_text(text: str, width: int) -> str:
+    """``text`` with each line broken into lines of at most ``width`` display columns (:func:`display_width`):
+    between words, or between two wide characters (Japanese has no spaces), never before closing punctuation or
+    after an opening bracket; a word wider than a line is cut. A continued line keeps the line's indentation.
+
+    >>> print(wrap_text("Züge: Tippe auf eine offene Karte, die nichts mehr verdeckt.", 24))
+    Züge: Tippe auf eine
+    offene Karte, die nichts
+    mehr verdeckt.
+    >>> print(wrap_text("山札からカードを1枚めくって捨て札に置きます。", 20))
+    山札からカードを1枚
+    めくって捨て札に置き
+    ます。
+    """
+    return "\n".join(wrapped for line in text.split("\n") for wrapped in _wrap_line(line, max(width, 8)))
+
+
+def _wrap_line(line: str, width: int) -> list[str]:
+    if display_width(line) <= width:
+        return [line]
+    body = line.lstrip(" ")
+    indent = " " * min(len(line) - len(body), width // 2)
+    lines: list[str] = []
+    current = indent
+    for spaced, token in _tokens(body):
+        if current.strip() and display_width(current) + spaced + display_width(token) <= width:
+            current += " " * spaced + token
+            continue
+        if current.strip():
+            lines.append(current)
+            current = indent
+        while display_width(current) + display_width(token) > width:  # a word wider than a line: cut it
+            room = width - display_width(current)
+            cut = next(i for i in range(len(token), 0, -1) if display_width(token[:i]) <= max(room, 1))
+            lines.append(current + token[:cut])
+            current, token = indent, token[cut:]
+        current += token
+    if current.strip():
+        lines.append(current)
+    return lines
+
+
+def _tokens(text: str) -> list[tuple[int, str]]:
+    """The pieces a line may break between, each with the spaces before it: words, and each wide character on its
+    own, with closing punctuation kept with what it closes and an opening bracket with what it opens."""
+    tokens: list[tuple[int, str]] = []
+    spaces = 0
+    for char in text:
+        if char == " ":
+            spaces += 1
+            continue
+        wide = display_width(char) == 2
+        previous = tokens[-1][1] if tokens else ""
+        joins = tokens and not spaces and (
+            char in _NO_LINE_START or previous[-1] in _NO_LINE_END
+            or (not wide and display_width(previous[-1]) < 2))
+        if joins:
+            tokens[-1] = (tokens[-1][0], previous + char)
+        else:
+            tokens.append((spaces, char))
+        spaces = 0
+    return tokens

@@ -87,7 +87,16 @@ _BOARD_HELP = N_("On the board: ▒▒ is a face-down card, * marks a card that 
 def console_help(locale: str, *, board: bool = False) -> str:
     """The console's help: the keys it takes, and with ``board`` how to read the board."""
     tr = translator(locale)
-    return tr.gettext(_CONSOLE_HELP) + ("\n" + tr.gettext(_BOARD_HELP) if board else "")
+    return (tr.gettext(_CONSOLE_HELP) + "\n" + console_back(locale)
+            + ("\n" + tr.gettext(_BOARD_HELP) if board else ""))
+
+
+def console_back(locale: str) -> str:
+    """Under the rules, the statistics and the help in the console: how to see the game again."""
+    tr = translator(locale)
+    # TRANSLATORS: the console (a terminal); {resume} is the word to type, such as resume (Enter is the key)
+    return tr.gettext("Press Enter or type {resume} to see your game again.").format(
+        resume=tr.pgettext("command", "resume"))
 
 
 def render_rules(locale: str) -> View:
