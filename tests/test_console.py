@@ -88,7 +88,7 @@ def test_a_card_that_is_not_face_up_is_refused_without_revealing_anything(tmp_pa
     assert done.returncode == 0, done.stderr
     after_the_deal = done.stdout.split(str(code))[-1]  # the console first opened on a random deal of its own
     assert "That card is not in play yet" in after_the_deal and hidden.symbol() not in after_the_deal
-    assert "That is not a card: write one like 7h, 10s or QS" in done.stdout
+    assert "That is not a card: write one like 7h = 7♥ or QS = Q♠ (h ♥, d ♦, c ♣, s ♠)" in done.stdout
 
 
 def test_run_without_tokens_starts_the_console_after_a_one_line_notice(tmp_path: Path) -> None:

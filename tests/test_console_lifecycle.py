@@ -162,7 +162,7 @@ async def test_cards_by_name_and_the_new_errors(service: GameService) -> None:
     out = await s.say(str(hidden))
     assert out.strip() == "That card is not in play yet"
     assert str(hidden.symbol()) not in out  # nothing hidden is revealed
-    assert (await s.say("zz")).strip() == "That is not a card: write one like 7h, 10s or QS"
+    assert (await s.say("zz")).strip() == "That is not a card: write one like 7h = 7♥ or QS = Q♠ (h ♥, d ♦, c ♣, s ♠)"
     refused = await s.say("8s")
     assert refused.startswith("8♠ was not played. Must be one rank higher or lower\n")
 

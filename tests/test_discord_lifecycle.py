@@ -366,7 +366,7 @@ async def test_a_finished_board_keeps_its_result_replay_share_and_review(
         # Share: a public message with the result and the command that deals the same cards
         shared, sent = await click(t.env, t.alice, finished, button(finished, label="Share"))
         assert sent == Callback(CHANNEL_MESSAGE, ephemeral=False, v2=True)
-        assert text_of(shared).startswith("### Your result")
+        assert text_of(shared).startswith("### alice's result")
         assert f"/tripeaks new code:{CODE}" in text_of(shared) and "score 750" in text_of(shared)
         assert not any(label in text_of(shared) for label in ("♠", "♥", "♦", "♣"))  # no card given away
 

@@ -24,7 +24,7 @@ TERM_MESSAGES: dict[str, list[tuple[str | None, str]]] = {
                                      "the stock.")],
     "draw": [("button", "Draw"), (None, "Hint: draw a card from the stock")],
     "peak": [(None, "Peak cleared: +100!")],
-    "free card": [(None, "Play a free card by its name, such as 7h or QS")],
+    "free card": [(None, "Play a free card by its name, such as 7h = 7♥ or QS = Q♠")],
     "blocked": [(None, "This card is blocked")],
     "undo": [("button", "Undo"), (None, "Hint: undo the last move")],
     "hint": [("button", "Hint"), (None, "Hint: play {card}")],
@@ -36,6 +36,10 @@ TERM_MESSAGES: dict[str, list[tuple[str | None, str]]] = {
                   (None, "Subscribed: the daily deal will be posted here every day at {time} UTC")],
     "explanations setting": [(None, "Explain refused moves: {state}"), ("button", "Explanations: on")],
     "winnable": [(None, "No winnable deal was found in time; please try again")],
+    "board": [(None, "On the board: ▒▒ is a face-down card, * marks a card that fits the waste card (a ten that "
+                     "fits shows its suit outlined: 10♡), > the hinted move. The last line is the stock with the "
+                     "number of cards left, then the waste card in brackets."),
+              (None, "That board is not your current game; your game now is {code}, on its own board")],
 }
 TERMS = list(TERM_MESSAGES)
 SHARE_LINE = (None, "TriPeaks daily {date} {code}: score {score}, peaks {peaks}/3")

@@ -442,3 +442,35 @@ def test_each_platform_speaks_of_its_own_places() -> None:
             assert GROUP_WORDS[locale] not in text.lower(), (locale, text)
         assert GROUP_WORDS[locale] in command_description("leaderboard", locale, "telegram").lower(), locale
         assert SERVER_WORDS[locale] in command_description("leaderboard", locale, "discord").lower(), locale
+
+
+#: Messages whose meaning depends on where they appear (a label, a fragment, a title, a state, a count's label, a
+#: sentence completed by another): besides every message with a context (``button``, ``setting``, ``command``...),
+#: each of these has a translator comment in the template saying where it shows and what it names.
+CONTEXT_DEPENDENT = [
+    "{state} (default: on for Classic)", "Explain refused moves: {state}", "Only winnable deals: {state}",
+    "Language: {language}", "automatic ({language})", "Settings", "Easy", "Classic", "{name}'s game",
+    "{name}'s result", "Daily deal: {date}", "Custom deal", "Score: {score}", "Moves undone: {n}",
+    "Review: {code}", "Your score: {score}", "Your score: {score} · par {par}", "par {score}", "with hints",
+    "Par for this deal: {score}", "Play this deal: {replay}",
+    "Best play from the position before that move (final score {score}): {steps}",
+    "TriPeaks {code}: score {score}, peaks {peaks}/3", "TriPeaks daily {date} {code}: score {score}, peaks {peaks}/3",
+    "{card} was not played. {reason}", "This game was abandoned", "Peak cleared: +100!", "Your game goes on",
+    "Start the deal {code}?", "Start a new {rules} game?", "Today's code: {code}",
+    "✗ not won", "⏳ still playing", "💡 hints", "↶ undos",
+    "These are {name}'s settings: only they can change them",
+    "Only a member with the Manage Server permission can change the daily posts",
+    "Daily posts and leaderboards are for groups, not private chats",
+]
+
+
+def test_context_dependent_messages_have_translator_comments() -> None:
+    """Every message with a context and every message of :data:`CONTEXT_DEPENDENT` reaches the translators with a
+    ``TRANSLATORS:`` comment (pybabel extracts it into the template and the catalogues)."""
+    with POT.open("rb") as f:
+        template = read_po(f)
+    by_id = {(m.context, m.id if isinstance(m.id, str) else m.id[0]): m for m in template if m.id}
+    wanted = [key for key in by_id if key[0] is not None] + [(None, msgid) for msgid in CONTEXT_DEPENDENT]
+    missing = [key for key in wanted
+               if key not in by_id or not any(c.startswith("TRANSLATORS:") for c in by_id[key].auto_comments)]
+    assert missing == []

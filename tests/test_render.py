@@ -700,7 +700,7 @@ def test_errors_are_localised_and_name_the_owner(locale: str) -> None:
 
 def test_english_error_wording() -> None:
     assert error_text(NotYourGame("bob"), "en") == "This is bob's game; start your own with /tripeaks new"
-    assert error_text(NotACard("zz"), "en") == "That is not a card: write one like 7h, 10s or QS"
+    assert error_text(NotACard("zz"), "en") == "That is not a card: write one like 7h = 7♥ or QS = Q♠ (h ♥, d ♦, c ♣, s ♠)"
     assert error_text(CardNotInPlay("7D"), "en") == "That card is not in play yet"
     assert error_text(NotCurrentGame(midgame()), "en") == (
         "That board is not your current game; your game now is TP1-E-AAAAAAB, on its own board")

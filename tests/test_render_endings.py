@@ -196,13 +196,13 @@ def test_a_board_in_a_group_names_its_player_and_counts_undos_and_hints() -> Non
     game = _midgame()
     view = render_game(snapshot(game, undos_used=2, hints_used=1), "en", Settings(), owner_label=True)
     assert view.header.split("\n") == ["Olena Petrenko-Ko…'s game", "TP1-E-AAAAAAB · Easy",
-                                       "Score: 497 · Moves: 3 · Undos: 2", "Hints: 1"] or view.header.split(
+                                       "Score: 497 · Moves: 3 · Moves undone: 2", "Hints: 1"] or view.header.split(
         "\n") == ["Olena Petrenko-Ko…'s game", "TP1-E-AAAAAAB · Easy", "Score: 497 · Moves: 3",
-                  "Undos: 2 · Hints: 1"]
+                  "Moves undone: 2 · Hints: 1"]
     private = render_game(snapshot(game), "en", Settings())
     assert "Olena" not in private.header and "Undos" not in private.header  # no counters while both are 0
     daily = render_game(snapshot(game, daily=dt.date(2026, 11, 29)), "en", Settings())
-    assert "Undos: 0 · Hints: 0" in daily.header  # always on a daily board
+    assert "Moves undone: 0 · Hints: 0" in daily.header  # always on a daily board
 
 
 def test_a_deal_proven_winnable_says_so_in_the_header() -> None:
@@ -253,7 +253,7 @@ def test_the_review_names_the_losing_move_and_the_best_line_from_before_it() -> 
     assert lines[0] == f"Your score: {game.score} · par 759"
     assert lines[1].startswith(f"After move {lost.lost_at + 1}, ") and lines[1].endswith(
         "the deal could no longer be won")
-    assert lines[2].startswith(f"Best line from just before it (final score {lost.best_line_score}): ")
+    assert lines[2].startswith(f"Best play from the position before that move (final score {lost.best_line_score}): ")
     steps = lines[2].split(": ", 1)[1].split()
     assert steps[-1] == "…" and len(steps) == 11  # the first ten steps, compact
     # the steps name the cards the best line plays from the position before the losing move
@@ -284,6 +284,14 @@ def test_the_share_names_no_card_and_links_the_deal() -> None:
     assert shown.url == link.url and discord_rows(view)[0][0].url == link.url
     assert console_rows(view) == ()  # the console shows the text; a link is no key
     assert render_share(snap, "en", replay="x").buttons == ()
+
+
+def test_the_share_names_its_player_for_whoever_reads_it() -> None:
+    """A shared result is forwarded to friends: its title names the player, not "Your result"."""
+    snap = dataclasses.replace(won(), owner_name="Olena  Petrenko")
+    assert render_share(snap, "en", replay="x").header == "Olena Petrenko's result"
+    assert render_share(snap, "uk", replay="x").header == "Результат гравця Olena Petrenko"
+    assert render_share(dataclasses.replace(snap, owner_name=" "), "en", replay="x").header == "A TriPeaks result"
 
 
 # --- starting and keeping -----------------------------------------------------------------------------------------

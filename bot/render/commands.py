@@ -13,7 +13,7 @@ COMMAND_DESCRIPTIONS: dict[str, str] = {
     "new": N_("Start a new game, or replay a deal from its code"),
     "resume": N_("Show your game in progress"),
     "daily": N_("Play today's deal, the same for everyone"),
-    "play": N_("Play a free card by its name, such as 7h or QS"),
+    "play": N_("Play a free card by its name, such as 7h = 7♥ or QS = Q♠"),
     "rules": N_("How to play TriPeaks"),
     "help": N_("How to play TriPeaks, and the commands"),
     "stats": N_("Your games, wins, best score and streaks"),
@@ -37,7 +37,7 @@ OPTION_DESCRIPTIONS: dict[str, str] = {
     "code": N_("A game code such as TP1-E-AAAAAAB, to replay that deal"),
     # TRANSLATORS: the option choosing Easy or Classic for a new game
     "rules": N_("Easy (King and Ace adjacent) or Classic"),
-    "card": N_("The card to play, such as 7h, 10s or QS"),
+    "card": N_("The card to play, such as 7h = 7♥, 10s = 10♠ or QS = Q♠"),
     # TRANSLATORS: the option asking for a deal the solver proved can be won
     "winnable": N_("Only a deal that can be won (default: your setting)"),
 }
@@ -47,20 +47,33 @@ def command_names(locale: str) -> dict[str, str]:
     """Slash command and option names in ``locale`` (Discord shows them in the player's language). Each is lower
     case letters, digits, ``-`` or ``_``, at most 32 characters; the group name ``tripeaks`` stays as it is."""
     tr = translator(locale)
-    # TRANSLATORS: slash command and option names: one lower-case word (letters, digits, - or _), no spaces
     return {
+        # TRANSLATORS: slash command and option names: one lower-case word (letters, digits, - or _), no spaces;
+        # "new" starts a new game
         "new": tr.pgettext("command", "new"),
+        # TRANSLATORS: the command that plays today's daily deal (one lower-case word)
         "daily": tr.pgettext("command", "daily"),
+        # TRANSLATORS: the command that shows the game in progress again (one lower-case word)
         "resume": tr.pgettext("command", "resume"),
+        # TRANSLATORS: the command that plays a card named by the player (one lower-case word)
         "play": tr.pgettext("command", "play"),
+        # TRANSLATORS: the command that shows how to play (one lower-case word)
         "rules": tr.pgettext("command", "rules"),
+        # TRANSLATORS: the command that shows the player's statistics (one lower-case word)
         "stats": tr.pgettext("command", "stats"),
+        # TRANSLATORS: the command that opens the player's settings (one lower-case word)
         "settings": tr.pgettext("command", "settings"),
+        # TRANSLATORS: the command that shows today's daily leaderboard (one lower-case word)
         "leaderboard": tr.pgettext("command", "leaderboard"),
+        # TRANSLATORS: the command that has the daily deal posted in the channel every day (one lower-case word)
         "subscribe": tr.pgettext("command", "subscribe"),
+        # TRANSLATORS: the command that stops the daily posts (one lower-case word)
         "unsubscribe": tr.pgettext("command", "unsubscribe"),
+        # TRANSLATORS: the option of "new": a game code (one lower-case word)
         "code": tr.pgettext("command", "code"),
+        # TRANSLATORS: the option of "play": the card to play (one lower-case word)
         "card": tr.pgettext("command", "card"),
+        # TRANSLATORS: the option of "new": only a deal that can be won (one lower-case word)
         "winnable": tr.pgettext("command", "winnable"),
     }
 

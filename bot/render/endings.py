@@ -78,15 +78,20 @@ def ending_buttons(snapshot: GameSnapshot, tr: Translator, *, latest: bool) -> t
     """The buttons of a finished board: a win Share, Replay, Review and New game; a blocked game Undo, Review,
     Replay and New game; a board that is no longer the latest game Share and Review only."""
     game_id = snapshot.game_id
+    # TRANSLATORS: the button under a finished game: post its result to show others (no card named)
     share = Button(tr.pgettext("button", "Share"), encode(Share(game_id)))
+    # TRANSLATORS: the button under a finished game: play the same deal again from the start
     replay = Button(tr.pgettext("button", "Replay"), encode(Replay(game_id)))
+    # TRANSLATORS: the button under a finished game: see where the game was lost and the best play
     review = Button(tr.pgettext("button", "Review"), encode(Review(game_id)))
+    # TRANSLATORS: the button: start a new game with a new random deal
     new_game = Button(tr.pgettext("button", "New game"), encode(NewGame(game_id, snapshot.version)),
                       ButtonStyle.PRIMARY)
     if not latest:
         return ((share, review),)
     if snapshot.game.status is Status.WON:
         return ((share, replay, review, new_game),)
+    # TRANSLATORS: the button: take back the last move (a removal or a draw)
     undo = Button(tr.pgettext("button", "Undo"), encode(Move(game_id, snapshot.version, Undo())),
                   disabled=snapshot.game.undo_depth == 0)
     return ((undo, review, replay, new_game),)
@@ -139,8 +144,12 @@ def render_share(snapshot: GameSnapshot, locale: str, *, replay: str, url: str |
     tr = translator(locale)
     buttons: tuple[tuple[Button, ...], ...] = ()
     if url is not None:
+        # TRANSLATORS: a link button under a shared result: opens the same deal for whoever reads it
         buttons = ((Button(tr.pgettext("button", "Play this deal"), "", ButtonStyle.PRIMARY, url=url),),)
-    return View(header=tr.gettext("Your result"), status=share_text(snapshot, locale, replay=replay),
+    name = " ".join(snapshot.owner_name.split())
+    # TRANSLATORS: the title of a shared result, which the player may forward to friends: {name} is the player
+    header = tr.gettext("{name}'s result").format(name=name) if name else tr.gettext("A TriPeaks result")
+    return View(header=header, status=share_text(snapshot, locale, replay=replay),
                 buttons=buttons)
 
 
@@ -172,8 +181,9 @@ def best_line_text(snapshot: GameSnapshot, review: GameReview, tr: Translator) -
     if len(steps) > BEST_LINE_STEPS:
         shown += " …"
     score = review.best_line_score
-    # TRANSLATORS: in the review; {steps} is a line of play such as "7♠ 8♦ draw 9♣ …", {score} its final score
-    return tr.gettext("Best line from just before it (final score {score}): {steps}").format(
+    # TRANSLATORS: in the review, after "After move {n}, … the deal could no longer be won": the best sequence of
+    # moves from the position before that move; {steps} such as "7♠ 8♦ draw 9♣ …", {score} its final score
+    return tr.gettext("Best play from the position before that move (final score {score}): {steps}").format(
         score=score if score is not None else "?", steps=shown)
 
 
@@ -182,12 +192,15 @@ def render_review(snapshot: GameSnapshot, review: GameReview | None, locale: str
     just before that, the longest chain of removals. ``review`` None: the solver could not make it."""
     tr = translator(locale)
     game = snapshot.game
+    # TRANSLATORS: in place of a game code: a deal given card by card, which has no code
     code = str(game.code) if game.code else tr.gettext("Custom deal")
+    # TRANSLATORS: the review's title; {code} is the deal's code, or "Custom deal"
     header = tr.gettext("Review: {code}").format(code=code)
     if review is None:
         return View(header=header, status=tr.gettext("The review could not be made in time; please try again"))
     lines = []
     if review.best_score is None or not review.winnable_at_start:
+        # TRANSLATORS: in the review, seen only by the player: the score the game ended with
         lines.append(tr.gettext("Your score: {score}").format(score=review.score))
         lines.append(tr.gettext("This deal could not be won from the start, whatever the play"))
     elif review.won and review.score >= review.best_score:

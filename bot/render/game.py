@@ -133,20 +133,25 @@ def _header(snapshot: GameSnapshot, tr: Translator, *, owner_label: bool) -> str
     groups = []
     owner = ""
     if owner_label:  # a line of its own: a name is as wide as it is, and a platform may set it in a larger font
-        # TRANSLATORS: on a board in a group or channel: whose game it is
+        # TRANSLATORS: above a board in a group or channel, while it is played and after it ended: whose game it is
+        # (a label that also fits a finished game: uk «Гравець: {name}»)
         owner = tr.gettext("{name}'s game").format(name=owner_name(snapshot.owner_name)) + "\n"
     if snapshot.daily is not None:
         day = format_date(snapshot.daily, format="medium", locale=tr.babel_locale)
+        # TRANSLATORS: in the game's header: this game is the daily deal of {date} (such as 29 Nov 2026)
         groups.append(tr.gettext("Daily deal: {date}").format(date=day))
     groups.append(" · ".join((str(game.code) if game.code else tr.gettext("Custom deal"),
                               tr.gettext(RULE_NAMES[game.rules]))))
     if snapshot.dealt_winnable:
         # TRANSLATORS: in the header: this deal was dealt as one the solver proved winnable (short)
         groups.append(tr.pgettext("header", "winnable"))
+    # TRANSLATORS: in the game's header: the score so far, then the number of moves (draws and removals)
     groups.append(" · ".join((tr.gettext("Score: {score}").format(score=game.score),
                               tr.gettext("Moves: {moves}").format(moves=game.moves))))
     if snapshot.undos_used or snapshot.hints_used or snapshot.daily is not None:
-        counters = (tr.gettext("Undos: {n}").format(n=snapshot.undos_used),
+        # TRANSLATORS: in the game's header: how many moves the player took back with Undo, and how many hints
+        # they asked for (a label and a count: it fits every number)
+        counters = (tr.gettext("Moves undone: {n}").format(n=snapshot.undos_used),
                     tr.gettext("Hints: {n}").format(n=snapshot.hints_used))
         together = " · ".join(counters)
         groups.extend((together,) if display_width(together) <= HEADER_COLUMNS else counters)
@@ -202,10 +207,12 @@ def _status_lines(snapshot: GameSnapshot, settings: Settings, tr: Translator) ->
     outcome = snapshot.outcome
     lines: list[str] = []
     if snapshot.abandoned:
+        # TRANSLATORS: under a board whose game the player left by starting another
         return [tr.gettext("This game was abandoned")]
     if outcome is not None and outcome.reason is not None and settings.explain_refusals:
         lines.append(_refusal(outcome, game, tr))
     if outcome is not None and outcome.ok and outcome.cleared_peak is not None:
+        # TRANSLATORS: the last card of a peak was removed: 100 bonus points
         lines.append(tr.gettext("Peak cleared: +100!"))
     if snapshot.hint is not None and not game.is_over:
         lines.extend(_hint_lines(snapshot.hint, game, tr))
@@ -236,6 +243,7 @@ def _game_buttons(snapshot: GameSnapshot, tr: Translator, *, latest: bool) -> tu
     def payload(action: Tap | Draw | Undo) -> str:
         return encode(Move(game_id, version, action))
 
+    # TRANSLATORS: the button: start a new game with a new random deal
     new_game = Button(tr.pgettext("button", "New game"), encode(NewGame(game_id, version)), ButtonStyle.SECONDARY)
     if snapshot.abandoned:
         return ()
@@ -243,6 +251,7 @@ def _game_buttons(snapshot: GameSnapshot, tr: Translator, *, latest: bool) -> tu
         return ending_buttons(snapshot, tr, latest=latest)
     if not latest:
         return ()
+    # TRANSLATORS: the button: take back the last move (a removal or a draw)
     undo = Button(tr.pgettext("button", "Undo"), payload(Undo()), ButtonStyle.SECONDARY,
                   disabled=game.undo_depth == 0)
     hinted = snapshot.hint.action if snapshot.hint is not None else None
@@ -260,6 +269,7 @@ def _game_buttons(snapshot: GameSnapshot, tr: Translator, *, latest: bool) -> tu
         undo = dataclasses.replace(undo, style=ButtonStyle.PRIMARY)
     # TRANSLATORS: the stock button (the tableau shows how many cards are left beside the stock)
     draw = Button(tr.pgettext("button", "Draw"), payload(Draw()), draw_style, disabled=game.stock_left == 0)
+    # TRANSLATORS: the button: ask which move to make
     hint = Button(tr.pgettext("button", "Hint"), encode(AskHint(game_id, version)), ButtonStyle.SECONDARY)
     return (*split_even(cards, CARDS_PER_ROW), (draw, undo, hint, new_game))
 

@@ -42,6 +42,7 @@ def _request_text(request: StartRequest, tr: Translator) -> str:
                 shown = str(GameCode.parse(code))
             except TriPeaksError:  # a code the service will refuse: shown as typed
                 shown = code
+            # TRANSLATORS: the question before starting the deal of a game code; {code} such as TP1-E-AAAAAAB
             return tr.gettext("Start the deal {code}?").format(code=shown)
         case DailyDeal(day=None):
             return tr.gettext("Start today's daily deal?")
@@ -64,14 +65,17 @@ def render_confirm_start(current: GameSnapshot, request: StartRequest, locale: s
                          "played and not won.", game.moves).format(code=code, score=game.score, n=game.moves)]
     if elsewhere:
         lines.append(tr.gettext("That game is in another chat."))
+    # TRANSLATORS: the answer to "Start a new game?": yes, abandon the game in progress and start
     yes = Button(tr.pgettext("button", "Yes, start"), encode(ConfirmStart(current.game_id, request)),
                  ButtonStyle.DANGER)
+    # TRANSLATORS: the answer to "Start a new game?": no, go on with the game in progress
     no = Button(tr.pgettext("button", "Keep playing"), encode(KeepPlaying(current.game_id)), ButtonStyle.PRIMARY)
     return View(header=_request_text(request, tr), status="\n".join(lines), buttons=((yes, no),))
 
 
 def render_kept(locale: str) -> View:
     """The answer to No: nothing was abandoned."""
+    # TRANSLATORS: after the player chose Keep playing: the game in progress was not abandoned
     return View(header=translator(locale).gettext("Your game goes on"))
 
 
@@ -88,7 +92,10 @@ def render_welcome(locale: str) -> View:
     return View(
         header=tr.gettext("Welcome to TriPeaks solitaire!"),
         status="\n".join(lines),
+        # TRANSLATORS: the welcome's buttons: Play (a new random deal), Daily (today's daily deal), Rules
         buttons=((Button(tr.pgettext("button", "Play"), encode(Begin(RandomDeal())), ButtonStyle.PRIMARY),
+                  # TRANSLATORS: the welcome's button that starts today's daily deal (short: three buttons share a row)
                   Button(tr.pgettext("button", "Daily"), encode(Begin(DailyDeal()))),
+                  # TRANSLATORS: the welcome's button that shows how to play
                   Button(tr.pgettext("button", "Rules"), encode(ShowRules()))),),
     )

@@ -74,8 +74,8 @@ def rules_text(locale: str) -> str:
     return "\n\n".join(tr.gettext(paragraph) for paragraph in _RULES_HELP)
 
 
-_CONSOLE_HELP = N_("Type a card such as 7h, 10s or qs, or: d (draw), u (undo), h (hint), n (new game), new [code], "
-                   "daily, rules, stats, settings, help, quit. On a finished game: r (replay), v (review), s (share); "
+_CONSOLE_HELP = N_("Type a card such as 7h = 7♥ or qs = Q♠ (h ♥, d ♦, c ♣, s ♠), or: d (draw), u (undo), h (hint), "
+                   "n (new game), new [code], daily, rules, stats, settings, help, quit. On a finished game: r (replay), v (review), s (share); "
                    "asked to abandon a game: y (yes) or k (keep playing). In the settings: explain, winnable, easy, "
                    "classic, auto, or a language code such as en.")
 # TRANSLATORS: how to read the console's board; 10♡: a ten's suit drawn in outline (the white suit symbol)
@@ -138,6 +138,7 @@ def render_daily(day: dt.date, locale: str, code: GameCode | None = None) -> Vie
     return View(
         header=tr.gettext("Daily deal: {date}").format(date=date),
         status=status,
+        # TRANSLATORS: under the daily post: play this daily deal
         buttons=((Button(tr.pgettext("button", "Play"), encode(PlayDaily(day)), ButtonStyle.PRIMARY),),),
     )
 
@@ -258,50 +259,72 @@ def render_settings(settings: Settings, locale: str, *, pictures: bool = True) -
 
     explain = settings.explain_refusals
     language = (LANGUAGE_NAMES[settings.language] if settings.language in LANGUAGE_NAMES
+                # TRANSLATORS: the language setting left to the platform: {language} is the language that gives
                 else tr.gettext("automatic ({language})").format(language=LANGUAGE_NAMES[tr.locale]))
-    state = tr.pgettext("setting", "on") if explain else tr.pgettext("setting", "off")
+    # TRANSLATORS: the state of a setting in the settings message: on or off ("Explain refused moves: on")
+    state = (tr.pgettext("setting", "on") if explain
+             # TRANSLATORS: the state of a setting in the settings message: off ("Explain refused moves: off")
+             else tr.pgettext("setting", "off"))
     winnable = settings.deals_winnable_only(settings.default_rules)
     picture = settings.board is BoardStyle.PICTURE
     four = settings.four_colour
     winnable_state = tr.pgettext("setting", "on") if winnable else tr.pgettext("setting", "off")
     if settings.winnable_only is None:
-        # TRANSLATORS: the setting left at its default, which depends on the rules: on for Classic, off for Easy
+        # TRANSLATORS: the state of the setting "Only winnable deals" when the player never chose it: {state} is on
+        # or off, and the default is on for Classic rules and off for Easy ("Only winnable deals: off (default: on
+        # for Classic)")
         winnable_state = tr.gettext("{state} (default: on for Classic)").format(state=winnable_state)
     lines = [
+        # TRANSLATORS: the setting that says why a tapped card was not played; {state} is on or off
         tr.gettext("Explain refused moves: {state}").format(state=state),
         tr.gettext("Rules for new games: {rules}").format(rules=tr.gettext(RULE_NAMES[settings.default_rules])),
         # TRANSLATORS: new random deals only among those the solver proved winnable
         tr.gettext("Only winnable deals: {state}").format(state=winnable_state),
         # TRANSLATORS: how the game's board is shown on Discord and Telegram: {board} is "picture" or "text"
         tr.gettext("Board: {board}").format(board=tr.pgettext("setting", "picture") if picture
+                                            # TRANSLATORS: the board setting's state: shown as monospace text
                                             else tr.pgettext("setting", "text")),
         # TRANSLATORS: the picture's cards with clubs green and diamonds blue, for colour-blind players
         tr.gettext("Four-colour suits: {state}").format(state=tr.pgettext("setting", "on") if four
+                                                        # TRANSLATORS: a setting's state: off
                                                         else tr.pgettext("setting", "off")),
+        # TRANSLATORS: the setting: the language the bot answers in
         tr.gettext("Language: {language}").format(language=language),
     ]
     if not pictures:
         del lines[3:5]
     explain_button = choice(
-        tr.pgettext("button", "Explanations: on") if explain else tr.pgettext("button", "Explanations: off"),
+        # TRANSLATORS: settings button: the setting "Explain refused moves", on or off (shows the state it is in)
+        tr.pgettext("button", "Explanations: on") if explain
+        # TRANSLATORS: settings button: the setting "Explain refused moves", off (shows the state it is in)
+        else tr.pgettext("button", "Explanations: off"),
         ExplainRefusals(not explain), explain)
     winnable_button = choice(
-        tr.pgettext("button", "Only winnable: on") if winnable else tr.pgettext("button", "Only winnable: off"),
+        # TRANSLATORS: settings button: the setting "Only winnable deals", on or off (shows the state it is in)
+        tr.pgettext("button", "Only winnable: on") if winnable
+        # TRANSLATORS: settings button: the setting "Only winnable deals", off (shows the state it is in)
+        else tr.pgettext("button", "Only winnable: off"),
         WinnableOnly(not winnable), winnable)
     # TRANSLATORS: the board shown as a picture of the cards / as monospace text
     board_row = (choice(tr.pgettext("button", "Picture"), BoardChoice(BoardStyle.PICTURE), picture),
+                 # TRANSLATORS: settings button: the board shown as monospace text
                  choice(tr.pgettext("button", "Text"), BoardChoice(BoardStyle.TEXT), not picture))
     four_button = choice(
-        tr.pgettext("button", "Four colours: on") if four else tr.pgettext("button", "Four colours: off"),
+        # TRANSLATORS: settings button: the setting "Four-colour suits", on or off (shows the state it is in)
+        tr.pgettext("button", "Four colours: on") if four
+        # TRANSLATORS: settings button: the setting "Four-colour suits", off (shows the state it is in)
+        else tr.pgettext("button", "Four colours: off"),
         FourColour(not four), four)
     rules_row = tuple(choice(tr.gettext(RULE_NAMES[rules]), DefaultRules(rules),
                              settings.default_rules is rules) for rules in Rules)
     chosen_language = settings.language if settings.language in SUPPORTED_LOCALES else None
+    # TRANSLATORS: settings button: the language chosen by the platform (the player's app language)
     language_row = (choice(tr.pgettext("button", "Automatic"), Language(None),
                            chosen_language is None),
                     *(choice(LANGUAGE_NAMES[code], Language(code), chosen_language == code)
                       for code in SUPPORTED_LOCALES))
     return View(
+        # TRANSLATORS: the title of the settings message
         header=tr.gettext("Settings"),
         status="\n".join(lines),
         buttons=((explain_button,), rules_row, (winnable_button,),
@@ -341,7 +364,7 @@ def error_text(error: Exception, locale: str, new_command: str = "/tripeaks new"
     if isinstance(error, CardNotInPlay):
         return tr.gettext("That card is not in play yet")
     if isinstance(error, (InvalidCardError, NotACard)):
-        return tr.gettext("That is not a card: write one like 7h, 10s or QS")
+        return tr.gettext("That is not a card: write one like 7h = 7♥ or QS = Q♠ (h ♥, d ♦, c ♣, s ♠)")
     if isinstance(error, (BadGameCode, InvalidCodeError)):
         return tr.gettext("That is not a game code: a code looks like TP1-E-AAAAAAB (E Easy, C Classic)")
     if isinstance(error, BadPayload):

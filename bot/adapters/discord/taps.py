@@ -37,7 +37,6 @@ from bot.adapters.discord.games import ask_first
 from bot.app.commands import AskHint, GameCommand, Move, NewGame, Replay, Review, Share
 from bot.app.errors import BotError, ConfirmAbandon, NotCurrentGame, NotYourGame, StaleGame
 from bot.app.model import GameSnapshot
-from bot.render.commands import command_names
 from bot.render.endings import render_review, render_share
 
 
@@ -127,10 +126,9 @@ async def review(interaction: Interaction, command: Review) -> None:
 
 
 async def share(interaction: Interaction, command: Share) -> None:
-    """Share: the spoiler-free result as a public message, with the command that deals the same cards (in the
-    sharer's language, as their Discord client names it)."""
+    """Share: the spoiler-free result as a public message, with the command that deals the same cards by its
+    canonical name (the readers' Discord clients may speak other languages than the sharer's)."""
     snapshot = await _finished(interaction, command)
     locale = locale_for(interaction, snapshot.settings)
-    names = command_names(locale)
-    replay_command = f"/{GROUP} {names['new']} {names['code']}:{snapshot.game.code}"
+    replay_command = f"/{GROUP} new code:{snapshot.game.code}"
     await show_new(interaction, render_share(snapshot, locale, replay=replay_command))
