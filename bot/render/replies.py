@@ -281,9 +281,11 @@ def render_settings(settings: Settings, locale: str, *, pictures: bool = True) -
         # TRANSLATORS: new random deals only among those the solver proved winnable
         tr.gettext("Only winnable deals: {state}").format(state=winnable_state),
         # TRANSLATORS: how the game's board is shown on Discord and Telegram: {board} is "picture" or "text"
-        tr.gettext("Board: {board}").format(board=tr.pgettext("setting", "picture") if picture
-                                            # TRANSLATORS: the board setting's state: shown as monospace text
-                                            else tr.pgettext("setting", "text")),
+        tr.gettext("Board: {board}").format(
+            # TRANSLATORS: the board setting's state: shown as a picture of the cards
+            board=tr.pgettext("setting", "picture") if picture
+            # TRANSLATORS: the board setting's state: shown as monospace text
+            else tr.pgettext("setting", "text")),
         # TRANSLATORS: the picture's cards with clubs green and diamonds blue, for colour-blind players
         tr.gettext("Four-colour suits: {state}").format(state=tr.pgettext("setting", "on") if four
                                                         # TRANSLATORS: a setting's state: off
