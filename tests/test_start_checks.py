@@ -127,3 +127,26 @@ def test_the_same_error_again_logs_its_traceback_once(monkeypatch: pytest.Monkey
                                                               "error handling update 6 in chat 7"]
     assert entries[1]["message"] == "error handling update 2 in chat 7 (OSError: disk I/O error, as before: traceback " \
                                     "not repeated)"
+
+
+async def test_a_database_another_process_is_writing_is_busy_not_read_only(tmp_path: Path,
+                                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    """A bot starting while another process holds SQLite's write lock past the busy timeout starts all the same:
+    the write check finds the database busy, which is no reason to stop."""
+    from bot.store import engine as engine_module
+    from bot.store.probe import check_writable
+
+    monkeypatch.setattr(engine_module, "SQLITE_BUSY_TIMEOUT_MS", 200)
+    path = tmp_path / "busy.db"
+    writer = sqlite3.connect(path, isolation_level=None)
+    try:
+        writer.execute("CREATE TABLE t (x)")
+        writer.execute("BEGIN EXCLUSIVE")
+        url = engine_module.database_url(f"sqlite+aiosqlite:///{path}")
+        db = engine_module.Database(url, engine_module.create_engine(url))
+        try:
+            await check_writable(db)
+        finally:
+            await db.close()
+    finally:
+        writer.close()

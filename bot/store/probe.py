@@ -18,8 +18,9 @@ def _reason(error: BaseException) -> str:
     return (str(original).strip().splitlines() or [type(original).__name__])[0]
 
 
-#: SQLite's result codes for a damaged file.
+#: SQLite's result codes for a damaged file, and for one another process is writing.
 _DAMAGED = frozenset({"SQLITE_CORRUPT", "SQLITE_NOTADB"})
+_BUSY = frozenset({"SQLITE_BUSY", "SQLITE_LOCKED"})
 
 
 async def check_integrity(db: Database) -> None:
@@ -58,5 +59,7 @@ async def check_writable(db: Database) -> None:
             finally:
                 await transaction.rollback()
     except DatabaseError as error:
+        if getattr(getattr(error, "orig", None), "sqlite_errorname", None) in _BUSY:
+            return  # another process has held the write lock past the busy timeout: busy, not read-only
         raise DatabaseUnusable(f"the database {db.location} cannot be written ({_reason(error)}): the bot needs to "
                                "write to it" + (" and to its folder" if db.is_sqlite else "")) from None
