@@ -4,10 +4,12 @@ Buttons become ``[key] label`` choices with keys that never change (:mod:`bot.re
 name (``7h``, ``10s``, ``qs``), ``d`` draw, ``u`` undo, ``h`` hint, ``n`` new game, on a finished game ``r`` replay,
 ``v`` review and ``s`` share, ``y``/``k`` to answer "abandon your game in progress?", and on the settings
 ``explain``, ``winnable``, ``easy``, ``classic``, ``auto`` or a language code; besides them ``new [CODE]``,
-``daily``, ``rules``, ``stats``, ``settings``, ``help`` and ``quit``. Starting a game (``new``, ``daily``, ``n``,
-``r``) while a game with moves is in progress asks first. In a terminal the board is in colour (not with ``NO_COLOR`` set, nor when the
-output is not a terminal), and a ``>`` prompt shows where to type. It reads standard input line by line, so it can
-be scripted; at the end of input it stops cleanly (exit status 0): every action was committed when it was shown.
+``daily``, ``rules``, ``stats``, ``settings``, ``help``, ``resume`` (or ``board``, or Enter after another screen:
+the game again; the player's language's names of these commands work too) and ``quit``. Starting a game (``new``,
+``daily``, ``n``, ``r``) while a game with moves is in progress asks first. In a terminal the board is in colour
+(not with ``NO_COLOR`` set, nor when the output is not a terminal), a ``>`` prompt shows where to type, and the
+text is wrapped to the terminal's width. It reads standard input line by line, so it can be scripted; at the end
+of input it stops cleanly (exit status 0): every action was committed when it was shown.
 """
 
 from __future__ import annotations
