@@ -13,6 +13,7 @@ import subprocess
 import sys
 import termios
 import threading
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
@@ -30,8 +31,9 @@ def seed_game(tmp_path: Path, user: str, code: str) -> None:
 
     async def seed() -> None:
         db = await open_database(f"sqlite+aiosqlite:///{tmp_path / 'games.db'}")
-        async with GameService(db, owns_database=True) as service:
-            await service.start(PlayerKey("console", user), user, DealByCode(code))
+        with ThreadPoolExecutor(1) as threads:  # no worker process of the test's own
+            async with GameService(db, owns_database=True, executor=threads) as service:
+                await service.start(PlayerKey("console", user), user, DealByCode(code))
 
     asyncio.run(seed())
 
