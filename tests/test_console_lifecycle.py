@@ -119,7 +119,7 @@ async def test_a_won_game_offers_replay_review_and_share(service: GameService) -
     assert "[s] Share  [r] Replay  [v] Review  [n] New game>" in board
     review = await s.say("v")
     assert review.startswith(f"Review: {code}")
-    assert "You matched the best possible score!" in review and "Longest chain:" in review
+    assert "The best possible score!" in review and "Longest chain:" in review
     shared = await s.say("s")
     assert f"TriPeaks {code}: score {solution.best_score}, peaks 3/3" in shared
     assert f"Play this deal: tripeaks console → new {code}" in shared
@@ -141,7 +141,7 @@ async def test_a_blocked_game_offers_undo_review_replay_and_new_game(service: Ga
     out = await s.say(*["d"] * 23)
     assert out.rstrip().endswith("[u] Undo  [v] Review  [r] Replay  [n] New game>")
     review = await s.say("v")
-    assert review.startswith(f"Review: {code}") and "Your score: 477" in review
+    assert review.startswith(f"Review: {code}") and "Final score: 477" in review
     asked = await s.say("r")  # replaying a finished game asks nothing
     assert f"{code} · Classic" in asked and "Moves: 0" in asked
 

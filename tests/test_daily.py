@@ -382,7 +382,7 @@ def test_a_finished_daily_game_ends_with_a_spoiler_free_share_line() -> None:
     for action in blocking_line(CODE):
         blocked.push(action)
     uk = share_line(DAY, blocked, False, "uk")
-    assert uk.startswith(f"TriPeaks, щоденна роздача 2026-11-29 {CODE}: рахунок {blocked.score}, вершини ")
+    assert uk.startswith(f"TriPeaks, щоденна роздача 2026-11-29 {CODE}: рахунок {blocked.score}, очищено вершин: ")
     assert not set("♠♥♦♣") & set(uk)
     # a game not over yet has nothing to share
     fresh = GameSnapshot(1, 0, PlayerKey("telegram", "1"), "a", Game.from_code(CODE), daily=DAY)

@@ -373,7 +373,7 @@ async def test_a_finished_board_keeps_its_result_replay_share_and_review(
         # Review: the solver's account, only to the player
         review, sent = await click(t.env, t.alice, finished, button(finished, label="Review"))
         assert sent == Callback(CHANNEL_MESSAGE, ephemeral=True, v2=True)
-        assert text_of(review).startswith(f"### Review: {CODE}") and "Your score: 750" in text_of(review)
+        assert text_of(review).startswith(f"### Review: {CODE}") and "Final score: 750" in text_of(review)
         # someone else's Share is theirs to make
         note, sent = await click(t.env, t.bob, finished, button(finished, label="Share"))
         assert sent.ephemeral and note.content.startswith("This is alice's game")

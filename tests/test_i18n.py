@@ -451,7 +451,7 @@ CONTEXT_DEPENDENT = [
     "{state} (default: on for Classic)", "Explain refused moves: {state}", "Only winnable deals: {state}",
     "Language: {language}", "automatic ({language})", "Settings", "Easy", "Classic", "{name}'s game",
     "{name}'s result", "Daily deal: {date}", "Custom deal", "Score: {score}", "Moves undone: {n}",
-    "Review: {code}", "Your score: {score}", "Your score: {score} · par {par}", "par {score}", "with hints",
+    "Review: {code}", "Final score: {score}", "Final score: {score} · par {par}", "par {score}", "with hints",
     "Par for this deal: {score}", "Play this deal: {replay}",
     "Best play from the position before that move (final score {score}): {steps}",
     "TriPeaks {code}: score {score}, peaks {peaks}/3", "TriPeaks daily {date} {code}: score {score}, peaks {peaks}/3",

@@ -250,7 +250,7 @@ def test_the_review_names_the_losing_move_and_the_best_line_from_before_it() -> 
     assert lost.lost_at is not None and lost.best_line
     status = render_review(blocked(), lost, "en").status or ""
     lines = status.split("\n")
-    assert lines[0] == f"Your score: {game.score} · par 759"
+    assert lines[0] == f"Final score: {game.score} · par 759"  # also read by others in a group
     assert lines[1].startswith(f"After move {lost.lost_at + 1}, ") and lines[1].endswith(
         "the deal could no longer be won")
     assert lines[2].startswith(f"Best play from the position before that move (final score {lost.best_line_score}): ")

@@ -200,15 +200,16 @@ def render_review(snapshot: GameSnapshot, review: GameReview | None, locale: str
         return View(header=header, status=tr.gettext("The review could not be made in time; please try again"))
     lines = []
     if review.best_score is None or not review.winnable_at_start:
-        # TRANSLATORS: in the review, seen only by the player: the score the game ended with
-        lines.append(tr.gettext("Your score: {score}").format(score=review.score))
+        # TRANSLATORS: in the review (which others in a group may read too): the score the game ended with
+        lines.append(tr.gettext("Final score: {score}").format(score=review.score))
         lines.append(tr.gettext("This deal could not be won from the start, whatever the play"))
     elif review.won and review.score >= review.best_score:
-        lines.append(tr.gettext("Your score: {score}").format(score=review.score))
-        lines.append(tr.gettext("You matched the best possible score!"))
+        lines.append(tr.gettext("Final score: {score}").format(score=review.score))
+        # TRANSLATORS: in the review of a won game: its score is the best the deal allowed
+        lines.append(tr.gettext("The best possible score!"))
     else:
         # TRANSLATORS: in the review; par is the best score the deal allowed
-        lines.append(tr.gettext("Your score: {score} · par {par}").format(score=review.score, par=review.best_score))
+        lines.append(tr.gettext("Final score: {score} · par {par}").format(score=review.score, par=review.best_score))
     if review.lost_at is not None and review.losing_card is not None:
         card = card_label(review.losing_card)
         n = review.lost_at + 1
@@ -220,7 +221,8 @@ def render_review(snapshot: GameSnapshot, review: GameReview | None, locale: str
         if best is not None:
             lines.append(best)
     elif not review.won and review.winnable_at_start:
-        lines.append(tr.gettext("When you stopped, the deal could still be won"))
+        # TRANSLATORS: in the review of a game not won, whose deal could still be won at its end
+        lines.append(tr.gettext("When the game ended, the deal could still be won"))
     lines.append(tr.ngettext("Longest chain: {n} card in a row", "Longest chain: {n} cards in a row",
                              review.longest_chain).format(n=review.longest_chain))
     replay = Button(tr.pgettext("button", "Replay"), encode(Replay(snapshot.game_id)), ButtonStyle.PRIMARY)
