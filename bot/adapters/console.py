@@ -33,7 +33,6 @@ from bot.app.commands import (
     DealByCode,
     GameCommand,
     KeepPlaying,
-    NewGame,
     PlayDaily,
     RandomDeal,
     Replay,
@@ -43,15 +42,32 @@ from bot.app.commands import (
     ShowRules,
     StartRequest,
 )
-from bot.app.errors import BotError, ConfirmAbandon, StaleGame
+from bot.app.effects import (
+    Answer,
+    Board,
+    Content,
+    EditBoard,
+    EditMessage,
+    Effect,
+    Kept,
+    PlayAck,
+    Post,
+    Problem,
+    Question,
+    RedrawBoard,
+    ReviewOf,
+    SendBoard,
+    ShareOf,
+)
+from bot.app.errors import BotError, StaleGame
+from bot.app.flow import Actor, Flow
 from bot.app.model import GameSnapshot, PlayerKey, Settings
 from bot.app.service import GameService
 from bot.config import terminal_colour
 from bot.i18n import resolve_locale, translator
 from bot.render.commands import command_names
-from bot.render.endings import render_review, render_share
-from bot.render.game import play_ack, render_game
-from bot.render.lifecycle import render_confirm_start, render_kept
+from bot.render.effects import draw, line
+from bot.render.game import render_game
 from bot.render.platforms import console_rows, console_text, wrap_text
 from bot.render.replies import (
     console_back,
@@ -142,6 +158,8 @@ class ConsoleChat:
         self._language_at_start: str | None = None
         self.name = name or _login_name()
         self.player = PlayerKey(PLATFORM, user_id or self.name)
+        self.actor = Actor(self.player, self.name)
+        self.flow = Flow(service)
         self.platform_locale = platform_locale
         self.out = out
         self.snapshot: GameSnapshot | None = None
@@ -218,7 +236,7 @@ class ConsoleChat:
             elif word.isdigit() or word in ("y", "k"):  # a slot number is no card name; y/k answer only a question
                 self._say(console_help(self.locale))
             else:
-                await self._play_card(text)
+                await self._carry_out(await self.flow.play(self.actor, text))
         except StaleGame as stale:
             await self._show_game(stale.current)
         except (BotError, TriPeaksError) as error:
@@ -253,31 +271,19 @@ class ConsoleChat:
             self.settings = await self.service.change_setting(self.player, self.name, command)
             self._show(render_settings(self.settings, self.locale, pictures=False))
         elif isinstance(command, ConfirmStart):
-            await self._show_game(await self.service.start(self.player, self.name, command))
+            await self._carry_out(await self.flow.start(self.actor, command))
         elif isinstance(command, KeepPlaying):
-            kept = await self.service.keep_playing(self.player, command.game_id)
-            self._show(render_kept(self.locale), numbered=False)
-            await self._show_game(kept)
+            await self._carry_out(await self.flow.keep(self.actor, command))
         elif isinstance(command, Begin):
             await self._start(command.request)
         elif isinstance(command, ShowRules):
             self._show(render_rules(self.locale), numbered=False)
         else:
-            await self._act(command)
+            await self._carry_out(await self.flow.tap(self.actor, command))
 
     async def _start(self, request: StartRequest) -> None:
         """Start what the player asked for; with a game in progress (with moves), ask first."""
-        try:
-            snapshot = await self.service.start(self.player, self.name, request, ask=True)
-        except ConfirmAbandon as asked:
-            self._ask(asked.current, request)
-            return
-        await self._show_game(snapshot)
-
-    def _ask(self, current: GameSnapshot, request: StartRequest) -> None:
-        view = render_confirm_start(current, request, self.locale, elsewhere=False)
-        self.question = {key: button.payload for row in console_rows(view) for key, button in row}
-        self._show(view)
+        await self._carry_out(await self.flow.start(self.actor, request))
 
     async def _game_command(self, command: str) -> None:
         if self.snapshot is None:
@@ -285,7 +291,8 @@ class ConsoleChat:
         if self.snapshot is None:
             await self._show_game(await self.service.new_game(self.player, self.name))
             return
-        await self._act(game_command(self.snapshot.game_id, self.snapshot.version, command))
+        await self._carry_out(await self.flow.tap(
+            self.actor, game_command(self.snapshot.game_id, self.snapshot.version, command)))
 
     async def _finished_command(self, word: str) -> None:
         """Replay, Review or Share: keys of a finished game's board."""
@@ -295,32 +302,36 @@ class ConsoleChat:
             return
         command: GameCommand = (Replay(snapshot.game_id) if word == "r" else Review(snapshot.game_id) if word == "v"
                                 else Share(snapshot.game_id))
-        await self._act(command)
+        await self._carry_out(await self.flow.tap(self.actor, command))
 
-    async def _act(self, command: GameCommand) -> None:
-        ask = isinstance(command, NewGame | Replay)
-        try:
-            snapshot = await self.service.act(self.player, self.name, command, ask=ask)
-        except ConfirmAbandon as asked:
-            request = asked.request
-            if request is None:  # the service names what would start; else what the key asked for
-                game = self.snapshot.game if self.snapshot is not None else asked.current.game
-                request = (DealByCode(str(game.code)) if isinstance(command, Replay) and game.code
-                           else RandomDeal(game.rules))
-            self._ask(asked.current, request)
-            return
-        if isinstance(command, Review):
-            self._show(render_review(snapshot, await self.service.review(snapshot.game_id), self.locale))
-        elif isinstance(command, Share):
-            replay = REPLAY_TEXT.format(code=snapshot.game.code)
-            self._show(render_share(snapshot, self.locale, replay=replay), numbered=False)
-        else:
-            await self._show_game(snapshot)
+    # --- the executor of effects --------------------------------------------------------------------------------
 
-    async def _play_card(self, text: str) -> None:
-        snapshot = await self.service.play_card(self.player, self.name, text)
-        self._say(strip_variation(play_ack(snapshot, self.locale)))
-        await self._show_game(snapshot)
+    async def _carry_out(self, effects: list[Effect]) -> None:
+        """Print what the flow decided. There is one screen: a board sent or edited is the game printed again, a
+        card played by name is acknowledged and the game printed; the question keeps its keys for the next line."""
+        for effect in effects:
+            match effect:
+                case SendBoard(snapshot) | EditBoard(snapshot):
+                    await self._show_game(snapshot)
+                case RedrawBoard():
+                    pass  # the acknowledgement before it already showed the game: the console has one screen
+                case Answer(PlayAck(snapshot) as ack):
+                    self._say(strip_variation(line(ack, self.locale, NEW_COMMAND)))
+                    await self._show_game(snapshot)
+                case Answer(Problem() as problem):
+                    self._say(line(problem, self.locale, NEW_COMMAND))
+                case Answer(Question() as question):
+                    view = draw(question, self.locale)
+                    self.question = {key: button.payload for row in console_rows(view) for key, button in row}
+                    self._show(view)
+                case Answer(Board() | Kept() | ReviewOf() | ShareOf() as shown) | Post(shown):
+                    self._show(draw(shown, self.locale, replay=REPLAY_TEXT.format(code=_code_of(shown))),
+                               numbered=not isinstance(shown, ShareOf))
+                case EditMessage(Kept(game) as kept):
+                    self._show(draw(kept, self.locale), numbered=False)
+                    await self._show_game(game)
+                case EditMessage(content):
+                    self._show(draw(content, self.locale))
 
     # --- output -------------------------------------------------------------------------------------------------
 
@@ -363,6 +374,10 @@ class ConsoleChat:
         self._board_last = False
         print(text, file=self.out, flush=True)
 
+
+
+def _code_of(content: Content) -> str:
+    return str(content.snapshot.game.code) if isinstance(content, ShareOf) else ""
 
 
 def _login_name() -> str:

@@ -16,10 +16,12 @@ from typing import Any
 import discord
 from discord.ext import commands
 
-from bot.adapters.discord import handlers
+from bot.adapters.discord import games
+from bot.adapters.discord.base import BotContext
 from bot.adapters.discord.commands import TriPeaksCommands
 from bot.adapters.discord.translator import CatalogueTranslator
 from bot.adapters.discord.views import PayloadButton
+from bot.app.flow import Flow
 from bot.app.service import GameService
 from bot.config import Config, TokenRejected
 
@@ -37,22 +39,25 @@ def intents() -> discord.Intents:
 
 
 class _TriPeaks:
-    """What both client classes add to discord.py's bot."""
+    """What both client classes add to discord.py's bot: the handlers' :class:`BotContext`, made once the client
+    exists."""
 
-    service: GameService
-    config: Config
-    defer_after: float
+    ctx: BotContext
 
     async def setup_hook(self: Any) -> None:
         self.add_dynamic_items(PayloadButton)
         await self.tree.set_translator(CatalogueTranslator())
-        self.tree.add_command(TriPeaksCommands())
+        self.tree.add_command(TriPeaksCommands(self.ctx))
         synced = await self.tree.sync()
         log.info("synced %d application command(s)", len(synced))
 
     async def on_payload(self, interaction: discord.Interaction[Any], payload: str) -> None:
         """A click on one of the bot's buttons (:class:`~bot.adapters.discord.views.PayloadButton`)."""
-        await handlers.on_button(interaction, payload)
+        await games.on_button(self.ctx, interaction, payload)
+
+
+def _context(client: discord.Client, service: GameService, config: Config, defer_after: float) -> BotContext:
+    return BotContext(service, Flow(service), config, client, defer_after)
 
 
 def _options(config: Config) -> dict[str, Any]:
@@ -69,9 +74,7 @@ class TriPeaksBot(_TriPeaks, commands.Bot):
 
     def __init__(self, service: GameService, config: Config, *, defer_after: float = DEFER_AFTER) -> None:
         super().__init__(**_options(config))
-        self.service = service
-        self.config = config
-        self.defer_after = defer_after
+        self.ctx = _context(self, service, config, defer_after)
 
 
 class ShardedTriPeaksBot(_TriPeaks, commands.AutoShardedBot):
@@ -82,9 +85,7 @@ class ShardedTriPeaksBot(_TriPeaks, commands.AutoShardedBot):
         if config.discord_shard_ids is not None:
             options["shard_ids"] = list(config.discord_shard_ids)
         super().__init__(shard_count=config.discord_shard_count, **options)
-        self.service = service
-        self.config = config
-        self.defer_after = defer_after
+        self.ctx = _context(self, service, config, defer_after)
 
 
 AnyBot = TriPeaksBot | ShardedTriPeaksBot

@@ -1,11 +1,14 @@
-"""Starting games and the commands about the game in progress: ``/tripeaks new``, ``resume`` and ``play``, the
-welcome's Play and Daily, and Yes or No under "abandon your game in progress?".
+"""Games on Discord: ``/tripeaks new``, ``daily``, ``resume`` and ``play``, and every button the bot sends.
 
-Every start asks the service with ``ask=True`` (:func:`launch`). When it would abandon a game in progress with
-moves the service raises :class:`~bot.app.errors.ConfirmAbandon`, and the player gets the renderer's question as an
-ephemeral reply (Yes: :class:`~bot.app.commands.ConfirmStart`, No: :class:`~bot.app.commands.KeepPlaying`). Once a
-game starts, its board is a new public message in the channel, recorded with ``service.show_board``, and the board
-of the game it replaced is redrawn as no longer the latest (:func:`~bot.adapters.discord.base.present`).
+Each handler reads the interaction, asks the game flow (:mod:`bot.app.flow`) what to do, within Discord's deadline
+(:func:`~bot.adapters.discord.base.in_time`), and hands the effects to the
+:class:`~bot.adapters.discord.executor.DiscordExecutor`. How each interaction is answered:
+
+- a tap on a board edits that board in place (response type 7), refusals included: the renderer puts the
+  explanation in the status line, so the channel gets no extra message;
+- a game that starts is a new public message (type 4), and the board of the game it replaced is closed;
+- a question, someone else's tap, a tap on an old game's board and every error is an ephemeral reply that changes
+  nothing else.
 """
 
 from __future__ import annotations
@@ -13,28 +16,38 @@ from __future__ import annotations
 from discord import app_commands
 
 from bot.adapters.discord.base import (
+    BotContext,
     Interaction,
-    bot_of,
-    edit_board,
+    actor_of,
     explain,
-    game_view,
     guarded,
-    here,
     in_time,
-    locale_for,
     own_locale,
     player_of,
-    present,
     show_error,
-    show_new,
-    show_update,
 )
-from bot.adapters.discord.views import layout
-from bot.app.commands import ConfirmStart, DealByCode, KeepPlaying, RandomDeal, StartRequest
-from bot.app.errors import BotError, ConfirmAbandon, NoActiveGame
-from bot.app.model import GameSnapshot
-from bot.render.game import play_ack
-from bot.render.lifecycle import render_confirm_start, render_kept
+from bot.adapters.discord.executor import DiscordExecutor
+from bot.adapters.discord.info import on_settings_button, rules
+from bot.app.codec import decode
+from bot.app.commands import (
+    AskHint,
+    Begin,
+    ConfirmStart,
+    DailyDeal,
+    DealByCode,
+    KeepPlaying,
+    Move,
+    NewGame,
+    PlayDaily,
+    RandomDeal,
+    Replay,
+    Review,
+    Share,
+    ShowRules,
+    StartRequest,
+)
+from bot.app.effects import Effect
+from bot.app.errors import BadPayload
 from bot.render.tableau import card_label
 from core.cards import Card
 from core.deal import Rules
@@ -43,53 +56,17 @@ from core.deal import Rules
 AUTOCOMPLETE_MAX = 25
 
 
-# --- the one way a game starts ------------------------------------------------------------------------------------
+async def carry_out(ctx: BotContext, interaction: Interaction, effects: list[Effect]) -> None:
+    await DiscordExecutor(ctx, interaction).run(effects)
 
 
-async def launch(interaction: Interaction, request: StartRequest | ConfirmStart) -> GameSnapshot | None:
-    """Start ``request`` for the player who acted: the new board as a new public message, or, when that would
-    abandon their game in progress, the question first (None). A daily deal started in a server counts on that
-    server's leaderboard; one in DMs on none."""
-    player, name = player_of(interaction)
-    community = str(interaction.guild_id) if interaction.guild_id is not None else None
-    try:
-        snapshot = await in_time(interaction, bot_of(interaction).service.start(
-            player, name, request, chat_id=str(interaction.channel_id), community=community, ask=True))
-    except ConfirmAbandon as error:
-        assert not isinstance(request, ConfirmStart)  # a confirmed start is never asked again
-        await ask_first(interaction, error.current, request)
-        return None
-    except BotError as error:
-        await show_error(interaction, explain(error, await own_locale(interaction)))
-        return None
-    await present(interaction, snapshot)
-    return snapshot
-
-
-async def ask_first(interaction: Interaction, current: GameSnapshot, request: StartRequest) -> None:
-    """"Abandon your game in progress?", only to the player: it names the game, and says so when its board is in
-    another channel."""
-    elsewhere = current.board is not None and current.board.chat_id != str(interaction.channel_id)
-    view = render_confirm_start(current, request, locale_for(interaction, current.settings), elsewhere=elsewhere)
-    await show_new(interaction, view, ephemeral=True)
-
-
-async def confirm(interaction: Interaction, command: ConfirmStart) -> None:
-    """Yes under the question: the game starts as a new public message (a second Yes finds the game already
-    abandoned and gets a private note)."""
-    await launch(interaction, command)
-
-
-async def keep(interaction: Interaction, command: KeepPlaying) -> None:
-    """No under the question: the question becomes "your game goes on"."""
-    await show_update(interaction, render_kept(await own_locale(interaction)))
-
-
-# --- commands -----------------------------------------------------------------------------------------------------
+async def launch(ctx: BotContext, interaction: Interaction, request: StartRequest | ConfirmStart) -> None:
+    """Start ``request`` for the player who acted: the new board as a new public message, or the question first."""
+    await carry_out(ctx, interaction, await in_time(ctx, interaction, ctx.flow.start(actor_of(interaction), request)))
 
 
 @guarded
-async def new_game(interaction: Interaction, code: str | None = None, rules: str | None = None,
+async def new_game(ctx: BotContext, interaction: Interaction, code: str | None = None, rules: str | None = None,
                    winnable: bool | None = None) -> None:
     """``/tripeaks new [code] [rules] [winnable]``: a new game message in the channel (the question first when a
     game with moves would be abandoned)."""
@@ -98,52 +75,36 @@ async def new_game(interaction: Interaction, code: str | None = None, rules: str
         request = DealByCode(code.strip())
     else:
         request = RandomDeal(Rules(rules) if rules else None, winnable)
-    await launch(interaction, request)
+    await launch(ctx, interaction, request)
 
 
 @guarded
-async def resume(interaction: Interaction) -> None:
+async def start_daily(ctx: BotContext, interaction: Interaction) -> None:
+    """``/tripeaks daily``: today's deal as a new game message; the attempt counts on the server's leaderboard;
+    while it is open, starting it again shows it again."""
+    await launch(ctx, interaction, DailyDeal())
+
+
+@guarded
+async def resume(ctx: BotContext, interaction: Interaction) -> None:
     """``/tripeaks resume``: the game in progress, as a new message that becomes its live board."""
-    player, _ = player_of(interaction)
-    service = bot_of(interaction).service
-    snapshot = await in_time(interaction, service.current_game(player))
-    if snapshot is None:
-        await show_error(interaction, explain(NoActiveGame(), await own_locale(interaction)))
-        return
-    message_id = await show_new(interaction, game_view(interaction, snapshot))
-    if message_id is not None:
-        await service.show_board(snapshot.game_id, here(interaction, message_id))
+    await carry_out(ctx, interaction, await in_time(ctx, interaction, ctx.flow.resume(actor_of(interaction))))
 
 
 @guarded
-async def play(interaction: Interaction, card: str) -> None:
-    """``/tripeaks play <card>``, for keyboard users: the same as tapping that card's button. The live board is
-    edited in place and the command gets a short private acknowledgement (the card played, or why not); words
-    that name no card and cards not in play get the renderer's explanation. Should the live board be out of reach,
-    the board is posted anew and becomes the live one."""
-    player, name = player_of(interaction)
-    service = bot_of(interaction).service
-    try:
-        snapshot = await in_time(interaction, service.play_card(player, name, card), ephemeral=True)
-    except BotError as error:  # NoActiveGame, NotACard, CardNotInPlay, Busy...
-        await show_error(interaction, explain(error, await own_locale(interaction)))
-        return
-    await show_error(interaction, play_ack(snapshot, locale_for(interaction, snapshot.settings)))
-    if snapshot.outcome is not None and not snapshot.outcome.ok:
-        return  # refused: nothing changed on the board
-    board = snapshot.board
-    if board is not None and await edit_board(interaction, board, game_view(interaction, snapshot,
-                                                                           chat_id=board.chat_id)):
-        return
-    message = await interaction.followup.send(view=layout(game_view(interaction, snapshot)), wait=True)
-    await service.show_board(snapshot.game_id, here(interaction, message.id))
+async def play(ctx: BotContext, interaction: Interaction, card: str) -> None:
+    """``/tripeaks play <card>``, for keyboard users: the same as tapping that card's button. The command gets a
+    short private acknowledgement (the card played, or why not) and the live board is edited in place; should it
+    be out of reach, the board is posted anew and becomes the live one."""
+    effects = await in_time(ctx, interaction, ctx.flow.play(actor_of(interaction), card), ephemeral=True)
+    await carry_out(ctx, interaction, effects)
 
 
-async def free_cards(interaction: Interaction, typed: str) -> list[app_commands.Choice[str]]:
+async def free_cards(ctx: BotContext, interaction: Interaction, typed: str) -> list[app_commands.Choice[str]]:
     """Autocomplete for ``play``: the cards free to play now that start like what was typed (``k``, ``10``,
     ``7♠``), or all of them when none does."""
     player, _ = player_of(interaction)
-    snapshot = await bot_of(interaction).service.current_game(player)
+    snapshot = await ctx.service.current_game(player)
     if snapshot is None:
         return []
     game = snapshot.game
@@ -155,3 +116,29 @@ async def free_cards(interaction: Interaction, typed: str) -> list[app_commands.
 
     shown = [card for card in cards if matches(card)] or cards
     return [app_commands.Choice(name=card_label(c), value=str(c)) for c in shown[:AUTOCOMPLETE_MAX]]
+
+
+@guarded
+async def on_button(ctx: BotContext, interaction: Interaction, custom_id: str) -> None:
+    """A click on any of the bot's buttons, by its payload."""
+    try:
+        command = decode(custom_id)
+    except BadPayload as error:
+        await show_error(interaction, explain(error, await own_locale(ctx, interaction)))
+        return
+    actor = actor_of(interaction)
+    match command:
+        case Move() | AskHint() | NewGame() | Replay() | Review() | Share():
+            await carry_out(ctx, interaction, await in_time(ctx, interaction, ctx.flow.tap(actor, command)))
+        case ConfirmStart():
+            await launch(ctx, interaction, command)
+        case KeepPlaying():
+            await carry_out(ctx, interaction, await in_time(ctx, interaction, ctx.flow.keep(actor, command)))
+        case Begin(request):
+            await launch(ctx, interaction, request)
+        case ShowRules():
+            await rules(ctx, interaction)
+        case PlayDaily(day):
+            await launch(ctx, interaction, DailyDeal(day))
+        case _:
+            await on_settings_button(ctx, interaction, command)

@@ -4,8 +4,8 @@ the settings message. All of them only to the player who asked."""
 from __future__ import annotations
 
 from bot.adapters.discord.base import (
+    BotContext,
     Interaction,
-    bot_of,
     guarded,
     in_time,
     locale_for,
@@ -19,32 +19,32 @@ from bot.render.replies import render_rules, render_settings, render_stats
 
 
 @guarded
-async def rules(interaction: Interaction) -> None:
+async def rules(ctx: BotContext, interaction: Interaction) -> None:
     """``/tripeaks rules`` (and Rules under the welcome): how to play, only to the player who asked."""
-    await show_new(interaction, render_rules(await own_locale(interaction)), ephemeral=True)
+    await show_new(interaction, render_rules(await own_locale(ctx, interaction)), ephemeral=True)
 
 
 @guarded
-async def stats(interaction: Interaction) -> None:
+async def stats(ctx: BotContext, interaction: Interaction) -> None:
     """``/tripeaks stats``: the player's statistics, only to them."""
     player, _ = player_of(interaction)
-    service = bot_of(interaction).service
+    service = ctx.service
     settings = await service.get_settings(player)
-    result = await in_time(interaction, service.stats(player), ephemeral=True)
+    result = await in_time(ctx, interaction, service.stats(player), ephemeral=True)
     await show_new(interaction, render_stats(result, locale_for(interaction, settings)), ephemeral=True)
 
 
 @guarded
-async def settings(interaction: Interaction) -> None:
+async def settings(ctx: BotContext, interaction: Interaction) -> None:
     """``/tripeaks settings``: the settings message with its buttons, only to the player."""
     player, _ = player_of(interaction)
-    current = await in_time(interaction, bot_of(interaction).service.get_settings(player), ephemeral=True)
+    current = await in_time(ctx, interaction, ctx.service.get_settings(player), ephemeral=True)
     await show_new(interaction, render_settings(current, locale_for(interaction, current)), ephemeral=True)
 
 
-async def on_settings_button(interaction: Interaction, change: SettingChange) -> None:
+async def on_settings_button(ctx: BotContext, interaction: Interaction, change: SettingChange) -> None:
     """A choice on the settings message: stored, then the message is redrawn (in the new language, if that was
     the choice)."""
     player, name = player_of(interaction)
-    updated = await in_time(interaction, bot_of(interaction).service.change_setting(player, name, change))
+    updated = await in_time(ctx, interaction, ctx.service.change_setting(player, name, change))
     await show_update(interaction, render_settings(updated, locale_for(interaction, updated)))

@@ -21,7 +21,8 @@ from telegram import BotCommand
 from telegram.error import InvalidToken, TelegramError
 from telegram.ext import Application, ApplicationBuilder
 
-from bot.adapters.telegram.handlers import ALLOWED_UPDATES, TelegramApp, TelegramHandlers, menu_commands
+from bot.adapters.telegram.base import TelegramContext
+from bot.adapters.telegram.handlers import ALLOWED_UPDATES, TelegramApp, menu_commands, register
 from bot.app.service import GameService
 from bot.config import Config, ConfigError, TokenRejected
 from bot.i18n import DEFAULT_LOCALE, SUPPORTED_LOCALES, language_code
@@ -29,7 +30,7 @@ from bot.i18n import DEFAULT_LOCALE, SUPPORTED_LOCALES, language_code
 log = logging.getLogger(__name__)
 
 CONFIG_KEY = "tripeaks.config"
-HANDLERS_KEY = "tripeaks.handlers"
+CONTEXT_KEY = "tripeaks.context"
 
 
 def file_url(api_url: str) -> str:
@@ -56,10 +57,10 @@ def build_application(service: GameService, config: Config) -> TelegramApp:
         .post_init(set_commands)
         .build()
     )
-    handlers = TelegramHandlers(service, config.default_locale, config.daily_post_time)
-    handlers.register(application)
+    tg = TelegramContext(service, config.default_locale, config.daily_post_time)
+    register(application, tg)
     application.bot_data[CONFIG_KEY] = config
-    application.bot_data[HANDLERS_KEY] = handlers
+    application.bot_data[CONTEXT_KEY] = tg
     return application
 
 

@@ -1,132 +1,161 @@
-"""Starting games and showing boards: ``/tripeaks``, ``/resume``, ``/play``, and the one way every start goes.
+"""Games on Telegram: ``/tripeaks``, ``/daily``, ``/resume``, ``/play``, ``/start`` (the welcome, or a challenge
+link's deal), and every tap on an inline button.
 
-Every start asks the service with ``ask=True``. When it would abandon a game in progress with moves the service
-raises :class:`~bot.app.errors.ConfirmAbandon`, and the player gets the renderer's question as a new message
-(Yes: :class:`~bot.app.commands.ConfirmStart`, No: :class:`~bot.app.commands.KeepPlaying`). Once a game starts,
-its board is sent (or drawn into the message that asked for it) and noted with ``service.show_board``, and the
-board of the game it replaced is redrawn as no longer the latest (``render_game(..., latest=False)``).
+Each handler reads the update, asks the game flow (:mod:`bot.app.flow`) what to do and hands the effects to a
+:class:`~bot.adapters.telegram.executor.TelegramExecutor`. What a tap leaves behind on Telegram:
+
+- a card, Draw, Undo, Hint: the board edited in place (never back to an older version); a tap from an old board
+  of the same game refreshes it;
+- a tap on the board of a game that is no longer the player's latest: a private toast, the message left as it is;
+- New game on the board of a game in progress: drawn into the same message when the game has no move yet, else the
+  question first (a double tap asks once); on a finished board a new message, the finished board kept as it ended;
+- Replay: the same deal in a new message; Share: a result line to forward, with a link that deals the same cards;
+  Review: the solver's account as a new message;
+- Yes: the question becomes the new game's board; No: it says the game goes on.
 """
 
 from __future__ import annotations
 
-import logging
+from telegram import Message, Update, User
 
-from telegram import Bot, Message, Update, User
-
-from bot.adapters.telegram.base import (
-    Context,
-    HandlerBase,
-    board_of,
-    game_key,
-    group_chat_id,
-    in_group,
+from bot.adapters.telegram.base import NEW_COMMAND, Context, TelegramContext
+from bot.adapters.telegram.executor import TelegramExecutor
+from bot.adapters.telegram.info import on_settings_tap
+from bot.app.codec import decode
+from bot.app.commands import (
+    AskHint,
+    Begin,
+    ConfirmStart,
+    DailyDeal,
+    DealByCode,
+    KeepPlaying,
+    Move,
+    NewGame,
+    PlayDaily,
+    RandomDeal,
+    Replay,
+    Review,
+    Share,
+    ShowRules,
+    StartRequest,
 )
-from bot.app.commands import ConfirmStart, DealByCode, RandomDeal, StartRequest
-from bot.app.errors import ConfirmAbandon, NoActiveGame
-from bot.app.model import GameSnapshot
-from bot.render.game import play_ack
-from bot.render.lifecycle import render_confirm_start
+from bot.app.effects import Effect
+from bot.app.errors import BadPayload, BotError
+from bot.render.lifecycle import render_welcome
+from bot.render.replies import error_text, render_rules
 from core.deal import Rules
 from core.errors import InvalidCodeError
 
-log = logging.getLogger(__name__)
 
-
-class GameHandlers(HandlerBase):
-    """Starting games (by command, button or confirmation) and the commands about the game in progress."""
-
-    # --- the one way a game starts ------------------------------------------------------------------------
-
-    async def launch(self, bot: Bot, user: User, request: StartRequest | ConfirmStart, anchor: Message, *,
-                     in_place: bool = False) -> GameSnapshot | None:
-        """Start ``request`` for ``user`` from ``anchor`` (the command, the tapped message): the new board is a
-        new message answering ``anchor``, or with ``in_place`` ``anchor`` itself redrawn. None when the player
-        is asked first (the question is sent) instead."""
-        chat_id = str(anchor.chat_id)
+async def cmd_new(tg: TelegramContext, update: Update, context: Context) -> None:
+    """``/tripeaks``: a new game under the player's default rules; ``/tripeaks classic``/``easy``: under those
+    rules; ``/tripeaks CODE``: that deal."""
+    args = context.args or []
+    request: StartRequest = RandomDeal()
+    if args:
         try:
-            snapshot = await self.service.start(
-                self.player(user), self.name(user), request, chat_id=chat_id,
-                # a daily attempt in a group counts on the group's leaderboard; one in a private chat on none
-                community=chat_id if group_chat_id(chat_id) else None, ask=True)
-        except ConfirmAbandon as error:
-            assert not isinstance(request, ConfirmStart)  # a confirmed start is never asked again
-            await self.ask_first(user, error.current, request, anchor)
-            return None
-        await self.present(bot, user, snapshot, anchor, in_place=in_place)
-        return snapshot
+            request = RandomDeal(Rules.parse(args[0]))
+        except InvalidCodeError:
+            request = DealByCode(" ".join(args))
+    await start(tg, update, context, request)
 
-    async def ask_first(self, user: User, current: GameSnapshot, request: StartRequest, anchor: Message) -> None:
-        """"Abandon your game in progress?" as a new message answering ``anchor``; it names the game, and says
-        so when its board is in another chat."""
-        elsewhere = current.board is not None and current.board.chat_id != str(anchor.chat_id)
-        view = render_confirm_start(current, request, self.locale(user, current.settings), elsewhere=elsewhere)
-        await self.reply(anchor, view)
 
-    async def present(self, bot: Bot, user: User, snapshot: GameSnapshot, anchor: Message, *,
-                      in_place: bool = False) -> Message:
-        """Show a game just started (or resumed) as its live board: ``anchor`` redrawn (``in_place``) or a new
-        message answering it; the service is told where the board is, and the replaced game's board closed."""
-        view = self.game_view(snapshot, user, group=in_group(anchor.chat))
-        shown: Message = anchor
-        if not in_place or not await self.edit_board(bot, board_of(anchor), view, game_key(snapshot)):
-            shown = await self.reply(anchor, view)
-        await self.service.show_board(snapshot.game_id, board_of(shown))
-        await self.close_board(bot, user, snapshot.replaced, keep=board_of(shown))
-        return shown
+async def cmd_start(tg: TelegramContext, update: Update, context: Context) -> None:
+    """``/start``: the short welcome with Play, Daily and Rules; ``/start <code>`` (a challenge link
+    ``t.me/<bot>?start=<code>``): that deal, asked first when it would abandon a game in progress."""
+    args = context.args or []
+    if args:
+        await start(tg, update, context, DealByCode(args[0]))
+        return
 
-    async def show_again(self, bot: Bot, user: User, snapshot: GameSnapshot, anchor: Message) -> None:
-        """The player's game as a new message (``/resume``, ``/daily`` again): it becomes the live board."""
-        await self.present(bot, user, snapshot, anchor)
+    async def work(message: Message, user: User) -> None:
+        await tg.reply(message, render_welcome(await tg.user_locale(user)))
 
-    # --- commands ---------------------------------------------------------------------------------------------
+    await tg.command(update, work)
 
-    async def cmd_new(self, update: Update, context: Context) -> None:
-        """``/tripeaks``: a new game under the player's default rules; ``/tripeaks classic``/``easy``: under those
-        rules; ``/tripeaks CODE``: that deal."""
-        args = context.args or []
 
-        async def work(message: Message, user: User) -> None:
-            request: StartRequest = RandomDeal()
-            if args:
-                try:
-                    request = RandomDeal(Rules.parse(args[0]))
-                except InvalidCodeError:
-                    request = DealByCode(" ".join(args))
-            await self.launch(context.bot, user, request, message)
+async def cmd_daily(tg: TelegramContext, update: Update, context: Context) -> None:
+    """``/daily``: today's deal, the same for everyone (asked first when it would abandon a game). The first
+    ``/daily`` of a day starts the player's attempt; while it is open, ``/daily`` again shows it again as a new
+    message, which becomes its live board."""
+    await start(tg, update, context, DailyDeal())
 
-        await self._command(update, work)
 
-    async def cmd_resume(self, update: Update, context: Context) -> None:
-        """``/resume``: the player's game in progress, as a new message (the live board from now on)."""
+async def start(tg: TelegramContext, update: Update, context: Context, request: StartRequest) -> None:
+    """Start ``request`` for the command's sender: the new board answering the command, or the question first."""
 
-        async def work(message: Message, user: User) -> None:
-            snapshot = await self.service.current_game(self.player(user))
-            if snapshot is None:
-                raise NoActiveGame()
-            await self.show_again(context.bot, user, snapshot, message)
+    async def work(message: Message, user: User) -> None:
+        effects = await tg.flow.start(tg.actor(user, message.chat), request)
+        await TelegramExecutor(tg, context.bot, user, message).run(effects)
 
-        await self._command(update, work)
+    await tg.command(update, work)
 
-    async def cmd_play(self, update: Update, context: Context) -> None:
-        """``/play 7h``: tap the free card of that name in the current game. The live board is edited in place and
-        the command gets a short acknowledgement; words that name no card and cards not in play are explained."""
-        args = context.args or []
 
-        async def work(message: Message, user: User) -> None:
-            snapshot = await self.service.play_card(self.player(user), self.name(user), "".join(args))
-            locale = self.locale(user, snapshot.settings)
-            await self.redraw(context.bot, user, snapshot, message)
-            await self.reply_text(message, play_ack(snapshot, locale))
+async def cmd_resume(tg: TelegramContext, update: Update, context: Context) -> None:
+    """``/resume``: the player's game in progress, as a new message (the live board from now on)."""
 
-        await self._command(update, work)
+    async def work(message: Message, user: User) -> None:
+        effects = await tg.flow.resume(tg.actor(user, message.chat))
+        await TelegramExecutor(tg, context.bot, user, message).run(effects)
 
-    async def redraw(self, bot: Bot, user: User, snapshot: GameSnapshot, anchor: Message) -> None:
-        """The game's live board edited to ``snapshot``; when there is none any more (or it cannot be edited), the
-        board is sent anew answering ``anchor`` and becomes the live one."""
-        where = snapshot.board
-        if where is not None:
-            view = self.game_view(snapshot, user, group=group_chat_id(where.chat_id))
-            if await self.edit_board(bot, where, view, game_key(snapshot)):
-                return
-        sent = await self.reply(anchor, self.game_view(snapshot, user, group=in_group(anchor.chat)))
-        await self.service.show_board(snapshot.game_id, board_of(sent))
+    await tg.command(update, work)
+
+
+async def cmd_play(tg: TelegramContext, update: Update, context: Context) -> None:
+    """``/play 7h``: tap the free card of that name in the current game. The command gets a short acknowledgement
+    and the live board is edited in place; words that name no card and cards not in play are explained."""
+    args = context.args or []
+
+    async def work(message: Message, user: User) -> None:
+        effects = await tg.flow.play(tg.actor(user, message.chat), "".join(args))
+        await TelegramExecutor(tg, context.bot, user, message).run(effects)
+
+    await tg.command(update, work)
+
+
+async def on_callback(tg: TelegramContext, update: Update, context: Context) -> None:
+    """A tap: the flow's effects carried out, the tap answered (its toast) in any case."""
+    query = update.callback_query
+    if query is None:
+        return
+    user = query.from_user
+    anchor = query.message if isinstance(query.message, Message) else None
+    executor = TelegramExecutor(tg, context.bot, user, anchor, query)
+    try:
+        await executor.run(await tap_effects(tg, executor, query.data or ""))
+    except Exception:
+        # whatever failed, the tap is answered, so the player's client stops spinning
+        await executor.answer(error_text(RuntimeError(), await tg.safe_locale(user), NEW_COMMAND))
+        raise
+
+
+async def tap_effects(tg: TelegramContext, executor: TelegramExecutor, data: str) -> list[Effect]:
+    """What the tapped button asks for, as effects (the welcome's Rules and the settings buttons are answered
+    here: they are no game)."""
+    user, query = executor.user, executor.query
+    assert query is not None
+    actor = tg.actor(user, query.message.chat if query.message is not None else None)
+    try:
+        command = decode(data)
+    except BadPayload as error:
+        return await tg.flow.problem(actor.player, error)
+    match command:
+        case Move() | AskHint() | NewGame() | Replay() | Review() | Share():
+            return await tg.flow.tap(actor, command)
+        case ConfirmStart():
+            return await tg.flow.start(actor, command, reuse=True)
+        case KeepPlaying():
+            return await tg.flow.keep(actor, command)
+        case Begin(request):
+            return await tg.flow.start(actor, request)
+        case PlayDaily(day):
+            # everyone who taps Play under a daily post gets their own game, in a new message
+            return await tg.flow.start(actor, DailyDeal(day))
+    try:
+        if isinstance(command, ShowRules):
+            await tg.reply(executor.need_anchor(), render_rules(await tg.user_locale(user)))
+        else:
+            await on_settings_tap(tg, executor, command)
+    except BotError as error:
+        return await tg.flow.problem(actor.player, error)
+    return []

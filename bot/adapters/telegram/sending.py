@@ -5,7 +5,7 @@
   so a board catches up with the game rather than stay behind after one lost request; but a new message whose
   request timed out is not sent again (it may have arrived). Anything Telegram refused for good (a 400, a 403) is
   raised at once.
-- :class:`Boards`: the edits of one message happen one at a time, and an edit showing an older version of the
+- :class:`EditOrder`: the edits of one message happen one at a time, and an edit showing an older version of the
   game than the message already shows is skipped. Taps are handled side by side, so two quick taps can finish in
   either order; the message still ends on the later state.
 """
@@ -86,7 +86,7 @@ class _Shown:
     game: tuple[int, int] | None = None  # (game id, version)
 
 
-class Boards:
+class EditOrder:
     """The messages the bot edits, each edited one request at a time, never back to an older version of the game
     it shows. Remembers the latest :data:`MAX` messages (an older one is simply edited as asked)."""
 

@@ -1,0 +1,169 @@
+"""The Discord executor: the effects of :mod:`bot.app.flow` carried out for one interaction.
+
+- a board sent is a new public message in the channel (the interaction's response); the service notes it as the
+  game's live board, and the replaced game's board (wherever it is) is redrawn as no longer the latest. Discord
+  never redraws the tapped message into a new game (``reuse``): the question is an ephemeral message;
+- a board edited is the clicked message (response type 7), noted as the live board when it was another one;
+- a private answer is ephemeral: a line for an error (with a link to the live board for a tap on an old one) and
+  the play-by-name acknowledgement, a message for the question and the review;
+- a post is a public new message: the shared result, with ``/tripeaks new code:...`` as the sharer's client
+  names it.
+"""
+
+from __future__ import annotations
+
+import logging
+
+import discord
+
+from bot.adapters.discord.base import (
+    GROUP,
+    BotContext,
+    Interaction,
+    here,
+    locale_for,
+    new_command,
+    show_error,
+    show_new,
+    show_update,
+)
+from bot.adapters.discord.views import layout
+from bot.app.effects import (
+    Answer,
+    Board,
+    EditBoard,
+    EditMessage,
+    Effect,
+    Kept,
+    Note,
+    PlayAck,
+    Post,
+    Problem,
+    Question,
+    RedrawBoard,
+    ReviewOf,
+    SendBoard,
+    ShareOf,
+    Shown,
+    settings_of,
+)
+from bot.app.errors import NotCurrentGame
+from bot.app.model import BoardRef, GameSnapshot
+from bot.render.effects import draw, line
+from bot.render.view import View
+
+log = logging.getLogger(__name__)
+
+
+class DiscordExecutor:
+    """Carries out effects in answer to ``interaction``."""
+
+    def __init__(self, ctx: BotContext, interaction: Interaction) -> None:
+        self.ctx = ctx
+        self.interaction = interaction
+
+    async def run(self, effects: list[Effect]) -> None:
+        interaction = self.interaction
+        for effect in effects:
+            match effect:
+                case SendBoard(snapshot):
+                    message_id = await show_new(interaction, self.board(snapshot))
+                    shown = here(interaction, message_id) if message_id is not None else None
+                    if shown is not None:
+                        await self.ctx.service.show_board(snapshot.game_id, shown)
+                    await self.close(snapshot.replaced, keep=shown)
+                case EditBoard(snapshot):
+                    await show_update(interaction, self.board(snapshot))
+                    message = interaction.message
+                    if (message is not None and not message.flags.ephemeral
+                            and snapshot.board != here(interaction, message.id)):
+                        # the player plays on another board of the game (after /tripeaks resume, say)
+                        await self.ctx.service.show_board(snapshot.game_id, here(interaction, message.id))
+                case RedrawBoard(snapshot):
+                    board = snapshot.board
+                    if board is None or not await self.edit(board, self.board(snapshot, board.chat_id)):
+                        sent = await interaction.followup.send(view=layout(self.board(snapshot)), wait=True)
+                        await self.ctx.service.show_board(snapshot.game_id, here(interaction, sent.id))
+                case Answer(Problem() | PlayAck() as note):
+                    await show_error(interaction, self.line(note))
+                case Answer(Board() | Question() | Kept() | ReviewOf() | ShareOf() as shown):
+                    await show_new(interaction, self.draw(shown), ephemeral=True)
+                case Post(shown):
+                    await show_new(interaction, self.draw(shown))
+                case EditMessage(shown):
+                    await show_update(interaction, self.draw(shown))
+
+    # --- drawing ------------------------------------------------------------------------------------------------
+
+    def draw(self, content: Shown) -> View:
+        interaction = self.interaction
+        locale = locale_for(interaction, settings_of(content))
+        match content:
+            case Board(snapshot):
+                return self.board(snapshot)
+            case Question(current):
+                elsewhere = current.board is not None and current.board.chat_id != str(interaction.channel_id)
+                return draw(content, locale, elsewhere=elsewhere)
+            case ShareOf(snapshot):
+                # the command by its canonical name: the readers' Discord clients may speak other languages
+                return draw(content, locale, replay=f"/{GROUP} new code:{snapshot.game.code}")
+        return draw(content, locale)
+
+    def board(self, snapshot: GameSnapshot, chat_id: str | None = None, *, latest: bool = True) -> View:
+        """The board of ``snapshot`` in the acting player's language, named in servers."""
+        return draw(Board(snapshot, latest), locale_for(self.interaction, snapshot.settings),
+                    named=self.in_server(chat_id))
+
+    def line(self, note: Note) -> str:
+        locale = locale_for(self.interaction, settings_of(note))
+        text = line(note, locale, new_command(locale))
+        if isinstance(note, Problem) and isinstance(note.error, NotCurrentGame):
+            # a tap on an old board: a link to the live board, when there is one
+            current = note.error.current
+            if current is not None and current.board is not None and not current.game.is_over:
+                link = self.jump_url(current.board)
+                if link is not None:
+                    text += "\n" + link
+        return text
+
+    # --- messages elsewhere -------------------------------------------------------------------------------------
+
+    def in_server(self, chat_id: str | None = None) -> bool:
+        """Whether a board in ``chat_id`` (default: where the interaction happened) is in a server channel, where
+        the board carries the player's name, rather than a DM."""
+        interaction = self.interaction
+        if chat_id is None or chat_id == str(interaction.channel_id):
+            return interaction.guild_id is not None
+        channel = self.ctx.client.get_channel(int(chat_id))
+        return getattr(channel, "guild", None) is not None if channel is not None else interaction.guild_id is not None
+
+    def jump_url(self, board: BoardRef) -> str | None:
+        """The link Discord shows as a jump to the message ``board``; None when its server cannot be told."""
+        if board.chat_id == str(self.interaction.channel_id):
+            guild: int | None = self.interaction.guild_id
+        else:
+            channel = self.ctx.client.get_channel(int(board.chat_id))
+            if channel is None:
+                return None
+            server = getattr(channel, "guild", None)
+            guild = server.id if server is not None else None
+        return f"https://discord.com/channels/{guild or '@me'}/{board.chat_id}/{board.message_id}"
+
+    async def edit(self, board: BoardRef, view: View) -> bool:
+        """Edit the bot's message ``board`` (wherever it is) to ``view`` with the bot's token; False when Discord
+        refuses (the message is gone, the channel out of reach), which is logged and otherwise ignored."""
+        channel = self.ctx.client.get_partial_messageable(int(board.chat_id))
+        try:
+            await channel.get_partial_message(int(board.message_id)).edit(view=layout(view))
+        except (discord.HTTPException, ValueError) as error:
+            log.info("could not edit the board %s/%s: %s", board.chat_id, board.message_id, error)
+            return False
+        return True
+
+    async def close(self, replaced: GameSnapshot | None, *, keep: BoardRef | None = None) -> None:
+        """The board of the game a new one replaced, redrawn as no longer the latest (an abandoned game: no
+        buttons; a finished one: Share and Review only), where it is known and Discord lets the bot edit it."""
+        if replaced is None or replaced.board is None or replaced.board == keep:
+            return
+        board = replaced.board
+        await self.edit(board, self.board(replaced, board.chat_id, latest=False))

@@ -1,0 +1,230 @@
+"""The Telegram executor: the effects of :mod:`bot.app.flow` carried out for one command or one tap.
+
+- a board sent answers the command or the tapped message (quoting it in groups); with ``reuse`` the tapped message
+  itself is redrawn into it (Yes under the question, New game on a board with no move yet). The service notes it
+  as the game's live board, and the replaced game's board is redrawn as no longer the latest;
+- a board edited is the tapped message (never back to an older version of the game:
+  :class:`~bot.adapters.telegram.sending.EditOrder`); the tap's toast is answered first, then the message edited;
+  a message that can no longer be edited is followed by a new one;
+- a private line is the tap's toast, or a short reply to a command; a private message (the question, the review) is
+  a reply, as Telegram has no message only one member of a group sees;
+- a post is a message of its own in the chat: the shared result, with the challenge link ``t.me/<bot>?start=<code>``.
+
+Every tap is answered exactly once, so the player's client stops spinning.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable
+
+from telegram import Bot, CallbackQuery, Message, User
+from telegram.constants import ParseMode
+from telegram.error import BadRequest, TelegramError
+
+from bot.adapters.telegram.base import (
+    NEW_COMMAND,
+    TelegramContext,
+    game_key,
+    group_chat_id,
+    in_group,
+    message_ref,
+)
+from bot.adapters.telegram.keyboard import keyboard, message_text, toast
+from bot.adapters.telegram.sending import is_not_modified, persist
+from bot.app.effects import (
+    Answer,
+    Board,
+    EditBoard,
+    EditMessage,
+    Effect,
+    Kept,
+    Note,
+    PlayAck,
+    Post,
+    Problem,
+    Question,
+    RedrawBoard,
+    ReviewOf,
+    SendBoard,
+    ShareOf,
+    Shown,
+    settings_of,
+)
+from bot.app.errors import BadPayload
+from bot.app.model import BoardRef, GameSnapshot
+from bot.render.effects import draw, line
+from bot.render.view import View
+
+log = logging.getLogger(__name__)
+
+#: How long the edit of a tapped message waits for the toast to be answered first (seconds); past it, both go on.
+TOAST_FIRST_WAIT = 1.0
+
+
+class TelegramExecutor:
+    """Carries out effects for ``user``'s command (``anchor`` is its message) or tap (``query``; ``anchor`` is the
+    tapped message, None when Telegram no longer hands it over)."""
+
+    def __init__(self, tg: TelegramContext, bot: Bot, user: User, anchor: Message | None,
+                 query: CallbackQuery | None = None) -> None:
+        self.tg = tg
+        self.bot = bot
+        self.user = user
+        self.anchor = anchor
+        self.query = query
+        self._answered = False
+
+    async def run(self, effects: list[Effect]) -> None:
+        """Carry out ``effects`` in order; a tap is answered (with the toast an effect gave, if any) by the end."""
+        notice: str | None = None
+        try:
+            for effect in effects:
+                match effect:
+                    case SendBoard(snapshot, reuse):
+                        await self.send_board(snapshot, reuse=reuse)
+                    case EditBoard(snapshot, problem):
+                        view = self.board(snapshot, self.tapped_in_group())
+                        await self.toast_first(self.line(problem) if problem is not None else view.notice,
+                                               self.edit_tapped(view, snapshot))
+                    case RedrawBoard(snapshot):
+                        await self.redraw(snapshot)
+                    case Answer(Problem() | PlayAck() as note):
+                        if self.query is not None:
+                            notice = self.line(note)
+                        else:
+                            await self.tg.reply_text(self.need_anchor(), self.line(note))
+                    case Answer(Board() | Question() | Kept() | ReviewOf() | ShareOf() as shown):
+                        await self.tg.reply(self.need_anchor(), self.draw(shown))
+                    case Post(shown):
+                        await self.post(self.draw(shown))
+                    case EditMessage(shown):
+                        await self.toast_first(None, self.edit_tapped(self.draw(shown), None))
+        except BadPayload as error:  # the tapped message is too old for Telegram to hand over
+            notice = self.line(Problem(error, await self.tg.service.get_settings(self.tg.player(self.user))))
+        await self.answer(notice)
+
+    # --- drawing ------------------------------------------------------------------------------------------------
+
+    def draw(self, content: Shown) -> View:
+        locale = self.tg.locale(self.user, settings_of(content))
+        match content:
+            case Question(current):
+                anchor = self.need_anchor()
+                elsewhere = current.board is not None and current.board.chat_id != str(anchor.chat_id)
+                return draw(content, locale, elsewhere=elsewhere)
+            case ShareOf(snapshot):
+                link = f"https://t.me/{self.bot.username}?start={snapshot.game.code}"
+                return draw(content, locale, replay=link, link=link)
+        return draw(content, locale)
+
+    def board(self, snapshot: GameSnapshot, group: bool, *, latest: bool = True) -> View:
+        """The game as its owner sees it (the acting user is the owner: the service lets nobody else act); in a
+        group the board names its player."""
+        return draw(Board(snapshot, latest), self.tg.locale(self.user, snapshot.settings), named=group)
+
+    def line(self, note: Note) -> str:
+        return line(note, self.tg.locale(self.user, settings_of(note)), NEW_COMMAND)
+
+    # --- messages -----------------------------------------------------------------------------------------------
+
+    def need_anchor(self) -> Message:
+        """The message to answer; a tapped message too old for Telegram to hand over is refused."""
+        if self.anchor is None:
+            raise BadPayload("the tapped message is no longer accessible")
+        return self.anchor
+
+    def tapped_in_group(self) -> bool:
+        message = self.query.message if self.query is not None else None
+        return message is not None and in_group(message.chat)
+
+    async def answer(self, text: str | None) -> None:
+        """Answer the tap (once): the toast. One that cannot be sent is logged, never raised: the board is edited
+        all the same."""
+        if self.query is None or self._answered:
+            return
+        self._answered = True
+        query = self.query
+        try:
+            await persist(lambda: query.answer(toast(text)))
+        except TelegramError as error:  # too old, answered already, or Telegram kept failing: only the toast is lost
+            log.info("could not answer callback query %s: %s", query.id, error.message)
+
+    async def toast_first(self, text: str | None, edit: Awaitable[None]) -> None:
+        """The toast first, as long as Telegram answers it at once; one that fails or hangs goes on being tried
+        while the tapped message is edited: it neither holds the edit back for long nor prevents it."""
+        answering = asyncio.ensure_future(self.answer(text))
+        await asyncio.wait({answering}, timeout=TOAST_FIRST_WAIT)
+        try:
+            await edit
+        finally:
+            await answering
+
+    async def post(self, view: View) -> None:
+        """A message of its own in the chat (not a reply)."""
+        text, markup = message_text(view), keyboard(view)
+        chat = self.need_anchor().chat
+        await persist(lambda: chat.send_message(text, parse_mode=ParseMode.HTML, reply_markup=markup),
+                      resend_after_timeout=False)
+
+    async def send_board(self, snapshot: GameSnapshot, *, reuse: bool) -> None:
+        """A game just started (or resumed) as its live board: the tapped message redrawn (``reuse``) or a new
+        message answering the anchor; the service is told where it is, and the replaced game's board closed."""
+        anchor = self.need_anchor()
+        view = self.board(snapshot, in_group(anchor.chat))
+        shown = anchor
+        if not reuse or not await self.tg.edit_message(self.bot, message_ref(anchor), view, game_key(snapshot)):
+            shown = await self.tg.reply(anchor, view)
+        await self.tg.service.show_board(snapshot.game_id, message_ref(shown))
+        await self.close(snapshot.replaced, keep=message_ref(shown))
+
+    async def close(self, replaced: GameSnapshot | None, keep: BoardRef) -> None:
+        """The board of the game a new one replaced, redrawn as no longer the latest (no buttons when abandoned,
+        Share and Review when finished), unless it is ``keep``. Best effort: a board that cannot be edited any more
+        stays as it is."""
+        if replaced is None or replaced.board is None or replaced.board == keep:
+            return
+        view = self.board(replaced, group_chat_id(replaced.board.chat_id), latest=False)
+        try:
+            await self.tg.edit_message(self.bot, replaced.board, view, game_key(replaced))
+        except TelegramError as error:
+            log.info("could not close the board of game %s: %s", replaced.game_id, error.message)
+
+    async def edit_tapped(self, view: View, snapshot: GameSnapshot | None) -> None:
+        """Edit the tapped message to ``view`` (a board of ``snapshot``: never back to an older version, and noted
+        as the live board); a message that can no longer be edited is followed by a new one."""
+        assert self.query is not None
+        query = self.query
+        message = query.message
+        text, markup = message_text(view), keyboard(view)
+        if not isinstance(message, Message):  # too old for Telegram to say which message it was
+            try:
+                await persist(lambda: query.edit_message_text(text, parse_mode=ParseMode.HTML, reply_markup=markup))
+            except BadRequest as error:
+                if not is_not_modified(error):
+                    raise
+            return
+        shown = message
+        game = game_key(snapshot) if snapshot is not None else None
+        if not await self.tg.edit_message(self.bot, message_ref(message), view, game):
+            # the message is gone or can no longer be edited: show the result in a new one
+            chat = message.chat
+            shown = await persist(lambda: chat.send_message(text, parse_mode=ParseMode.HTML, reply_markup=markup),
+                                  resend_after_timeout=False)
+        if snapshot is not None and message_ref(shown) != snapshot.board:
+            # the board was sent anew, or the player played on an older board of the game (after /resume, say):
+            # the board they play on is the live one, which /play edits
+            await self.tg.service.show_board(snapshot.game_id, message_ref(shown))
+
+    async def redraw(self, snapshot: GameSnapshot) -> None:
+        """The game's live board edited to ``snapshot``; when there is none any more (or it cannot be edited), the
+        board is sent anew answering the anchor and becomes the live one."""
+        where = snapshot.board
+        if where is not None:
+            view = self.board(snapshot, group_chat_id(where.chat_id))
+            if await self.tg.edit_message(self.bot, where, view, game_key(snapshot)):
+                return
+        anchor = self.need_anchor()
+        sent = await self.tg.reply(anchor, self.board(snapshot, in_group(anchor.chat)))
+        await self.tg.service.show_board(snapshot.game_id, message_ref(sent))

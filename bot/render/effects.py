@@ -1,0 +1,39 @@
+"""The contents of effects (:mod:`bot.app.effects`) drawn: what each platform's executor sends or edits. The
+executor says what only it knows: the player's language, whether the chat is a server or group (boards there are
+named), whether the question's game is in another chat, how a player deals the same cards there."""
+
+from __future__ import annotations
+
+from bot.app.effects import Board, Kept, Note, PlayAck, Problem, Question, ReviewOf, ShareOf, Shown
+from bot.render.endings import render_review, render_share
+from bot.render.game import play_ack, render_game
+from bot.render.lifecycle import render_confirm_start, render_kept
+from bot.render.replies import error_text
+from bot.render.view import View
+
+
+def draw(content: Shown, locale: str, *, named: bool = False, elsewhere: bool = False, replay: str = "",
+         link: str | None = None) -> View:
+    """The message showing ``content`` in ``locale``. ``named``: a board in a server or group carries its
+    player's name; ``elsewhere``: the question's game has its board in another chat; ``replay`` and ``link``: how
+    a shared result's reader deals the same cards here (a command, a link button)."""
+    match content:
+        case Board(snapshot, latest):
+            return render_game(snapshot, locale, snapshot.settings, owner_label=named, latest=latest)
+        case Question(current, request):
+            return render_confirm_start(current, request, locale, elsewhere=elsewhere)
+        case Kept():
+            return render_kept(locale)
+        case ReviewOf(snapshot, review):
+            return render_review(snapshot, review, locale)
+        case ShareOf(snapshot):
+            return render_share(snapshot, locale, replay=replay, url=link)
+
+
+def line(content: Note, locale: str, new_command: str) -> str:
+    """The one line of ``content`` in ``locale``; ``new_command`` is how a player starts a game here."""
+    match content:
+        case Problem(error):
+            return error_text(error, locale, new_command)
+        case PlayAck(snapshot):
+            return play_ack(snapshot, locale)
