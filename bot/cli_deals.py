@@ -270,9 +270,9 @@ def cmd_show(args: argparse.Namespace) -> int:
         text, rows = message_text(view), platforms.telegram_rows(view)
         buttons = [[{"label": b.label, "style": b.style} for b in row] for row in rows]
     elif args.platform == "discord":
-        from bot.adapters.discord.views import board_of, code_block, header_text, status_text
+        from bot.adapters.discord.views import code_block, header_text, status_text, tableau_of
 
-        board = board_of(view)
+        board = tableau_of(view)
         parts = [header_text(view.header), code_block(board or ""), *([status_text(view.status)]
                                                                      if view.status else [])]
         text = "\n".join(parts)

@@ -1,6 +1,9 @@
 """The layers, checked from the code's imports: core imports nothing of the bot; adapters import neither SQLAlchemy
 nor the store; only the store (and the migrations) import SQLAlchemy; only the Discord adapter imports discord, only
-the Telegram adapter imports telegram; and no module imports another that imports it back, however indirectly."""
+the Telegram adapter imports telegram; the app imports neither the renderer nor an adapter; the renderer draws typed
+commands and never encodes them (only adapters import the payload codec's ``encode``); no module imports another
+that imports it back, however indirectly; and no class is put together from two or more of the project's classes
+(collaborators are passed in, not mixed in)."""
 
 from __future__ import annotations
 
@@ -77,6 +80,43 @@ def test_the_app_and_the_renderer_know_no_adapter(name: str) -> None:
     assert not any(under(imported, "bot.adapters") for imported in IMPORTS[name])
 
 
+@pytest.mark.parametrize("name", sorted(n for n in MODULES if under(n, "bot.app")))
+def test_the_app_imports_no_renderer_and_no_adapter(name: str) -> None:
+    assert not any(under(imported, "bot.render") or under(imported, "bot.adapters") for imported in IMPORTS[name])
+
+
+@pytest.mark.parametrize("name", sorted(n for n in MODULES if under(n, "bot.render")))
+def test_the_renderer_does_not_encode_payloads(name: str) -> None:
+    assert not any(under(imported, "bot.app.codec") for imported in IMPORTS[name])
+
+
+def project_bases(path: Path) -> dict[str, list[str]]:
+    """Each class defined in ``path`` and those of its bases that are the project's own classes (defined in the
+    module, or imported from ``bot`` or ``core``)."""
+    tree = ast.parse(path.read_text(), str(path))
+    own: set[str] = set()
+    modules: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and (node.level or (node.module or "").split(".")[0] in ("bot", "core")):
+            own |= {alias.asname or alias.name for alias in node.names}
+        elif isinstance(node, ast.Import):
+            modules |= {alias.asname or alias.name for alias in node.names if alias.name.split(".")[0] in ("bot", "core")}
+        elif isinstance(node, ast.ClassDef):
+            own.add(node.name)
+    found: dict[str, list[str]] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ClassDef):
+            names = [ast.unparse(base) for base in node.bases]
+            found[node.name] = [n for n in names if n in own or n.rpartition(".")[0] in own | modules]
+    return found
+
+
+@pytest.mark.parametrize("name", sorted(n for n in MODULES if under(n, "bot")))
+def test_no_class_mixes_in_two_project_classes(name: str) -> None:
+    mixed = {cls: bases for cls, bases in project_bases(MODULES[name]).items() if len(bases) >= 2}
+    assert not mixed, mixed
+
+
 def test_the_renderer_reads_no_storage() -> None:
     for name in MODULES:
         if under(name, "bot.render"):
@@ -132,3 +172,6 @@ def test_the_checks_catch_what_they_forbid(tmp_path: Path) -> None:
     assert {"asyncio", "sqlalchemy", "bot.store", "bot.store.games"} <= imports_of(sample)
     assert find_cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
     assert find_cycle({"a": {"b"}, "b": {"c"}, "c": set()}) is None
+    sample.write_text("from bot.x import A\nimport core.y as y\nclass B: ...\nclass C(A, B, dict): ...\n"
+                      "class D(y.E, Exception): ...\n")
+    assert project_bases(sample) == {"B": [], "C": ["A", "B"], "D": ["y.E"]}

@@ -14,6 +14,7 @@ import re
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from bot.app.codec import decode
 from bot.app.model import DealVerdict, GameSnapshot, Hint, PlayerKey, Settings
 from bot.i18n import SUPPORTED_LOCALES
 from bot.render.game import render_game
@@ -40,6 +41,7 @@ from bot.render.view import (
 )
 from core.deal import GameCode, Rules
 from core.game import Draw, Game, Outcome, Tap, Undo
+from tests.view_text import payload_of
 
 MAX_ID = 10**18 - 1
 
@@ -131,9 +133,9 @@ def test_a_row_too_wide_is_split_evenly_and_in_order() -> None:
     """Four labels of 9 columns need 44 columns in one row (over the 37): two rows of two, in the same order."""
     from bot.render.view import Button
 
-    buttons = tuple(Button(label, f"tp:g:1:0:{i}") for i, label in enumerate(["Abcdefghi"] * 4))
+    buttons = tuple(Button(label, decode(f"tp:g:1:0:{i}")) for i, label in enumerate(["Abcdefghi"] * 4))
     rows = telegram_rows(View("", buttons=(buttons,)))
-    assert [[b.payload for b in row] for row in rows] == [["tp:g:1:0:0", "tp:g:1:0:1"], ["tp:g:1:0:2", "tp:g:1:0:3"]]
+    assert [[payload_of(b) for b in row] for row in rows] == [["tp:g:1:0:0", "tp:g:1:0:1"], ["tp:g:1:0:2", "tp:g:1:0:3"]]
     assert telegram_row_columns(["Abcdefghi"] * 4) > TELEGRAM_ROW_COLUMNS
 
 

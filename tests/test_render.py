@@ -78,7 +78,7 @@ from core.deal import GameCode, Rules
 from core.errors import InvalidCodeError
 from core.game import Action, Draw, Game, Outcome, Reason, Status, Tap, Undo
 from core.layout import ALL_SLOTS_MASK, COVER_MASKS, COVERED_BY, ROWS, SLOT_COUNT
-from tests.view_text import view_as_text
+from tests.view_text import payload_of, view_as_text
 
 SNAPSHOTS = Path(__file__).resolve().parent / "snapshots"
 UPDATE = os.environ.get("UPDATE_SNAPSHOTS") == "1"
@@ -498,7 +498,7 @@ class _Tapped:
 
 
 def _decoded(button: Button) -> _Tapped:
-    command = decode(button.payload)
+    command = decode(payload_of(button))
     if isinstance(command, Replay | Review | Share):
         return _Tapped(command.game_id, None, {Replay: "r", Review: "v", Share: "s"}[type(command)])
     assert isinstance(command, Move | AskHint | NewGame)
@@ -609,8 +609,8 @@ def _check_limits(view: View) -> None:
     assert len(view.all_buttons()) <= TELEGRAM_BUTTONS_MAX
     for button in view.all_buttons():
         assert 1 <= len(button.label) <= DISCORD_LABEL_MAX
-        assert 1 <= len(button.payload.encode("utf-8")) <= TELEGRAM_CALLBACK_BYTES_MAX
-        assert len(button.payload) <= DISCORD_CUSTOM_ID_MAX
+        assert 1 <= len(payload_of(button).encode("utf-8")) <= TELEGRAM_CALLBACK_BYTES_MAX
+        assert len(payload_of(button)) <= DISCORD_CUSTOM_ID_MAX
     # the whole message as Discord content (header in bold, tableau in a code block) and as Telegram text
     body = f"**{view.header}**\n```\n{view.tableau}\n```\n{view.status or ''}"
     assert len(body) <= DISCORD_CONTENT_MAX
@@ -710,7 +710,7 @@ def test_english_error_wording() -> None:
 def test_daily_post_has_a_play_button() -> None:
     view = render_daily(dt.date(2026, 11, 29), "uk")
     (button,), = view.buttons
-    assert decode(button.payload) == PlayDaily(dt.date(2026, 11, 29))
+    assert decode(payload_of(button)) == PlayDaily(dt.date(2026, 11, 29))
     assert view.header == "Щоденна роздача: 29 листопада 2026\u202fр."  # CLDR: a narrow no-break space
 
 
@@ -719,7 +719,7 @@ def test_daily_post_has_a_play_button() -> None:
 
 def test_settings_buttons_change_settings() -> None:
     view = render_settings(Settings(), "en")
-    payloads = [b.payload for b in view.all_buttons()]
+    payloads = [payload_of(b) for b in view.all_buttons()]
     assert all(isinstance(decode(p), SettingChange) for p in payloads)
     assert payloads == [
         "tp:set:explain:off", "tp:set:rules:easy", "tp:set:rules:classic", "tp:set:winnable:on",
@@ -762,5 +762,5 @@ def test_settings_show_what_is_chosen() -> None:
     assert [b.label for b in view.all_buttons() if b.style is ButtonStyle.SUCCESS] == [
         "✓ クラシック", f"✓ {only_winnable}", "✓ 画像", "✓ 日本語"]  # winnable-only: on by default for Classic
     toggle = view.buttons[0][0]
-    assert toggle.label == tr.pgettext("button", "Explanations: off") and toggle.payload == "tp:set:explain:on"
+    assert toggle.label == tr.pgettext("button", "Explanations: off") and payload_of(toggle) == "tp:set:explain:on"
     assert not toggle.label.startswith("✓")  # green and ticked only when on

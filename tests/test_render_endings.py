@@ -39,7 +39,7 @@ from core.deal import Rules
 from core.game import Draw, Game, Status, Tap
 from core.review import Review, review
 from core.solver import solve
-from tests.view_text import view_as_text
+from tests.view_text import payload_of, view_as_text
 
 SNAPSHOTS = Path(__file__).resolve().parent / "snapshots"
 UPDATE = os.environ.get("UPDATE_SNAPSHOTS") == "1"
@@ -267,7 +267,7 @@ def test_the_review_names_the_losing_move_and_the_best_line_from_before_it() -> 
     assert lines[-1] == f"Longest chain: {lost.longest_chain} card{'s' if lost.longest_chain != 1 else ''} in a row"
     assert len(status) < 400  # short enough for a phone
     (replay,), = render_review(blocked(), lost, "en").buttons
-    assert decode(replay.payload) == Replay(42)
+    assert decode(payload_of(replay)) == Replay(42)
 
 
 def test_the_share_names_no_card_and_links_the_deal() -> None:
@@ -279,7 +279,7 @@ def test_the_share_names_no_card_and_links_the_deal() -> None:
     assert not any(suit in text for suit in "♠♥♦♣")
     view = render_share(snap, "en", replay="x", url="https://t.me/bot?start=TP1-E-AAAAAAC")
     (link,), = view.buttons
-    assert link.url == "https://t.me/bot?start=TP1-E-AAAAAAC" and link.payload == ""
+    assert link.url == "https://t.me/bot?start=TP1-E-AAAAAAC" and payload_of(link) == ""
     (shown,), = telegram_rows(view)
     assert shown.url == link.url and discord_rows(view)[0][0].url == link.url
     assert console_rows(view) == ()  # the console shows the text; a link is no key
@@ -304,8 +304,8 @@ def test_the_confirmation_names_what_would_be_lost_and_carries_yes_and_no() -> N
     assert view.status == ("Your game in progress (TP1-E-AAAAAAB, score 497, 3 moves) will be abandoned and count "
                            "as played and not won.\nThat game is in another chat.")
     (yes, no), = view.buttons
-    assert decode(yes.payload) == ConfirmStart(77, DealByCode("TP1-C-AAAAAAI")) and yes.style is ButtonStyle.DANGER
-    assert decode(no.payload) == KeepPlaying(77)
+    assert decode(payload_of(yes)) == ConfirmStart(77, DealByCode("TP1-C-AAAAAAI")) and yes.style is ButtonStyle.DANGER
+    assert decode(payload_of(no)) == KeepPlaying(77)
     here = render_confirm_start(current, DailyDeal(), "en", elsewhere=False)
     assert "another chat" not in (here.status or "") and here.header == "Start today's daily deal?"
     assert [key for row in console_rows(view) for key, _ in row] == ["y", "k"]
@@ -316,19 +316,19 @@ def test_the_welcome_is_short_with_play_daily_and_rules() -> None:
     for locale in LOCALES:
         view = render_welcome(locale)
         assert len(view_as_text(view)) < 500 and len((view.status or "").split("\n")) <= 4
-        assert [decode(b.payload) for b in view.all_buttons()] == [Begin(RandomDeal()), Begin(DailyDeal()),
+        assert [decode(payload_of(b)) for b in view.all_buttons()] == [Begin(RandomDeal()), Begin(DailyDeal()),
                                                                    ShowRules()]
         assert all(telegram_row_fits([b.label for b in row]) for row in telegram_rows(view))
 
 
 def test_the_winnable_only_toggle() -> None:
     classic = render_settings(Settings(default_rules=Rules.CLASSIC), "en")
-    toggles = [b for b in classic.all_buttons() if isinstance(decode(b.payload), WinnableOnly)]
-    assert [(b.label, decode(b.payload), b.style) for b in toggles] == [
+    toggles = [b for b in classic.all_buttons() if isinstance(decode(payload_of(b)), WinnableOnly)]
+    assert [(b.label, decode(payload_of(b)), b.style) for b in toggles] == [
         ("✓ Only winnable: on", WinnableOnly(False), ButtonStyle.SUCCESS)]
     assert "Only winnable deals: on (default: on for Classic)" in (classic.status or "")
     easy = render_settings(Settings(), "en")
-    assert [(b.label, decode(b.payload)) for b in easy.all_buttons() if isinstance(decode(b.payload), WinnableOnly)] \
+    assert [(b.label, decode(payload_of(b))) for b in easy.all_buttons() if isinstance(decode(payload_of(b)), WinnableOnly)] \
         == [("Only winnable: off", WinnableOnly(True))]
     chosen = render_settings(Settings(default_rules=Rules.CLASSIC, winnable_only=False), "en")
     assert "Only winnable deals: off\n" in (chosen.status or "")

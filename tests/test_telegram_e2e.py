@@ -47,6 +47,7 @@ from core.game import DRAW, UNDO, Action, Game, Outcome, Reason, Status, Tap
 from tests.conftest import fake_hint, fake_verdict
 from tests.core_helpers import winning_line
 from tests.fakes.telegram_bot_api import CallbackAnswer, FakeBotAPI, FakeChat, FakeUser, StoredMessage
+from tests.view_text import payload_of
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -133,7 +134,7 @@ def plain(view: View) -> str:
 
 def rows(view: View) -> list[list[tuple[str, str]]]:
     """The keyboard a phone shows: the view's rows split to fit 360 pixels (bot.render.platforms)."""
-    return [[(button.label, button.payload) for button in row] for row in telegram_rows(view)]
+    return [[(button.label, payload_of(button)) for button in row] for row in telegram_rows(view)]
 
 
 def styles(view: View) -> list[list[str | None]]:

@@ -2,7 +2,14 @@
 
 from __future__ import annotations
 
+from bot.app.codec import encode
+from bot.render.platforms import ShownButton
 from bot.render.view import Button, ButtonStyle, View, strip_variation
+
+
+def payload_of(button: Button | ShownButton) -> str:
+    """A button's command as a platform sends it (:func:`bot.app.codec.encode`); "" for a link button."""
+    return encode(button.command) if button.command is not None else ""
 
 
 def view_as_text(view: View) -> str:

@@ -25,9 +25,10 @@ import sys
 from collections.abc import AsyncIterator, Callable
 from typing import TextIO
 
-from bot.app.codec import decode, game_command
+from bot.app.codec import game_command
 from bot.app.commands import (
     Begin,
+    Command,
     ConfirmStart,
     DailyDeal,
     DealByCode,
@@ -166,8 +167,8 @@ class ConsoleChat:
         #: ANSI colours only on a terminal, and not when the player asks for none (https://no-color.org)
         self.colour = terminal_colour(out)
         self.settings = Settings()
-        #: the last question "abandon your game in progress?": its keys (``y``, ``k``) and their payloads
-        self.question: dict[str, str] = {}
+        #: the last question "abandon your game in progress?": its keys (``y``, ``k``) and their commands
+        self.question: dict[str, Command] = {}
         #: the columns to wrap at; None: the terminal's (measured at each print), or no wrapping off a terminal
         self.width = width
         #: whether the game is the last thing printed (Enter then has nothing to show again)
@@ -258,13 +259,11 @@ class ConsoleChat:
         current = await self.service.current_game(self.player)
         await self._show_game(current or await self.service.new_game(self.player, self.name))
 
-    def _settings_keys(self) -> dict[str, str]:
-        """The settings' keys (``explain``, ``easy``, ``uk``...) and their payloads, on every screen."""
-        view = render_settings(self.settings, self.locale, pictures=False)
-        return {key: button.payload for row in console_rows(view) for key, button in row}
+    def _settings_keys(self) -> dict[str, Command]:
+        """The settings' keys (``explain``, ``easy``, ``uk``...) and their commands, on every screen."""
+        return _commands(render_settings(self.settings, self.locale, pictures=False))
 
-    async def _press(self, payload: str) -> None:
-        command = decode(payload)
+    async def _press(self, command: Command) -> None:
         if isinstance(command, PlayDaily):
             await self._start(DailyDeal(command.day))
         elif isinstance(command, SettingChange):
@@ -322,7 +321,7 @@ class ConsoleChat:
                     self._say(line(problem, self.locale, NEW_COMMAND))
                 case Answer(Question() as question):
                     view = draw(question, self.locale)
-                    self.question = {key: button.payload for row in console_rows(view) for key, button in row}
+                    self.question = _commands(view)
                     self._show(view)
                 case Answer(Board() | Kept() | ReviewOf() | ShareOf() as shown) | Post(shown):
                     self._show(draw(shown, self.locale, replay=REPLAY_TEXT.format(code=_code_of(shown))),
@@ -374,6 +373,11 @@ class ConsoleChat:
         self._board_last = False
         print(text, file=self.out, flush=True)
 
+
+
+def _commands(view: View) -> dict[str, Command]:
+    """The keys of a view's buttons and the commands they stand for."""
+    return {key: button.command for row in console_rows(view) for key, button in row if button.command is not None}
 
 
 def _code_of(content: Content) -> str:

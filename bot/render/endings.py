@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import datetime as dt
 
-from bot.app.codec import encode
 from bot.app.commands import Move, NewGame, Replay, Review, Share
 from bot.app.model import GameSnapshot
 from bot.i18n import N_, Translator, translator
@@ -79,20 +78,20 @@ def ending_buttons(snapshot: GameSnapshot, tr: Translator, *, latest: bool) -> t
     Replay and New game; a board that is no longer the latest game Share and Review only."""
     game_id = snapshot.game_id
     # TRANSLATORS: the button under a finished game: post its result to show others (no card named)
-    share = Button(tr.pgettext("button", "Share"), encode(Share(game_id)))
+    share = Button(tr.pgettext("button", "Share"), Share(game_id))
     # TRANSLATORS: the button under a finished game: play the same deal again from the start
-    replay = Button(tr.pgettext("button", "Replay"), encode(Replay(game_id)))
+    replay = Button(tr.pgettext("button", "Replay"), Replay(game_id))
     # TRANSLATORS: the button under a finished game: see where the game was lost and the best play
-    review = Button(tr.pgettext("button", "Review"), encode(Review(game_id)))
+    review = Button(tr.pgettext("button", "Review"), Review(game_id))
     # TRANSLATORS: the button: start a new game with a new random deal
-    new_game = Button(tr.pgettext("button", "New game"), encode(NewGame(game_id, snapshot.version)),
+    new_game = Button(tr.pgettext("button", "New game"), NewGame(game_id, snapshot.version),
                       ButtonStyle.PRIMARY)
     if not latest:
         return ((share, review),)
     if snapshot.game.status is Status.WON:
         return ((share, replay, review, new_game),)
     # TRANSLATORS: the button: take back the last move (a removal or a draw)
-    undo = Button(tr.pgettext("button", "Undo"), encode(Move(game_id, snapshot.version, Undo())),
+    undo = Button(tr.pgettext("button", "Undo"), Move(game_id, snapshot.version, Undo()),
                   disabled=snapshot.game.undo_depth == 0)
     return ((undo, review, replay, new_game),)
 
@@ -145,7 +144,7 @@ def render_share(snapshot: GameSnapshot, locale: str, *, replay: str, url: str |
     buttons: tuple[tuple[Button, ...], ...] = ()
     if url is not None:
         # TRANSLATORS: a link button under a shared result: opens the same deal for whoever reads it
-        buttons = ((Button(tr.pgettext("button", "Play this deal"), "", ButtonStyle.PRIMARY, url=url),),)
+        buttons = ((Button(tr.pgettext("button", "Play this deal"), None, ButtonStyle.PRIMARY, url=url),),)
     name = " ".join(snapshot.owner_name.split())
     # TRANSLATORS: the title of a shared result, which the player may forward to friends: {name} is the player
     header = tr.gettext("{name}'s result").format(name=name) if name else tr.gettext("A TriPeaks result")
@@ -225,6 +224,6 @@ def render_review(snapshot: GameSnapshot, review: GameReview | None, locale: str
         lines.append(tr.gettext("When the game ended, the deal could still be won"))
     lines.append(tr.ngettext("Longest chain: {n} card in a row", "Longest chain: {n} cards in a row",
                              review.longest_chain).format(n=review.longest_chain))
-    replay = Button(tr.pgettext("button", "Replay"), encode(Replay(snapshot.game_id)), ButtonStyle.PRIMARY)
+    replay = Button(tr.pgettext("button", "Replay"), Replay(snapshot.game_id), ButtonStyle.PRIMARY)
     return View(header=header, status="\n".join(lines), buttons=((replay,),))
 

@@ -18,7 +18,6 @@ from collections.abc import Sequence
 from babel.dates import format_date
 from babel.numbers import format_percent
 
-from bot.app.codec import encode
 from bot.app.commands import AskHint, Move, NewGame
 from bot.app.model import BoardStyle, GameSnapshot, Hint, Settings
 from bot.i18n import N_, Translator, translator
@@ -240,11 +239,11 @@ def _game_buttons(snapshot: GameSnapshot, tr: Translator, *, latest: bool) -> tu
 
     game_id, version = snapshot.game_id, snapshot.version
 
-    def payload(action: Tap | Draw | Undo) -> str:
-        return encode(Move(game_id, version, action))
+    def move(action: Tap | Draw | Undo) -> Move:
+        return Move(game_id, version, action)
 
     # TRANSLATORS: the button: start a new game with a new random deal
-    new_game = Button(tr.pgettext("button", "New game"), encode(NewGame(game_id, version)), ButtonStyle.SECONDARY)
+    new_game = Button(tr.pgettext("button", "New game"), NewGame(game_id, version), ButtonStyle.SECONDARY)
     if snapshot.abandoned:
         return ()
     if game.is_over:
@@ -252,7 +251,7 @@ def _game_buttons(snapshot: GameSnapshot, tr: Translator, *, latest: bool) -> tu
     if not latest:
         return ()
     # TRANSLATORS: the button: take back the last move (a removal or a draw)
-    undo = Button(tr.pgettext("button", "Undo"), payload(Undo()), ButtonStyle.SECONDARY,
+    undo = Button(tr.pgettext("button", "Undo"), move(Undo()), ButtonStyle.SECONDARY,
                   disabled=game.undo_depth == 0)
     hinted = snapshot.hint.action if snapshot.hint is not None else None
     free = sorted(game.playable_slots(), key=lambda s: (slot_column(s), s))
@@ -261,16 +260,16 @@ def _game_buttons(snapshot: GameSnapshot, tr: Translator, *, latest: bool) -> tu
         style = ButtonStyle.SUCCESS if game.fits(slot) else ButtonStyle.SECONDARY
         if hinted == Tap(slot):
             style = ButtonStyle.PRIMARY
-        cards.append(Button(card_label(game.card_at(slot)), payload(Tap(slot)), style))
+        cards.append(Button(card_label(game.card_at(slot)), move(Tap(slot)), style, card=game.card_at(slot)))
     any_fits = any(game.fits(s) for s in free)
     draw_style = ButtonStyle.PRIMARY if isinstance(hinted, Draw) or (hinted is None and not any_fits) \
         else ButtonStyle.SECONDARY
     if isinstance(hinted, Undo):
         undo = dataclasses.replace(undo, style=ButtonStyle.PRIMARY)
     # TRANSLATORS: the stock button (the tableau shows how many cards are left beside the stock)
-    draw = Button(tr.pgettext("button", "Draw"), payload(Draw()), draw_style, disabled=game.stock_left == 0)
+    draw = Button(tr.pgettext("button", "Draw"), move(Draw()), draw_style, disabled=game.stock_left == 0)
     # TRANSLATORS: the button: ask which move to make
-    hint = Button(tr.pgettext("button", "Hint"), encode(AskHint(game_id, version)), ButtonStyle.SECONDARY)
+    hint = Button(tr.pgettext("button", "Hint"), AskHint(game_id, version), ButtonStyle.SECONDARY)
     return (*split_even(cards, CARDS_PER_ROW), (draw, undo, hint, new_game))
 
 

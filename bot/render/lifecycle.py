@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from babel.dates import format_date
 
-from bot.app.codec import encode
 from bot.app.commands import (
     Begin,
     ConfirmStart,
@@ -66,10 +65,10 @@ def render_confirm_start(current: GameSnapshot, request: StartRequest, locale: s
     if elsewhere:
         lines.append(tr.gettext("That game is in another chat."))
     # TRANSLATORS: the answer to "Start a new game?": yes, abandon the game in progress and start
-    yes = Button(tr.pgettext("button", "Yes, start"), encode(ConfirmStart(current.game_id, request)),
+    yes = Button(tr.pgettext("button", "Yes, start"), ConfirmStart(current.game_id, request),
                  ButtonStyle.DANGER)
     # TRANSLATORS: the answer to "Start a new game?": no, go on with the game in progress
-    no = Button(tr.pgettext("button", "Keep playing"), encode(KeepPlaying(current.game_id)), ButtonStyle.PRIMARY)
+    no = Button(tr.pgettext("button", "Keep playing"), KeepPlaying(current.game_id), ButtonStyle.PRIMARY)
     return View(header=_request_text(request, tr), status="\n".join(lines), buttons=((yes, no),))
 
 
@@ -93,9 +92,9 @@ def render_welcome(locale: str) -> View:
         header=tr.gettext("Welcome to TriPeaks solitaire!"),
         status="\n".join(lines),
         # TRANSLATORS: the welcome's buttons: Play (a new random deal), Daily (today's daily deal), Rules
-        buttons=((Button(tr.pgettext("button", "Play"), encode(Begin(RandomDeal())), ButtonStyle.PRIMARY),
+        buttons=((Button(tr.pgettext("button", "Play"), Begin(RandomDeal()), ButtonStyle.PRIMARY),
                   # TRANSLATORS: the welcome's button that starts today's daily deal (short: three buttons share a row)
-                  Button(tr.pgettext("button", "Daily"), encode(Begin(DailyDeal()))),
+                  Button(tr.pgettext("button", "Daily"), Begin(DailyDeal())),
                   # TRANSLATORS: the welcome's button that shows how to play
-                  Button(tr.pgettext("button", "Rules"), encode(ShowRules()))),),
+                  Button(tr.pgettext("button", "Rules"), ShowRules())),),
     )

@@ -28,11 +28,11 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from bot.app.codec import decode
 from bot.app.commands import (
     AskHint,
     Begin,
     BoardChoice,
+    Command,
     ConfirmStart,
     DailyDeal,
     DefaultRules,
@@ -61,7 +61,6 @@ from bot.render.view import (
     strip_variation,
 )
 from core.cards import Card
-from core.errors import InvalidCardError
 from core.game import Draw, Tap, Undo
 
 TELEGRAM_ROW_PX = 300
@@ -74,13 +73,14 @@ TELEGRAM_BUTTON_PADDING = -(-TELEGRAM_BUTTON_PAD_PX // TELEGRAM_COLUMN_PX)  # 2
 
 @dataclass(frozen=True)
 class ShownButton:
-    """A button as one platform shows it: the label as sent, the platform's colour name (None: its plain button)."""
+    """A button as one platform shows it: the label as sent, the command (the adapter encodes it), the platform's
+    colour name (None: its plain button)."""
 
     label: str
-    payload: str
+    command: Command | None
     style: str | None
     disabled: bool = False
-    #: a link button's address (Telegram ``InlineKeyboardButton(url=...)``, a Discord link button); payload ""
+    #: a link button's address (Telegram ``InlineKeyboardButton(url=...)``, a Discord link button); command None
     url: str | None = None
 
 
@@ -108,7 +108,7 @@ def discord_row_fits(labels: list[str]) -> bool:
 def discord_rows(view: View) -> Rows:
     """The view's rows, each split to fit a phone (Discord buttons are as wide as their labels); colours as the
     view names them."""
-    return tuple(tuple(ShownButton(b.label, b.payload, b.style.value, b.disabled, b.url) for b in part)
+    return tuple(tuple(ShownButton(b.label, b.command, b.style.value, b.disabled, b.url) for b in part)
                  for row in view.buttons for part in _reflow(row, discord_row_fits))
 
 
@@ -161,7 +161,7 @@ _TELEGRAM_STYLES = {ButtonStyle.PRIMARY: "primary", ButtonStyle.SUCCESS: "succes
 def telegram_rows(view: View) -> Rows:
     """The inline keyboard: each of the view's rows split to fit a phone, colours as ``style`` names. Disabled
     buttons stay (Telegram cannot grey one out; a tap on it is refused by the service with its reason)."""
-    return tuple(tuple(ShownButton(b.label, b.payload, _TELEGRAM_STYLES.get(b.style), b.disabled, b.url)
+    return tuple(tuple(ShownButton(b.label, b.command, _TELEGRAM_STYLES.get(b.style), b.disabled, b.url)
                        for b in part)
                  for row in view.buttons for part in _reflow(row, telegram_row_fits))
 
@@ -175,17 +175,13 @@ def card_key(card: Card) -> str:
 
 def console_key(button: Button) -> str:
     """The word that presses ``button`` in the console; the same for the same button on every screen."""
-    command = decode(button.payload)
-    match command:
+    match button.command:
         case Move(action=Draw()):
             return "d"
         case Move(action=Undo()):
             return "u"
-        case Move(action=Tap()):
-            try:
-                return card_key(Card.parse(strip_variation(button.label)))
-            except InvalidCardError:
-                raise BadPayload(f"no console key for {button.label!r}") from None
+        case Move(action=Tap()) if button.card is not None:
+            return card_key(button.card)
         case AskHint():
             return "h"
         case NewGame():
@@ -220,7 +216,7 @@ def console_key(button: Button) -> str:
             return rules.value
         case Language(locale):
             return (locale or "auto").lower()
-    raise BadPayload(f"no console key for {button.payload!r}")
+    raise BadPayload(f"no console key for {button.command!r}")
 
 
 def console_rows(view: View) -> tuple[tuple[tuple[str, Button], ...], ...]:

@@ -11,7 +11,6 @@ from collections.abc import Sequence
 from babel.dates import format_date
 from babel.numbers import format_percent
 
-from bot.app.codec import encode
 from bot.app.commands import (
     BoardChoice,
     DefaultRules,
@@ -139,7 +138,7 @@ def render_daily(day: dt.date, locale: str, code: GameCode | None = None) -> Vie
         header=tr.gettext("Daily deal: {date}").format(date=date),
         status=status,
         # TRANSLATORS: under the daily post: play this daily deal
-        buttons=((Button(tr.pgettext("button", "Play"), encode(PlayDaily(day)), ButtonStyle.PRIMARY),),),
+        buttons=((Button(tr.pgettext("button", "Play"), PlayDaily(day), ButtonStyle.PRIMARY),),),
     )
 
 
@@ -254,8 +253,8 @@ def render_settings(settings: Settings, locale: str, *, pictures: bool = True) -
 
     def choice(label: str, change: SettingChange, chosen: bool) -> Button:
         if chosen:
-            return Button(CHOSEN + label, encode(change), ButtonStyle.SUCCESS)
-        return Button(label, encode(change), ButtonStyle.SECONDARY)
+            return Button(CHOSEN + label, change, ButtonStyle.SUCCESS)
+        return Button(label, change, ButtonStyle.SECONDARY)
 
     explain = settings.explain_refusals
     language = (LANGUAGE_NAMES[settings.language] if settings.language in LANGUAGE_NAMES

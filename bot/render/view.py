@@ -4,7 +4,7 @@
 - ``tableau``: a monospace block at most :data:`TABLEAU_COLUMNS` wide (Discord wraps it in a code block,
   Telegram in ``<pre>``), or None;
 - ``status``: plain text lines, or None;
-- ``buttons``: rows of :class:`Button`, at most 5 a row (Discord's limit); how each platform lays them out on a
+- ``buttons``: rows of :class:`Button` (a label and a typed command), at most 5 a row (Discord's limit); how each platform lays them out on a
   phone is :mod:`bot.render.platforms`;
 - ``notice``: a short toast (at most 200 characters, Telegram's ``answerCallbackQuery`` limit), or None;
 - ``table`` and ``table_alt``: on a game's board, what the player sees of the table (the picture board is drawn
@@ -19,6 +19,7 @@ import enum
 import unicodedata
 from dataclasses import dataclass
 
+from bot.app.commands import Command
 from core.cards import Card
 
 
@@ -33,14 +34,20 @@ class ButtonStyle(enum.Enum):
 
 @dataclass(frozen=True)
 class Button:
+    """A button: its label, and the typed command a press asks for (each adapter encodes it for its platform
+    with :mod:`bot.app.codec`)."""
+
     label: str
-    payload: str
+    #: what a press asks for; None for a link button
+    command: Command | None
     style: ButtonStyle = ButtonStyle.SECONDARY
     #: Discord shows it greyed out; Telegram cannot disable a button, so it keeps it (a tap is then refused by the
     #: service, harmlessly); the console leaves it out.
     disabled: bool = False
-    #: a link button: the platform opens ``url`` (its ``payload`` is then ""); the console leaves it out
+    #: a link button: the platform opens ``url``; the console leaves it out
     url: str | None = None
+    #: the card a card button plays (the console's key for it is the card's name)
+    card: Card | None = None
 
 
 class SlotState(enum.Enum):

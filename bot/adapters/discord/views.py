@@ -4,9 +4,9 @@ A view becomes one :class:`discord.ui.LayoutView`: a container holding the heade
 status lines and the renderer's rows of buttons, in that order. Nothing is added, dropped or reworded here: every
 text and every button comes from the renderer. See ``docs/discord.md`` for why Components V2 rather than an embed.
 
-Every button is a :class:`discord.ui.DynamicItem` whose ``custom_id`` is the renderer's payload, so a click on any
-message the bot ever sent reaches the right handler, also after a restart: the handler reads the game id, the
-version and the command from the ``custom_id`` alone. The templates are deliberately broad (``tp:g:...``): a
+Every button is a :class:`discord.ui.DynamicItem` whose ``custom_id`` is the renderer's command encoded
+(:func:`bot.app.codec.encode`), so a click on any message the bot ever sent reaches the right handler, also after a
+restart: the handler reads the game id, the version and the command from the ``custom_id`` alone. The templates are deliberately broad (``tp:g:...``): a
 damaged or tampered ``custom_id`` still reaches its handler, which answers it with the renderer's "this button
 could not be read" rather than leaving the click unanswered.
 """
@@ -19,6 +19,7 @@ from typing import Any
 import discord
 from discord.utils import escape_markdown
 
+from bot.app.codec import encode
 from bot.render.platforms import ShownButton, discord_rows
 from bot.render.view import Button, View
 
@@ -34,10 +35,9 @@ _STYLES = {
     "danger": discord.ButtonStyle.danger,
 }
 
-#: Every payload the renderer puts on a button (:mod:`bot.app.codec`): a game (``tp:g:``), a daily deal
-#: (``tp:daily:``), a setting (``tp:set:``), Yes and No under a question (``tp:y:``, ``tp:k:``), the welcome's
-#: buttons (``tp:b:``, ``tp:rules``). Deliberately broad: :func:`bot.adapters.discord.handlers.on_button` reads and
-#: checks the rest.
+#: Every payload a command encodes to (:mod:`bot.app.codec`): a game (``tp:g:``), a daily deal (``tp:daily:``), a
+#: setting (``tp:set:``), Yes and No under a question (``tp:y:``, ``tp:k:``), the welcome's buttons (``tp:b:``,
+#: ``tp:rules``). Deliberately broad: :func:`bot.adapters.discord.games.on_button` reads and checks the rest.
 PAYLOAD_TEMPLATE = r"tp:.+"
 
 
@@ -46,16 +46,16 @@ class PayloadButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=PAY
     or Share on a board, Play under a daily deal, Yes or No under a question, or a choice on the settings
     message."""
 
-    def __init__(self, button: ShownButton) -> None:
-        super().__init__(discord.ui.Button(label=button.label, custom_id=button.payload,
-                                           style=_STYLES[button.style or "secondary"], disabled=button.disabled))
-        self.payload = button.payload
+    def __init__(self, label: str, payload: str, style: str | None = None, disabled: bool = False) -> None:
+        super().__init__(discord.ui.Button(label=label, custom_id=payload, style=_STYLES[style or "secondary"],
+                                           disabled=disabled))
+        self.payload = payload
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any],
                              match: re.Match[str], /) -> PayloadButton:
         # Only the custom_id matters to the handler; the label is kept so the item mirrors the message.
-        return cls(ShownButton(getattr(item, "label", None) or "?", match.group(0), None))
+        return cls(getattr(item, "label", None) or "?", match.group(0))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         await interaction.client.on_payload(interaction, self.payload)
@@ -63,14 +63,14 @@ class PayloadButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=PAY
 
 def button_item(button: Button | ShownButton) -> PayloadButton | discord.ui.Button[Any]:
     """The item for one of the renderer's buttons: a link button for one with a ``url``, else the dynamic item
-    carrying its payload."""
+    carrying its command encoded."""
     if isinstance(button, Button):
-        button = ShownButton(button.label, button.payload, button.style.value, button.disabled, button.url)
+        button = ShownButton(button.label, button.command, button.style.value, button.disabled, button.url)
     if button.url is not None:
         return discord.ui.Button(label=button.label, url=button.url, disabled=button.disabled)
-    if not re.fullmatch(PAYLOAD_TEMPLATE, button.payload):
-        raise ValueError(f"no handler takes the payload {button.payload!r}")
-    return PayloadButton(button)
+    if button.command is None:
+        raise ValueError(f"the button {button.label!r} has neither a command nor a link")
+    return PayloadButton(button.label, encode(button.command), button.style, button.disabled)
 
 
 def plain(text: str) -> str:
@@ -111,8 +111,8 @@ def status_text(status: str) -> str:
     return "\n".join(f"> {line}" if line.strip() else ">" for line in plain(status).split("\n"))
 
 
-def board_of(view: View) -> str | None:
-    """The board a Discord message shows: the narrow one, as Discord's phone app shows only about 23 columns of a
+def tableau_of(view: View) -> str | None:
+    """The tableau a Discord message shows: the narrow one, as Discord's phone app shows only about 23 columns of a
     code block in a message."""
     return view.narrow_tableau or view.tableau
 
@@ -121,9 +121,9 @@ def layout(view: View) -> discord.ui.LayoutView:
     """The whole message for ``view``: one container, buttons inside it, under the text they act on."""
     container: discord.ui.Container[discord.ui.LayoutView] = discord.ui.Container(accent_colour=ACCENT)
     container.add_item(discord.ui.TextDisplay(header_text(view.header)))
-    board = board_of(view)
-    if board is not None:
-        container.add_item(discord.ui.TextDisplay(code_block(board)))
+    tableau = tableau_of(view)
+    if tableau is not None:
+        container.add_item(discord.ui.TextDisplay(code_block(tableau)))
     if view.status:
         container.add_item(discord.ui.TextDisplay(status_text(view.status)))
     for row in discord_rows(view):

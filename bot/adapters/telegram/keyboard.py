@@ -3,16 +3,19 @@
 The header is bold, the tableau a ``<pre>`` block, the status plain; every text is escaped with
 :func:`html.escape`, so nothing a player types (a name, a code) can break the markup. The keyboard is
 :func:`bot.render.platforms.telegram_rows`: the view's rows split to fit a 360-pixel phone, the colours as the
-buttons' ``style``; a link button (``url``) becomes a URL button.
+buttons' ``style``, each command encoded as ``callback_data`` (:mod:`bot.app.codec`); a link button (``url``)
+becomes a URL button.
 
+>>> from bot.app.commands import Move
 >>> from bot.render.view import Button, ButtonStyle, View
+>>> from core.game import Draw, Tap
 >>> view = View(header="A & B", tableau="<7♠>", status="ok",
-...             buttons=((Button("7♠", "tp:g:1:0:20", ButtonStyle.SUCCESS), Button("Draw", "tp:g:1:0:d")),))
+...             buttons=((Button("7♠", Move(1, 0, Tap(20)), ButtonStyle.SUCCESS), Button("Draw", Move(1, 0, Draw()))),))
 >>> message_text(view)
 '<b>A &amp; B</b>\\n<pre>&lt;7♠&gt;</pre>\\nok'
 >>> [[(b.text, b.callback_data, b.style) for b in row] for row in keyboard(view).inline_keyboard]
 [[('7♠', 'tp:g:1:0:20', 'success'), ('Draw', 'tp:g:1:0:d', None)]]
->>> [(b.text, b.url) for b in keyboard(View("x", buttons=((Button("Play", "", url="https://t.me/b?start=TP1-E-AAAAAAB"),),))).inline_keyboard[0]]
+>>> [(b.text, b.url) for b in keyboard(View("x", buttons=((Button("Play", None, url="https://t.me/b?start=TP1-E-AAAAAAB"),),))).inline_keyboard[0]]
 [('Play', 'https://t.me/b?start=TP1-E-AAAAAAB')]
 """
 
@@ -28,6 +31,7 @@ from telegram.constants import (
     MessageLimit,
 )
 
+from bot.app.codec import encode
 from bot.render.platforms import telegram_rows
 from bot.render.view import View
 
@@ -82,9 +86,12 @@ def keyboard(view: View) -> InlineKeyboardMarkup | None:
             if button.url is not None:  # a link: Telegram opens it, no callback
                 chunk.append(InlineKeyboardButton(button.label, url=button.url, style=button.style))
                 continue
-            if not 1 <= len(button.payload.encode()) <= CALLBACK_DATA_MAX:
-                raise ViewTooLarge(f"callback_data {button.payload!r} is not 1-{CALLBACK_DATA_MAX} bytes")
-            chunk.append(InlineKeyboardButton(button.label, callback_data=button.payload, style=button.style))
+            if button.command is None:
+                raise ViewTooLarge(f"the button {button.label!r} has neither a command nor a link")
+            data = encode(button.command)
+            if not 1 <= len(data.encode()) <= CALLBACK_DATA_MAX:
+                raise ViewTooLarge(f"callback_data {data!r} is not 1-{CALLBACK_DATA_MAX} bytes")
+            chunk.append(InlineKeyboardButton(button.label, callback_data=data, style=button.style))
         total += len(chunk)
         rows.append(chunk)
     if total > BUTTONS_MAX:
