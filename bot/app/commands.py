@@ -2,7 +2,7 @@
 payloads through :mod:`bot.app.codec`), and the service takes nothing else.
 
 A command from a button names the game and the version of the message it was on; the service decides what an old
-version still allows (see :mod:`bot.app.games`).
+version still allows (see :mod:`bot.app.moves`).
 """
 
 from __future__ import annotations
