@@ -1,10 +1,11 @@
-# Two entry points: `make run` and `make test`. Both create .venv and install the project into it.
+# Entry points: `make run`, `make test` (everything) and `make check` (the quick edit loop). Each creates .venv and
+# installs the project into it.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: install run test lint typecheck pytest bench clean
+.PHONY: install run test check lint typecheck pytest bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -18,7 +19,15 @@ install: $(STAMP)
 run: $(STAMP)
 	$(BIN)/tripeaks run
 
+# pytest-xdist runs the tests in one process a core (PYTEST_WORKERS=0: all in this one process).
+PYTEST_WORKERS ?= auto
+XDIST = -n $(PYTEST_WORKERS) --dist worksteal
+
 test: $(STAMP) lint typecheck pytest
+
+# Ruff, mypy and the unit tests: those marked neither `e2e` nor `postgres` (see tests/conftest.py).
+check: $(STAMP) lint typecheck
+	$(BIN)/pytest -q $(XDIST) -m "not e2e and not postgres" $(PYTEST_ARGS)
 
 lint: $(STAMP)
 	$(BIN)/ruff check core bot tests bench migrations
@@ -27,7 +36,7 @@ typecheck: $(STAMP)
 	$(BIN)/mypy
 
 pytest: $(STAMP)
-	$(BIN)/pytest -q $(PYTEST_ARGS)
+	$(BIN)/pytest -q $(XDIST) $(PYTEST_ARGS)
 
 bench: $(STAMP)
 	$(BIN)/python bench/engine.py

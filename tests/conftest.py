@@ -1,9 +1,10 @@
 """Shared fixtures: databases on SQLite (always) and PostgreSQL (when a server answers).
 
 PostgreSQL: ``TEST_POSTGRES_URL`` (default ``postgresql+asyncpg://postgres@127.0.0.1:5432/test``) names a database
-to connect to; the tests create their own fresh databases next to it and drop them afterwards. When no server
-answers, the PostgreSQL tests are skipped and the run's summary says why; with ``TEST_POSTGRES_REQUIRED=1`` (as
-``.ci/run`` sets) they fail instead.
+to connect to; the tests create their own fresh databases next to it, named after the pytest-xdist worker and the
+process (``tripeaks_<label>_<worker>_<pid>_<random>``: workers never share one), and drop them afterwards. When no
+server answers, the PostgreSQL tests are skipped and the run's summary says why; with ``TEST_POSTGRES_REQUIRED=1``
+(as ``.ci/run`` sets) they fail instead.
 """
 
 from __future__ import annotations
@@ -31,8 +32,10 @@ from core.game import Game
 DEFAULT_POSTGRES_URL = "postgresql+asyncpg://postgres@127.0.0.1:5432/test"
 POSTGRES_URL = make_url(os.environ.get("TEST_POSTGRES_URL") or DEFAULT_POSTGRES_URL)
 POSTGRES_REQUIRED = os.environ.get("TEST_POSTGRES_REQUIRED") == "1"
+#: This pytest-xdist worker ("gw0", "gw1", ...), or "main" without xdist.
+WORKER = os.environ.get("PYTEST_XDIST_WORKER", "main")
 
-_postgres_skip_reason: list[str] = []
+POSTGRES_UNREACHABLE = "PostgreSQL not reachable"
 T = TypeVar("T")
 
 
@@ -64,7 +67,7 @@ class PostgresServer:
             await connection.close()
 
     def create_database(self, label: str) -> URL:
-        name = f"tripeaks_{label}_{os.getpid()}_{secrets.token_hex(4)}"
+        name = f"tripeaks_{label}_{WORKER}_{os.getpid()}_{secrets.token_hex(4)}"
         run_sync(self._admin(f'CREATE DATABASE "{name}"'))
         self.created.append(name)
         return self.url.set(database=name)
@@ -96,11 +99,9 @@ def postgres_server() -> Iterator[PostgresServer]:
     error = run_sync(_probe(POSTGRES_URL))
     shown = POSTGRES_URL.render_as_string(hide_password=True)
     if error is not None:
-        reason = f"PostgreSQL not reachable at {shown} ({error})"
+        reason = f"{POSTGRES_UNREACHABLE} at {shown} ({error})"
         if POSTGRES_REQUIRED:
             pytest.fail(f"{reason}, and TEST_POSTGRES_REQUIRED=1", pytrace=False)
-        if not _postgres_skip_reason:
-            _postgres_skip_reason.append(reason)
         pytest.skip(reason)
     server = PostgresServer(POSTGRES_URL)
     yield server
@@ -108,9 +109,34 @@ def postgres_server() -> Iterator[PostgresServer]:
 
 
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
-    if _postgres_skip_reason:
-        terminalreporter.write_line(
-            f"PostgreSQL tests SKIPPED: {_postgres_skip_reason[0]}; set TEST_POSTGRES_URL to run them.", yellow=True)
+    """Say once why the PostgreSQL tests were skipped (read from the reports: under pytest-xdist the skips happen
+    in the workers)."""
+    for report in terminalreporter.stats.get("skipped", []):
+        reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else str(report.longrepr)
+        if POSTGRES_UNREACHABLE in reason:
+            reason = reason.removeprefix("Skipped: ")
+            terminalreporter.write_line(f"PostgreSQL tests SKIPPED: {reason}; set TEST_POSTGRES_URL to run them.",
+                                        yellow=True)
+            return
+
+
+# --- which tests are end to end --------------------------------------------------------------------------------
+
+#: The modules that play through real processes (the command line, the console, `tripeaks run`), SimCord or the fake
+#: Bot API server, or break real parts (faults, migrations, the wheel). Their tests are marked ``e2e``: `make test`
+#: runs them, `make check` (the quick edit loop) leaves them out, as it does the PostgreSQL tests.
+E2E_MODULES = frozenset({
+    "test_cli_db", "test_cli_engine", "test_cli_show", "test_console", "test_console_session", "test_crash_safety",
+    "test_daily", "test_daily_discord", "test_discord_e2e", "test_discord_lifecycle", "test_faults",
+    "test_load_bench", "test_migration_lock", "test_migrations", "test_packaging", "test_runner", "test_scale",
+    "test_secrets", "test_shutdown", "test_telegram_e2e", "test_telegram_fake", "test_telegram_lifecycle",
+})
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if item.path.stem in E2E_MODULES:
+            item.add_marker(pytest.mark.e2e)
 
 
 # --- databases migrated to the latest schema --------------------------------------------------------------------
