@@ -1,7 +1,8 @@
 """The renderer: what players see, in every language, within both platforms' limits.
 
 Snapshots of the rendered text are in ``tests/snapshots``; after a deliberate change, regenerate them with
-``UPDATE_SNAPSHOTS=1 .venv/bin/pytest tests/test_render.py`` and read the diff: it is what players will see.
+``UPDATE_SNAPSHOTS=1 .venv/bin/pytest tests/test_render.py``: each changed snapshot is written and its test fails
+with the diff, to be read: it is what players will see.
 """
 
 from __future__ import annotations
@@ -9,10 +10,8 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 import functools
-import os
 import random
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 
@@ -78,10 +77,9 @@ from core.deal import GameCode, Rules
 from core.errors import InvalidCodeError
 from core.game import Action, Draw, Game, Outcome, Reason, Status, Tap, Undo
 from core.layout import ALL_SLOTS_MASK, COVER_MASKS, COVERED_BY, ROWS, SLOT_COUNT
+from tests.snapshot_check import compare_snapshot
 from tests.view_text import payload_of, view_as_text
 
-SNAPSHOTS = Path(__file__).resolve().parent / "snapshots"
-UPDATE = os.environ.get("UPDATE_SNAPSHOTS") == "1"
 OWNER = PlayerKey("discord", "1000")
 MAX_GAME_ID = 10**18 - 1  # the largest ids bot.app.codec accepts
 MAX_VERSION = 10**9 - 1
@@ -201,15 +199,6 @@ POSITIONS = {"fresh": fresh, "midgame": midgame, "hint": hinted, "won": won, "bl
 # --- snapshots ----------------------------------------------------------------------------------------------------
 
 
-def _compare(name: str, text: str) -> None:
-    path = SNAPSHOTS / name
-    if UPDATE:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-    assert path.exists(), f"no snapshot {path.name}: run with UPDATE_SNAPSHOTS=1 and review it"
-    assert text == path.read_text(encoding="utf-8")
-
-
 def _full_text(view: View) -> str:
     """The view as text, its toast, then the keyboard a Telegram phone shows (rows split to fit, with styles)."""
     text = view_as_text(view)
@@ -223,7 +212,7 @@ def _full_text(view: View) -> str:
 @pytest.mark.parametrize("locale", SUPPORTED_LOCALES)
 @pytest.mark.parametrize("position", list(POSITIONS))
 def test_game_snapshot(position: str, locale: str) -> None:
-    _compare(f"game-{position}.{locale}.txt", _full_text(render_game(POSITIONS[position](), locale, Settings())))
+    compare_snapshot(f"game-{position}.{locale}.txt", _full_text(render_game(POSITIONS[position](), locale, Settings())))
 
 
 def _messages_text(locale: str) -> str:
@@ -258,7 +247,7 @@ def _errors() -> list[Exception]:
 
 @pytest.mark.parametrize("locale", SUPPORTED_LOCALES)
 def test_messages_snapshot(locale: str) -> None:
-    _compare(f"messages.{locale}.txt", _messages_text(locale))
+    compare_snapshot(f"messages.{locale}.txt", _messages_text(locale))
 
 
 # --- the picture --------------------------------------------------------------------------------------------------

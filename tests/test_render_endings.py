@@ -2,7 +2,7 @@
 progress is abandoned, the welcome, the fair hint, the leaderboard's marks.
 
 Snapshots (English and Ukrainian) are in ``tests/snapshots/endings.*.txt`` and ``lifecycle.*.txt``; regenerate
-them with ``UPDATE_SNAPSHOTS=1`` and read the diff.
+them with ``UPDATE_SNAPSHOTS=1``: each changed snapshot is written and its test fails with the diff, to be read.
 """
 
 from __future__ import annotations
@@ -10,8 +10,6 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 import functools
-import os
-from pathlib import Path
 
 import pytest
 
@@ -39,10 +37,9 @@ from core.deal import Rules
 from core.game import Draw, Game, Status, Tap
 from core.review import Review, review
 from core.solver import solve
+from tests.snapshot_check import compare_snapshot
 from tests.view_text import payload_of, view_as_text
 
-SNAPSHOTS = Path(__file__).resolve().parent / "snapshots"
-UPDATE = os.environ.get("UPDATE_SNAPSHOTS") == "1"
 OWNER = PlayerKey("telegram", "1000")
 LOCALES = ("en", "uk")
 
@@ -87,14 +84,6 @@ def _lost_by_drawing() -> tuple[Game, Review]:
 def blocked(**fields: object) -> GameSnapshot:
     game, _ = _lost_by_drawing()
     return snapshot(game.copy(), **{"verdict": DealVerdict(True, 759), **fields})
-
-
-def _compare(name: str, text: str) -> None:
-    path = SNAPSHOTS / name
-    if UPDATE:
-        path.write_text(text, encoding="utf-8")
-    assert path.exists(), f"no snapshot {path.name}: run with UPDATE_SNAPSHOTS=1 and review it"
-    assert text == path.read_text(encoding="utf-8")
 
 
 def _shown(view: View) -> str:
@@ -181,12 +170,12 @@ def _midgame() -> Game:
 
 @pytest.mark.parametrize("locale", LOCALES)
 def test_endings_snapshot(locale: str) -> None:
-    _compare(f"endings.{locale}.txt", _endings_text(locale))
+    compare_snapshot(f"endings.{locale}.txt", _endings_text(locale))
 
 
 @pytest.mark.parametrize("locale", LOCALES)
 def test_lifecycle_snapshot(locale: str) -> None:
-    _compare(f"lifecycle.{locale}.txt", _lifecycle_text(locale))
+    compare_snapshot(f"lifecycle.{locale}.txt", _lifecycle_text(locale))
 
 
 # --- the board ----------------------------------------------------------------------------------------------------
