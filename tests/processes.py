@@ -44,8 +44,23 @@ def command_line(pid: int) -> str:
         return ""
 
 
-def still_running(pids: set[int], timeout: float) -> dict[int, str]:
-    """Those of ``pids`` still running after up to ``timeout`` seconds, with their command lines."""
+def in_group(pgid: int) -> set[int]:
+    """The running processes of process group ``pgid`` (a process started in a session of its own, and whatever it
+    started: they stay in the group even once their parent is gone)."""
+    found: set[int] = set()
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if fields[0] != "Z" and int(fields[2]) == pgid:
+            found.add(int(stat.parent.name))
+    return found
+
+
+def still_running(pids: set[int], timeout: float = 60) -> dict[int, str]:
+    """Those of ``pids`` still running after up to ``timeout`` seconds, with their command lines. It returns as soon
+    as they are all gone; the limit is generous, as a loaded machine can be slow to end a process."""
     deadline = time.monotonic() + timeout
     while True:
         running = {pid: command_line(pid) for pid in pids if alive(pid)}
