@@ -1,5 +1,5 @@
-# Entry points: `make run`, `make test` (everything) and `make check` (the quick edit loop). Each creates .venv and
-# installs the project into it.
+# Entry points: `make run`, `make install`, `make test` (everything) and `make check` (the quick edit loop). Each
+# creates .venv and installs the project into it.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin

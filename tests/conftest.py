@@ -126,10 +126,12 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
 #: Bot API server, or break real parts (faults, migrations, the wheel). Their tests are marked ``e2e``: `make test`
 #: runs them, `make check` (the quick edit loop) leaves them out, as it does the PostgreSQL tests.
 E2E_MODULES = frozenset({
-    "test_cli_db", "test_cli_engine", "test_cli_show", "test_console", "test_console_session", "test_crash_safety",
-    "test_daily", "test_daily_discord", "test_discord_e2e", "test_discord_lifecycle", "test_faults",
-    "test_load_bench", "test_migration_lock", "test_migrations", "test_packaging", "test_runner", "test_scale",
-    "test_secrets", "test_shutdown", "test_telegram_e2e", "test_telegram_fake", "test_telegram_lifecycle",
+    "test_advisor_bench", "test_cli_backup", "test_cli_db", "test_cli_engine", "test_cli_show", "test_console",
+    "test_console_session", "test_console_terminal", "test_crash_safety", "test_daily", "test_daily_discord",
+    "test_discord_e2e", "test_discord_lifecycle", "test_faults", "test_health", "test_load_bench",
+    "test_migration_data", "test_migration_lock", "test_migrations", "test_packaging", "test_readme", "test_runner",
+    "test_scale", "test_secrets", "test_shutdown", "test_start_checks", "test_telegram_e2e", "test_telegram_fake",
+    "test_telegram_lifecycle",
 })
 
 
