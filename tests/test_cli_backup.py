@@ -79,7 +79,7 @@ def test_a_backup_of_a_live_database_is_one_consistent_file(tmp_path: Path, live
         assert connection.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
     size = copy.stat().st_size
     assert re.fullmatch(rf"backed up {re.escape(str(tmp_path / 'games.db'))} to {re.escape(str(copy))}: "
-                        rf"[\d.]+ kB \({size:,} bytes\), revision \w+, {count:,} players, 0 games\n", done.stdout)
+                        rf"[\d.]+ [kMG]B \({size:,} bytes\), revision \w+, {count:,} players, 0 games\n", done.stdout)
 
 
 def test_a_backup_never_overwrites_a_file(tmp_path: Path, live: sqlite3.Connection) -> None:
