@@ -134,3 +134,16 @@ def test_every_language_is_offered_and_accepted_as_written() -> None:
     for code in SUPPORTED_LOCALES:
         for written in (code, code.lower(), code.replace("_", "-")):
             assert load_config({"DEFAULT_LOCALE": written}).default_locale == code
+
+
+def test_every_make_command_the_readme_names_is_a_target_of_the_makefile() -> None:
+    """The README and the Makefile say the same thing: each ``make X`` of the README (a shell line or inline
+    code) is a target (a phony one: no file of that name stops it from running)."""
+    makefile = (REPO / "Makefile").read_text()
+    targets = set(re.findall(r"^([a-z][\w-]*):", makefile, re.M))
+    named = {line.split()[1] for line in shell_lines(README) if line.startswith("make ")}
+    named |= set(re.findall(r"`make ([a-z][\w-]*)", README))
+    assert named <= targets, named - targets
+    assert {"run", "install", "check", "test", "pytest"} <= named
+    phony = set(re.search(r"^\.PHONY: (.*)$", makefile, re.M).group(1).split())  # type: ignore[union-attr]
+    assert phony == targets
