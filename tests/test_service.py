@@ -537,14 +537,14 @@ async def solving_service(database: Database) -> AsyncIterator[GameService]:
 async def test_hints_are_the_fair_advisors_from_what_the_player_sees(solving_service: GameService) -> None:
     start = await solving_service.new_game(ALICE, "Alice", code=WIN_CODE)
     version = start.version
-    for _ in range(5):
+    for _ in range(3):  # each hint solves dozens of arrangements (about half a second), and the test a second time
         hinted = await solving_service.act(ALICE, "Alice", game_command(start.game_id, version, "h"))
         advice = advise(VisiblePosition.of(hinted.game))  # what the player can see, and nothing else
         assert hinted.hint == Hint(advice.action, None, None, advice.win_chance)
         played = await solving_service.act(ALICE, "Alice", game_command(start.game_id, version, str(advice.action)))
         assert played.outcome is not None and played.outcome.ok
         version = played.version
-    assert played.hints_used == played.game.moves == 5  # one hint a move, counted
+    assert played.hints_used == played.game.moves == 3  # one hint a move, counted
 
 
 async def test_a_fair_hint_with_no_sample_solved_in_time_is_no_hint_and_not_counted(database: Database) -> None:

@@ -81,12 +81,13 @@ def assert_wins(game: Game, solution: Solution) -> None:
 
 @pytest.mark.parametrize("rules", RULES, ids=lambda r: r.value)
 def test_verdicts_and_best_scores_agree_with_the_baseline(rules: Rules) -> None:
-    # Positions 16-26 actions into 200 deals, where the exhaustive baseline takes tens of milliseconds (from the
-    # start of a deal it takes about a second; the bench compares all its deals from the start).
+    # Positions 16-26 actions into 100 deals, where the exhaustive baseline takes tens of milliseconds (from the
+    # start of a deal it takes about a second; bench/solver.py compares 1,000 deals from the start, by hand). 100
+    # deals hold both verdicts under both rule sets (Classic: 20 winnable), at half the time of the 200 once here.
     rng = random.Random(2024)
     compared = won = 0
     disagreements = []
-    for number in range(200):
+    for number in range(100):
         game = greedy_position(number, rules, rng)
         if game.status is not Status.PLAYING:
             continue
@@ -105,7 +106,7 @@ def test_verdicts_and_best_scores_agree_with_the_baseline(rules: Rules) -> None:
         else:
             assert found.line is None and quick.line is None
     assert disagreements == []
-    assert compared >= 180 and 20 <= won <= compared - 20  # both verdicts well represented
+    assert compared >= 90 and 10 <= won <= compared - 10  # both verdicts well represented
 
 
 @pytest.mark.parametrize("rules", RULES, ids=lambda r: r.value)
