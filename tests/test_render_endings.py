@@ -104,6 +104,7 @@ def _endings_text(locale: str) -> str:
             owner_label=True)),
         "won, no longer the latest game": _shown(render_game(won(), locale, Settings(), latest=False)),
         "blocked, below par": _shown(render_game(blocked(), locale, Settings())),
+        "blocked, no longer the latest game": _shown(render_game(blocked(), locale, Settings(), latest=False)),
         "abandoned, no longer the latest game": _shown(render_game(
             blocked(abandoned=True), locale, Settings(), latest=False)),
         "review, lost": _shown(render_review(blocked(), lost, locale)),
@@ -273,6 +274,15 @@ def test_the_share_names_no_card_and_links_the_deal() -> None:
     assert shown.url == link.url and discord_rows(view)[0][0].url == link.url
     assert console_rows(view) == ()  # the console shows the text; a link is no key
     assert render_share(snap, "en", replay="x").buttons == ()
+
+
+def test_a_closed_lost_board_does_not_invite_an_undo() -> None:
+    """A lost board that is no longer the player's latest keeps only Share and Review: its lines say the score,
+    not "Undo a move or start a new game"."""
+    view = render_game(blocked(), "en", Settings(), latest=False)
+    assert (view.status or "").split("\n")[:2] == ["No more possible moves", f"Final score: {blocked().game.score}"]
+    assert [b.label for b in view.all_buttons()] == ["Share", "Review"]
+    assert "Undo a move" in (render_game(blocked(), "en", Settings()).status or "")  # the latest board still does
 
 
 def test_the_share_names_its_player_for_whoever_reads_it() -> None:

@@ -58,8 +58,9 @@ def par_lines(snapshot: GameSnapshot, tr: Translator) -> list[str]:
     return []
 
 
-def ending_lines(snapshot: GameSnapshot, tr: Translator) -> list[str]:
-    """The lines under a finished board (after "Peak cleared: +100!" when the last move cleared one)."""
+def ending_lines(snapshot: GameSnapshot, tr: Translator, *, latest: bool = True) -> list[str]:
+    """The lines under a finished board (after "Peak cleared: +100!" when the last move cleared one). A lost board
+    that is no longer the player's latest (closed: only Share and Review left) does not invite an undo."""
     game = snapshot.game
     lines = []
     if game.status is Status.WON:
@@ -67,7 +68,8 @@ def ending_lines(snapshot: GameSnapshot, tr: Translator) -> list[str]:
     elif game.status is Status.BLOCKED:
         # TRANSLATORS: the original app's wording: uk «Більше немає можливих ходів», ja「これ以上可能な手がありません」
         lines.append(tr.gettext("No more possible moves"))
-        lines.append(tr.gettext("Final score: {score}. Undo a move or start a new game.").format(score=game.score))
+        lines.append(tr.gettext("Final score: {score}. Undo a move or start a new game.").format(score=game.score)
+                     if latest else tr.gettext("Final score: {score}").format(score=game.score))
     else:
         return []
     return lines + par_lines(snapshot, tr)

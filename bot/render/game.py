@@ -201,7 +201,7 @@ def _hint_lines(hint: Hint, game: Game, tr: Translator) -> list[str]:
     return lines
 
 
-def _status_lines(snapshot: GameSnapshot, settings: Settings, tr: Translator) -> list[str]:
+def _status_lines(snapshot: GameSnapshot, settings: Settings, tr: Translator, *, latest: bool) -> list[str]:
     game = snapshot.game
     outcome = snapshot.outcome
     lines: list[str] = []
@@ -215,7 +215,7 @@ def _status_lines(snapshot: GameSnapshot, settings: Settings, tr: Translator) ->
         lines.append(tr.gettext("Peak cleared: +100!"))
     if snapshot.hint is not None and not game.is_over:
         lines.extend(_hint_lines(snapshot.hint, game, tr))
-    return lines + ending_lines(snapshot, tr)
+    return lines + ending_lines(snapshot, tr, latest=latest)
 
 
 # --- buttons ------------------------------------------------------------------------------------------------------
@@ -280,7 +280,7 @@ def render_game(snapshot: GameSnapshot, locale: str, settings: Settings, *, owne
     (abandoned: no buttons; finished: Share and Review only)."""
     tr = translator(locale)
     game = snapshot.game
-    lines = _status_lines(snapshot, settings, tr)
+    lines = _status_lines(snapshot, settings, tr, latest=latest)
     outcome = snapshot.outcome
     notice = None
     if outcome is not None and outcome.reason is not None and settings.explain_refusals:
