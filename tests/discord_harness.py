@@ -153,7 +153,8 @@ def button(message: Any, *, label: str | None = None, command: str | None = None
     """The one button with that label, or whose game payload ends in ``:<command>``."""
     found = [b for b in buttons_of(message)
              if (label is None or b["label"] == label)
-             and (command is None or b.get("custom_id", "").rsplit(":", 1)[-1] == command)]
+             and (command is None or b.get("custom_id", "").startswith("tp:g:")
+                  and b.get("custom_id", "").rsplit(":", 1)[-1] == command)]
     assert len(found) == 1, f"expected one button {label or command!r}, found {[b['label'] for b in found]}"
     return found[0]
 

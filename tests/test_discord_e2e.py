@@ -37,6 +37,7 @@ from tests.discord_harness import (
     UPDATE_MESSAGE,
     Callback,
     Locales,
+    _walk,
     board_of,
     button,
     buttons_of,
@@ -689,3 +690,42 @@ def test_a_command_name_discord_would_refuse_is_left_out(
 
     monkeypatch.setattr(module, "translator", lambda locale: Catalogue())
     assert module.translate(locale_str("new", kind="name"), "uk") == expected
+
+
+def card_places(message: Any) -> tuple[dict[int, tuple[int, int]], list[list[dict[str, Any]]]]:
+    """Where each card button is: slot -> (action row, column); and the rows of buttons."""
+    rows = [[b for b in c.get("components") or [] if b.get("type") == 2]
+            for c in _walk(components_of(message)) if c.get("type") == 1]
+    where = {}
+    for r, row in enumerate(rows):
+        for c, info in enumerate(row):
+            found = re.match(r"^tp:g:\d+:\d+:(\d+)$", info.get("custom_id", ""))
+            if found:
+                where[int(found.group(1))] = (r, c)
+    return where, rows
+
+
+async def test_a_card_keeps_its_button_place_while_it_is_free(
+        game_service: GameService, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Taps that remove cards (and draws) never move another free card's button: a peak a row, a greyed blank
+    where a card went before a card still free, the rows below in place."""
+    game = Game.from_code(CODE)
+    async with table(game_service, monkeypatch) as t:
+        message = await t.new_game()
+        blanks_seen = 0
+        for _ in range(12):
+            before, _ = card_places(message)
+            fits = [s for s in game.playable_slots() if game.fits(s)]
+            action = Tap(fits[0]) if fits else DRAW
+            message, _ = await click(t.env, t.alice, message, button(message, command=str(action)))
+            game.push(action)
+            after, rows = card_places(message)
+            assert sorted(after) == game.playable_slots()
+            for slot, where in after.items():
+                if slot in before:
+                    assert where == before[slot], (slot, before, after)
+            assert [b["label"] for b in rows[3]][:2] == ["Draw", "Undo"]  # three rows of cards, then the controls
+            blanks = [b for row in rows[:3] for b in row if b.get("custom_id", "").startswith("tp:-:")]
+            assert all(b["disabled"] and b["label"].strip("\u2800") == "" for b in blanks)
+            blanks_seen = max(blanks_seen, len(blanks))
+        assert blanks_seen > 0

@@ -16,7 +16,7 @@ from collections.abc import Iterator
 import pytest
 
 from bot.app.codec import decode
-from bot.app.commands import AskHint, Move, NewGame, PlayDaily, Replay, Review, SettingChange, Share
+from bot.app.commands import AskHint, Blank, Move, NewGame, PlayDaily, Replay, Review, SettingChange, Share
 from bot.app.errors import (
     BadGameCode,
     BadPayload,
@@ -44,7 +44,7 @@ from bot.render.commands import (
     option_description,
 )
 from bot.render.game import play_ack, refusal_text, render_game
-from bot.render.platforms import telegram_rows
+from bot.render.platforms import Rows, discord_rows, is_card_grid, telegram_rows
 from bot.render.replies import (
     DailyNotice,
     daily_notice,
@@ -55,8 +55,18 @@ from bot.render.replies import (
     render_stats,
     rules_text,
 )
-from bot.render.tableau import CELL, FACE_DOWN, MARK_FITS, MARK_HINT, card_cell, card_label, slot_column
+from bot.render.tableau import (
+    CELL,
+    FACE_DOWN,
+    MARK_FITS,
+    MARK_HINT,
+    card_cell,
+    card_label,
+    card_place,
+    slot_column,
+)
 from bot.render.view import (
+    BLANK_LABEL,
     DISCORD_COMPONENTS_MAX,
     DISCORD_CONTENT_MAX,
     DISCORD_CUSTOM_ID_MAX,
@@ -199,14 +209,23 @@ POSITIONS = {"fresh": fresh, "midgame": midgame, "hint": hinted, "won": won, "bl
 # --- snapshots ----------------------------------------------------------------------------------------------------
 
 
+def _shown_rows(rows: Rows) -> str:
+    return "\n".join("  ".join("[ ]" if b.blank else
+                               f"[{strip_variation(b.label)}{f' ({b.style})' if b.style not in (None, 'secondary') else ''}]" for b in row)
+                     for row in rows)
+
+
 def _full_text(view: View) -> str:
-    """The view as text, its toast, then the keyboard a Telegram phone shows (rows split to fit, with styles)."""
+    """The view as text, its toast, then the keyboard a Telegram phone shows (rows split to fit, with styles), and
+    a game's buttons as Discord lays them out (its card places a peak a row)."""
     text = view_as_text(view)
     if view.notice:
         text += f"\n\nnotice: {view.notice}"
-    keyboard = "\n".join("  ".join(f"[{strip_variation(b.label)}{f' ({b.style})' if b.style else ''}]" for b in row)
-                         for row in telegram_rows(view))
-    return text + (f"\n\ntelegram:\n{keyboard}" if keyboard else "") + "\n"
+    keyboard = _shown_rows(telegram_rows(view))
+    text += f"\n\ntelegram:\n{keyboard}" if keyboard else ""
+    if any(is_card_grid(row) for row in view.buttons):
+        text += f"\n\ndiscord:\n{_shown_rows(discord_rows(view))}"
+    return text + "\n"
 
 
 @pytest.mark.parametrize("locale", SUPPORTED_LOCALES)
@@ -488,6 +507,7 @@ class _Tapped:
 
 def _decoded(button: Button) -> _Tapped:
     command = decode(payload_of(button))
+    assert not isinstance(command, Blank), "a blank place taps nothing"
     if isinstance(command, Replay | Review | Share):
         return _Tapped(command.game_id, None, {Replay: "r", Review: "v", Share: "s"}[type(command)])
     assert isinstance(command, Move | AskHint | NewGame)
@@ -495,15 +515,20 @@ def _decoded(button: Button) -> _Tapped:
     return _Tapped(command.game_id, command.version, word)
 
 
-def test_a_button_for_each_free_card_left_to_right_then_the_controls() -> None:
+def test_a_button_for_each_free_card_in_its_place_then_the_controls() -> None:
+    """Ten places in two rows of five, a free card at its column's place (:func:`card_place`), the others blank."""
     snap = midgame()
     game = snap.game
     view = render_game(snap, "en", Settings())
     *card_rows, controls = view.buttons
-    cards = [button for row in card_rows for button in row]
+    assert [len(row) for row in card_rows] == [5, 5]
+    places = [button for row in card_rows for button in row]
+    cards = [button for button in places if not button.blank]
     slots = [int(_decoded(button).command) for button in cards]
     assert sorted(slots) == game.playable_slots()
+    assert [places.index(button) for button in cards] == [card_place(s) for s in slots]
     assert [slot_column(s) for s in slots] == sorted(slot_column(s) for s in slots)
+    assert all(b.disabled and b.label == BLANK_LABEL for b in places if b.blank)
     for slot, button in zip(slots, cards, strict=True):
         assert button.label == card_label(game.card_at(slot))
         assert button.style is (ButtonStyle.SUCCESS if game.fits(slot) else ButtonStyle.SECONDARY)
@@ -537,7 +562,7 @@ def test_the_hinted_move_is_highlighted() -> None:
     assert [_decoded(b).command for b in highlighted] == [str(snap.hint.action)]
     game, _ = play("TP1-E-AAAAAAB")
     view = render_game(snapshot(game, hint=Hint(Tap(21), True, 700)), "en", Settings())
-    styles = {_decoded(b).command: b.style for b in view.all_buttons()}
+    styles = {_decoded(b).command: b.style for b in view.all_buttons() if not b.blank}
     assert styles["21"] is ButtonStyle.PRIMARY  # the hinted card: blue
     assert styles["22"] is ButtonStyle.SUCCESS  # another card that fits: green
 
@@ -564,8 +589,9 @@ def test_finished_games_offer_their_ending_buttons() -> None:
 def test_buttons_carry_the_game_and_its_version() -> None:
     snap = dataclasses.replace(midgame(), game_id=MAX_GAME_ID, version=MAX_VERSION)
     for button in render_game(snap, "en", Settings()).all_buttons():
-        payload = _decoded(button)
-        assert (payload.game_id, payload.version) == (MAX_GAME_ID, MAX_VERSION)
+        if not button.blank:
+            payload = _decoded(button)
+            assert (payload.game_id, payload.version) == (MAX_GAME_ID, MAX_VERSION)
 
 
 def _random_positions(count: int) -> Iterator[GameSnapshot]:
@@ -619,6 +645,8 @@ def test_every_button_fits_both_platforms() -> None:
             view = render_game(snap, locale, Settings())
             _check_limits(view)
             for button in view.all_buttons():
+                if button.blank:
+                    continue
                 payload = _decoded(button)
                 assert payload.game_id == MAX_GAME_ID and payload.version in (MAX_VERSION, None)
                 if payload.command.isdigit():

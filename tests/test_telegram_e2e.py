@@ -818,3 +818,48 @@ async def test_daily_by_command_and_by_the_play_button(
                           check_button=False)
     assert answer.text == error_text(BadPayload(), "uk", NEW)
     assert len(api.bot_messages(group)) == sent_before + 1
+
+
+# --- card buttons keep their places ---------------------------------------------------------------------------------
+
+
+def places(message: StoredMessage) -> dict[int, tuple[int, int]]:
+    """Where each card button is on the keyboard: slot -> (row, column)."""
+    where = {}
+    for r, row in enumerate(message.keyboard):
+        for c, (_, data) in enumerate(row):
+            command = decode(data or "")
+            if isinstance(command, Move) and isinstance(command.action, Tap):
+                where[command.action.slot] = (r, c)
+    return where
+
+
+async def test_a_card_keeps_its_button_place_while_it_is_free(api: FakeBotAPI, service: GameService) -> None:
+    """Taps that remove cards (and draws) never move another free card's button: the row of ten places keeps a
+    blank button where a card went; a tap on a blank is answered silently and changes nothing."""
+    alice = api.user("Alice")
+    chat = api.private_chat(alice)
+    message = await command(api, alice, chat, f"{NEW} {CODE}")
+    game = Game.from_code(CODE)
+    assert [len(row) for row in message.keyboard[:2]] == [5, 5]
+    blanks_seen = 0
+    for _ in range(12):
+        before = places(message)
+        fits = [s for s in game.playable_slots() if game.fits(s)]
+        action: Action = Tap(fits[0]) if fits else DRAW
+        _, message = await tap(api, alice, chat, message, data_for(message, action))
+        game.push(action)
+        after_tap = places(message)
+        assert sorted(after_tap) == game.playable_slots()
+        for slot, where in after_tap.items():
+            if slot in before:
+                assert where == before[slot], (slot, before, after_tap)
+        assert [len(row) for row in message.keyboard[:2]] == [5, 5]
+        blanks = [data for row in message.keyboard[:2] for _, data in row if data and data.startswith("tp:-:")]
+        assert len(blanks) == 10 - len(after_tap)
+        blanks_seen = max(blanks_seen, len(blanks))
+    assert blanks_seen > 0
+    edits = message.edit_count
+    answer, same = await tap(api, alice, chat, message, blanks[0])
+    assert answer.text is None and same.edit_count == edits and same.keyboard == message.keyboard
+    assert_all_answered(api)

@@ -29,6 +29,8 @@ MARKS = {ButtonStyle.SUCCESS: "*", ButtonStyle.PRIMARY: ">", ButtonStyle.DANGER:
 
 
 def _button_text(button: Button) -> str:
+    if button.blank:
+        return "[ ]"
     link = f" -> {button.url}" if button.url else ""
     return (f"[{strip_variation(button.label)}{MARKS.get(button.style, '')}{' (off)' if button.disabled else ''}"
             f"{link}]")

@@ -27,6 +27,7 @@ from bot.adapters.stdin import is_terminal, stdin_lines
 from bot.app.codec import game_command
 from bot.app.commands import (
     Begin,
+    Blank,
     Command,
     ConfirmStart,
     DailyDeal,
@@ -222,6 +223,8 @@ class ConsoleChat:
             await self._start(command.request)
         elif isinstance(command, ShowRules):
             self._show(render_rules(self.locale), numbered=False)
+        elif isinstance(command, Blank):  # the console shows no blank places
+            return
         else:
             await self._carry_out(await self.flow.tap(self.actor, command))
 

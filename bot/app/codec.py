@@ -26,6 +26,7 @@ import re
 from bot.app.commands import (
     AskHint,
     Begin,
+    Blank,
     BoardChoice,
     Command,
     ConfirmStart,
@@ -66,6 +67,7 @@ _CONFIRM_RE = re.compile(r"^tp:y:(\d{1,18}):(?:n:([ec-]):([01-])|c:(TP1-[A-Z]-[A
 _KEEP_RE = re.compile(r"^tp:k:(\d{1,18})$")
 _BEGIN_RE = re.compile(r"^tp:b:(?:n:([ec-]):([01-])|c:(TP1-[A-Z]-[A-Z]{1,7})|d:(\d{4}-\d{2}-\d{2}|-))$")
 _RULES = "tp:rules"
+_BLANK_RE = re.compile(r"^tp:-:(\d)$")
 _DAILY_RE = re.compile(r"^tp:daily:(\d{4}-\d{2}-\d{2})$")
 _SETTING_RE = re.compile(r"^tp:set:(explain|rules|lang|winnable|board|four):([A-Za-z_]{2,8})$")
 _MAX_ID = 2**62
@@ -117,6 +119,8 @@ def encode(command: Command) -> str:
             return f"{PREFIX}:b:{_request_text(request)}"
         case ShowRules():
             return _RULES
+        case Blank(place):
+            return f"{PREFIX}:-:{place}"
         case PlayDaily(day):
             return f"{PREFIX}:daily:{day.isoformat()}"
         case ExplainRefusals(on):
@@ -161,6 +165,9 @@ def decode(text: str) -> Command:
         return Begin(_request(match))
     if text == _RULES:
         return ShowRules()
+    match = _BLANK_RE.match(text)
+    if match:
+        return Blank(int(match.group(1)))
     raise BadPayload(f"not a TriPeaks payload: {text[:80]!r}")
 
 

@@ -173,8 +173,16 @@ class FourColour:
     on: bool
 
 
+@dataclass(frozen=True)
+class Blank:
+    """An empty place in a board's grid of card buttons, where a card went (a platform that cannot leave a gap in
+    a row shows a blank button there, so the other cards keep their places): a tap on it does nothing."""
+
+    place: int
+
+
 #: A tap on the settings message.
 SettingChange = ExplainRefusals | DefaultRules | Language | WinnableOnly | BoardChoice | FourColour
 
 #: Anything a button can carry.
-Command = GameCommand | PlayDaily | SettingChange | ConfirmStart | KeepPlaying | Begin | ShowRules
+Command = GameCommand | PlayDaily | SettingChange | ConfirmStart | KeepPlaying | Begin | ShowRules | Blank

@@ -18,14 +18,22 @@ from collections.abc import Sequence
 from babel.dates import format_date
 from babel.numbers import format_percent
 
-from bot.app.commands import AskHint, Move, NewGame
+from bot.app.commands import AskHint, Blank, Move, NewGame
 from bot.app.model import BoardStyle, GameSnapshot, Hint, Settings
 from bot.i18n import N_, Translator, translator
 from bot.render.endings import ending_buttons, ending_lines
 from bot.render.endings import share_line as share_line  # where tests/test_daily.py has always found it
 from bot.render.table import seen_table, table_alt
-from bot.render.tableau import card_label, narrow_tableau_text, slot_column, tableau_text
-from bot.render.view import CARDS_PER_ROW, HEADER_COLUMNS, Button, ButtonStyle, View, display_width
+from bot.render.tableau import CARD_PLACES, card_label, card_place, narrow_tableau_text, tableau_text
+from bot.render.view import (
+    BLANK_LABEL,
+    CARDS_PER_ROW,
+    HEADER_COLUMNS,
+    Button,
+    ButtonStyle,
+    View,
+    display_width,
+)
 from core.cards import Card
 from core.deal import Rules
 from core.game import Draw, Game, Outcome, Reason, Status, Tap, Undo
@@ -231,7 +239,9 @@ def split_even(buttons: Sequence[Button], width: int) -> list[tuple[Button, ...]
 
 
 def _game_buttons(snapshot: GameSnapshot, tr: Translator, *, latest: bool) -> tuple[tuple[Button, ...], ...]:
-    """A button for each free card, left to right (green when it fits, blue when hinted), then Draw, Undo, Hint
+    """A button for each free card in its place (:func:`bot.render.tableau.card_place`: ten places in two rows, an
+    empty one a blank button, so a card never moves while it is free; green when it fits, blue when hinted), then
+    Draw, Undo, Hint
     and New game (blue when it is the move to make: hinted, or Draw when no card fits); a finished game's ending
     buttons (:func:`bot.render.endings.ending_buttons`); none on an abandoned board, or on a game in progress that
     is no longer the player's latest."""
@@ -254,13 +264,14 @@ def _game_buttons(snapshot: GameSnapshot, tr: Translator, *, latest: bool) -> tu
     undo = Button(tr.pgettext("button", "Undo"), move(Undo()), ButtonStyle.SECONDARY,
                   disabled=game.undo_depth == 0)
     hinted = snapshot.hint.action if snapshot.hint is not None else None
-    free = sorted(game.playable_slots(), key=lambda s: (slot_column(s), s))
-    cards = []
+    free = game.playable_slots()
+    places = [Button(BLANK_LABEL, Blank(place), disabled=True) for place in range(CARD_PLACES)]
     for slot in free:
         style = ButtonStyle.SUCCESS if game.fits(slot) else ButtonStyle.SECONDARY
         if hinted == Tap(slot):
             style = ButtonStyle.PRIMARY
-        cards.append(Button(card_label(game.card_at(slot)), move(Tap(slot)), style, card=game.card_at(slot)))
+        places[card_place(slot)] = Button(card_label(game.card_at(slot)), move(Tap(slot)), style,
+                                          card=game.card_at(slot))
     any_fits = any(game.fits(s) for s in free)
     draw_style = ButtonStyle.PRIMARY if isinstance(hinted, Draw) or (hinted is None and not any_fits) \
         else ButtonStyle.SECONDARY
@@ -270,7 +281,8 @@ def _game_buttons(snapshot: GameSnapshot, tr: Translator, *, latest: bool) -> tu
     draw = Button(tr.pgettext("button", "Draw"), move(Draw()), draw_style, disabled=game.stock_left == 0)
     # TRANSLATORS: the button: ask which move to make
     hint = Button(tr.pgettext("button", "Hint"), AskHint(game_id, version), ButtonStyle.SECONDARY)
-    return (*split_even(cards, CARDS_PER_ROW), (draw, undo, hint, new_game))
+    grid = tuple(tuple(places[i:i + CARDS_PER_ROW]) for i in range(0, CARD_PLACES, CARDS_PER_ROW))
+    return (*grid, (draw, undo, hint, new_game))
 
 
 def render_game(snapshot: GameSnapshot, locale: str, settings: Settings, *, owner_label: bool = False,

@@ -1,7 +1,8 @@
 """How each platform lays a :class:`~bot.render.view.View`'s buttons out: which rows, which labels, which colour
 names. The adapters and ``tripeaks show`` both use these functions, so what ``show`` prints is what is sent.
 
-**Discord** keeps the view's rows (at most 5 buttons each) and its colours, one to one.
+**Discord** keeps the view's rows (at most 5 buttons each, split to fit a phone) and its colours; a board's ten
+card places go a peak a row (3, 3 and 4), the blanks after a row's last card left out.
 
 **Telegram** gives the buttons of a row equal widths and cuts a label that does not fit its share with "…". On a
 360-pixel phone the keyboard is as wide as the message bubble, about :data:`TELEGRAM_ROW_PX` (300) pixels; a
@@ -31,6 +32,7 @@ from dataclasses import dataclass
 from bot.app.commands import (
     AskHint,
     Begin,
+    Blank,
     BoardChoice,
     Command,
     ConfirmStart,
@@ -83,6 +85,11 @@ class ShownButton:
     #: a link button's address (Telegram ``InlineKeyboardButton(url=...)``, a Discord link button); command None
     url: str | None = None
 
+    @property
+    def blank(self) -> bool:
+        """An empty place among a board's cards: a tap on it does nothing."""
+        return isinstance(self.command, Blank)
+
 
 Rows = tuple[tuple[ShownButton, ...], ...]
 
@@ -105,11 +112,43 @@ def discord_row_fits(labels: list[str]) -> bool:
     return len(labels) <= DISCORD_ROW_WIDTH and needed + DISCORD_BUTTON_GAP_PX * (len(labels) - 1) <= DISCORD_ROW_PX
 
 
+#: The board's card places (:func:`bot.render.tableau.card_place`) a Discord row: one row a peak (its bottom row is
+#: 3, 3 and 4 cards), as five cards do not fit a phone's row.
+DISCORD_CARD_ROWS = (range(0, 3), range(3, 6), range(6, 10))
+
+
+def is_card_grid(row: tuple[Button, ...]) -> bool:
+    """Whether ``row`` is part of a board's grid of card places (cards and blanks only)."""
+    return bool(row) and all(b.card is not None or b.blank for b in row)
+
+
+def _discord_card_rows(places: list[Button]) -> list[tuple[Button, ...]]:
+    """The grid's places a peak a row. Discord buttons are as wide as their labels and a row starts at the left, so
+    a blank is needed only before a card: the blanks after a row's last card are left out (a row with no card
+    keeps one blank, so the rows below stay where they were)."""
+    rows = []
+    for places_of_peak in DISCORD_CARD_ROWS:
+        row = [places[i] for i in places_of_peak]
+        while len(row) > 1 and row[-1].blank:
+            row.pop()
+        rows.append(tuple(row))
+    return rows
+
+
 def discord_rows(view: View) -> Rows:
-    """The view's rows, each split to fit a phone (Discord buttons are as wide as their labels); colours as the
-    view names them."""
-    return tuple(tuple(ShownButton(b.label, b.command, b.style.value, b.disabled, b.url) for b in part)
-                 for row in view.buttons for part in _reflow(row, discord_row_fits))
+    """The view's rows, each split to fit a phone (Discord buttons are as wide as their labels), the board's card
+    places a peak a row (:data:`DISCORD_CARD_ROWS`); colours as the view names them."""
+    rows: list[tuple[Button, ...]] = []
+    grid = [b for row in view.buttons if is_card_grid(row) for b in row]
+    for row in view.buttons:
+        if is_card_grid(row):
+            if grid:
+                rows.extend(_discord_card_rows(grid))
+                grid = []
+        else:
+            rows.extend(_reflow(row, discord_row_fits))
+    return tuple(tuple(ShownButton(b.label, b.command, b.style.value, b.disabled, b.url) for b in row)
+                 for row in rows)
 
 
 # --- Telegram ------------------------------------------------------------------------------------------------------
@@ -159,11 +198,14 @@ _TELEGRAM_STYLES = {ButtonStyle.PRIMARY: "primary", ButtonStyle.SUCCESS: "succes
 
 
 def telegram_rows(view: View) -> Rows:
-    """The inline keyboard: each of the view's rows split to fit a phone, colours as ``style`` names. Disabled
-    buttons stay (Telegram cannot grey one out; a tap on it is refused by the service with its reason)."""
+    """The inline keyboard: each of the view's rows split to fit a phone, colours as ``style`` names; the board's
+    grid of card places as it is (five places a row always fit; a blank button keeps an empty place, as Telegram
+    stretches a row's buttons over its width). Disabled buttons stay (Telegram cannot grey one out; a tap on it is
+    refused by the service with its reason, on a blank it does nothing)."""
     return tuple(tuple(ShownButton(b.label, b.command, _TELEGRAM_STYLES.get(b.style), b.disabled, b.url)
                        for b in part)
-                 for row in view.buttons for part in _reflow(row, telegram_row_fits))
+                 for row in view.buttons
+                 for part in ([row] if is_card_grid(row) else _reflow(row, telegram_row_fits)))
 
 
 # --- the console ---------------------------------------------------------------------------------------------------
@@ -221,7 +263,8 @@ def console_key(button: Button) -> str:
 
 def console_rows(view: View) -> tuple[tuple[tuple[str, Button], ...], ...]:
     """Rows of (key, button), the disabled buttons and links left out (a key only for what can be done here)."""
-    rows = (tuple((console_key(b), b) for b in row if not b.disabled and b.url is None) for row in view.buttons)
+    rows = (tuple((console_key(b), b) for b in row if not b.disabled and not b.blank and b.url is None)
+            for row in view.buttons)
     return tuple(row for row in rows if row)
 
 

@@ -91,6 +91,22 @@ def slot_column(slot: int) -> int:
     return 3 * (slot - 18)
 
 
+#: The places of a board's card buttons: one for each card of the bottom row, left to right.
+CARD_PLACES = 10
+
+
+def card_place(slot: int) -> int:
+    """The place of ``slot``'s button in the board's grid of card buttons: the bottom-row card under the middle of
+    it (its column on the table, in thirds). Every card of a place lies on the card before it (a third-row card on
+    its bottom-row card, and so on up), so at most one card of a place is free at a time: a free card keeps its
+    button's place until it is played.
+
+    >>> [card_place(s) for s in (18, 27, 9, 17, 3, 8, 0, 2)]
+    [0, 9, 0, 8, 1, 8, 1, 7]
+    """
+    return slot_column(slot) // 3
+
+
 def slot_mark(game: Game, slot: int, hinted: int | None = None) -> str:
     """The mark before a face-up card: hinted, fits the waste card, free, or (never in these rules) covered."""
     if not game.is_playable(slot):

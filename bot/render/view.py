@@ -19,7 +19,7 @@ import enum
 import unicodedata
 from dataclasses import dataclass
 
-from bot.app.commands import Command
+from bot.app.commands import Blank, Command
 from core.cards import Card
 
 
@@ -48,6 +48,11 @@ class Button:
     url: str | None = None
     #: the card a card button plays (the console's key for it is the card's name)
     card: Card | None = None
+
+    @property
+    def blank(self) -> bool:
+        """An empty place in the grid of card buttons (its command is a :class:`~bot.app.commands.Blank`)."""
+        return isinstance(self.command, Blank)
 
 
 class SlotState(enum.Enum):
@@ -107,8 +112,11 @@ TELEGRAM_BUTTONS_MAX = 100
 TELEGRAM_CALLBACK_BYTES_MAX = 64
 TELEGRAM_TEXT_MAX = 4096
 TELEGRAM_NOTICE_MAX = 200
-#: Card buttons a row, on every platform: with at most 10 free cards at once, two rows of cards.
+#: Card buttons a row of the view: the board's ten places of cards (:func:`bot.render.tableau.card_place`) in two
+#: rows, an empty place a blank button (:data:`BLANK_LABEL`).
 CARDS_PER_ROW = 5
+#: The label of a blank button: a braille blank, which every platform keeps (a space is refused or trimmed).
+BLANK_LABEL = "\u2800"
 
 #: The widest line of the monospace tableau, in display columns: a 360-pixel phone shows about 33 columns of
 #: 14-pixel monospace in a Telegram bubble (about 300 px) or a Discord code block, and cuts or wraps the rest.

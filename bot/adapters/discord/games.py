@@ -32,6 +32,7 @@ from bot.app.codec import decode
 from bot.app.commands import (
     AskHint,
     Begin,
+    Blank,
     ConfirmStart,
     DailyDeal,
     DealByCode,
@@ -140,5 +141,7 @@ async def on_button(ctx: BotContext, interaction: Interaction, custom_id: str) -
             await rules(ctx, interaction)
         case PlayDaily(day):
             await launch(ctx, interaction, DailyDeal(day))
+        case Blank():  # an empty place among the cards (disabled, so only a tampered client gets here): nothing
+            await interaction.response.defer()
         case _:
             await on_settings_button(ctx, interaction, command)

@@ -25,6 +25,7 @@ from bot.app.codec import decode
 from bot.app.commands import (
     AskHint,
     Begin,
+    Blank,
     ConfirmStart,
     DailyDeal,
     DealByCode,
@@ -151,6 +152,8 @@ async def tap_effects(tg: TelegramContext, executor: TelegramExecutor, data: str
         case PlayDaily(day):
             # everyone who taps Play under a daily post gets their own game, in a new message
             return await tg.flow.start(actor, DailyDeal(day))
+        case Blank():  # an empty place among the cards: the tap is answered, silently
+            return []
     try:
         if isinstance(command, ShowRules):
             await tg.reply(executor.need_anchor(), render_rules(await tg.user_locale(user)))
