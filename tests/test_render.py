@@ -785,3 +785,15 @@ def test_settings_show_what_is_chosen() -> None:
     toggle = view.buttons[0][0]
     assert toggle.label == tr.pgettext("button", "Explanations: off") and payload_of(toggle) == "tp:set:explain:on"
     assert not toggle.label.startswith("✓")  # green and ticked only when on
+
+
+def test_a_card_that_fitted_before_the_last_move_says_the_waste_card_changed() -> None:
+    """Two quick taps of two green cards: the second, refused, names the card and says the first one changed the
+    waste card (not only "Must be one rank higher or lower")."""
+    game, _ = play("TP1-E-AAAAAAB", [Tap(21)])
+    outcome = game.apply(Tap(22))
+    assert outcome.reason is Reason.NOT_ADJACENT
+    view = render_game(snapshot(game, outcome, waste_changed=True), "en", Settings())
+    expected = "K♥ was not played. Your previous move changed the waste card to K♣"
+    assert view.notice is not None and strip_variation(view.notice) == strip_variation(expected)
+    assert "Must be one rank" not in (view.status or "")

@@ -863,3 +863,29 @@ async def test_a_card_keeps_its_button_place_while_it_is_free(api: FakeBotAPI, s
     answer, same = await tap(api, alice, chat, message, blanks[0])
     assert answer.text is None and same.edit_count == edits and same.keyboard == message.keyboard
     assert_all_answered(api)
+
+
+async def test_double_taps_act_once(api: FakeBotAPI, service: GameService) -> None:
+    """Share and Review tapped twice post one message each; the same card tapped twice is played once and the
+    second tap says nothing (no "This card has already been removed")."""
+    alice = api.user("Alice")
+    chat = api.private_chat(alice)
+    message = await command(api, alice, chat, f"{NEW} {WIN_CODE}")
+    for action in winning_line(WIN_CODE):
+        _, message = await tap(api, alice, chat, message, data_for(message, action))
+    for word in ("s", "v"):
+        count = len(api.bot_messages(chat))
+        first, _ = await tap(api, alice, chat, message, data_for(message, word))
+        second, _ = await tap(api, alice, chat, message, data_for(message, word))
+        assert len(api.bot_messages(chat)) == count + 1, word
+        assert second.text is None
+
+    board = await command(api, alice, chat, f"{NEW} {CODE}")
+    slot = fitting(Game.from_code(CODE))
+    data = data_for(board, Tap(slot))
+    _, played = await tap(api, alice, chat, board, data)
+    again, same = await tap(api, alice, chat, board, data, check_button=False)  # the keyboard the player saw
+    assert again.text is None
+    assert same.text == played.text and same.keyboard == played.keyboard
+    assert "already been removed" not in same.text
+    assert_all_answered(api)

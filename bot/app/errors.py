@@ -70,6 +70,14 @@ class NotYourSettings(NotYourGame):
     """Someone tapped the settings message another player opened (in a group)."""
 
 
+class AlreadyDone(BotError):
+    """A second tap of a button whose first tap already did what it asks (a Replay whose game is already dealt):
+    nothing to do, and nothing to say."""
+
+    def __init__(self) -> None:
+        super().__init__("already done")
+
+
 class NotCurrentGame(BotError):
     """A tap on the board of a game that is no longer the player's latest one (abandoned or replaced): nothing
     changed, and the board must not turn into another game. ``current`` is the player's game now, if any."""

@@ -10,7 +10,12 @@
   older board (a double tap) only refresh it to the game as it stands.
 - New game on a board: the question first when the game has moves; else the new game (drawn into the tapped
   message where the platform can, when it replaces the game that board showed). Replay: the same deal, a new board.
-- Review: the solver's account, privately; Share: the result as a public message. Both only for the game's owner.
+- Review: the solver's account, privately; Share: the result as a public message. Both only for the game's owner,
+  and once: the same button tapped again within :data:`ONCE_WITHIN` seconds does nothing (a double tap posts one
+  message). Replay tapped again once its deal is dealt does nothing either.
+- No under the question, then Yes under the same question (two quick taps): the game goes on; Yes does nothing
+  until the player is asked again.
+- The same card tapped twice plays it once; the second tap shows the board as it stands, without a word.
 - A tap on the board of a game that is no longer the player's latest, someone else's board, and every error: a
   private line, nothing else changed.
 """
@@ -47,9 +52,12 @@ from bot.app.effects import (
     SendBoard,
     ShareOf,
 )
-from bot.app.errors import BotError, ConfirmAbandon, NoActiveGame, NotYourGame, StaleGame
+from bot.app.errors import AlreadyDone, BotError, ConfirmAbandon, NoActiveGame, NotYourGame, StaleGame
 from bot.app.model import GameSnapshot, PlayerKey
 from bot.app.service import GameService
+
+#: How long a Share or Review of a game is not posted again (seconds): a double tap posts one message.
+ONCE_WITHIN = 60.0
 
 
 @dataclass(frozen=True)
@@ -73,6 +81,10 @@ class Flow:
         self.ask_once_within = ask_once_within
         #: New game taps just asked about, by (game id, version), with when
         self._asked: dict[tuple[int, int], float] = {}
+        #: Shares and Reviews just done, by (kind, game id), with when
+        self._done: dict[tuple[str, int], float] = {}
+        #: games the player chose to keep playing under a question (No), until they are asked again
+        self._kept: set[int] = set()
 
     async def problem(self, player: PlayerKey, error: Exception) -> list[Effect]:
         """The private line explaining ``error``, in the player's language."""
@@ -82,12 +94,17 @@ class Flow:
                     reuse: bool = False) -> list[Effect]:
         """Start ``request`` (or what the player confirmed): the new board (``reuse``: the tapped message may become
         it), or the question first when that would abandon a game with moves."""
+        if isinstance(request, ConfirmStart) and request.abandon in self._kept:
+            return []  # Yes tapped after No on the same question: the game goes on
         try:
             snapshot = await self.service.start(actor.player, actor.name, request, chat_id=actor.chat_id,
                                                 community=actor.community, ask=True)
         except ConfirmAbandon as asked:
             assert not isinstance(request, ConfirmStart)  # a confirmed start is never asked again
+            self._kept.discard(asked.current.game_id)
             return [Answer(Question(asked.current, request))]
+        except AlreadyDone:
+            return []
         except BotError as error:
             return await self.problem(actor.player, error)
         return [SendBoard(snapshot, reuse=reuse)]
@@ -103,9 +120,14 @@ class Flow:
                     return await self._start_from_board(actor, command)
                 case Review(game_id):
                     snapshot = self._owned(player, await self.service.act(player, name, command))
+                    if not self._once("review", game_id):
+                        return []
                     return [Answer(ReviewOf(snapshot, await self.service.review(game_id)))]
-                case Share():
-                    return [Post(ShareOf(self._owned(player, await self.service.act(player, name, command))))]
+                case Share(game_id):
+                    snapshot = self._owned(player, await self.service.act(player, name, command))
+                    return [Post(ShareOf(snapshot))] if self._once("share", game_id) else []
+        except AlreadyDone:
+            return []
         except StaleGame as stale:
             # an old board of the same game, or a double tap: nothing changed; show the game as it stands
             return [EditBoard(stale.current, notice=Problem(stale, stale.current.settings))]
@@ -119,6 +141,7 @@ class Flow:
         except BotError as error:
             return await self.problem(actor.player, error)
         self._asked = {key: at for key, at in self._asked.items() if key[0] != command.game_id}
+        self._kept.add(command.game_id)
         return [EditMessage(Kept(kept))]
 
     async def resume(self, actor: Actor) -> list[Effect]:
@@ -144,6 +167,7 @@ class Flow:
             snapshot = await self.service.act(actor.player, actor.name, command, ask=True)
         except ConfirmAbandon as asked:
             assert asked.request is not None  # the service names what it would start
+            self._kept.discard(asked.current.game_id)
             if isinstance(command, NewGame) and self._double_tap(command):
                 return []
             return [Answer(Question(asked.current, asked.request))]
@@ -151,6 +175,16 @@ class Flow:
         reuse = (isinstance(command, NewGame) and replaced is not None and replaced.game_id == command.game_id
                  and replaced.abandoned)
         return [SendBoard(snapshot, reuse=reuse)]
+
+    def _once(self, kind: str, game_id: int) -> bool:
+        """Whether the ``kind`` button of ``game_id`` is to act now: not when it did within :data:`ONCE_WITHIN`
+        seconds (noted before any await, so two taps at once act once)."""
+        now = time.monotonic()
+        self._done = {key: at for key, at in self._done.items() if now - at < ONCE_WITHIN}
+        if (kind, game_id) in self._done:
+            return False
+        self._done[(kind, game_id)] = now
+        return True
 
     def _double_tap(self, command: NewGame) -> bool:
         """Whether this New game repeats one just asked about from the same board."""

@@ -112,6 +112,8 @@ class GameSnapshot:
     board: BoardRef | None = None
     #: the player's previous game when this one replaced it (abandoned, or finished), for its board to be closed
     replaced: GameSnapshot | None = None
+    #: the refused card was tapped on an older board: a move since (the tap just before, say) changed the waste card
+    waste_changed: bool = False
 
 
 @dataclass(frozen=True)

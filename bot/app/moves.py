@@ -2,7 +2,9 @@
 
 Taps and versions: every game row has a ``version`` that each applied action (and the end of the game as current)
 increments, and a board carries the version it shows. A card tapped on any board of the player's current game
-applies when it is legal now (two quick taps from one keyboard both apply); Draw and Undo must come from the board
+applies when it is legal now (two quick taps from one keyboard both apply; the same card tapped twice is played
+once, and the second tap only shows the board as it stands; a card that no longer fits says the waste card
+changed); Draw and Undo must come from the board
 as it stands (:class:`StaleGame` otherwise, with the game as it stands), so a double tap applies once. A tap on the
 board of a game that is no longer the player's latest raises :class:`NotCurrentGame`: the board never turns into
 another game. The new state is written with ``WHERE version = :seen``, so of two actions that read the same version
@@ -121,7 +123,13 @@ class Moves:
                     continue
                 outcome = game.apply(tap.action)
                 if not outcome.ok:
-                    results.append(snapshot_of(record, game, outcome=outcome))
+                    older = record.version != tap.version  # a card tapped on an older board: moves came since
+                    if older and outcome.reason is Reason.REMOVED:
+                        # the same card tapped twice: the first tap played it; the board as it stands, no word
+                        results.append(snapshot_of(record, game))
+                    else:
+                        results.append(snapshot_of(record, game, outcome=outcome,
+                                                   waste_changed=older and outcome.reason is Reason.NOT_ADJACENT))
                     continue
                 undos = record.undos_used + isinstance(tap.action, Undo)
                 status = game.status.value

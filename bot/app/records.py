@@ -43,7 +43,8 @@ def owner_of(record: GameRecord) -> PlayerKey:
 
 
 def snapshot_of(record: GameRecord, game: Game | None = None, *, outcome: Outcome | None = None,
-                hint: Hint | None = None, replaced: GameSnapshot | None = None) -> GameSnapshot:
+                hint: Hint | None = None, replaced: GameSnapshot | None = None,
+                waste_changed: bool = False) -> GameSnapshot:
     board = (BoardRef(record.chat_id, record.message_id)
              if record.chat_id is not None and record.message_id is not None else None)
     return GameSnapshot(
@@ -51,7 +52,8 @@ def snapshot_of(record: GameRecord, game: Game | None = None, *, outcome: Outcom
         game=game if game is not None else Game.from_text(record.state), daily=record.daily, outcome=outcome,
         hint=hint, verdict=verdict_of(record) if record.status in (WON, BLOCKED) else None,
         hints_used=record.hints_used, abandoned=record.status == ABANDONED, settings=settings_of(record),
-        undos_used=record.undos_used, dealt_winnable=record.dealt_winnable, board=board, replaced=replaced)
+        undos_used=record.undos_used, dealt_winnable=record.dealt_winnable, board=board, replaced=replaced,
+        waste_changed=waste_changed)
 
 
 async def load_game(tx: Transaction, game_id: int) -> GameRecord:

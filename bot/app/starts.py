@@ -17,7 +17,7 @@ import secrets
 
 from bot.app.commands import ConfirmStart, DailyDeal, DealByCode, NewGame, RandomDeal, Replay, StartRequest
 from bot.app.daily_codes import DailyCodes
-from bot.app.errors import BadPayload, ConfirmAbandon, NotCurrentGame
+from bot.app.errors import AlreadyDone, BadPayload, ConfirmAbandon, NotCurrentGame
 from bot.app.model import GameSnapshot, PlayerKey
 from bot.app.players import name_columns
 from bot.app.records import load_checked, load_owned, parse_code, snapshot_of
@@ -187,6 +187,9 @@ class Starts:
             owner = await stored_players.upsert(tx, player.platform, player.user_id, name_columns(order.name), now)
             latest = await stored_games.latest_of(tx, player.platform, player.user_id)
             if order.replaces is not None and (latest is None or latest.id != order.replaces):
+                if (isinstance(order.request, DealByCode) and latest is not None and latest.id > order.replaces
+                        and latest.code == order.request.code):
+                    raise AlreadyDone()  # Replay tapped twice: the deal is dealt again already
                 raise NotCurrentGame(snapshot_of(latest) if latest is not None else None)
             if order.must_ask(latest):
                 assert latest is not None

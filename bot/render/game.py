@@ -70,10 +70,17 @@ def _outcome_card(outcome: Outcome, game: Game) -> Card | None:
     return game.card_at(action.slot) if isinstance(action, Tap) else None
 
 
-def _refusal(outcome: Outcome, game: Game, tr: Translator) -> str:
+def _refusal(outcome: Outcome, game: Game, tr: Translator, *, waste_changed: bool = False) -> str:
     """Why an action was refused; a refused face-up card is named (a second quick tap, a card played by name: the
-    player sees which one), a face-down one never (that would show it)."""
+    player sees which one), a face-down one never (that would show it). ``waste_changed``: the card was tapped on
+    an older board and no longer fits because a move since (two quick taps of two green cards) changed the waste
+    card, which is said."""
     reason = tr.gettext(REFUSALS[outcome.reason]) if outcome.reason is not None else ""
+    if waste_changed and outcome.reason is Reason.NOT_ADJACENT:
+        # TRANSLATORS: a card tapped on the board as it was before the player's last move no longer fits: that move
+        # (another card played, or a card drawn) put {waste} on the waste pile. Follows "{card} was not played."
+        reason = tr.gettext("Your previous move changed the waste card to {waste}").format(
+            waste=card_label(game.waste))
     card = _outcome_card(outcome, game)
     action = outcome.action
     if card is None or not isinstance(action, Tap) or not game.is_face_up(action.slot):
@@ -217,7 +224,7 @@ def _status_lines(snapshot: GameSnapshot, settings: Settings, tr: Translator, *,
         # TRANSLATORS: under a board whose game the player left by starting another
         return [tr.gettext("This game was abandoned")]
     if outcome is not None and outcome.reason is not None and settings.explain_refusals:
-        lines.append(_refusal(outcome, game, tr))
+        lines.append(_refusal(outcome, game, tr, waste_changed=snapshot.waste_changed))
     if outcome is not None and outcome.ok and outcome.cleared_peak is not None:
         # TRANSLATORS: the last card of a peak was removed: 100 bonus points
         lines.append(tr.gettext("Peak cleared: +100!"))
@@ -296,7 +303,7 @@ def render_game(snapshot: GameSnapshot, locale: str, settings: Settings, *, owne
     outcome = snapshot.outcome
     notice = None
     if outcome is not None and outcome.reason is not None and settings.explain_refusals:
-        notice = _refusal(outcome, game, tr)
+        notice = _refusal(outcome, game, tr, waste_changed=snapshot.waste_changed)
     hinted = snapshot.hint.action if snapshot.hint is not None and not game.is_over else None
     table = seen_table(game, hinted, four_colour=settings.four_colour) if settings.board is BoardStyle.PICTURE \
         else None

@@ -122,6 +122,15 @@ def _deferred_thinking(interaction: Interaction) -> bool | None:
     return value if isinstance(value, bool) else None
 
 
+async def quiet(interaction: Interaction) -> None:
+    """Acknowledge ``interaction`` with nothing to show (a button whose first tap already did it): a click is
+    deferred as an update, which changes nothing; a "thinking" left by a slow answer is removed."""
+    if not interaction.response.is_done():
+        await interaction.response.defer()
+    elif _deferred_thinking(interaction) is not None:
+        await interaction.delete_original_response()
+
+
 async def show_update(interaction: Interaction, view: View) -> None:
     """Edit the message the clicked button is on."""
     if interaction.response.is_done():

@@ -23,6 +23,7 @@ from bot.adapters.discord.base import (
     here,
     locale_for,
     new_command,
+    quiet,
     show_error,
     show_new,
     show_update,
@@ -92,6 +93,8 @@ class DiscordExecutor:
                     await show_new(interaction, self.draw(shown))
                 case EditMessage(shown):
                     await show_update(interaction, self.draw(shown))
+        if not effects:  # nothing to do (a double tap): the click is acknowledged, nothing changes
+            await quiet(interaction)
 
     # --- drawing ------------------------------------------------------------------------------------------------
 

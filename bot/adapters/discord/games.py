@@ -24,6 +24,7 @@ from bot.adapters.discord.base import (
     in_time,
     own_locale,
     player_of,
+    quiet,
     show_error,
 )
 from bot.adapters.discord.executor import DiscordExecutor
@@ -142,6 +143,6 @@ async def on_button(ctx: BotContext, interaction: Interaction, custom_id: str) -
         case PlayDaily(day):
             await launch(ctx, interaction, DailyDeal(day))
         case Blank():  # an empty place among the cards (disabled, so only a tampered client gets here): nothing
-            await interaction.response.defer()
+            await quiet(interaction)
         case _:
             await on_settings_button(ctx, interaction, command)
