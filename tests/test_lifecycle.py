@@ -17,7 +17,7 @@ from bot.app.model import BoardRef, PlayerKey
 from bot.app.service import GameService
 from bot.store.engine import Database
 from core.deal import GameCode, Rules
-from core.game import DRAW, Game, Reason, Status, Tap
+from core.game import DRAW, Game, Status, Tap
 from tests.conftest import fake_hint, fake_verdict
 from tests.core_helpers import winning_line
 from tests.test_service import ALICE, BLOCK_CODE, BOB, WIN_CODE, block_game, play, win_game
@@ -58,12 +58,14 @@ async def test_two_quick_card_taps_from_one_board_both_apply(service: GameServic
     assert second.game.moves == 2
 
 
-async def test_a_stale_card_that_no_longer_fits_is_refused_with_its_reason(service: GameService) -> None:
+async def test_a_card_tapped_twice_is_played_once_and_the_second_tap_refused_nothing(service: GameService) -> None:
+    """The double tap of one card: played by the first tap; the second shows the game as it stands, with no
+    refusal to explain (not "This card has already been removed")."""
     start = await service.new_game(ALICE, "Alice", code=WIN_CODE)
     slot = free_fitting(start.game)[0]
     await service.act(ALICE, "Alice", game_command(start.game_id, 0, str(slot)))
     again = await service.act(ALICE, "Alice", game_command(start.game_id, 0, str(slot)))  # the double tap
-    assert again.outcome is not None and again.outcome.reason is Reason.REMOVED and again.version == 1
+    assert again.outcome is None and again.version == 1 and again.game.is_removed(slot)
 
 
 async def test_a_double_tap_of_draw_or_undo_applies_once(service: GameService) -> None:
@@ -95,9 +97,9 @@ async def test_a_game_with_moves_is_not_abandoned_without_confirmation(service: 
     new = await service.start(ALICE, "Alice", confirmed)
     assert str(new.game.code) == WIN_CODE
     assert new.replaced is not None and new.replaced.game_id == old.game_id and new.replaced.abandoned
-    with pytest.raises(errors.NotCurrentGame) as twice:  # Yes tapped twice: one new game
+    with pytest.raises(errors.AlreadyDone):  # Yes tapped twice: one new game, and nothing to say
         await service.start(ALICE, "Alice", confirmed)
-    assert twice.value.current is not None and twice.value.current.game_id == new.game_id
+    assert (await service.current_game(ALICE)).game_id == new.game_id  # type: ignore[union-attr]
 
 
 async def test_new_game_tapped_twice_on_a_finished_board_starts_one_game(service: GameService) -> None:

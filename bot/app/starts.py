@@ -187,9 +187,9 @@ class Starts:
             owner = await stored_players.upsert(tx, player.platform, player.user_id, name_columns(order.name), now)
             latest = await stored_games.latest_of(tx, player.platform, player.user_id)
             if order.replaces is not None and (latest is None or latest.id != order.replaces):
-                if (isinstance(order.request, DealByCode) and latest is not None and latest.id > order.replaces
-                        and latest.code == order.request.code):
-                    raise AlreadyDone()  # Replay tapped twice: the deal is dealt again already
+                if latest is not None and latest.id > order.replaces and (
+                        order.confirmed or isinstance(order.request, DealByCode) and latest.code == order.request.code):
+                    raise AlreadyDone()  # Yes or Replay tapped twice: the game it starts has started
                 raise NotCurrentGame(snapshot_of(latest) if latest is not None else None)
             if order.must_ask(latest):
                 assert latest is not None
