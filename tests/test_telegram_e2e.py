@@ -36,10 +36,12 @@ from bot.app.service import GameService
 from bot.config import Config
 from bot.render.commands import command_description
 from bot.render.game import play_ack, render_game
+from bot.render.picture import draw_table
 from bot.render.platforms import telegram_row_fits, telegram_rows
 from bot.render.replies import error_text, render_settings, render_stats
 from bot.render.tableau import card_cell, card_label
 from bot.render.view import View
+from bot.store import players as stored_players
 from bot.store.database import open_database
 from core.cards import Card
 from core.deal import GameCode
@@ -118,6 +120,16 @@ async def running_bot(api: FakeBotAPI, db_url: str, **settings: Any) -> AsyncIte
             await db.close()
 
 
+@pytest.fixture(autouse=True)
+def text_boards(monkeypatch: pytest.MonkeyPatch) -> None:
+    """These tests read the text board (its code block, its marks, editMessageText); new players here choose it.
+    The picture board, every player's default, is played in tests/test_telegram_picture.py."""
+    monkeypatch.setitem(stored_players.NEW_PLAYER, "board_style", BoardStyle.TEXT.value)
+
+
+TEXT_BOARD = Settings(board=BoardStyle.TEXT)
+
+
 @pytest.fixture
 async def service(api: FakeBotAPI, db_url: str, no_errors_logged: None) -> AsyncIterator[GameService]:
     async with running_bot(api, db_url) as running:
@@ -128,8 +140,10 @@ async def service(api: FakeBotAPI, db_url: str, no_errors_logged: None) -> Async
 
 
 def plain(view: View) -> str:
-    """The view's text as a Telegram client shows it: the HTML markup parsed away."""
-    return "\n".join(part for part in (view.header, view.tableau, view.status) if part)
+    """The view's text as a Telegram client shows it: the HTML markup parsed away. A picture board's text is its
+    photo's caption: the header and the status."""
+    board = view.tableau if view.table is None else None
+    return "\n".join(part for part in (view.header, board, view.status) if part)
 
 
 def rows(view: View) -> list[list[tuple[str, str]]]:
@@ -145,7 +159,7 @@ def expected_view(game: Game, game_id: int, version: int, *, locale: str = "en",
                   verdict: DealVerdict | None = None, undos: int = 0, owner: str | None = None,
                   latest: bool = True) -> View:
     """The board of this game as its player sees it; ``owner``: in a group, where the board names its player."""
-    settings = Settings()
+    settings = TEXT_BOARD
     snapshot = GameSnapshot(game_id, version, PlayerKey("telegram", "0"), owner or "", game, outcome=outcome,
                             settings=settings, verdict=verdict, undos_used=undos)
     return render_game(snapshot, locale, settings, owner_label=owner is not None, latest=latest)
@@ -158,9 +172,14 @@ def spaced(text: str) -> str:
 
 
 def assert_shows(message: StoredMessage, view: View) -> None:
-    """The message shows exactly this view: text, the whole tableau as one code block, and the keyboard."""
+    """The message shows exactly this view: text, the whole tableau as one code block (or the picture board as a
+    photo with the header and status as its caption), and the keyboard."""
     assert spaced(message.text) == spaced(plain(view))
-    if view.tableau is not None:
+    if view.table is not None:
+        assert message.is_photo and message.photo_bytes == draw_table(view.table)
+        assert message.entity_texts("pre") == []
+    elif view.tableau is not None:
+        assert not message.is_photo
         assert [spaced(block) for block in message.entity_texts("pre")] == [spaced(view.tableau)]
     assert message.entity_texts("bold") == [view.header]
     assert message.keyboard == rows(view)
@@ -605,7 +624,7 @@ async def test_the_language_setting_overrides_telegrams_and_explanations_can_be_
     assert "Мова" in settings.text
     answer, settings = await tap(api, oksana, chat, settings, "tp:set:lang:ja")
     assert answer.text is None
-    assert settings.text == plain(render_settings(Settings(language="ja"), "ja"))
+    assert settings.text == plain(render_settings(Settings(language="ja", board=BoardStyle.TEXT), "ja"))
 
     message = await command(api, oksana, chat, f"{NEW} {CODE}")
     assert "イージー" in message.text.splitlines()[0]
@@ -620,20 +639,6 @@ async def test_the_language_setting_overrides_telegrams_and_explanations_can_be_
                               check_button=False)
     assert answer.text is None
     assert JA_NOT_ADJACENT not in shown.text
-    assert_all_answered(api)
-
-
-async def test_the_board_settings_are_kept(api: FakeBotAPI, service: GameService) -> None:
-    """Board: picture / text and the four-colour deck, tapped on the settings message, are the player's."""
-    alice = api.user("Alice")
-    chat = api.private_chat(alice)
-    settings = await command(api, alice, chat, "/settings")
-    assert "Board: picture" in settings.text and "Four-colour suits: off" in settings.text
-    _, settings = await tap(api, alice, chat, settings, "tp:set:board:text")
-    _, settings = await tap(api, alice, chat, settings, "tp:set:four:on")
-    chosen = Settings(board=BoardStyle.TEXT, four_colour=True)
-    assert settings.text == plain(render_settings(chosen, "en"))
-    assert await service.get_settings(PlayerKey("telegram", str(alice.id))) == chosen
     assert_all_answered(api)
 
 
@@ -799,7 +804,7 @@ async def test_daily_by_command_and_by_the_play_button(
     game_id, _ = game_of(message)
     snapshot = await service.game(game_id)
     assert snapshot.daily == day and str(snapshot.game.code) == CODE
-    assert_shows(message, render_game(snapshot, "en", Settings(), owner_label=True))
+    assert_shows(message, render_game(snapshot, "en", TEXT_BOARD, owner_label=True))
     assert "Daily deal" in message.text and message.text.startswith("Alice")  # in a group the board is named
 
     # the Play button under a daily post gives whoever taps it a game of their own, in a new message
@@ -812,7 +817,7 @@ async def test_daily_by_command_and_by_the_play_button(
     bob_id, _ = game_of(bobs)
     bob_snapshot = await service.game(bob_id)
     assert bob_snapshot.owner == PlayerKey("telegram", str(bob.id)) and str(bob_snapshot.game.code) == WIN_CODE
-    assert_shows(bobs, render_game(bob_snapshot, "uk", Settings(), owner_label=True))
+    assert_shows(bobs, render_game(bob_snapshot, "uk", TEXT_BOARD, owner_label=True))
     # a day still to come is not a daily deal anyone can have
     answer, _ = await tap(api, bob, group, post, encode(PlayDaily(day + dt.timedelta(days=1))),
                           check_button=False)

@@ -36,7 +36,7 @@ from bot.app.commands import (
     StartRequest,
 )
 from bot.app.errors import CardNotInPlay, NotACard, NotCurrentGame, NotYourGame
-from bot.app.model import BoardRef, GameSnapshot, PlayerKey, Settings
+from bot.app.model import BoardRef, GameSnapshot, PlayerKey
 from bot.app.service import GameService
 from bot.i18n import SUPPORTED_LOCALES, language_code
 from bot.render.commands import TELEGRAM_DESCRIPTIONS, command_description
@@ -53,6 +53,7 @@ from tests.test_telegram_e2e import (  # noqa: F401 - the fixtures are used by n
     CODE,
     HANDLED,
     NEW,
+    TEXT_BOARD,
     WIN_CODE,
     after,
     api,
@@ -67,6 +68,7 @@ from tests.test_telegram_e2e import (  # noqa: F401 - the fixtures are used by n
     plain,
     service,
     tap,
+    text_boards,
 )
 
 pytestmark = pytest.mark.timeout(60)
@@ -227,11 +229,11 @@ async def test_new_game_on_a_board_with_moves_asks_and_yes_turns_the_question_in
     answer, started = await tap(api, alice, chat, asked, encode(ConfirmStart(old.game_id, request)))
     new = await current(service, alice)
     assert answer.text is None and new.game_id != old.game_id
-    assert_shows(started, render_game(new, "en", Settings()))
+    assert_shows(started, render_game(new, "en", TEXT_BOARD))
     assert new.board == BoardRef(str(chat.id), str(asked.message_id))  # the question is the live board now
     # the abandoned game's board is closed: as it stood, without buttons
     abandoned = await service.game(old.game_id)
-    assert_shows(api.message(chat, board.message_id), render_game(abandoned, "en", Settings(), latest=False))
+    assert_shows(api.message(chat, board.message_id), render_game(abandoned, "en", TEXT_BOARD, latest=False))
     assert api.message(chat, board.message_id).keyboard == []
 
     # Yes again (a double tap): one game was started, and the message is not turned back
@@ -309,7 +311,7 @@ async def test_the_question_names_a_game_in_another_chat(api: FakeBotAPI, servic
     _, started = await tap(api, alice, group, asked, encode(ConfirmStart(old.game_id, RandomDeal())))
     new = await current(service, alice)
     assert new.board == BoardRef(str(group.id), str(asked.message_id))
-    assert_shows(started, render_game(new, "en", Settings(), owner_label=True))
+    assert_shows(started, render_game(new, "en", TEXT_BOARD, owner_label=True))
     assert old.board is not None
     closed = api.message(api.private_chat(alice), int(old.board.message_id))
     assert closed.keyboard == []
@@ -328,11 +330,11 @@ async def test_replay_and_new_game_on_a_finished_board_are_new_messages(api: Fak
     assert answer.text is None and replay.message_id != won.message_id
     new = await current(service, alice)
     assert str(new.game.code) == WIN_CODE and new.game.moves == 0 and new.game_id != won_id
-    assert_shows(replay, render_game(new, "en", Settings()))
+    assert_shows(replay, render_game(new, "en", TEXT_BOARD))
     assert new.board == BoardRef(str(chat.id), str(replay.message_id))
     # the won board stays as it ended, with Share and Review only
     assert "You won!" in kept.text and [label for label, _ in kept.buttons] == ["Share", "Review"]
-    assert_shows(kept, render_game(await service.game(won_id), "en", Settings(), latest=False))
+    assert_shows(kept, render_game(await service.game(won_id), "en", TEXT_BOARD, latest=False))
 
     # Replay once more from the old board: it is no longer the latest game
     answer, _ = await tap(api, alice, chat, kept, encode(Replay(won_id)), check_button=False)
@@ -396,11 +398,11 @@ async def test_start_is_a_short_welcome_with_play_daily_and_rules(api: FakeBotAP
     _, _ = await tap(api, alice, chat, welcome, encode(Begin(DailyDeal())))
     daily = await current(daily_service, alice)
     assert daily.daily == DAY and str(daily.game.code) == "TP1-E-AAAAAAF"
-    assert_shows(api.last_message(chat), render_game(daily, "en", Settings()))
+    assert_shows(api.last_message(chat), render_game(daily, "en", TEXT_BOARD))
     _, _ = await tap(api, alice, chat, welcome, encode(Begin(RandomDeal())))
     game = await current(daily_service, alice)
     assert game.game_id != daily.game_id  # the untouched daily was replaced without a question
-    assert_shows(api.last_message(chat), render_game(game, "en", Settings()))
+    assert_shows(api.last_message(chat), render_game(game, "en", TEXT_BOARD))
     assert api.message(chat, welcome.message_id).edit_count == 0
     assert_all_answered(api)
 
@@ -415,7 +417,7 @@ async def test_daily_again_shows_the_attempt_anew_and_boards_from_one_post_carry
     attempt = await current(daily_service, alice)
     assert game_of(again) == game_of(first) == (attempt.game_id, 1)  # resumed, the draw kept
     assert attempt.board == BoardRef(str(group.id), str(again.message_id))  # the new message is the live board
-    assert_shows(again, render_game(attempt, "en", Settings(), owner_label=True))
+    assert_shows(again, render_game(attempt, "en", TEXT_BOARD, owner_label=True))
 
     # two players tap Play under one post: two boards, each named
     post = again

@@ -31,6 +31,9 @@ class PlayerRecord:
 _RETURNING = (players.c.id, players.c.platform, players.c.user_id, players.c.display_name, players.c.language,
               players.c.explain_refusals, players.c.default_rules, players.c.winnable_only, players.c.board_style,
               players.c.four_colour)
+#: A new player's settings (the tables' defaults; tests of the text board change ``board_style`` here).
+NEW_PLAYER: dict[str, object] = {"display_name": "", "language": None, "explain_refusals": True,
+                                 "default_rules": "easy", "board_style": "picture", "four_colour": False}
 #: The columns a caller may change.
 SETTABLE = frozenset({"display_name", "language", "explain_refusals", "default_rules", "winnable_only",
                       "board_style", "four_colour"})
@@ -55,10 +58,8 @@ async def upsert(tx: Transaction, platform: str, user_id: str, changes: Mapping[
     unknown = set(changes) - SETTABLE
     if unknown:
         raise ValueError(f"not player columns: {sorted(unknown)}")
-    values: dict[str, object] = {
-        "platform": platform, "user_id": user_id, "display_name": "", "language": None,
-        "explain_refusals": True, "default_rules": "easy", "board_style": "picture", "four_colour": False,
-        "created_at": now, **changes}
+    values: dict[str, object] = {"platform": platform, "user_id": user_id, **NEW_PLAYER, "created_at": now,
+                                 **changes}
     dialect_name = tx.dialect.name
     if dialect_name in ("postgresql", "sqlite"):
         dialect = importlib.import_module(f"sqlalchemy.dialects.{dialect_name}")

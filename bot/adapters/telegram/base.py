@@ -10,23 +10,25 @@ user-facing string lives here: the service decides, :mod:`bot.render` words it (
 
 from __future__ import annotations
 
+import asyncio
 import datetime as dt
 import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from telegram import Bot, Chat, Message, Update, User
+from telegram import Bot, CallbackQuery, Chat, InputMediaPhoto, Message, Update, User
 from telegram.constants import ChatType, ParseMode
 from telegram.error import BadRequest
 from telegram.ext import Application, ContextTypes
 
-from bot.adapters.telegram.keyboard import keyboard, message_text
+from bot.adapters.telegram.keyboard import caption_text, keyboard, message_text
 from bot.adapters.telegram.sending import EditOrder, is_not_modified, persist
 from bot.app.errors import BotError
 from bot.app.flow import Actor, Flow
 from bot.app.model import BoardRef, GameSnapshot, PlayerKey, Settings
 from bot.app.service import GameService
 from bot.i18n import match_locale, resolve_locale
+from bot.render.picture import draw_table
 from bot.render.replies import error_text
 from bot.render.view import View
 from core.errors import TriPeaksError
@@ -60,6 +62,61 @@ def message_ref(message: Message) -> BoardRef:
 
 def game_key(snapshot: GameSnapshot) -> tuple[int, int]:
     return snapshot.game_id, snapshot.version
+
+
+async def picture_of(view: View) -> bytes | None:
+    """The PNG of a picture board, drawn in a worker thread so no tap waits behind a picture; None for a view
+    without one (a text board, any other message)."""
+    if view.table is None:
+        return None
+    return await asyncio.to_thread(draw_table, view.table)
+
+
+async def send_view(view: View, to: Message | Chat) -> Message:
+    """A new message showing ``view``: a reply to the message ``to`` (quoting it in groups, while it exists) or a
+    message of its own in the chat ``to``. A picture board is a photo, its header and status the caption. Not sent
+    again after a timeout (it may have arrived)."""
+    markup = keyboard(view)
+    png = await picture_of(view)
+    if png is None:
+        text = message_text(view)
+        if isinstance(to, Message):
+            return await persist(lambda: to.reply_text(text, parse_mode=ParseMode.HTML, reply_markup=markup,
+                                                       allow_sending_without_reply=True), resend_after_timeout=False)
+        return await persist(lambda: to.send_message(text, parse_mode=ParseMode.HTML, reply_markup=markup),
+                             resend_after_timeout=False)
+    caption = caption_text(view)
+    if isinstance(to, Message):
+        return await persist(lambda: to.reply_photo(png, caption=caption, parse_mode=ParseMode.HTML,
+                                                    reply_markup=markup, allow_sending_without_reply=True),
+                             resend_after_timeout=False)
+    return await persist(lambda: to.send_photo(png, caption=caption, parse_mode=ParseMode.HTML, reply_markup=markup),
+                         resend_after_timeout=False)
+
+
+async def edit_view(view: View, at: tuple[Bot, int, int] | CallbackQuery) -> None:
+    """Edit a message to ``view``: the message ``at`` names (the bot, a chat id and a message id), or the one a
+    callback query was tapped on. A picture board is a new photo with its caption and keyboard in one call
+    (editMessageMedia), any other view a text; a text message cannot become a photo nor a photo a text (Telegram
+    answers BadRequest: the caller sends the view anew)."""
+    markup = keyboard(view)
+    png = await picture_of(view)
+    if png is None:
+        text = message_text(view)
+        if isinstance(at, CallbackQuery):
+            await persist(lambda: at.edit_message_text(text, parse_mode=ParseMode.HTML, reply_markup=markup))
+        else:
+            bot, chat_id, message_id = at
+            await persist(lambda: bot.edit_message_text(text, chat_id=chat_id, message_id=message_id,
+                                                        parse_mode=ParseMode.HTML, reply_markup=markup))
+        return
+    media = InputMediaPhoto(png, caption=caption_text(view), parse_mode=ParseMode.HTML)
+    if isinstance(at, CallbackQuery):
+        await persist(lambda: at.edit_message_media(media, reply_markup=markup))
+    else:
+        bot, chat_id, message_id = at
+        await persist(lambda: bot.edit_message_media(media, chat_id=chat_id, message_id=message_id,
+                                                     reply_markup=markup))
 
 
 class TelegramContext:
@@ -111,10 +168,7 @@ class TelegramContext:
     @staticmethod
     async def reply(message: Message, view: View) -> Message:
         """A new message answering ``message`` (quoting it in groups, as long as it still exists)."""
-        text, markup = message_text(view), keyboard(view)
-        return await persist(lambda: message.reply_text(text, parse_mode=ParseMode.HTML, reply_markup=markup,
-                                                        allow_sending_without_reply=True),
-                             resend_after_timeout=False)
+        return await send_view(view, message)
 
     @staticmethod
     async def reply_text(message: Message, text: str) -> Message:
@@ -124,15 +178,14 @@ class TelegramContext:
 
     async def edit_message(self, bot: Bot, where: BoardRef, view: View, game: tuple[int, int] | None) -> bool:
         """Edit the message at ``where`` to ``view``, unless it already shows a later version of ``game``.
-        False when it can no longer be edited (gone, too old); an edit that changes nothing is no error."""
+        False when it can no longer be edited (gone, too old, a text board where a picture is wanted or the other way
+        round); an edit that changes nothing is no error."""
         chat_id, message_id = int(where.chat_id), int(where.message_id)
-        text, markup = message_text(view), keyboard(view)
         async with self.edits.editing(chat_id, message_id, game) as wanted:
             if not wanted:
                 return True
             try:
-                await persist(lambda: bot.edit_message_text(text, chat_id=chat_id, message_id=message_id,
-                                                            parse_mode=ParseMode.HTML, reply_markup=markup))
+                await edit_view(view, (bot, chat_id, message_id))
             except BadRequest as error:
                 if is_not_modified(error):
                     return True

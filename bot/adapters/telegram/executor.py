@@ -20,18 +20,19 @@ import logging
 from collections.abc import Awaitable
 
 from telegram import Bot, CallbackQuery, Message, User
-from telegram.constants import ParseMode
 from telegram.error import BadRequest, TelegramError
 
 from bot.adapters.telegram.base import (
     NEW_COMMAND,
     TelegramContext,
+    edit_view,
     game_key,
     group_chat_id,
     in_group,
     message_ref,
+    send_view,
 )
-from bot.adapters.telegram.keyboard import keyboard, message_text, toast
+from bot.adapters.telegram.keyboard import toast
 from bot.adapters.telegram.sending import is_not_modified, persist
 from bot.app.effects import (
     Answer,
@@ -163,10 +164,7 @@ class TelegramExecutor:
 
     async def post(self, view: View) -> None:
         """A message of its own in the chat (not a reply)."""
-        text, markup = message_text(view), keyboard(view)
-        chat = self.need_anchor().chat
-        await persist(lambda: chat.send_message(text, parse_mode=ParseMode.HTML, reply_markup=markup),
-                      resend_after_timeout=False)
+        await send_view(view, self.need_anchor().chat)
 
     async def send_board(self, snapshot: GameSnapshot, *, reuse: bool) -> None:
         """A game just started (or resumed) as its live board: the tapped message redrawn (``reuse``) or a new
@@ -197,10 +195,9 @@ class TelegramExecutor:
         assert self.query is not None
         query = self.query
         message = query.message
-        text, markup = message_text(view), keyboard(view)
         if not isinstance(message, Message):  # too old for Telegram to say which message it was
             try:
-                await persist(lambda: query.edit_message_text(text, parse_mode=ParseMode.HTML, reply_markup=markup))
+                await edit_view(view, query)
             except BadRequest as error:
                 if not is_not_modified(error):
                     raise
@@ -209,13 +206,31 @@ class TelegramExecutor:
         game = game_key(snapshot) if snapshot is not None else None
         if not await self.tg.edit_message(self.bot, message_ref(message), view, game):
             # the message is gone or can no longer be edited: show the result in a new one
-            chat = message.chat
-            shown = await persist(lambda: chat.send_message(text, parse_mode=ParseMode.HTML, reply_markup=markup),
-                                  resend_after_timeout=False)
+            shown = await send_view(view, message.chat)
         if snapshot is not None and message_ref(shown) != snapshot.board:
             # the board was sent anew, or the player played on an older board of the game (after /resume, say):
             # the board they play on is the live one, which /play edits
             await self.tg.service.show_board(snapshot.game_id, message_ref(shown))
+
+    async def board_style_changed(self, *, anew: bool) -> None:
+        """The player changed how their board is drawn: their game in progress is shown so. A text message cannot
+        become a photo (nor a photo a text), so for a new board style (``anew``) the board is sent anew answering
+        the settings message, and the old one loses its buttons (best effort); new colours redraw it in place."""
+        snapshot = await self.tg.service.current_game(self.tg.player(self.user))
+        if snapshot is None or snapshot.game.is_over:
+            return
+        if not anew:
+            await self.redraw(snapshot)
+            return
+        old = snapshot.board
+        await self.send_board(snapshot, reuse=False)
+        if old is not None:
+            try:
+                await persist(lambda: self.bot.edit_message_reply_markup(int(old.chat_id), int(old.message_id),
+                                                                         reply_markup=None))
+            except TelegramError as error:
+                log.info("could not take the buttons off the old board of game %s: %s", snapshot.game_id,
+                         error.message)
 
     async def redraw(self, snapshot: GameSnapshot) -> None:
         """The game's live board edited to ``snapshot``; when there is none any more (or it cannot be edited), the

@@ -85,9 +85,14 @@ async def on_settings_tap(tg: TelegramContext, executor: TelegramExecutor, choic
     owner = _addressee(executor.query)
     if owner is not None and owner.id != user.id:
         raise NotYourSettings(owner.full_name)
+    before = await tg.service.get_settings(tg.player(user))
     settings = await tg.service.change_setting(tg.player(user), tg.name(user), choice)
     await executor.answer(None)
     await executor.edit_tapped(render_settings(settings, tg.locale(user, settings)), None)
+    if settings.board is not before.board:
+        await executor.board_style_changed(anew=True)
+    elif settings.four_colour is not before.four_colour:
+        await executor.board_style_changed(anew=False)
 
 
 def _addressee(query: CallbackQuery) -> User | None:

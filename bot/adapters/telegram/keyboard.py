@@ -1,6 +1,7 @@
 """A renderer :class:`~bot.render.view.View` as a Telegram message: HTML text and an inline keyboard.
 
-The header is bold, the tableau a ``<pre>`` block, the status plain; every text is escaped with
+The header is bold, the tableau a ``<pre>`` block, the status plain (a picture board is a photo instead, the header
+and status its caption: :func:`caption_text`); every text is escaped with
 :func:`html.escape`, so nothing a player types (a name, a code) can break the markup. The keyboard is
 :func:`bot.render.platforms.telegram_rows`: the view's rows split to fit a 360-pixel phone, the colours as the
 buttons' ``style``, each command encoded as ``callback_data`` (:mod:`bot.app.codec`); a link button (``url``)
@@ -39,6 +40,7 @@ ROW_WIDTH = InlineKeyboardMarkupLimit.BUTTONS_PER_ROW  # 8
 BUTTONS_MAX = InlineKeyboardMarkupLimit.TOTAL_BUTTON_NUMBER  # 100
 CALLBACK_DATA_MAX = InlineKeyboardButtonLimit.MAX_CALLBACK_DATA  # 64 bytes
 TEXT_MAX = MessageLimit.MAX_TEXT_LENGTH  # 4096
+CAPTION_MAX = MessageLimit.CAPTION_LENGTH  # 1024
 TOAST_MAX = CallbackQueryLimit.ANSWER_CALLBACK_QUERY_TEXT_LENGTH  # 200
 
 
@@ -57,6 +59,21 @@ def message_text(view: View) -> str:
     plain = "\n".join(part for part in (view.header, view.tableau, view.status) if part)
     if len(plain.encode("utf-16-le")) // 2 > TEXT_MAX:
         raise ViewTooLarge(f"message text of {len(plain)} characters")
+    return "\n".join(parts)
+
+
+def caption_text(view: View) -> str:
+    """A picture board's caption in Telegram HTML: the bold header, then the status lines (the photo is the board).
+
+    >>> caption_text(View(header="TP1-E-AAAAAAB · Easy", tableau="▒▒", status="Peak cleared: +100!"))
+    '<b>TP1-E-AAAAAAB · Easy</b>\\nPeak cleared: +100!'
+    """
+    parts = [f"<b>{html.escape(view.header)}</b>"]
+    if view.status:
+        parts.append(html.escape(view.status))
+    plain = "\n".join(part for part in (view.header, view.status) if part)
+    if len(plain.encode("utf-16-le")) // 2 > CAPTION_MAX:
+        raise ViewTooLarge(f"caption of {len(plain)} characters")
     return "\n".join(parts)
 
 

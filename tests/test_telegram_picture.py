@@ -1,0 +1,181 @@
+"""The picture board on Telegram, end to end (the real bot on the fake Bot API): every player's default. The game
+message is a photo of the table with the header and status as its caption and the inline keyboard; a tap edits it
+with editMessageMedia (new photo, caption and keyboard in one call); the board setting switches to the text board
+and back, each switch sending a new board; the picture is drawn off the event loop."""
+
+# ruff: noqa: F811 - the fixtures imported from test_telegram_e2e are named as parameters
+from __future__ import annotations
+
+import threading
+from collections.abc import AsyncIterator
+
+import pytest
+
+from bot.adapters.telegram import base as telegram_base
+from bot.app.model import BoardStyle, DealVerdict, GameSnapshot, PlayerKey, Settings
+from bot.app.service import GameService
+from bot.render.game import render_game
+from bot.render.picture import MAX_BYTES, draw_table
+from bot.render.view import View
+from core.game import DRAW, Game, Outcome, Reason, Status, Tap
+from tests.core_helpers import winning_line
+from tests.fakes.telegram_bot_api import FakeBotAPI, StoredMessage
+from tests.test_telegram_e2e import (  # noqa: F401 - the fixtures are used by name
+    CODE,
+    NEW,
+    WIN_CODE,
+    api,
+    assert_all_answered,
+    assert_shows,
+    command,
+    data_for,
+    db_url,
+    fitting,
+    game_of,
+    no_errors_logged,
+    not_fitting,
+    running_bot,
+    tap,
+)
+
+pytestmark = pytest.mark.timeout(120)
+
+
+@pytest.fixture
+async def service(api: FakeBotAPI, db_url: str, no_errors_logged: None) -> AsyncIterator[GameService]:
+    async with running_bot(api, db_url) as running:
+        yield running
+
+
+PICTURE = Settings()  # every player's default
+
+
+def picture_view(game: Game, game_id: int, version: int, *, outcome: Outcome | None = None,
+                 verdict: DealVerdict | None = None, settings: Settings = PICTURE) -> View:
+    """The board as a player with the picture board (the default) sees it."""
+    snapshot = GameSnapshot(game_id, version, PlayerKey("telegram", "0"), "", game, outcome=outcome,
+                            settings=settings, verdict=verdict)
+    return render_game(snapshot, "en", settings)
+
+
+def assert_picture(message: StoredMessage, view: View) -> None:
+    assert view.table is not None and message.is_photo
+    assert_shows(message, view)
+    assert message.photo_size == (720, 353) and len(message.photo_bytes or b"") < MAX_BYTES
+
+
+async def test_a_new_game_is_a_photo_and_a_tap_edits_it_with_editmessagemedia(
+        api: FakeBotAPI, service: GameService) -> None:
+    alice = api.user("Alice")
+    chat = api.private_chat(alice)
+    message = await command(api, alice, chat, f"{NEW} {CODE}")
+    game_id, _ = game_of(message)
+    game = Game.from_code(CODE)
+    assert_picture(message, picture_view(game, game_id, 0))
+    assert message.text == "TP1-E-AAAAAAB · Easy\nScore: 500 · Moves: 0"  # the caption: header and status
+    assert [r.method for r in api.calls() if r.method.startswith("send")] == ["sendPhoto"]
+
+    slot = fitting(game)
+    first = message.photo_bytes
+    answer, edited = await tap(api, alice, chat, message, data_for(message, Tap(slot)))
+    assert answer.text is None
+    game.push(Tap(slot))
+    assert_picture(edited, picture_view(game, game_id, 1))
+    assert edited.photo_history == [first] and edited.photo_bytes != first
+    methods = [r.method for r in api.calls() if r.method in ("answerCallbackQuery", "editMessageMedia",
+                                                             "editMessageText")]
+    assert methods == ["answerCallbackQuery", "editMessageMedia"]  # the toast first, then one call for it all
+    assert len(api.bot_messages(chat)) == 1
+    assert_all_answered(api)
+
+
+async def test_a_refused_tap_leaves_the_picture_as_it_is(api: FakeBotAPI, service: GameService) -> None:
+    alice = api.user("Alice")
+    chat = api.private_chat(alice)
+    message = await command(api, alice, chat, f"{NEW} {CODE}")
+    game_id, _ = game_of(message)
+    game = Game.from_code(CODE)
+    slot = not_fitting(game)
+    first = message.photo_bytes
+    answer, edited = await tap(api, alice, chat, message, data_for(message, Tap(slot)))
+    assert answer.text is not None and "was not played" in answer.text
+    assert_picture(edited, picture_view(game, game_id, 0, outcome=Outcome(Tap(slot), Reason.NOT_ADJACENT)))
+    assert edited.photo_bytes == first and edited.edit_count == 1  # the same table: only the caption says why
+    # the same refusal again changes nothing: Telegram says so, and the bot takes it in its stride
+    await tap(api, alice, chat, edited, data_for(edited, Tap(slot)))
+    assert "message is not modified" in (api.calls("editMessageMedia")[-1].error or "")
+    assert len(api.bot_messages(chat)) == 1
+    assert_all_answered(api)
+
+
+async def test_a_whole_game_is_played_to_a_win_on_the_picture(api: FakeBotAPI, service: GameService) -> None:
+    alice = api.user("Alice")
+    chat = api.private_chat(alice)
+    message = await command(api, alice, chat, f"{NEW} {WIN_CODE}")
+    game_id, _ = game_of(message)
+    game = Game.from_code(WIN_CODE)
+    line = winning_line(WIN_CODE)
+    for action in line:
+        answer, message = await tap(api, alice, chat, message, data_for(message, action))
+        assert answer.text is None
+        outcome = game.push(action)
+    assert game.status is Status.WON
+    verdict = (await service.game(game_id)).verdict
+    assert_picture(message, picture_view(game, game_id, len(line), outcome=outcome, verdict=verdict))
+    assert f"You won! Final score: {game.score}" in message.text
+    assert message.edit_count == len(line) and len(api.bot_messages(chat)) == 1
+    assert api.calls("editMessageText") == [] and api.calls("sendMessage") == []
+    assert all(len(r.params["media"].get("caption", "")) <= 1024 for r in api.calls("editMessageMedia"))
+    assert_all_answered(api)
+
+
+async def test_the_board_setting_switches_to_text_and_back_with_a_new_board(
+        api: FakeBotAPI, service: GameService) -> None:
+    alice = api.user("Alice")
+    chat = api.private_chat(alice)
+    player = PlayerKey("telegram", str(alice.id))
+    board = await command(api, alice, chat, f"{NEW} {CODE}")
+    game_id, _ = game_of(board)
+    _, board = await tap(api, alice, chat, board, data_for(board, DRAW))
+    settings = await command(api, alice, chat, "/settings")
+    assert "Board: picture" in settings.text and "Four-colour suits: off" in settings.text
+
+    _, settings = await tap(api, alice, chat, settings, "tp:set:board:text")
+    assert (await service.get_settings(player)).board is BoardStyle.TEXT and "Board: text" in settings.text
+    text_board = api.last_message(chat)
+    assert text_board.message_id > settings.message_id and not text_board.is_photo  # a new board, as text
+    assert text_board.entity_texts("pre") and game_of(text_board) == (game_id, 1)
+    assert api.message(chat, board.message_id).keyboard == []  # the old picture keeps no buttons
+    assert (await service.game(game_id)).board is not None
+    assert (await service.game(game_id)).board.message_id == str(text_board.message_id)  # type: ignore[union-attr]
+    _, text_board = await tap(api, alice, chat, text_board, data_for(text_board, DRAW))  # play goes on
+    assert game_of(text_board) == (game_id, 2) and not text_board.is_photo
+
+    _, settings = await tap(api, alice, chat, settings, "tp:set:board:picture")
+    pictured = api.last_message(chat)
+    assert pictured.is_photo and game_of(pictured) == (game_id, 2)
+    # the four-colour deck redraws the live board in place
+    _, settings = await tap(api, alice, chat, settings, "tp:set:four:on")
+    recoloured = api.message(chat, pictured.message_id)
+    game = Game.from_code(CODE)
+    game.push(DRAW)
+    game.push(DRAW)
+    four = Settings(four_colour=True)
+    assert recoloured.photo_bytes == draw_table(picture_view(game, game_id, 2, settings=four).table)  # type: ignore[arg-type]
+    assert_all_answered(api)
+
+
+async def test_the_picture_is_drawn_off_the_event_loop(api: FakeBotAPI, service: GameService,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    threads: list[threading.Thread] = []
+
+    def recording(table: object) -> bytes:
+        threads.append(threading.current_thread())
+        return draw_table(table)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(telegram_base, "draw_table", recording)
+    alice = api.user("Alice")
+    chat = api.private_chat(alice)
+    message = await command(api, alice, chat, f"{NEW} {CODE}")
+    await tap(api, alice, chat, message, data_for(message, DRAW))
+    assert len(threads) == 2 and all(thread is not threading.main_thread() for thread in threads)
