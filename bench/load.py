@@ -3,7 +3,7 @@ PostgreSQL. Run by hand:
 
     .venv/bin/python bench/load.py [--players 1000] [--rate 500] [--seconds 20] [--db sqlite|postgres]
                                    [--processes 1] [--json] [--sweep] [--memory]
-                                   [--telegram [--bot-in-process]]
+                                   [--telegram [--bot-in-process] [--board picture|text]]
 
 Open loop: the taps arrive at ``--rate`` a second in all, whether or not earlier ones have been answered, as real
 players' taps do. Each player taps every ``players / rate`` seconds (players staggered evenly); a tap's latency
@@ -34,7 +34,9 @@ of the button of the game message whose callback_data (``tp:g:<game>:<version>:<
 the player's engine copy picked. A tap's latency runs from its scheduled arrival until the fake has recorded both
 the bot's answerCallbackQuery and its edit of the game message (what the player sees). The output adds
 ``"mode": "telegram"`` and the CPU time of the bench process (the fake server and the simulated players) and of
-the bot's process; the consistency check reads the bot's database as above.
+the bot's process; the consistency check reads the bot's database as above. ``--board picture`` (the default, as
+for a new player) makes each board a photo (sendPhoto) and each tap an editMessageMedia with a new PNG drawn in a
+worker thread; ``--board text`` gives the players the text board (editMessageText), for comparison.
 """
 
 from __future__ import annotations
@@ -432,13 +434,18 @@ def timed_bot_api() -> Any:
             self.expected[chat_id] = expected
             return expected
 
-        async def _m_send_message(self, params: Any) -> dict[str, Any]:
-            result: dict[str, Any] = await super()._m_send_message(params)
+        def _sent(self, result: dict[str, Any]) -> dict[str, Any]:
             expected = self.expected.get(int(result["chat"]["id"]))
             if expected is not None and expected.query_id is None and not expected.done.done():
                 expected.message_id = int(result["message_id"])
                 expected.done.set_result(asyncio.get_running_loop().time())
             return result
+
+        async def _m_send_message(self, params: Any) -> dict[str, Any]:
+            return self._sent(await super()._m_send_message(params))
+
+        async def _m_send_photo(self, params: Any) -> dict[str, Any]:
+            return self._sent(await super()._m_send_photo(params))
 
         async def _m_answer_callback_query(self, params: Any) -> bool:
             result: bool = await super()._m_answer_callback_query(params)
@@ -586,11 +593,14 @@ async def play_telegram(api: Any, total_players: int, rate: float, seconds: floa
 
 
 async def serve_telegram(url: str | URL, api_url: str, token: str, until: Callable[[], Awaitable[Any]],
-                         ready: Callable[[], None] = lambda: None) -> None:
+                         ready: Callable[[], None] = lambda: None, board: str = "picture") -> None:
     """The bot's Telegram adapter as ``tripeaks run`` starts it (long polling), on the bench's service (the solver
-    answering nothing), until ``until()`` returns."""
+    answering nothing), until ``until()`` returns; its new players have the ``board`` setting (picture or text)."""
     from bot.adapters.telegram.app import build_application, start, stop
     from bot.config import Config
+    from bot.store import players
+
+    players.NEW_PLAYER["board_style"] = board
 
     db = await open_database(url, migrate=False)
     service, executor = open_service(db)
@@ -608,14 +618,14 @@ async def serve_telegram(url: str | URL, api_url: str, token: str, until: Callab
             executor.shutdown()
 
 
-def _telegram_child(url: str, api_url: str, token: str, ready: Any, stop: Any) -> None:
+def _telegram_child(url: str, api_url: str, token: str, ready: Any, stop: Any, board: str) -> None:
     """The bot's own process: serve until the bench sets ``stop``."""
     logging.basicConfig(level=logging.WARNING, format="bot process: %(levelname)s %(name)s: %(message)s")
 
     async def main() -> None:
         loop = asyncio.get_running_loop()
         await serve_telegram(url, api_url, token, until=lambda: loop.run_in_executor(None, stop.wait),
-                             ready=ready.set)
+                             ready=ready.set, board=board)
 
     asyncio.run(main())
 
@@ -631,7 +641,8 @@ def cpu_seconds(pid: int) -> float | None:
 
 
 async def run_telegram(kind: str, total_players: int, rate: float, seconds: float, seed: int, postgres_url: str,
-                       in_process: bool = False, timeout: float = REPLY_TIMEOUT) -> dict[str, Any]:
+                       in_process: bool = False, timeout: float = REPLY_TIMEOUT,
+                       board: str = "picture") -> dict[str, Any]:
     """One run of the Telegram mode (see the module docstring)."""
     loop = asyncio.get_running_loop()
     cpu: dict[str, float | None] = {}
@@ -648,7 +659,7 @@ async def run_telegram(kind: str, total_players: int, rate: float, seconds: floa
                 stopping = asyncio.Event()
                 started = asyncio.Event()
                 bot = asyncio.create_task(serve_telegram(url, api.base_url, api.token, until=stopping.wait,
-                                                         ready=started.set))
+                                                         ready=started.set, board=board))
                 await asyncio.wait([bot, asyncio.create_task(started.wait())], return_when=asyncio.FIRST_COMPLETED)
                 if bot.done():
                     bot.result()  # raises what stopped it
@@ -664,7 +675,7 @@ async def run_telegram(kind: str, total_players: int, rate: float, seconds: floa
                 ready, stop = context.Event(), context.Event()
                 child = context.Process(target=_telegram_child, name="tripeaks bench bot",
                                         args=(url.render_as_string(hide_password=False), api.base_url, api.token,
-                                              ready, stop))
+                                              ready, stop, board))
                 child.start()
                 try:
                     while not await loop.run_in_executor(None, ready.wait, 0.2):
@@ -687,6 +698,7 @@ async def run_telegram(kind: str, total_players: int, rate: float, seconds: floa
         check = await check_consistency(url, outcome.acked, outcome.uncertain, platform=TELEGRAM)
     result = summarise(kind, total_players, rate, seconds, 1, outcome, check, mode=TELEGRAM)
     result["bot"] = "in-process" if in_process else "own process"
+    result["board"] = board
     bench_cpu = (cpu["bench_end"] or 0.0) - (cpu["bench_begin"] or 0.0)
     bot_end, bot_begin = cpu["bot_end"], cpu["bot_begin"]
     bot_cpu = None if bot_end is None or bot_begin is None else bot_end - bot_begin
@@ -729,7 +741,7 @@ def show(result: dict[str, Any]) -> str:
         bot_cpu = "" if result["bot_cpu_s"] is None else (
             f", bot {result['bot_cpu_s']:.1f} s ({result['bot_cpu_percent']:.0f}% of a core)")
         inside = "fake Bot API + players + bot" if result["bot"] == "in-process" else "fake Bot API + players"
-        return (f"telegram ({where}), {result['db']}, {show_taps(result)}; CPU: bench ({inside}) "
+        return (f"telegram ({where}, {result['board']} board), {result['db']}, {show_taps(result)}; CPU: bench ({inside}) "
                 f"{result['bench_cpu_s']:.1f} s ({result['bench_cpu_percent']:.0f}% of a core){bot_cpu}")
     return f"{result['db']}, {result['processes']} process(es), {show_taps(result)}"
 
@@ -777,7 +789,7 @@ async def run_args(args: argparse.Namespace, rate: float) -> dict[str, Any]:
     """One run as the command line asks, at ``rate``."""
     if args.telegram:
         return await run_telegram(args.db, args.players, rate, args.seconds, args.seed, args.postgres_url,
-                                  in_process=args.bot_in_process)
+                                  in_process=args.bot_in_process, board=args.board)
     return await run_once(args.db, args.players, rate, args.seconds, args.processes, args.seed, args.postgres_url)
 
 
@@ -841,6 +853,9 @@ def main() -> None:
     parser.add_argument("--telegram", action="store_true",
                         help="end to end: the real Telegram Application against the fake Bot API, players pressing "
                              "buttons")
+    parser.add_argument("--board", choices=("picture", "text"), default="picture",
+                        help="with --telegram: the players' board setting (default picture, as for a new player: "
+                             "each board a photo, each tap an editMessageMedia)")
     parser.add_argument("--bot-in-process", action="store_true",
                         help="with --telegram: run the bot in the bench's event loop, beside the fake server "
                              "(default: a process of its own)")

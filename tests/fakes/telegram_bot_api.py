@@ -2135,10 +2135,11 @@ class FakeBotAPI:
     async def wait_for_message(
         self, chat: ChatRef, *, since: int | UpdateHandle | None = None, timeout: float = 5.0
     ) -> StoredMessage:
-        """The first message the bot sent successfully to ``chat`` after ``since``."""
+        """The first message (a text or a photo) the bot sent successfully to ``chat`` after ``since``."""
         resolved = self._chat(chat)
         request = await self.wait_for_request(
-            "sendMessage", chat=resolved, since=since, ok=True, timeout=timeout
+            None, chat=resolved, since=since, ok=True, timeout=timeout,
+            predicate=lambda sent: sent.method in ("sendMessage", "sendPhoto"),
         )
         return self.message(resolved, int(request.result["message_id"]))
 
