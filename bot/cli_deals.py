@@ -265,16 +265,17 @@ def cmd_show(args: argparse.Namespace) -> int:
     buttons: list[list[dict[str, object]]]
     board: str | None = None
     if args.platform == "telegram":
-        from bot.adapters.telegram.keyboard import message_text
+        from bot.adapters.telegram.keyboard import caption_text, message_text
 
-        text, rows = message_text(view), platforms.telegram_rows(view)
+        # a picture board is a photo, the header and status its caption
+        text, rows = caption_text(view) if pictured else message_text(view), platforms.telegram_rows(view)
         buttons = [[{"label": b.label, "style": b.style} for b in row] for row in rows]
     elif args.platform == "discord":
         from bot.adapters.discord.views import code_block, header_text, status_text, tableau_of
 
-        board = tableau_of(view)
-        parts = [header_text(view.header), code_block(board or ""), *([status_text(view.status)]
-                                                                     if view.status else [])]
+        board = None if pictured else tableau_of(view)  # a picture board is the media gallery instead
+        parts = [header_text(view.header), *([code_block(board or "")] if not pictured else []),
+                 *([status_text(view.status)] if view.status else [])]
         text = "\n".join(parts)
         buttons = [[{"label": b.label, "style": b.style, "disabled": b.disabled} for b in row]
                    for row in platforms.discord_rows(view)]
@@ -283,10 +284,10 @@ def cmd_show(args: argparse.Namespace) -> int:
         buttons = [[{"label": platforms.console_button(key, b, colour=False),
                      "style": None if b.style.value == "secondary" else b.style.value} for key, b in row]
                    for row in platforms.console_rows(view)]
-    if args.platform != "discord":
+    if args.platform == "console" or (args.platform == "telegram" and not pictured):
         board = view.tableau
     shown: dict[str, object] = {"platform": args.platform, "board": style.value if pictured else "text",
-                                "text": text, "tableau": (board or "").split("\n"), "buttons": buttons,
+                                "text": text, "tableau": board.split("\n") if board else [], "buttons": buttons,
                                 "notice": view.notice}
     if image is not None:
         shown["image"] = image

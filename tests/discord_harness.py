@@ -25,10 +25,11 @@ import simcord
 import simcord.interactions
 
 from bot.adapters.discord import build_bot
-from bot.app.model import DealVerdict, Hint
+from bot.app.model import BoardStyle, DealVerdict, Hint
 from bot.app.service import GameService
 from bot.config import Config
 from bot.render.tableau import narrow_tableau_text
+from bot.store import players as stored_players
 from bot.store.database import open_database
 from core.deal import GameCode
 from core.game import Game
@@ -60,16 +61,24 @@ def fake_verdict(code: str, budget: float, best: bool) -> DealVerdict:
 
 
 @asynccontextmanager
-async def open_service(sqlite_template: Path, path: Path) -> AsyncIterator[GameService]:
+async def open_service(sqlite_template: Path, path: Path, *, board: BoardStyle = BoardStyle.TEXT
+                       ) -> AsyncIterator[GameService]:
     """The real service on the SQLite file ``path``, copied from the migrated template if it does not exist yet
-    (opening it again later is what a restarted bot process does)."""
+    (opening it again later is what a restarted bot process does). Its new players have the ``board`` setting:
+    the text board by default here, as these tests read its code block (tests/test_discord_picture.py plays the
+    picture board, every real player's default)."""
     if not path.exists():
         shutil.copyfile(sqlite_template, path)
     database = await open_database(f"sqlite+aiosqlite:///{path}", migrate=False)
-    with ThreadPoolExecutor(2) as executor:
-        async with GameService(database, executor=executor, hint_function=fake_hint,
-                               verdict_function=fake_verdict, owns_database=True) as service:
-            yield service
+    default = stored_players.NEW_PLAYER["board_style"]
+    stored_players.NEW_PLAYER["board_style"] = board.value
+    try:
+        with ThreadPoolExecutor(2) as executor:
+            async with GameService(database, executor=executor, hint_function=fake_hint,
+                                   verdict_function=fake_verdict, owns_database=True) as service:
+                yield service
+    finally:
+        stored_players.NEW_PLAYER["board_style"] = default
 
 
 def make_bot(service: GameService, *, defer_after: float = 2.0, **config: Any) -> discord.Client:

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.app.model import GameSnapshot, PlayerKey, Settings
+from bot.app.model import BoardStyle, GameSnapshot, PlayerKey, Settings
 from bot.render.game import render_game
 from bot.render.platforms import colour_tableau, console_text, telegram_rows
 from core.game import Game, Tap
@@ -25,16 +25,22 @@ def show(*args: str) -> subprocess.CompletedProcess[str]:
 
 
 def test_telegram_message_as_sent() -> None:
-    from bot.adapters.telegram.keyboard import keyboard, message_text
+    from bot.adapters.telegram.keyboard import caption_text, keyboard, message_text
 
-    done = show("TP1-E-AAAAAAB", "21", "--lang", "ja", "--platform", "telegram", "--json")
+    done = show("TP1-E-AAAAAAB", "21", "--lang", "ja", "--platform", "telegram", "--board", "text", "--json")
     assert done.returncode == 0, done.stderr
     shown = json.loads(done.stdout)
     game = Game.from_code("TP1-E-AAAAAAB")
     game.apply(Tap(21))
-    view = render_game(GameSnapshot(0, 1, PlayerKey("telegram", "0"), "", game), "ja", Settings())
+    text_board = Settings(board=BoardStyle.TEXT)
+    view = render_game(GameSnapshot(0, 1, PlayerKey("telegram", "0"), "", game), "ja", text_board)
     assert shown["text"] == message_text(view)
     assert shown["tableau"] == (view.tableau or "").split("\n")
+    # the picture board (the default): a photo, the header and status its caption
+    pictured = json.loads(show("TP1-E-AAAAAAB", "21", "--lang", "ja", "--platform", "telegram", "--json").stdout)
+    picture_view = render_game(GameSnapshot(0, 1, PlayerKey("telegram", "0"), "", game), "ja", Settings())
+    assert pictured["text"] == caption_text(picture_view) and pictured["tableau"] == []
+    assert pictured["buttons"] == json.loads(done.stdout)["buttons"]
     markup = keyboard(view)
     assert markup is not None
     assert shown["buttons"] == [[{"label": b.text, "style": b.style} for b in row] for row in markup.inline_keyboard]
@@ -47,6 +53,9 @@ def test_a_refused_action_is_shown_refused_and_a_malformed_one_is_exit_2() -> No
     shown = json.loads(done.stdout)
     assert shown["notice"] == "2♣\ufe0e was not played. Must be one rank higher or lower"  # the card named (issue 27)
     assert f"> {shown['notice']}" in shown["text"] and shown["text"].startswith("### TP1-E-AAAAAAB")
+    assert "```" not in shown["text"] and shown["tableau"] == []  # the picture is the board: no code block
+    text = json.loads(show("TP1-E-AAAAAAB", "18", "--platform", "discord", "--board", "text", "--json").stdout)
+    assert "```" in text["text"] and text["tableau"] and text["text"].endswith(f"> {shown['notice']}")
     assert all(len(row) <= 5 and all(b["style"] in ("primary", "secondary", "success", "danger") for b in row)
                for row in shown["buttons"])
     bad = show("TP1-E-AAAAAAB", "zz", "--json")

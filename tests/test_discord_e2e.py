@@ -22,7 +22,7 @@ import simcord
 
 from bot.adapters.discord.translator import valid_name
 from bot.app.errors import CardNotInPlay
-from bot.app.model import BoardStyle, PlayerKey
+from bot.app.model import PlayerKey
 from bot.app.service import GameService
 from bot.i18n import translator
 from bot.render.commands import COMMAND_DESCRIPTIONS, OPTION_DESCRIPTIONS, command_names
@@ -504,17 +504,6 @@ async def test_the_language_setting_wins_over_the_discord_client_language(
         message = await t.new_game()
         assert f"{CODE} · Easy\n" in heading(message)
 
-
-async def test_the_board_settings_are_kept(game_service: GameService, monkeypatch: pytest.MonkeyPatch) -> None:
-    async with table(game_service, monkeypatch) as t:
-        panel, _ = await slash(t.env, t.alice, t.channel, "tripeaks settings")
-        assert "Board: picture" in text_of(panel)
-        panel, sent = await click(t.env, t.alice, panel, button(panel, label="Text"))
-        assert sent.type == UPDATE_MESSAGE and "Board: text" in text_of(panel)
-        panel, _ = await click(t.env, t.alice, panel, button(panel, label="Four colours: off"))
-        assert "Four-colour suits: on" in text_of(panel)
-        settings = await game_service.get_settings(PlayerKey("discord", str(t.alice.id)))
-        assert settings.board is BoardStyle.TEXT and settings.four_colour
 
 
 async def test_commands_are_described_in_the_bots_languages(

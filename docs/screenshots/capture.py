@@ -368,7 +368,7 @@ def show(lang: str, actions: Sequence[Action], *, hinted: bool = False,
     from bot.render import game as render_module
 
     argv = ["show", CODE, *(command_of(a) for a in actions),
-            "--platform", "telegram", "--lang", lang, "--json"]
+            "--platform", "telegram", "--lang", lang, "--board", "text", "--json"]  # the text board's bubble
     changes: dict[str, Any] = {}
     if hinted:
         game = Game.from_code(CODE)

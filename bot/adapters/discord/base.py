@@ -20,7 +20,7 @@ from typing import Any, TypeVar
 
 import discord
 
-from bot.adapters.discord.views import layout
+from bot.adapters.discord.views import files_of, layout
 from bot.app.flow import Actor, Flow
 from bot.app.model import BoardRef, PlayerKey, Settings
 from bot.app.service import GameService
@@ -132,24 +132,27 @@ async def quiet(interaction: Interaction) -> None:
 
 
 async def show_update(interaction: Interaction, view: View) -> None:
-    """Edit the message the clicked button is on."""
+    """Edit the message the clicked button is on (its picture replaced, or taken away for a view without one)."""
+    files = await files_of(view)
     if interaction.response.is_done():
-        await interaction.edit_original_response(view=layout(view))
+        await interaction.edit_original_response(view=layout(view), attachments=files)
     else:
-        await interaction.response.edit_message(view=layout(view))
+        await interaction.response.edit_message(view=layout(view), attachments=files)
 
 
 async def show_new(interaction: Interaction, view: View, *, ephemeral: bool = False) -> int | None:
     """Answer with a new message holding ``view``; its id (None if Discord did not say)."""
     thinking = _deferred_thinking(interaction)
+    files = await files_of(view)
+    attached: dict[str, Any] = {"files": files} if files else {}
     if not interaction.response.is_done():
-        sent = await interaction.response.send_message(view=layout(view), ephemeral=ephemeral)
+        sent = await interaction.response.send_message(view=layout(view), ephemeral=ephemeral, **attached)
         if sent.message_id is not None:
             return sent.message_id
         return (await interaction.original_response()).id
     if thinking is not None and thinking == ephemeral:
-        return (await interaction.edit_original_response(view=layout(view))).id
-    message = await interaction.followup.send(view=layout(view), ephemeral=ephemeral, wait=True)
+        return (await interaction.edit_original_response(view=layout(view), attachments=files)).id
+    message = await interaction.followup.send(view=layout(view), ephemeral=ephemeral, wait=True, **attached)
     if thinking is not None:
         await interaction.delete_original_response()
     return message.id

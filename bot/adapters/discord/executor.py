@@ -28,7 +28,7 @@ from bot.adapters.discord.base import (
     show_new,
     show_update,
 )
-from bot.adapters.discord.views import layout
+from bot.adapters.discord.views import files_of, layout
 from bot.app.effects import (
     Answer,
     Board,
@@ -83,7 +83,9 @@ class DiscordExecutor:
                 case RedrawBoard(snapshot):
                     board = snapshot.board
                     if board is None or not await self.edit(board, self.board(snapshot, board.chat_id)):
-                        sent = await interaction.followup.send(view=layout(self.board(snapshot)), wait=True)
+                        view = self.board(snapshot)
+                        files = await files_of(view)
+                        sent = await interaction.followup.send(view=layout(view), wait=True, files=files)
                         await self.ctx.service.show_board(snapshot.game_id, here(interaction, sent.id))
                 case Answer(Problem() | PlayAck() as note):
                     await show_error(interaction, self.line(note))
@@ -157,7 +159,8 @@ class DiscordExecutor:
         refuses (the message is gone, the channel out of reach), which is logged and otherwise ignored."""
         channel = self.ctx.client.get_partial_messageable(int(board.chat_id))
         try:
-            await channel.get_partial_message(int(board.message_id)).edit(view=layout(view))
+            files = await files_of(view)
+            await channel.get_partial_message(int(board.message_id)).edit(view=layout(view), attachments=files)
         except (discord.HTTPException, ValueError) as error:
             log.info("could not edit the board %s/%s: %s", board.chat_id, board.message_id, error)
             return False

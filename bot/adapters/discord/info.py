@@ -14,6 +14,7 @@ from bot.adapters.discord.base import (
     show_new,
     show_update,
 )
+from bot.adapters.discord.executor import DiscordExecutor
 from bot.app.commands import SettingChange
 from bot.render.replies import render_rules, render_settings, render_stats
 
@@ -46,5 +47,19 @@ async def on_settings_button(ctx: BotContext, interaction: Interaction, change: 
     """A choice on the settings message: stored, then the message is redrawn (in the new language, if that was
     the choice)."""
     player, name = player_of(interaction)
+    before = await ctx.service.get_settings(player)
     updated = await in_time(ctx, interaction, ctx.service.change_setting(player, name, change))
     await show_update(interaction, render_settings(updated, locale_for(interaction, updated)))
+    if (updated.board, updated.four_colour) != (before.board, before.four_colour):
+        await redraw_live_board(ctx, interaction)
+
+
+async def redraw_live_board(ctx: BotContext, interaction: Interaction) -> None:
+    """The player's game in progress redrawn in place as their settings now draw it: a Discord message can change
+    from the picture to the code block and back in one edit (its attachment replaced or taken away)."""
+    player, _ = player_of(interaction)
+    snapshot = await ctx.service.current_game(player)
+    if snapshot is None or snapshot.board is None or snapshot.game.is_over:
+        return
+    executor = DiscordExecutor(ctx, interaction)
+    await executor.edit(snapshot.board, executor.board(snapshot, snapshot.board.chat_id))

@@ -1,7 +1,9 @@
 """The renderer's :class:`~bot.render.View` mapped one to one onto a Discord Components V2 message.
 
-A view becomes one :class:`discord.ui.LayoutView`: a container holding the header, the tableau (a code block), the
-status lines and the renderer's rows of buttons, in that order. Nothing is added, dropped or reworded here: every
+A view becomes one :class:`discord.ui.LayoutView`: a container holding the header, the board, the status lines and
+the renderer's rows of buttons, in that order. The board is the picture (a media gallery showing the attached
+``board.png``, its description the board in words for screen readers: :func:`files_of` draws it, in a worker
+thread) for a player who has the picture board, else the tableau as a code block. Nothing is added, dropped or reworded here: every
 text and every button comes from the renderer. See ``docs/discord.md`` for why Components V2 rather than an embed.
 
 Every button is a :class:`discord.ui.DynamicItem` whose ``custom_id`` is the renderer's command encoded
@@ -13,6 +15,8 @@ could not be read" rather than leaving the click unanswered.
 
 from __future__ import annotations
 
+import asyncio
+import io
 import re
 from typing import Any
 
@@ -20,6 +24,7 @@ import discord
 from discord.utils import escape_markdown
 
 from bot.app.codec import encode
+from bot.render.picture import draw_table
 from bot.render.platforms import ShownButton, discord_rows
 from bot.render.view import Button, View
 
@@ -117,12 +122,35 @@ def tableau_of(view: View) -> str | None:
     return view.narrow_tableau or view.tableau
 
 
+#: The picture board's file name, as the media gallery names its attachment.
+IMAGE = "board.png"
+#: Discord's longest media description.
+DESCRIPTION_MAX = 1024
+
+
+def description(view: View) -> str:
+    return (view.table_alt or "")[:DESCRIPTION_MAX]
+
+
+async def files_of(view: View) -> list[discord.File]:
+    """The files a message for ``view`` attaches: the picture board's PNG, drawn in a worker thread so no
+    interaction waits behind a picture (none for a text board or any other message). An edit passes them as its
+    ``attachments``, so an edit to a message without a picture also takes an old picture away."""
+    if view.table is None:
+        return []
+    png = await asyncio.to_thread(draw_table, view.table)
+    return [discord.File(io.BytesIO(png), filename=IMAGE, description=description(view))]
+
+
 def layout(view: View) -> discord.ui.LayoutView:
     """The whole message for ``view``: one container, buttons inside it, under the text they act on."""
     container: discord.ui.Container[discord.ui.LayoutView] = discord.ui.Container(accent_colour=ACCENT)
     container.add_item(discord.ui.TextDisplay(header_text(view.header)))
     tableau = tableau_of(view)
-    if tableau is not None:
+    if view.table is not None:
+        container.add_item(discord.ui.MediaGallery(discord.MediaGalleryItem(f"attachment://{IMAGE}",
+                                                                            description=description(view))))
+    elif tableau is not None:
         container.add_item(discord.ui.TextDisplay(code_block(tableau)))
     if view.status:
         container.add_item(discord.ui.TextDisplay(status_text(view.status)))
