@@ -179,3 +179,26 @@ async def test_the_picture_is_drawn_off_the_event_loop(api: FakeBotAPI, service:
     message = await command(api, alice, chat, f"{NEW} {CODE}")
     await tap(api, alice, chat, message, data_for(message, DRAW))
     assert len(threads) == 2 and all(thread is not threading.main_thread() for thread in threads)
+
+
+def test_every_caption_fits_telegram_in_every_language() -> None:
+    """The caption (header and status) of a board with the most lines, in every language, within 1,024
+    characters: a won game in a group with its verdict, and a hinted position."""
+    from bot.adapters.telegram.keyboard import CAPTION_MAX, caption_text
+    from bot.app.model import Hint
+    from bot.i18n import SUPPORTED_LOCALES
+
+    won = Game.from_code(WIN_CODE)
+    for action in winning_line(WIN_CODE):
+        won.push(action)
+    hinted = Game.from_code(CODE)
+    for locale in SUPPORTED_LOCALES:
+        for snapshot in (
+            GameSnapshot(1, 9, PlayerKey("telegram", "1"), "Maximilian Alexander von Humboldt", won,
+                         verdict=DealVerdict(True, 999), hints_used=3, undos_used=2),
+            GameSnapshot(1, 0, PlayerKey("telegram", "1"), "Ann", hinted,
+                         hint=Hint(Tap(fitting(hinted)), None, None, win_chance=0.8), hints_used=1),
+        ):
+            view = render_game(snapshot, locale, PICTURE, owner_label=True)
+            caption = caption_text(view)
+            assert view.table is not None and 0 < len(caption) <= CAPTION_MAX, locale
