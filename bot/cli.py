@@ -66,7 +66,8 @@ def _run_async(work: Coroutine[Any, Any, int], url: str) -> int:
 
 
 def cmd_run(args: argparse.Namespace) -> int:
-    from bot.runner import configure_logging, run_bot
+    from bot.logs import configure_logging
+    from bot.runner import run_bot
 
     config = _load_config()
     configure_logging(config)
@@ -75,7 +76,8 @@ def cmd_run(args: argparse.Namespace) -> int:
 
 def cmd_console(args: argparse.Namespace) -> int:
     from bot.i18n import SUPPORTED_LOCALES, supported_locale
-    from bot.runner import configure_logging, run_console_session
+    from bot.logs import configure_logging
+    from bot.runner import run_console_session
 
     config = _load_config()
     lang = None if args.lang is None else supported_locale(args.lang)
@@ -342,7 +344,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         os.dup2(devnull, sys.stdout.fileno())
         return EXIT_BROKEN_PIPE
     except Exception as error:
-        from bot.runner import report_unexpected
+        from bot.logs import report_unexpected
 
         report_unexpected(error)
         return 1

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from bot import runner
+from bot import logs
 from bot.adapters.console import ConsoleChat
 from bot.app.service import GameService
 from bot.config import Config
@@ -108,15 +108,15 @@ def test_on_a_terminal_the_console_logs_to_a_file_not_into_the_game(monkeypatch:
     monkeypatch.setattr(root, "level", root.level)
     monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path))
     screen = Terminal()
-    runner.configure_logging(Config(), screen, console=True)
+    logs.configure_logging(Config(), screen, console=True)
     try:
         logging.getLogger("bot.app.solver_pool").warning("the solver took longer than %.2f s", 1.05)
     finally:
         for handler in root.handlers:
             handler.close()
     assert screen.getvalue() == ""
-    assert runner.console_log_path() == tmp_path / "tripeaks" / "console.log"
-    assert "WARNING bot.app.solver_pool: the solver took longer than 1.05 s" in runner.console_log_path().read_text()
+    assert logs.console_log_path() == tmp_path / "tripeaks" / "console.log"
+    assert "WARNING bot.app.solver_pool: the solver took longer than 1.05 s" in logs.console_log_path().read_text()
 
 
 def test_off_a_terminal_the_console_logs_to_stderr(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
@@ -125,7 +125,7 @@ def test_off_a_terminal_the_console_logs_to_stderr(monkeypatch: pytest.MonkeyPat
     monkeypatch.setattr(root, "level", root.level)
     monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path))
     stream = io.StringIO()
-    runner.configure_logging(Config(), stream, console=True)
+    logs.configure_logging(Config(), stream, console=True)
     logging.getLogger("bot.app.solver_pool").warning("the solver took longer than %.2f s", 1.05)
     assert "the solver took longer than 1.05 s" in stream.getvalue()
     assert not (tmp_path / "tripeaks").exists()

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from aiohttp import web
 
-from bot import cli, runner
+from bot import cli, logs, runner
 from bot.config import Config, TokenRejected, load_config, redact, register_secret
 from tests.fakes.telegram_bot_api import FakeBotAPI
 
@@ -54,7 +54,7 @@ def test_a_traceback_in_a_log_line_is_redacted_too(monkeypatch: pytest.MonkeyPat
     monkeypatch.setattr(root, "handlers", list(root.handlers))
     monkeypatch.setattr(root, "level", root.level)
     stream = io.StringIO()
-    runner.configure_logging(Config(log_level="INFO"), stream)
+    logs.configure_logging(Config(log_level="INFO"), stream)
     token = "7000000002:AAOtherTokenThatMustNeverBeShown000"
     try:
         raise RuntimeError(f"request to /bot{token}/getMe failed")
@@ -280,7 +280,7 @@ def test_at_debug_the_chat_libraries_log_no_update(monkeypatch: pytest.MonkeyPat
     for name in touched:
         monkeypatch.setattr(logging.getLogger(name), "level", logging.getLogger(name).level)
     stream = io.StringIO()
-    runner.configure_logging(Config(log_level="DEBUG", log_level_set=True), stream)
+    logs.configure_logging(Config(log_level="DEBUG", log_level_set=True), stream)
     update = "{'message': {'from': {'first_name': 'Zelda'}, 'text': 'my private words'}}"
     logging.getLogger("telegram.ext.Updater").debug("Got update %s", update)
     logging.getLogger("telegram.Bot").debug("Call to Bot API endpoint `getUpdates` finished with return value %s",

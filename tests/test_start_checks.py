@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from sqlalchemy.engine import URL
 
-from bot import runner
+from bot import logs
 from bot.config import Config
 from bot.store.database import open_database
 from bot.store.probe import DatabaseUnusable
@@ -108,7 +108,7 @@ def test_the_same_error_again_logs_its_traceback_once(monkeypatch: pytest.Monkey
     monkeypatch.setattr(root, "handlers", list(root.handlers))
     monkeypatch.setattr(root, "level", root.level)
     stream = io.StringIO()
-    runner.configure_logging(Config(log_level="INFO"), stream)
+    logs.configure_logging(Config(log_level="INFO"), stream)
     log = logging.getLogger("tripeaks.test")
     for update in range(1, 6):
         try:
