@@ -9,9 +9,10 @@ and diamonds blue. A face-down card is one back, the same for every card; a remo
 that fits the waste card is outlined thick green and the hinted move thick blue: the button's colours.
 
 Every card image (each face with each mark, the back, the stock with each count) is drawn once, anti-aliased at
-four times the size, reduced to one fixed palette and cached (:func:`card_tile`); a board is then pastes of cached
-tiles onto the felt and one PNG encode (a palette PNG of 15-25 KB). The font is the scalable one Pillow ships
-(``ImageFont.load_default(size=...)``): nothing is read from the system or downloaded.
+four times the size, reduced to one fixed palette and cached (:func:`face_tile`, :func:`back_tile`,
+:func:`stock_tile`); a board is then pastes of cached tiles onto the felt and one PNG encode (a palette PNG of
+15-25 KB). The font is the scalable one Pillow ships (``ImageFont.load_default(size=...)``): nothing is read from the
+system or downloaded.
 
 The picture depends only on the :class:`~bot.render.table.Table`, which holds only what the player may see.
 

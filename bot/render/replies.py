@@ -67,12 +67,6 @@ _RULES_HELP = (
 )
 
 
-def rules_text(locale: str) -> str:
-    """The rules help, written for this project from RULES.md; plain text under 2000 characters."""
-    tr = translator(locale)
-    return "\n\n".join(tr.gettext(paragraph) for paragraph in _RULES_HELP)
-
-
 _CONSOLE_HELP = N_("Type a card such as 7h = 7♥ or qs = Q♠ (h ♥, d ♦, c ♣, s ♠), or: d (draw), u (undo), h (hint), "
                    "n (new game), new [code], daily, rules, stats, settings, help, quit. On a finished game: r (replay), v (review), s (share); "
                    "asked to abandon a game: y (yes) or k (keep playing). In the settings: explain, winnable, easy, "
@@ -99,6 +93,7 @@ def console_back(locale: str) -> str:
 
 
 def render_rules(locale: str) -> View:
+    """The rules help, written for this project from RULES.md: its first paragraph is the title."""
     tr = translator(locale)
     title, *body = (tr.gettext(paragraph) for paragraph in _RULES_HELP)
     return View(header=title, status="\n\n".join(body))

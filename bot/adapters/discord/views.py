@@ -1,4 +1,4 @@
-"""The renderer's :class:`~bot.render.View` mapped one to one onto a Discord Components V2 message.
+"""The renderer's :class:`~bot.render.view.View` mapped one to one onto a Discord Components V2 message.
 
 A view becomes one :class:`discord.ui.LayoutView`: a container holding the header, the board, the status lines and
 the renderer's rows of buttons, in that order. The board is the picture (a media gallery showing the attached
