@@ -229,11 +229,11 @@ def cmd_review(args: argparse.Namespace) -> int:
 
 def cmd_show(args: argparse.Namespace) -> int:
     """The game message exactly as a platform's adapter sends it, built without a database: the adapters' own text
-    functions and :mod:`bot.render.platforms`' rows, labels and colour names; with the picture board, the PNG the
+    functions, :mod:`bot.render.platforms`' rows, labels and colour names and :mod:`bot.render.console`'s text; with the picture board, the PNG the
     platform would get (``--image``) and its size and alt text (``"image"`` in the JSON)."""
     from bot.app.model import BoardStyle, GameSnapshot, PlayerKey, Settings
     from bot.i18n import SUPPORTED_LOCALES
-    from bot.render import platforms
+    from bot.render import console, platforms
     from bot.render.game import render_game
     from bot.render.picture import draw_table, png_size
 
@@ -280,10 +280,10 @@ def cmd_show(args: argparse.Namespace) -> int:
         buttons = [[{"label": b.label, "style": b.style, "disabled": b.disabled} for b in row]
                    for row in platforms.discord_rows(view)]
     else:
-        text = platforms.console_text(view)
-        buttons = [[{"label": platforms.console_button(key, b, colour=False),
+        text = console.console_text(view)
+        buttons = [[{"label": console.console_button(key, b, colour=False),
                      "style": None if b.style.value == "secondary" else b.style.value} for key, b in row]
-                   for row in platforms.console_rows(view)]
+                   for row in console.console_rows(view)]
     if args.platform == "console" or (args.platform == "telegram" and not pictured):
         board = view.tableau
     shown: dict[str, object] = {"platform": args.platform, "board": style.value if pictured else "text",

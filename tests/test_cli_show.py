@@ -13,8 +13,9 @@ from pathlib import Path
 import pytest
 
 from bot.app.model import BoardStyle, GameSnapshot, PlayerKey, Settings
+from bot.render.console import colour_tableau, console_text
 from bot.render.game import render_game
-from bot.render.platforms import colour_tableau, console_text, telegram_rows
+from bot.render.platforms import telegram_rows
 from core.game import Game, Tap
 
 

@@ -14,7 +14,7 @@ from bot import logs
 from bot.adapters.console import ConsoleChat
 from bot.app.service import GameService
 from bot.config import Config
-from bot.render.platforms import wrap_text
+from bot.render.console import wrap_text
 from bot.render.replies import render_rules
 from bot.render.view import display_width
 

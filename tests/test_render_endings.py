@@ -27,10 +27,11 @@ from bot.app.commands import (
 )
 from bot.app.daily import DailyResult
 from bot.app.model import DealVerdict, GameSnapshot, Hint, PlayerKey, Settings, Stats
+from bot.render.console import console_rows
 from bot.render.endings import render_review, render_share, share_text
 from bot.render.game import play_ack, render_game
 from bot.render.lifecycle import render_confirm_start, render_kept, render_welcome
-from bot.render.platforms import console_rows, discord_rows, telegram_row_fits, telegram_rows
+from bot.render.platforms import discord_rows, telegram_row_fits, telegram_rows
 from bot.render.replies import render_leaderboard, render_settings, render_stats
 from bot.render.view import ButtonStyle, View, strip_variation
 from core.deal import Rules

@@ -1,6 +1,6 @@
 """The console chat: the same service, renderer and storage as the chat adapters, in a terminal.
 
-Buttons become ``[key] label`` choices with keys that never change (:mod:`bot.render.platforms`): a card by its
+Buttons become ``[key] label`` choices with keys that never change (:mod:`bot.render.console`): a card by its
 name (``7h``, ``10s``, ``qs``), ``d`` draw, ``u`` undo, ``h`` hint, ``n`` new game, on a finished game ``r`` replay,
 ``v`` review and ``s`` share, ``y``/``k`` to answer "abandon your game in progress?", and on the settings
 ``explain``, ``winnable``, ``easy``, ``classic``, ``auto`` or a language code; besides them ``new [CODE]``,
@@ -67,9 +67,9 @@ from bot.app.service import GameService
 from bot.config import terminal_colour
 from bot.i18n import resolve_locale, translator
 from bot.render.commands import command_names
+from bot.render.console import console_rows, console_text, wrap_text
 from bot.render.effects import draw, line
 from bot.render.game import render_game
-from bot.render.platforms import console_rows, console_text, wrap_text
 from bot.render.replies import (
     console_back,
     console_help,

@@ -10,6 +10,7 @@ from the module that does the job:
 - :mod:`bot.render.replies`: rules, statistics, daily post and leaderboard, settings, errors;
 - :mod:`bot.render.commands`: command names and descriptions;
 - :mod:`bot.render.effects`: the contents of the game flow's effects (:mod:`bot.app.effects`) drawn for an executor;
-- :mod:`bot.render.platforms`: how Discord, Telegram and the console lay a view out on a phone or a terminal
-  (rows, labels, colours), shared by the adapters and ``tripeaks show``.
+- :mod:`bot.render.platforms`: how Discord and Telegram lay a view's buttons out on a phone (rows, labels, colours);
+- :mod:`bot.render.console`: how the console shows a view in a terminal (keys, text wrapped, colours); both shared by
+  the adapters and ``tripeaks show``.
 """
