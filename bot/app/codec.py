@@ -12,6 +12,8 @@ PlayDaily(day=datetime.date(2026, 11, 29))
 Language(locale='uk')
 >>> decode("tp:y:42:c:TP1-E-AAAAAAB")
 ConfirmStart(abandon=42, request=DealByCode(code='TP1-E-AAAAAAB'))
+>>> decode("tp:b:x:42:TP1-E-AAAAAAB")
+Begin(request=ChallengeDeal(game_id=42, code='TP1-E-AAAAAAB'))
 >>> decode("tp:g:42:7:99")
 Traceback (most recent call last):
 ...
@@ -28,6 +30,7 @@ from bot.app.commands import (
     Begin,
     Blank,
     BoardChoice,
+    ChallengeDeal,
     Command,
     ConfirmStart,
     DailyDeal,
@@ -63,9 +66,9 @@ HINT = "h"
 NEW_GAME = "n"
 _FINISHED_WORDS: dict[str, type[Replay] | type[Review] | type[Share]] = {"r": Replay, "v": Review, "s": Share}
 _GAME_RE = re.compile(r"^tp:g:(\d{1,18}):(\d{1,9}):(\d{1,2}|[dunhrvs])$")
-_CONFIRM_RE = re.compile(r"^tp:y:(\d{1,18}):(?:n:([ec-]):([01-])|c:(TP1-[A-Z]-[A-Z]{1,7})|d:(\d{4}-\d{2}-\d{2}|-))$")
+_CONFIRM_RE = re.compile(r"^tp:y:(\d{1,18}):(?:n:([ec-]):([01-])|c:(TP1-[A-Z]-[A-Z]{1,7})|d:(\d{4}-\d{2}-\d{2}|-)|x:(\d{1,18}):(TP1-[A-Z]-[A-Z]{1,7}))$")
 _KEEP_RE = re.compile(r"^tp:k:(\d{1,18})$")
-_BEGIN_RE = re.compile(r"^tp:b:(?:n:([ec-]):([01-])|c:(TP1-[A-Z]-[A-Z]{1,7})|d:(\d{4}-\d{2}-\d{2}|-))$")
+_BEGIN_RE = re.compile(r"^tp:b:(?:n:([ec-]):([01-])|c:(TP1-[A-Z]-[A-Z]{1,7})|d:(\d{4}-\d{2}-\d{2}|-)|x:(\d{1,18}):(TP1-[A-Z]-[A-Z]{1,7}))$")
 _RULES = "tp:rules"
 _BLANK_RE = re.compile(r"^tp:-:(\d)$")
 _DAILY_RE = re.compile(r"^tp:daily:(\d{4}-\d{2}-\d{2})$")
@@ -171,6 +174,38 @@ def decode(text: str) -> Command:
     raise BadPayload(f"not a TriPeaks payload: {text[:80]!r}")
 
 
+#: A challenge in a bot link's start parameter (Telegram's ``t.me/<bot>?start=...``: letters, digits, _ and -).
+#: Today's daily deal, whichever it is, in a link's start parameter (a link that gives away no card).
+DAILY_START = "daily"
+_START_CHALLENGE_RE = re.compile(r"^x(\d{1,18})_(TP1-[A-Z]-[A-Z]{1,7})$")
+
+
+def start_parameter(challenge: ChallengeDeal) -> str:
+    """A challenge as the start parameter of a link that opens the bot (64 characters at most).
+
+    >>> start_parameter(ChallengeDeal(42, "TP1-E-AAAAAAB"))
+    'x42_TP1-E-AAAAAAB'
+    >>> start_request("x42_TP1-E-AAAAAAB")
+    ChallengeDeal(game_id=42, code='TP1-E-AAAAAAB')
+    >>> start_request("TP1-E-AAAAAAB")
+    DealByCode(code='TP1-E-AAAAAAB')
+    >>> start_request(DAILY_START)
+    DailyDeal(day=None)
+    """
+    return f"x{challenge.game_id}_{challenge.code}"
+
+
+def start_request(text: str) -> ChallengeDeal | DealByCode | DailyDeal:
+    """What a link's start parameter asks: a challenge, today's daily deal (:data:`DAILY_START`), else the deal of
+    a code (checked when it starts)."""
+    if text == DAILY_START:
+        return DailyDeal()
+    match = _START_CHALLENGE_RE.match(text)
+    if match:
+        return ChallengeDeal(int(match.group(1)), match.group(2))
+    return DealByCode(text)
+
+
 def _request_text(request: StartRequest) -> str:
     match request:
         case RandomDeal(rules, winnable):
@@ -180,13 +215,17 @@ def _request_text(request: StartRequest) -> str:
             return f"c:{code}"
         case DailyDeal(day):
             return f"d:{day.isoformat() if day is not None else '-'}"
+        case ChallengeDeal(game_id, code):
+            return f"x:{game_id}:{code}"
     raise TypeError(f"not a start request: {request!r}")
 
 
 def _request(match: re.Match[str]) -> StartRequest:
     """The start request in a confirmation's or a start button's payload (the groups after its prefix)."""
     groups = match.groups()
-    rules_letter, winnable, code, day = groups[-4:]
+    rules_letter, winnable, code, day, challenged, challenge_code = groups[-6:]
+    if challenged is not None:
+        return ChallengeDeal(int(challenged), challenge_code)
     if code is not None:
         return DealByCode(code)
     if day is not None:

@@ -93,8 +93,17 @@ class DailyDeal:
     day: dt.date | None = None
 
 
+@dataclass(frozen=True)
+class ChallengeDeal:
+    """Play this deal, tapped under someone's shared game ``game_id``: its deal (``code``, which must be that
+    game's, so a challenge cannot be guessed from a game number), compared with that game when it ends."""
+
+    game_id: int
+    code: str
+
+
 #: What a player asks to start.
-StartRequest = RandomDeal | DealByCode | DailyDeal
+StartRequest = RandomDeal | DealByCode | DailyDeal | ChallengeDeal
 
 
 @dataclass(frozen=True)

@@ -21,6 +21,12 @@ class Games:
             record = await stored_games.active_of(tx, player.platform, player.user_id)
         return None if record is None else snapshot_of(record)
 
+    async def latest_game(self, player: PlayerKey) -> GameSnapshot | None:
+        """The player's newest game, whatever its status, or None."""
+        async with self.db.transaction() as tx:
+            record = await stored_games.latest_of(tx, player.platform, player.user_id)
+        return None if record is None else snapshot_of(record)
+
     async def game(self, game_id: int) -> GameSnapshot:
         """Any game as it stands, whoever owns it (to redraw a board); :class:`GameNotFound` if none."""
         async with self.db.transaction() as tx:

@@ -7,7 +7,7 @@ import enum
 import unicodedata
 from dataclasses import dataclass
 
-from core.deal import Rules
+from core.deal import GameCode, Rules
 from core.game import Action, Game, Outcome
 
 #: The longest display name kept (characters); longer ones are cut.
@@ -89,6 +89,17 @@ class DealVerdict:
 
 
 @dataclass(frozen=True)
+class Challenge:
+    """The game a game answers (started from its "Play this deal"), as it stands: its player's ``name``, ``score``
+    and whether it has ended (``finished``)."""
+
+    game_id: int
+    name: str
+    score: int
+    finished: bool
+
+
+@dataclass(frozen=True)
 class GameSnapshot:
     """A game as stored after the last committed action. ``game`` is a private copy: read it, don't change it."""
 
@@ -114,6 +125,19 @@ class GameSnapshot:
     replaced: GameSnapshot | None = None
     #: the refused card was tapped on an older board: a move since (the tap just before, say) changed the waste card
     waste_changed: bool = False
+    #: the game this one answers, when it was started from a challenge
+    challenge: Challenge | None = None
+
+
+@dataclass(frozen=True)
+class Offers:
+    """What a player can send to any chat as an invitation to play (Telegram's inline mode): ``latest``, their
+    current or last game (a challenge with its deal); ``fresh``, a new deal proved winnable (None when none was
+    found in time); ``day``, today's daily deal (only its date: its cards are no one's to give away)."""
+
+    latest: GameSnapshot | None
+    fresh: GameCode | None
+    day: dt.date
 
 
 @dataclass(frozen=True)

@@ -4,7 +4,16 @@ stored record made into a frozen snapshot, and a typed-in code checked."""
 from __future__ import annotations
 
 from bot.app.errors import BadGameCode, GameNotFound, NotCurrentGame, NotYourGame, StaleGame
-from bot.app.model import BoardRef, BoardStyle, DealVerdict, GameSnapshot, Hint, PlayerKey, Settings
+from bot.app.model import (
+    BoardRef,
+    BoardStyle,
+    Challenge,
+    DealVerdict,
+    GameSnapshot,
+    Hint,
+    PlayerKey,
+    Settings,
+)
 from bot.store import games as stored_games
 from bot.store.engine import Transaction
 from bot.store.games import GameRecord
@@ -38,6 +47,13 @@ def verdict_of(record: GameRecord) -> DealVerdict | None:
     return DealVerdict(record.verdict_winnable, record.verdict_best_score)
 
 
+def challenge_of(record: GameRecord) -> Challenge | None:
+    if record.challenge_of is None or record.challenger_score is None:
+        return None
+    return Challenge(record.challenge_of, record.challenger_name or "", record.challenger_score,
+                     record.challenger_status in (WON, BLOCKED, ABANDONED))
+
+
 def owner_of(record: GameRecord) -> PlayerKey:
     return PlayerKey(record.platform, record.user_id)
 
@@ -53,7 +69,7 @@ def snapshot_of(record: GameRecord, game: Game | None = None, *, outcome: Outcom
         hint=hint, verdict=verdict_of(record) if record.status in (WON, BLOCKED) else None,
         hints_used=record.hints_used, abandoned=record.status == ABANDONED, settings=settings_of(record),
         undos_used=record.undos_used, dealt_winnable=record.dealt_winnable, board=board, replaced=replaced,
-        waste_changed=waste_changed)
+        waste_changed=waste_changed, challenge=challenge_of(record))
 
 
 async def load_game(tx: Transaction, game_id: int) -> GameRecord:

@@ -30,10 +30,10 @@ from bot.app.commands import (
 )
 from bot.app.daily import Clock, DailyResult, Subscription, utc_clock
 from bot.app.daily_codes import DailyCodes
-from bot.app.errors import BadPayload
+from bot.app.errors import BadPayload, NoWinnableDeal
 from bot.app.games import Games
 from bot.app.leaderboards import Leaderboards
-from bot.app.model import BoardRef, DealVerdict, GameSnapshot, PlayerKey, Settings, Stats
+from bot.app.model import BoardRef, DealVerdict, GameSnapshot, Offers, PlayerKey, Settings, Stats
 from bot.app.moves import Moves
 from bot.app.players import Players
 from bot.app.solver_pool import (
@@ -54,6 +54,9 @@ from bot.store.database import open_database
 from bot.store.engine import Database
 from core.deal import GameCode, Rules
 from core.review import Review as GameReview
+
+#: Seconds the search for a new winnable deal to offer may take: an inline query is answered while the player types.
+FRESH_DEAL_BUDGET = 1.5
 
 
 class GameService:
@@ -173,6 +176,17 @@ class GameService:
     async def current_game(self, player: PlayerKey) -> GameSnapshot | None:
         """:meth:`bot.app.games.Games.current_game`."""
         return await self.games.current_game(player)
+
+    async def offers(self, player: PlayerKey, *, fresh_budget: float = FRESH_DEAL_BUDGET) -> Offers:
+        """What the player can send to a chat as an invitation: their current or last game, a new deal proved
+        winnable under their default rules within ``fresh_budget`` seconds (None if none was), today's date."""
+        latest = await self.games.latest_game(player)
+        rules = (await self.players.get_settings(player)).default_rules
+        try:
+            fresh: GameCode | None = await self.verdicts.winnable_code(rules, fresh_budget)
+        except NoWinnableDeal:
+            fresh = None
+        return Offers(latest, fresh, self.today())
 
     async def game(self, game_id: int) -> GameSnapshot:
         """:meth:`bot.app.games.Games.game`."""

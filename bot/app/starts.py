@@ -15,12 +15,21 @@ import dataclasses
 import datetime as dt
 import secrets
 
-from bot.app.commands import ConfirmStart, DailyDeal, DealByCode, NewGame, RandomDeal, Replay, StartRequest
+from bot.app.commands import (
+    ChallengeDeal,
+    ConfirmStart,
+    DailyDeal,
+    DealByCode,
+    NewGame,
+    RandomDeal,
+    Replay,
+    StartRequest,
+)
 from bot.app.daily_codes import DailyCodes
-from bot.app.errors import AlreadyDone, BadPayload, ConfirmAbandon, NotCurrentGame
+from bot.app.errors import AlreadyDone, BadPayload, ConfirmAbandon, GameNotFound, NotCurrentGame
 from bot.app.model import GameSnapshot, PlayerKey
 from bot.app.players import name_columns
-from bot.app.records import load_checked, load_owned, parse_code, snapshot_of
+from bot.app.records import load_checked, load_game, load_owned, parse_code, snapshot_of
 from bot.app.solving import Verdicts
 from bot.store import games as stored_games
 from bot.store import players as stored_players
@@ -35,12 +44,13 @@ from core.game import Game
 class Deal:
     """What a start deals: the deal ``code`` when chosen (its letter sets the rules), else a random deal under
     ``rules`` (None: the player's default rule set), proved winnable when ``winnable`` says so (None: the player's
-    setting). ``daily``: the game is the player's attempt at that day's deal."""
+    setting). ``daily``: the game is the player's attempt at that day's deal; ``challenge``: the game it answers."""
 
     code: GameCode | None = None
     rules: Rules | None = None
     winnable: bool | None = None
     daily: dt.date | None = None
+    challenge: int | None = None
 
 
 @dataclasses.dataclass(frozen=True)
@@ -95,6 +105,9 @@ class Starts:
             case DailyDeal(day):
                 return await self.new_daily_game(player, name, day, chat_id=chat_id, community=community, ask=ask,
                                                  abandoning=abandoning)
+            case ChallengeDeal():
+                return await self.take_challenge(player, name, request, chat_id=chat_id, ask=ask,
+                                                 abandoning=abandoning)
         raise BadPayload(f"not a start request: {request!r}")
 
     async def new_game(self, player: PlayerKey, name: str, *, code: str | GameCode | None = None,
@@ -116,6 +129,23 @@ class Starts:
         deal = Deal(code=chosen) if chosen is not None else Deal(rules=rules, winnable=winnable)
         return await self._start(StartOrder(player, name, deal, request, chat_id=chat_id, ask=ask,
                                             replaces=abandoning, confirmed=abandoning is not None))
+
+    async def take_challenge(self, player: PlayerKey, name: str, challenge: ChallengeDeal, *,
+                             chat_id: str | None = None, ask: bool = False,
+                             abandoning: int | None = None) -> GameSnapshot:
+        """Play this deal, tapped under the shared game ``challenge.game_id``: a game of its deal that remembers it,
+        to be compared with it when it ends; an ordinary game otherwise (it counts in the stats, ranks nowhere).
+        :class:`GameNotFound` when the code is not that game's (a guessed game number); a recent daily deal is
+        locked as any code is (:class:`DailyCodeLocked` until the player's own attempt has ended)."""
+        async with self.db.transaction() as tx:
+            challenged = await load_game(tx, challenge.game_id)
+        if challenged.code != challenge.code:
+            raise GameNotFound(challenge.game_id)
+        code = parse_code(challenged.code)
+        await self.daily_codes.check_unlocked(player, code)
+        return await self._start(StartOrder(player, name, Deal(code=code, challenge=challenged.id), challenge,
+                                            chat_id=chat_id, ask=ask, replaces=abandoning,
+                                            confirmed=abandoning is not None))
 
     async def new_daily_game(self, player: PlayerKey, name: str, day: dt.date | None = None, *,
                              chat_id: str | None = None, community: str | None = None, ask: bool = False,
@@ -209,7 +239,10 @@ class Starts:
             record = await stored_games.insert_game(tx, owner, stored_games.NewGameRow(
                 code=str(code), rules=code.rules.value, state=game.to_text(), score=game.score, daily=deal.daily,
                 dealt_winnable=bool(winnable), verdict_winnable=verdict[0], verdict_best_score=verdict[1],
-                verdict_at=verdict[2], chat_id=order.chat_id, board=order.community, started_at=now))
+                verdict_at=verdict[2], chat_id=order.chat_id, board=order.community, started_at=now,
+                challenge_of=deal.challenge))
+            if deal.challenge is not None:  # read again with the challenged game it is compared with
+                record = await stored_games.load(tx, record.id) or record
         if record.verdict_at is None:
             self.verdicts.schedule(record.code)
         return snapshot_of(record, game, replaced=snapshot_of(replaced) if replaced is not None else None)

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import datetime as dt
 
-from bot.app.commands import Move, NewGame, Replay, Review, Share
+from bot.app.commands import Begin, ChallengeDeal, Move, NewGame, Replay, Review, Share
 from bot.app.model import GameSnapshot
 from bot.i18n import N_, Translator, translator
 from bot.render.tableau import card_label
@@ -58,6 +58,27 @@ def par_lines(snapshot: GameSnapshot, tr: Translator) -> list[str]:
     return []
 
 
+def challenge_line(snapshot: GameSnapshot, tr: Translator) -> str | None:
+    """A finished game started from a challenge against the challenged game: "You beat Alice's 749 by 12"."""
+    challenge = snapshot.challenge
+    if challenge is None or not snapshot.game.is_over:
+        return None
+    name = " ".join(challenge.name.split()) or "?"
+    score, theirs = snapshot.game.score, challenge.score
+    if not challenge.finished:
+        # TRANSLATORS: at the end of a game started from a friend's challenge; {name} is still playing that deal
+        return tr.gettext("{name} is still playing this deal: {score} so far").format(name=name, score=theirs)
+    if score > theirs:
+        # TRANSLATORS: at the end of a game started from {name}'s challenge: your score is {diff} more than theirs
+        return tr.gettext("You beat {name}'s {score} by {diff}").format(name=name, score=theirs, diff=score - theirs)
+    if score < theirs:
+        # TRANSLATORS: at the end of a game started from {name}'s challenge: their score is {diff} more than yours
+        return tr.gettext("{name}'s {score} beats yours by {diff}").format(name=name, score=theirs,
+                                                                           diff=theirs - score)
+    # TRANSLATORS: at the end of a game started from {name}'s challenge: the same score
+    return tr.gettext("You tied with {name}: {score} each").format(name=name, score=theirs)
+
+
 def ending_lines(snapshot: GameSnapshot, tr: Translator, *, latest: bool = True) -> list[str]:
     """The lines under a finished board (after "Peak cleared: +100!" when the last move cleared one). A lost board
     that is no longer the player's latest (closed: only Share and Review left) does not invite an undo."""
@@ -72,7 +93,8 @@ def ending_lines(snapshot: GameSnapshot, tr: Translator, *, latest: bool = True)
                      if latest else tr.gettext("Final score: {score}").format(score=game.score))
     else:
         return []
-    return lines + par_lines(snapshot, tr)
+    compared = challenge_line(snapshot, tr)
+    return lines + ([compared] if compared is not None else []) + par_lines(snapshot, tr)
 
 
 def ending_buttons(snapshot: GameSnapshot, tr: Translator, *, latest: bool) -> tuple[tuple[Button, ...], ...]:
@@ -140,13 +162,24 @@ def share_text(snapshot: GameSnapshot, locale: str, *, replay: str) -> str:
     return line + "\n" + tr.gettext("Play this deal: {replay}").format(replay=replay)
 
 
-def render_share(snapshot: GameSnapshot, locale: str, *, replay: str, url: str | None = None) -> View:
-    """The share message: the result text, and with ``url`` a link button that opens the same deal."""
+def challenge_of(snapshot: GameSnapshot) -> ChallengeDeal | None:
+    """The challenge a shared game makes: its deal, compared with it (None for a custom deal, which has no code)."""
+    return ChallengeDeal(snapshot.game_id, str(snapshot.game.code)) if snapshot.game.code else None
+
+
+def render_share(snapshot: GameSnapshot, locale: str, *, replay: str, url: str | None = None,
+                 challenge: bool = False) -> View:
+    """The share message: the result text, and a button that opens the same deal: with ``url`` a link, with
+    ``challenge`` a button that starts it as a challenge (:class:`ChallengeDeal`) for whoever taps it."""
     tr = translator(locale)
     buttons: tuple[tuple[Button, ...], ...] = ()
+    # TRANSLATORS: a button under a shared result: opens the same deal for whoever reads it
+    play = tr.pgettext("button", "Play this deal")
+    offered = challenge_of(snapshot)
     if url is not None:
-        # TRANSLATORS: a link button under a shared result: opens the same deal for whoever reads it
-        buttons = ((Button(tr.pgettext("button", "Play this deal"), None, ButtonStyle.PRIMARY, url=url),),)
+        buttons = ((Button(play, None, ButtonStyle.PRIMARY, url=url),),)
+    elif challenge and offered is not None:
+        buttons = ((Button(play, Begin(offered), ButtonStyle.PRIMARY),),)
     name = " ".join(snapshot.owner_name.split())
     # TRANSLATORS: the title of a shared result, which the player may forward to friends: {name} is the player
     header = tr.gettext("{name}'s result").format(name=name) if name else tr.gettext("A TriPeaks result")
@@ -224,6 +257,9 @@ def render_review(snapshot: GameSnapshot, review: GameReview | None, locale: str
     elif not review.won and review.winnable_at_start:
         # TRANSLATORS: in the review of a game not won, whose deal could still be won at its end
         lines.append(tr.gettext("When the game ended, the deal could still be won"))
+    compared = challenge_line(snapshot, tr)
+    if compared is not None:
+        lines.append(compared)
     lines.append(tr.ngettext("Longest chain: {n} card in a row", "Longest chain: {n} cards in a row",
                              review.longest_chain).format(n=review.longest_chain))
     replay = Button(tr.pgettext("button", "Replay"), Replay(snapshot.game_id), ButtonStyle.PRIMARY)

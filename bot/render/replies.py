@@ -209,6 +209,8 @@ class DailyNotice(enum.Enum):
     NEEDS_GROUP = "needs_group"
     #: Discord: a direct message
     NEEDS_SERVER = "needs_server"
+    #: Discord: the app is installed to the player's account only, not to this server (it cannot post here)
+    NEEDS_SERVER_INSTALL = "needs_server_install"
 
 
 _DAILY_NOTICES = {
@@ -226,6 +228,10 @@ _DAILY_NOTICES = {
     DailyNotice.NEEDS_GROUP: N_("Daily posts and leaderboards are for groups, not private chats"),
     # TRANSLATORS: Discord: a daily command sent in a direct message to the bot
     DailyNotice.NEEDS_SERVER: N_("Daily posts and leaderboards are for servers, not direct messages"),
+    # TRANSLATORS: Discord: /tripeaks subscribe in a server where the app is only installed to the player's own
+    # account (a "user app"), so the bot is not a member of the server and cannot post there
+    DailyNotice.NEEDS_SERVER_INSTALL: N_("The daily deal can only be posted in a server the bot has been added to: "
+                                         "ask a server admin to add it"),
 }
 
 

@@ -39,6 +39,7 @@ class GameRecord:
     verdict_at: dt.datetime | None
     chat_id: str | None
     message_id: str | None
+    challenge_of: int | None
     owner_id: int
     platform: str
     user_id: str
@@ -49,6 +50,10 @@ class GameRecord:
     winnable_only: bool | None
     board_style: str
     four_colour: bool
+    #: the challenged game (``challenge_of``) as it stands: its player's name, score and status
+    challenger_name: str | None = None
+    challenger_score: int | None = None
+    challenger_status: str | None = None
 
     @classmethod
     def from_row(cls, row: Row[Any]) -> GameRecord:
@@ -72,6 +77,7 @@ class NewGameRow:
     chat_id: str | None
     board: str | None
     started_at: dt.datetime
+    challenge_of: int | None = None
 
 
 @dataclasses.dataclass(frozen=True)
@@ -97,12 +103,23 @@ _OWNER_COLUMNS = {
     "winnable_only": players.c.winnable_only, "board_style": players.c.board_style,
     "four_colour": players.c.four_colour,
 }
+_CHALLENGED = games.alias("challenged")
+_CHALLENGER = players.alias("challenger")
+#: The challenged game's fields of :class:`GameRecord` (None when the game answers no challenge).
+_CHALLENGER_COLUMNS = {
+    "challenger_name": _CHALLENGER.c.display_name, "challenger_score": _CHALLENGED.c.score,
+    "challenger_status": _CHALLENGED.c.status,
+}
 #: The games table's columns :class:`GameRecord` holds.
 _GAME_COLUMNS = tuple(games.c[field.name] for field in dataclasses.fields(GameRecord)
-                      if field.name not in _OWNER_COLUMNS)
+                      if field.name not in _OWNER_COLUMNS and field.name not in _CHALLENGER_COLUMNS)
 _SELECT: Select[Any] = select(
     *_GAME_COLUMNS, *(column.label(name) for name, column in _OWNER_COLUMNS.items()),
-).join_from(games, players, games.c.player_id == players.c.id)
+    *(column.label(name) for name, column in _CHALLENGER_COLUMNS.items()),
+).select_from(
+    games.join(players, games.c.player_id == players.c.id)
+    .outerjoin(_CHALLENGED, _CHALLENGED.c.id == games.c.challenge_of)
+    .outerjoin(_CHALLENGER, _CHALLENGER.c.id == _CHALLENGED.c.player_id))
 
 #: One statement for every action of a batch: each row written only if it is still at the version read.
 _WRITE_STATE = (

@@ -104,6 +104,8 @@ games = Table(
     #: a daily game's leaderboard (migration 0002): the Discord server or Telegram group it was started in; NULL
     #: in a private chat, and for other games
     Column("board", String(64)),
+    #: the game this one answers (migration 0005): started from its "Play this deal", and compared with it
+    Column("challenge_of", ForeignKey("games.id", ondelete="SET NULL")),
     CheckConstraint("status IN ('playing', 'won', 'blocked', 'abandoned')", name="status"),
     CheckConstraint("rules IN ('easy', 'classic')", name="rules"),
     Index("uq_games_active_player_id", "player_id", unique=True,

@@ -68,8 +68,16 @@ after ``since=``), including ones that already happened, so there is no race and
 ``wait_until(predicate)`` re-checks the predicate whenever a request arrives or is answered (and every
 20 ms, for predicates over the test's own state). Timeouts raise ``TimeoutError`` with a transcript.
 
+Inline mode (``FakeBotAPI(supports_inline_queries=True)``, as BotFather's ``/setinline`` turns it on):
+``api.inline_query(user, "text")`` queues an ``inline_query`` update and returns a handle whose ``answer()`` is the
+bot's ``answerInlineQuery``, checked as Telegram does (at most 50 results, each id 1-64 bytes and unique, an
+article with a title and a valid message text and keyboard; each query answered once);
+``api.choose_inline_result(user, chat, answer, result_id)`` posts the chosen result to a chat as the user's message
+"via" the bot.
+
 Limits of the fake: only the methods listed in ``FakeBotAPI._METHODS`` exist (others answer 404 Not
-Found, as Telegram does for unknown methods); no media, inline mode, payments, forums or channels;
+Found, as Telegram does for unknown methods); no media, payments, forums or channels; inline mode has only article
+results with a text message;
 photos are the only media (no file_id reuse, albums, documents);
 auto-detected entities are limited to bot_command, mention, hashtag and http(s) URLs; Telegram also
 splits bold/italic entities around other entities, which the fake does not; lengths are counted in
@@ -102,6 +110,8 @@ if TYPE_CHECKING:
 
 __all__ = [
     "BotAPIError",
+    "InlineAnswer",
+    "InlineQueryHandle",
     "CallbackAnswer",
     "CallbackHandle",
     "CallbackQueryRecord",
@@ -132,6 +142,8 @@ MAX_CALLBACK_ANSWER_LENGTH = 200
 MAX_BUTTONS_PER_ROW = 8
 MAX_BUTTONS = 100
 MAX_COMMANDS = 100
+MAX_INLINE_RESULTS = 50
+MAX_INLINE_RESULT_ID_BYTES = 64
 
 NOT_MODIFIED = (
     "message is not modified: specified new message content and reply markup are exactly the same "
@@ -1077,6 +1089,8 @@ class StoredMessage:
     edit_date: int | None = None
     deleted: bool = False
     reply_to_message_id: int | None = None
+    #: the bot an inline result was sent through (``choose_inline_result``)
+    via_bot: str | None = None
     history: list[tuple[str, list[dict[str, Any]], dict[str, Any] | None]] = field(default_factory=list)
     #: a photo message: its image (``text`` and ``entities`` are then its caption)
     photo_bytes: bytes | None = None
@@ -1320,6 +1334,44 @@ class UpdateHandle:
         return await self.api.wait_for_message(self.chat, since=self.mark, timeout=timeout)
 
 
+@dataclass
+class InlineAnswer:
+    """The bot's ``answerInlineQuery``, as Telegram accepted it."""
+
+    results: list[dict[str, Any]]
+    cache_time: int | None
+    is_personal: bool
+
+    def result(self, result_id: str) -> dict[str, Any]:
+        return next(r for r in self.results if r["id"] == result_id)
+
+
+@dataclass
+class InlineQueryRecord:
+    """An inline query a user made (typing ``@bot ...``)."""
+
+    id: str
+    user: FakeUser
+    query: str
+    answer: InlineAnswer | None = None
+
+
+class InlineQueryHandle:
+    """A queued inline query; ``answer()`` waits for the bot's answer."""
+
+    def __init__(self, api: FakeBotAPI, update: dict[str, Any], mark: int, record: InlineQueryRecord) -> None:
+        self.api = api
+        self.update = update
+        self.mark = mark
+        self.record = record
+
+    async def answer(self, timeout: float = 5.0) -> InlineAnswer:
+        await self.api.wait_until(lambda: self.record.answer is not None, timeout,
+                                  what=f"an answer to inline query {self.record.id}")
+        assert self.record.answer is not None
+        return self.record.answer
+
+
 class CallbackHandle(UpdateHandle):
     """A queued button press."""
 
@@ -1375,6 +1427,7 @@ _JSON_PARAMS = frozenset(
         "media",
         "menu_button",
         "message_ids",
+        "results",
     }
 )
 _INT_PARAMS = frozenset(
@@ -1402,6 +1455,7 @@ _BOOL_PARAMS = frozenset(
         "disable_web_page_preview",
         "allow_paid_broadcast",
         "for_channels",
+        "is_personal",
     }
 )
 
@@ -1441,6 +1495,7 @@ class FakeBotAPI:
         host: str = "127.0.0.1",
         callback_query_ttl: float | None = None,
         webhook_retry_delay: float = 0.2,
+        supports_inline_queries: bool = False,
     ) -> None:
         self.token = token
         self.host = host
@@ -1452,7 +1507,7 @@ class FakeBotAPI:
             "username": bot_username,
             "can_join_groups": True,
             "can_read_all_group_messages": False,
-            "supports_inline_queries": False,
+            "supports_inline_queries": supports_inline_queries,
             "can_connect_to_business": False,
             "has_main_web_app": False,
         }
@@ -1461,6 +1516,7 @@ class FakeBotAPI:
 
         self.requests: list[RecordedRequest] = []
         self.callback_queries: dict[str, CallbackQueryRecord] = {}
+        self.inline_queries: dict[str, InlineQueryRecord] = {}
         self.webhook_deliveries: list[WebhookDelivery] = []
         self.server_errors: list[BaseException] = []
 
@@ -1817,6 +1873,27 @@ class FakeBotAPI:
         }
         update = {"update_id": next(self._update_ids), "callback_query": query}
         return CallbackHandle(self, update, self._queue_update(update, queue), record)
+
+    def inline_query(self, user: FakeUser, query: str = "", *, chat_type: str = "private") -> InlineQueryHandle:
+        """The user types ``@bot query`` in a chat of ``chat_type``: an ``inline_query`` update."""
+        self._users.setdefault(user.id, user)
+        record = InlineQueryRecord(id=str(7_310_000_000_000 + next(self._query_ids)), user=user, query=query)
+        self.inline_queries[record.id] = record
+        update = {"update_id": next(self._update_ids), "inline_query": {
+            "id": record.id, "from": user.to_dict(), "query": query, "offset": "", "chat_type": chat_type}}
+        return InlineQueryHandle(self, update, self._queue_update(update, True), record)
+
+    def choose_inline_result(self, user: FakeUser, chat: ChatRef, answer: InlineAnswer,
+                             result_id: str) -> StoredMessage:
+        """The user picks a result of ``answer``: its message is posted to ``chat`` as the user's, via the bot."""
+        result = answer.result(result_id)
+        content = result["input_message_content"]
+        text, entities = format_text(content["message_text"], content.get("parse_mode"), content.get("entities"))
+        message = self._store(self._chat(chat), user.to_dict(), text, entities,
+                              reply_markup=check_reply_markup(result.get("reply_markup")),
+                              raw_text=content["message_text"], parse_mode=content.get("parse_mode"))
+        message.via_bot = self.bot_username
+        return message
 
     def queue_update(self, update: dict[str, Any]) -> int:
         """Queue a raw update dict (an ``update_id`` is added if missing); returns its update_id."""
@@ -2283,6 +2360,7 @@ class FakeBotAPI:
             "deleteMessage",
             "deleteMessages",
             "answerCallbackQuery",
+            "answerInlineQuery",
             "sendChatAction",
             "getChat",
             "getChatMember",
@@ -2634,6 +2712,35 @@ class FakeBotAPI:
             url=params.get("url"),
             cache_time=None if cache_time is None else int(cache_time),
         )
+        return True
+
+    async def _m_answer_inline_query(self, params: Mapping[str, Any]) -> bool:
+        record = self.inline_queries.get(str(params.get("inline_query_id") or ""))
+        if record is None or record.answer is not None:
+            raise _bad(QUERY_TOO_OLD)
+        results = params.get("results")
+        if not isinstance(results, list):
+            raise _bad("can't parse inline query results JSON object")
+        if len(results) > MAX_INLINE_RESULTS:
+            raise _bad("RESULTS_TOO_MUCH")
+        seen: set[str] = set()
+        for result in results:
+            result_id = result.get("id") if isinstance(result, dict) else None
+            if not isinstance(result_id, str) or not 1 <= len(result_id.encode("utf-8")) <= MAX_INLINE_RESULT_ID_BYTES:
+                raise _bad("RESULT_ID_INVALID")
+            if result_id in seen:
+                raise _bad("RESULT_ID_DUPLICATE")
+            seen.add(result_id)
+            if result.get("type") != "article" or not result.get("title"):
+                raise _bad("RESULT_TYPE_INVALID")
+            content = result.get("input_message_content")
+            if not isinstance(content, dict) or "message_text" not in content:
+                raise _bad("MESSAGE_EMPTY")
+            format_text(content["message_text"], content.get("parse_mode"), content.get("entities"))
+            check_reply_markup(result.get("reply_markup"))
+        cache_time = params.get("cache_time")
+        record.answer = InlineAnswer(results, int(cache_time) if cache_time is not None else None,
+                                     bool(params.get("is_personal")))
         return True
 
     async def _m_send_chat_action(self, params: Mapping[str, Any]) -> bool:

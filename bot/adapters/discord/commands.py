@@ -8,8 +8,10 @@ catalogues when the tree is synced: descriptions are the renderer's texts
 (:data:`bot.render.commands.COMMAND_DESCRIPTIONS`), command and option names are the msgids ``new``, ``code``... in
 the message context ``command``.
 
-The commands work in servers and in the bot's DMs, and need no privileged intent: everything arrives as an
-interaction.
+The commands work in servers, in the bot's DMs and in group DMs, installed to a server or to a player's own account
+(a user app: ``/tripeaks`` then works wherever the player is, also where the bot is no member; what such an install
+cannot do, posting the daily deal to a channel, is refused with a line), and need no privileged intent: everything
+arrives as an interaction.
 """
 
 from __future__ import annotations
@@ -55,8 +57,8 @@ _RULE_CHOICES = [app_commands.Choice(name=locale_str(render.rules_name(rules, "e
                                                      rules=rules.value), value=rules.value) for rules in Rules]
 
 
-@app_commands.allowed_contexts(guilds=True, dms=True, private_channels=False)
-@app_commands.allowed_installs(guilds=True, users=False)
+@app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
+@app_commands.allowed_installs(guilds=True, users=True)
 class TriPeaksCommands(app_commands.Group):
     """``/tripeaks``: every command of the bot in one group, so it takes one line in the command picker."""
 

@@ -42,10 +42,16 @@ def channel_locale(interaction: Interaction, subscriber_locale: str) -> str:
 async def subscribe(ctx: BotContext, interaction: Interaction, on: bool = True) -> None:
     """``/tripeaks subscribe`` / ``unsubscribe``: the daily deal posted to this channel at the daily post time, or
     no longer. Needs Manage Server (the command's default permission, checked here again: a server can change
-    who sees a command)."""
+    who sees a command), and the app installed to the server, not only to the player's account (a user app can
+    answer a command anywhere but post nothing of its own)."""
     locale = await own_locale(ctx, interaction)
     if interaction.guild_id is None or interaction.channel_id is None:
         await show_error(interaction, daily_notice(DailyNotice.NEEDS_SERVER, locale))
+        return
+    if interaction.is_user_integration() and not interaction.is_guild_integration():
+        # installed to the player's account only: the bot is no member of the server, cannot post to the channel
+        # and sees no server permission to check
+        await show_error(interaction, daily_notice(DailyNotice.NEEDS_SERVER_INSTALL, locale))
         return
     if not interaction.permissions.manage_guild:
         await show_error(interaction, daily_notice(DailyNotice.NEEDS_MANAGE_SERVER, locale))

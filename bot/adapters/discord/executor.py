@@ -7,7 +7,7 @@
 - a private answer is ephemeral: a line for an error (with a link to the live board for a tap on an old one) and
   the play-by-name acknowledgement, a message for the question and the review;
 - a post is a public new message: the shared result, with ``/tripeaks new code:...`` as the sharer's client
-  names it.
+  names it, and Play this deal: whoever taps it gets their own game of the deal, compared with the shared one.
 """
 
 from __future__ import annotations
@@ -111,7 +111,7 @@ class DiscordExecutor:
                 return draw(content, locale, elsewhere=elsewhere)
             case ShareOf(snapshot):
                 # the command by its canonical name: the readers' Discord clients may speak other languages
-                return draw(content, locale, replay=f"/{GROUP} new code:{snapshot.game.code}")
+                return draw(content, locale, replay=f"/{GROUP} new code:{snapshot.game.code}", challenge=True)
         return draw(content, locale)
 
     def board(self, snapshot: GameSnapshot, chat_id: str | None = None, *, latest: bool = True) -> View:

@@ -54,7 +54,7 @@ def build_application(service: GameService, config: Config) -> TelegramApp:
         # taps of different players are handled side by side (a hint waits for the solver); the service keeps
         # actions on one game in order
         .concurrent_updates(True)
-        .post_init(set_commands)
+        .post_init(after_init)
         .build()
     )
     tg = TelegramContext(service, config.default_locale, config.daily_post_time)
@@ -62,6 +62,14 @@ def build_application(service: GameService, config: Config) -> TelegramApp:
     application.bot_data[CONFIG_KEY] = config
     application.bot_data[CONTEXT_KEY] = tg
     return application
+
+
+async def after_init(application: Application[Any, Any, Any, Any, Any, Any]) -> None:
+    """Once the bot knows itself (getMe): whether it has inline mode, and its command menus."""
+    tg = application.bot_data.get(CONTEXT_KEY)
+    if isinstance(tg, TelegramContext):
+        tg.inline = bool(application.bot.supports_inline_queries)
+    await set_commands(application)
 
 
 async def set_commands(application: Application[Any, Any, Any, Any, Any, Any]) -> None:

@@ -72,11 +72,12 @@ async def picture_of(view: View) -> bytes | None:
     return await asyncio.to_thread(draw_table, view.table)
 
 
-async def send_view(view: View, to: Message | Chat) -> Message:
+async def send_view(view: View, to: Message | Chat, *, share_inline: bool = False) -> Message:
     """A new message showing ``view``: a reply to the message ``to`` (quoting it in groups, while it exists) or a
     message of its own in the chat ``to``. A picture board is a photo, its header and status the caption. Not sent
-    again after a timeout (it may have arrived)."""
-    markup = keyboard(view)
+    again after a timeout (it may have arrived). ``share_inline``: Share opens the inline mode (see
+    :func:`~bot.adapters.telegram.keyboard.keyboard`)."""
+    markup = keyboard(view, share_inline=share_inline)
     png = await picture_of(view)
     if png is None:
         text = message_text(view)
@@ -94,12 +95,12 @@ async def send_view(view: View, to: Message | Chat) -> Message:
                          resend_after_timeout=False)
 
 
-async def edit_view(view: View, at: tuple[Bot, int, int] | CallbackQuery) -> None:
+async def edit_view(view: View, at: tuple[Bot, int, int] | CallbackQuery, *, share_inline: bool = False) -> None:
     """Edit a message to ``view``: the message ``at`` names (the bot, a chat id and a message id), or the one a
     callback query was tapped on. A picture board is a new photo with its caption and keyboard in one call
     (editMessageMedia), any other view a text; a text message cannot become a photo nor a photo a text (Telegram
-    answers BadRequest: the caller sends the view anew)."""
-    markup = keyboard(view)
+    answers BadRequest: the caller sends the view anew). ``share_inline`` as for :func:`send_view`."""
+    markup = keyboard(view, share_inline=share_inline)
     png = await picture_of(view)
     if png is None:
         text = message_text(view)
@@ -130,6 +131,9 @@ class TelegramContext:
         #: when the daily posts are made (UTC), quoted when a group subscribes
         self.post_time = post_time
         self.edits = EditOrder()
+        #: the bot has inline mode (BotFather's /setinline; read at start-up): Share opens it in a chat the player
+        #: picks, rather than posting the result here
+        self.inline = False
 
     # --- who and which language ---------------------------------------------------------------------------
 
@@ -165,10 +169,9 @@ class TelegramContext:
 
     # --- sending ----------------------------------------------------------------------------------------------
 
-    @staticmethod
-    async def reply(message: Message, view: View) -> Message:
+    async def reply(self, message: Message, view: View) -> Message:
         """A new message answering ``message`` (quoting it in groups, as long as it still exists)."""
-        return await send_view(view, message)
+        return await send_view(view, message, share_inline=self.inline)
 
     @staticmethod
     async def reply_text(message: Message, text: str) -> Message:
@@ -185,7 +188,7 @@ class TelegramContext:
             if not wanted:
                 return True
             try:
-                await edit_view(view, (bot, chat_id, message_id))
+                await edit_view(view, (bot, chat_id, message_id), share_inline=self.inline)
             except BadRequest as error:
                 if is_not_modified(error):
                     return True

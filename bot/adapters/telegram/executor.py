@@ -32,6 +32,7 @@ from bot.adapters.telegram.base import (
     message_ref,
     send_view,
 )
+from bot.adapters.telegram.inline import deal_link
 from bot.adapters.telegram.keyboard import toast
 from bot.adapters.telegram.sending import is_not_modified, persist
 from bot.app.effects import (
@@ -116,7 +117,7 @@ class TelegramExecutor:
                 elsewhere = current.board is not None and current.board.chat_id != str(anchor.chat_id)
                 return draw(content, locale, elsewhere=elsewhere)
             case ShareOf(snapshot):
-                link = f"https://t.me/{self.bot.username}?start={snapshot.game.code}"
+                link = deal_link(self.bot.username, snapshot)
                 return draw(content, locale, replay=link, link=link)
         return draw(content, locale)
 
@@ -164,7 +165,7 @@ class TelegramExecutor:
 
     async def post(self, view: View) -> None:
         """A message of its own in the chat (not a reply)."""
-        await send_view(view, self.need_anchor().chat)
+        await send_view(view, self.need_anchor().chat, share_inline=self.tg.inline)
 
     async def send_board(self, snapshot: GameSnapshot, *, reuse: bool) -> None:
         """A game just started (or resumed) as its live board: the tapped message redrawn (``reuse``) or a new
@@ -197,7 +198,7 @@ class TelegramExecutor:
         message = query.message
         if not isinstance(message, Message):  # too old for Telegram to say which message it was
             try:
-                await edit_view(view, query)
+                await edit_view(view, query, share_inline=self.tg.inline)
             except BadRequest as error:
                 if not is_not_modified(error):
                     raise
@@ -206,7 +207,7 @@ class TelegramExecutor:
         game = game_key(snapshot) if snapshot is not None else None
         if not await self.tg.edit_message(self.bot, message_ref(message), view, game):
             # the message is gone or can no longer be edited: show the result in a new one
-            shown = await send_view(view, message.chat)
+            shown = await send_view(view, message.chat, share_inline=self.tg.inline)
         if snapshot is not None and message_ref(shown) != snapshot.board:
             # the board was sent anew, or the player played on an older board of the game (after /resume, say):
             # the board they play on is the live one, which /play edits

@@ -21,7 +21,7 @@ from telegram import Message, Update, User
 from bot.adapters.telegram.base import NEW_COMMAND, Context, TelegramContext
 from bot.adapters.telegram.executor import TelegramExecutor
 from bot.adapters.telegram.info import on_settings_tap
-from bot.app.codec import decode
+from bot.app.codec import decode, start_request
 from bot.app.commands import (
     AskHint,
     Begin,
@@ -62,11 +62,12 @@ async def cmd_new(tg: TelegramContext, update: Update, context: Context) -> None
 
 
 async def cmd_start(tg: TelegramContext, update: Update, context: Context) -> None:
-    """``/start``: the short welcome with Play, Daily and Rules; ``/start <code>`` (a challenge link
-    ``t.me/<bot>?start=<code>``): that deal, asked first when it would abandon a game in progress."""
+    """``/start``: the short welcome with Play, Daily and Rules; ``/start <code>`` (a link
+    ``t.me/<bot>?start=<code>``): that deal; ``/start x<game>_<code>`` (Play under a challenge): that game's deal,
+    compared with it at the end. Both asked first when they would abandon a game in progress."""
     args = context.args or []
     if args:
-        await start(tg, update, context, DealByCode(args[0]))
+        await start(tg, update, context, start_request(args[0]))
         return
 
     async def work(message: Message, user: User) -> None:

@@ -3,7 +3,8 @@
 The handlers live by responsibility: :mod:`~bot.adapters.telegram.base` (the player, the language, sending and
 editing), :mod:`~bot.adapters.telegram.games` (starting games and every tap: ``/tripeaks``, ``/daily``,
 ``/resume``, ``/play``, ``/start``), :mod:`~bot.adapters.telegram.executor` (the flow's effects carried out),
-:mod:`~bot.adapters.telegram.daily` (``/leaderboard``, ``/subscribe``) and :mod:`~bot.adapters.telegram.info`
+:mod:`~bot.adapters.telegram.daily` (``/leaderboard``, ``/subscribe``), :mod:`~bot.adapters.telegram.inline`
+(``@<bot>`` in any chat: invitations to play) and :mod:`~bot.adapters.telegram.info`
 (``/help``, ``/rules``, ``/stats``, ``/settings``, ``/winnable``). No game rule, SQL or user-facing string lives in
 any of them.
 """
@@ -16,9 +17,9 @@ from typing import Any
 
 from telegram import Update
 from telegram.error import TelegramError, TimedOut
-from telegram.ext import CallbackQueryHandler, CommandHandler
+from telegram.ext import CallbackQueryHandler, CommandHandler, InlineQueryHandler
 
-from bot.adapters.telegram import daily, games, info
+from bot.adapters.telegram import daily, games, info, inline
 from bot.adapters.telegram.base import NEW_COMMAND, PLATFORM, Context, TelegramApp, TelegramContext
 from bot.adapters.telegram.menu import COMMANDS, menu_commands
 from bot.render.replies import error_text
@@ -28,7 +29,7 @@ __all__ = ["ALLOWED_UPDATES", "COMMANDS", "NEW_COMMAND", "PLATFORM", "TelegramAp
 log = logging.getLogger(__name__)
 
 #: The updates the bot asks Telegram for.
-ALLOWED_UPDATES = [Update.MESSAGE, Update.CALLBACK_QUERY]
+ALLOWED_UPDATES = [Update.MESSAGE, Update.CALLBACK_QUERY, Update.INLINE_QUERY]
 
 Handler = Callable[[TelegramContext, Update, Context], Awaitable[None]]
 
@@ -67,6 +68,7 @@ def register(app: TelegramApp, tg: TelegramContext) -> None:
     for name, handler in HANDLERS.items():
         app.add_handler(CommandHandler(name, bound(tg, handler)))
     app.add_handler(CallbackQueryHandler(bound(tg, games.on_callback)))
+    app.add_handler(InlineQueryHandler(bound(tg, inline.on_inline_query)))
     app.add_error_handler(bound(tg, on_error))
 
 

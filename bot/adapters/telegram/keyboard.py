@@ -33,6 +33,7 @@ from telegram.constants import (
 )
 
 from bot.app.codec import encode
+from bot.app.commands import Share
 from bot.render.platforms import telegram_rows
 from bot.render.view import View
 
@@ -88,11 +89,12 @@ def _keep_indent(block: str) -> str:
     return "\u00a0" * (len(block) - len(rest)) + rest
 
 
-def keyboard(view: View) -> InlineKeyboardMarkup | None:
+def keyboard(view: View, *, share_inline: bool = False) -> InlineKeyboardMarkup | None:
     """The view's buttons as an inline keyboard (None when it has none), laid out by
     :func:`~bot.render.platforms.telegram_rows`: rows split to fit a phone, never reordered, colours as ``style``.
     Disabled buttons stay: Telegram cannot grey a button out, and a tap on one is refused by the service with its
-    explanation."""
+    explanation. With ``share_inline`` (the bot has inline mode) Share opens the bot's inline mode in a chat the
+    player picks (:mod:`bot.adapters.telegram.inline`) rather than calling back."""
     rows: list[list[InlineKeyboardButton]] = []
     total = 0
     for row in telegram_rows(view):
@@ -102,6 +104,9 @@ def keyboard(view: View) -> InlineKeyboardMarkup | None:
         for button in row:
             if button.url is not None:  # a link: Telegram opens it, no callback
                 chunk.append(InlineKeyboardButton(button.label, url=button.url, style=button.style))
+                continue
+            if share_inline and isinstance(button.command, Share):
+                chunk.append(InlineKeyboardButton(button.label, switch_inline_query="", style=button.style))
                 continue
             if button.command is None:
                 raise ViewTooLarge(f"the button {button.label!r} has neither a command nor a link")
