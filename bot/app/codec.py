@@ -180,8 +180,9 @@ DAILY_START = "daily"
 _START_CHALLENGE_RE = re.compile(r"^x(\d{1,18})_(TP1-[A-Z]-[A-Z]{1,7})$")
 
 
-def start_parameter(challenge: ChallengeDeal) -> str:
-    """A challenge as the start parameter of a link that opens the bot (64 characters at most).
+def start_parameter(request: ChallengeDeal | DealByCode | DailyDeal) -> str:
+    """What a link that opens the bot starts, as its start parameter (64 characters at most): a challenge, a deal
+    by its code, or today's daily deal (whichever it is: the link names no deal).
 
     >>> start_parameter(ChallengeDeal(42, "TP1-E-AAAAAAB"))
     'x42_TP1-E-AAAAAAB'
@@ -189,10 +190,17 @@ def start_parameter(challenge: ChallengeDeal) -> str:
     ChallengeDeal(game_id=42, code='TP1-E-AAAAAAB')
     >>> start_request("TP1-E-AAAAAAB")
     DealByCode(code='TP1-E-AAAAAAB')
-    >>> start_request(DAILY_START)
+    >>> start_request(start_parameter(DailyDeal()))
     DailyDeal(day=None)
     """
-    return f"x{challenge.game_id}_{challenge.code}"
+    match request:
+        case ChallengeDeal(game_id, code):
+            return f"x{game_id}_{code}"
+        case DealByCode(code):
+            return code
+        case DailyDeal(None):
+            return DAILY_START
+    raise TypeError(f"no link starts {request!r}")
 
 
 def start_request(text: str) -> ChallengeDeal | DealByCode | DailyDeal:

@@ -3,7 +3,7 @@ current or last deal (its result when finished), a new deal proved winnable, and
 link, nothing that gives its cards away). Each is a title and a line for the list the player picks from, and the
 message the chat gets, whose one button is a link that opens the bot with that deal.
 
-The platform says how a link opens the bot with a start parameter (:func:`bot.app.codec.start_parameter`).
+The platform says how a link opens the bot with what it starts (Telegram: :func:`bot.app.codec.start_parameter`).
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from bot.app.codec import DAILY_START, start_parameter
+from bot.app.commands import ChallengeDeal, DailyDeal, DealByCode
 from bot.app.model import Offers
 from bot.i18n import translator
 from bot.render.endings import challenge_of, render_share, share_line
@@ -31,9 +31,10 @@ class Offer:
     message: View
 
 
-def render_offers(offers: Offers, locale: str, link: Callable[[str], str]) -> list[Offer]:
-    """The invitations of ``offers`` in ``locale``; ``link`` makes the link that opens the bot with a start
-    parameter."""
+def render_offers(offers: Offers, locale: str,
+                  link: Callable[[ChallengeDeal | DealByCode | DailyDeal], str]) -> list[Offer]:
+    """The invitations of ``offers`` in ``locale``; ``link`` makes the link that opens the bot and starts what it
+    is given."""
     tr = translator(locale)
     # TRANSLATORS: the link button under an invitation to play sent to a chat
     play = tr.pgettext("button", "Play this deal")
@@ -41,7 +42,7 @@ def render_offers(offers: Offers, locale: str, link: Callable[[str], str]) -> li
     latest = offers.latest
     challenge = challenge_of(latest) if latest is not None else None
     if latest is not None and challenge is not None:
-        url = link(start_parameter(challenge))
+        url = link(challenge)
         game = latest.game
         # TRANSLATORS: Telegram inline mode: the title of the invitation to play the deal of your current or last
         # game; whoever plays it sees how they did against you
@@ -61,7 +62,7 @@ def render_offers(offers: Offers, locale: str, link: Callable[[str], str]) -> li
         found.append(Offer(f"challenge-{latest.game_id}", title, description, message))
     if offers.fresh is not None:
         code = offers.fresh
-        url = link(str(code))
+        url = link(DealByCode(str(code)))
         rules = tr.gettext(RULE_NAMES[code.rules])
         found.append(Offer(
             f"fresh-{code}",
@@ -75,7 +76,7 @@ def render_offers(offers: Offers, locale: str, link: Callable[[str], str]) -> li
                 status=tr.gettext("Play this deal: {replay}").format(replay=url),
                 buttons=((Button(play, None, ButtonStyle.PRIMARY, url=url),),))))
     daily = render_daily(offers.day, locale)  # no code: the link names no deal
-    url = link(DAILY_START)
+    url = link(DailyDeal())
     found.append(Offer(
         f"daily-{offers.day.isoformat()}", daily.header, daily.status or "",
         View(header=daily.header, status=daily.status,

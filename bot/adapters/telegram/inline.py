@@ -16,6 +16,7 @@ from telegram.constants import ParseMode
 from bot.adapters.telegram.base import Context, TelegramContext
 from bot.adapters.telegram.keyboard import keyboard, message_text
 from bot.app.codec import start_parameter
+from bot.app.commands import ChallengeDeal, DailyDeal, DealByCode
 from bot.app.model import GameSnapshot
 from bot.render.endings import challenge_of
 from bot.render.offers import render_offers
@@ -29,15 +30,15 @@ MAX_RESULTS = 50
 CACHE_SECONDS = 5
 
 
-def bot_link(username: str, parameter: str) -> str:
-    """The link that opens the bot with a start parameter (:func:`bot.app.codec.start_request` reads it)."""
-    return f"https://t.me/{username}?start={parameter}"
+def bot_link(username: str, request: ChallengeDeal | DealByCode | DailyDeal) -> str:
+    """The link that opens the bot and starts ``request`` (``/start`` reads it: :func:`bot.app.codec.start_request`)."""
+    return f"https://t.me/{username}?start={start_parameter(request)}"
 
 
 def deal_link(username: str, snapshot: GameSnapshot) -> str:
     """The link that deals ``snapshot``'s cards as a challenge (compared with it at the end)."""
     challenge = challenge_of(snapshot)
-    return bot_link(username, start_parameter(challenge) if challenge is not None else str(snapshot.game.code))
+    return bot_link(username, challenge if challenge is not None else DealByCode(str(snapshot.game.code)))
 
 
 async def on_inline_query(tg: TelegramContext, update: Update, context: Context) -> None:
@@ -60,6 +61,6 @@ async def on_inline_query(tg: TelegramContext, update: Update, context: Context)
             id=offer.key, title=offer.title, description=offer.description,
             input_message_content=InputTextMessageContent(message_text(offer.message), parse_mode=ParseMode.HTML),
             reply_markup=keyboard(offer.message))
-        for offer in render_offers(offers, locale, lambda parameter: bot_link(username, parameter))
+        for offer in render_offers(offers, locale, lambda request: bot_link(username, request))
     ]
     await query.answer(results[:MAX_RESULTS], cache_time=CACHE_SECONDS, is_personal=True)

@@ -1,0 +1,152 @@
+"""Challenges (issue 28) in the service and the renderer: "Play this deal" under a shared game starts the tapper's
+own game of that deal, which remembers the shared game and compares with it when it ends ("You beat Alice's 749 by
+12"), in the ending and the review; it asks first when the tapper has a game with moves; the daily lock holds (a
+daily deal cannot be played this way before the tapper's own attempt is over); stats count it as any game; and a
+guessed game number without its code starts nothing. The platforms' side: test_telegram_inline.py and
+test_discord_challenge.py."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.app import errors
+from bot.app.codec import decode, encode, game_command, start_parameter, start_request
+from bot.app.commands import Begin, ChallengeDeal, ConfirmStart, DailyDeal, DealByCode
+from bot.app.model import Challenge, Offers, Stats
+from bot.app.service import GameService
+from bot.i18n import SUPPORTED_LOCALES, translator
+from bot.render.endings import challenge_line, ending_lines, render_review, render_share
+from bot.render.offers import render_offers
+from core.game import DRAW, Game
+from tests.core_helpers import winning_line
+from tests.test_lifecycle import DAILY_CODE, DAY, service  # noqa: F401  (the fixture: a fixed day and daily deal)
+from tests.test_service import ALICE, BLOCK_CODE, BOB, WIN_CODE, play
+
+
+async def test_a_challenge_is_its_deal_compared_with_the_shared_game(service: GameService) -> None:  # noqa: F811
+    shared = await service.new_game(ALICE, "Alice", code=BLOCK_CODE)
+    await play(service, ALICE, shared.game_id, shared.version, [DRAW] * 23)
+    alice_final = (await service.game(shared.game_id)).game.score
+
+    taken = await service.start(BOB, "Bob", ChallengeDeal(shared.game_id, BLOCK_CODE))
+    assert str(taken.game.code) == BLOCK_CODE and taken.owner == BOB and taken.daily is None
+    assert taken.challenge == Challenge(shared.game_id, "Alice", alice_final, True)
+    # Bob clears what he can before drawing: a better score than Alice's draws only
+    game = Game.from_code(BLOCK_CODE)
+    version = taken.version
+    snapshot = taken
+    while not game.is_over:
+        action = next((a for a in game.legal_actions() if a != DRAW and str(a).isdigit()), DRAW)
+        game.push(action)
+        snapshot = await service.act(BOB, "Bob", game_command(taken.game_id, version, str(action)))
+        version = snapshot.version
+    assert snapshot.challenge is not None and snapshot.game.is_over
+    diff = snapshot.game.score - alice_final
+    assert diff > 0
+    tr = translator("en")
+    assert f"You beat Alice's {alice_final} by {diff}" in ending_lines(snapshot, tr)
+    # the review says it too
+    review = await service.review(taken.game_id)
+    assert f"You beat Alice's {alice_final} by {diff}" in (render_review(snapshot, review, "en").status or "")
+    # an ordinary game in the stats
+    stats = await service.stats(BOB)
+    assert stats == Stats(games=1, wins=0, best_score=snapshot.game.score, current_streak=0, longest_streak=0)
+
+
+async def test_a_guessed_game_number_without_its_code_starts_nothing(service: GameService) -> None:  # noqa: F811
+    shared = await service.new_game(ALICE, "Alice", code=WIN_CODE)
+    with pytest.raises(errors.GameNotFound):
+        await service.start(BOB, "Bob", ChallengeDeal(shared.game_id, BLOCK_CODE))
+    with pytest.raises(errors.GameNotFound):
+        await service.start(BOB, "Bob", ChallengeDeal(shared.game_id + 1000, WIN_CODE))
+    assert await service.current_game(BOB) is None
+
+
+async def test_a_challenge_asks_before_abandoning_a_game_with_moves(service: GameService) -> None:  # noqa: F811
+    shared = await service.new_game(ALICE, "Alice", code=WIN_CODE)
+    own = await service.new_game(BOB, "Bob", code=BLOCK_CODE)
+    await play(service, BOB, own.game_id, own.version, [DRAW])
+    request = ChallengeDeal(shared.game_id, WIN_CODE)
+    with pytest.raises(errors.ConfirmAbandon) as asked:
+        await service.start(BOB, "Bob", request, ask=True)
+    assert asked.value.current.game_id == own.game_id and asked.value.request == request
+    taken = await service.start(BOB, "Bob", ConfirmStart(own.game_id, request), ask=True)
+    assert taken.challenge is not None and taken.challenge.game_id == shared.game_id
+    # Alice is still playing: the comparison says so at Bob's end
+    await play(service, BOB, taken.game_id, taken.version, winning_line(WIN_CODE))
+    done = await service.game(taken.game_id)
+    assert done.challenge == Challenge(shared.game_id, "Alice", 500, False)
+    assert "Alice is still playing this deal: 500 so far" in ending_lines(done, translator("en"))
+
+
+async def test_a_daily_challenge_waits_for_the_tappers_own_attempt(service: GameService) -> None:  # noqa: F811
+    attempt = await service.new_daily_game(ALICE, "Alice", community="g1")
+    await play(service, ALICE, attempt.game_id, attempt.version, winning_line(DAILY_CODE))
+    challenge = ChallengeDeal(attempt.game_id, DAILY_CODE)
+    with pytest.raises(errors.DailyCodeLocked) as locked:
+        await service.start(BOB, "Bob", challenge)
+    assert locked.value.day == DAY
+    assert await service.current_game(BOB) is None
+    # with Bob's attempt started and not over, still locked; once it is over, the challenge is a practice game
+    bobs = await service.new_daily_game(BOB, "Bob", community="g1")
+    with pytest.raises(errors.DailyCodeLocked):
+        await service.start(BOB, "Bob", challenge)
+    await play(service, BOB, bobs.game_id, bobs.version, winning_line(DAILY_CODE))
+    taken = await service.start(BOB, "Bob", challenge)
+    assert taken.daily is None and taken.challenge is not None and taken.challenge.name == "Alice"
+
+
+async def test_the_offers_are_the_latest_game_a_winnable_deal_and_today(service: GameService) -> None:  # noqa: F811
+    empty = await service.offers(BOB)
+    assert empty.latest is None and empty.day == DAY
+    assert empty.fresh is not None  # the stand-in solver proves every seventh deal
+    started = await service.new_game(BOB, "Bob", code=WIN_CODE)
+    offers = await service.offers(BOB)
+    assert offers.latest is not None and offers.latest.game_id == started.game_id
+
+
+# --- payloads and texts -------------------------------------------------------------------------------------------
+
+
+def test_a_challenge_fits_a_button_and_a_start_link() -> None:
+    challenge = ChallengeDeal(10**18 - 1, "TP1-C-ZZZZZZZ")  # the longest game number a payload carries
+    for command in (Begin(challenge), ConfirmStart(10**18 - 1, challenge)):
+        payload = encode(command)
+        assert decode(payload) == command and len(payload.encode()) <= 64
+    parameter = start_parameter(challenge)
+    assert start_request(parameter) == challenge and len(parameter) <= 64
+    assert start_request("TP1-E-AAAAAAB") == DealByCode("TP1-E-AAAAAAB")
+    assert start_request(start_parameter(DailyDeal())) == DailyDeal()
+    for tampered in ("tp:b:x:1:TP1-E-", "tp:b:x::TP1-E-AAAAAAB", "tp:b:x:1"):
+        with pytest.raises(errors.BadPayload):
+            decode(tampered)
+
+
+@pytest.mark.parametrize("locale", SUPPORTED_LOCALES)
+def test_the_comparison_and_the_invitations_speak_every_language(locale: str) -> None:
+    from bot.app.model import GameSnapshot
+
+    game = Game.from_code(BLOCK_CODE)
+    for _ in range(23):
+        game.push(DRAW)
+    tr = translator(locale)
+    lines = set()
+    for theirs, finished in ((game.score - 12, True), (game.score + 12, True), (game.score, True), (10, False)):
+        snapshot = GameSnapshot(9, 23, BOB, "Bob", game, challenge=Challenge(3, "Alice", theirs, finished))
+        line = challenge_line(snapshot, tr)
+        assert line is not None and "Alice" in line and str(theirs) in line
+        lines.add(line)
+    assert len(lines) == 4
+    shared = GameSnapshot(3, 23, ALICE, "Alice", game)
+    offers = render_offers(Offers(shared, Game.from_code(WIN_CODE).code, DAY), locale,
+                           lambda request: f"https://t.me/b?start={start_parameter(request)}")
+    assert [offer.key for offer in offers] == ["challenge-3", f"fresh-{WIN_CODE}", f"daily-{DAY.isoformat()}"]
+    daily = offers[-1]
+    # the daily invitation gives no card away: no code in it, only a link that names no deal
+    assert "TP1-" not in daily.message.status + daily.message.header + daily.title + daily.description
+    assert [button.url for row in daily.message.buttons for button in row] == ["https://t.me/b?start=daily"]
+    assert [button.url for row in offers[0].message.buttons for button in row] == [
+        f"https://t.me/b?start=x3_{BLOCK_CODE}"]
+    # Discord's share card: a Play this deal button that starts the challenge for whoever taps it
+    card = render_share(shared, locale, replay="/tripeaks new", challenge=True)
+    assert [button.command for row in card.buttons for button in row] == [Begin(ChallengeDeal(3, BLOCK_CODE))]
