@@ -66,13 +66,14 @@ def render_offers(offers: Offers, locale: str,
         rules = tr.gettext(RULE_NAMES[code.rules])
         found.append(Offer(
             f"fresh-{code}",
-            # TRANSLATORS: Telegram inline mode: the title of an invitation to a new deal the solver proved winnable
-            tr.gettext("A new deal that can be won"),
-            # TRANSLATORS: Telegram inline mode: under the title; {rules} is Easy or Classic
-            tr.gettext("{rules}: the solver proved it can be won").format(rules=rules),
+            # TRANSLATORS: Telegram inline mode: the title of an invitation to a new deal checked to be winnable
+            tr.gettext("A new winnable deal"),
+            # TRANSLATORS: Telegram inline mode: under the title; {rules} is Easy or Classic; the deal was checked
+            # to be winnable before it was offered
+            tr.gettext("{rules}, checked to be winnable").format(rules=rules),
             View(
-                # TRANSLATORS: an invitation sent to a chat: a deal the solver proved winnable; {code} its code
-                header=tr.gettext("A TriPeaks deal that can be won: {code}").format(code=code),
+                # TRANSLATORS: an invitation sent to a chat: a deal checked to be winnable; {code} its code
+                header=tr.gettext("A winnable TriPeaks deal: {code}").format(code=code),
                 status=tr.gettext("Play this deal: {replay}").format(replay=url),
                 buttons=((Button(play, None, ButtonStyle.PRIMARY, url=url),),))))
     daily = render_daily(offers.day, locale)  # no code: the link names no deal
