@@ -113,6 +113,24 @@ class Locales:
 # --- reading messages -----------------------------------------------------------------------------------------
 
 
+class Installs:
+    """Where the app is installed, as each interaction says (``authorizing_integration_owners``): SimCord sends
+    none; a user in ``user_only`` has the app installed to their own account only (a user app, Discord's "user
+    install"), not to the server they use it in."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.user_only: set[int] = set()
+        original = simcord.interactions.base_payload
+
+        def base_payload(*args: Any, **kwargs: Any) -> Any:
+            record, payload = original(*args, **kwargs)
+            if kwargs["user_id"] in self.user_only:
+                payload["authorizing_integration_owners"] = {"1": str(kwargs["user_id"])}
+            return record, payload
+
+        monkeypatch.setattr(simcord.interactions, "base_payload", base_payload)
+
+
 def _walk(components: list[dict[str, Any]]) -> Iterator[dict[str, Any]]:
     for component in components:
         yield component

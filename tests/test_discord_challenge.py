@@ -1,0 +1,113 @@
+"""Discord's side of issue 28, on SimCord: the command tree installs to servers and to players' own accounts (a user
+app) and works in servers, DMs and group DMs; what a user-installed app cannot do (post the daily deal to a channel)
+is refused with a line; Share posts a card with Play this deal, and a second player who taps it (asked first, as
+they have a game with moves) plays the same deal to the comparison with the shared game."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+import simcord
+
+from bot.app.service import GameService
+from bot.render.replies import DailyNotice, daily_notice
+from core.game import Tap
+from tests.core_helpers import winning_line
+from tests.discord_harness import (
+    CHANNEL_MESSAGE,
+    Callback,
+    Installs,
+    Locales,
+    button,
+    click,
+    labels_of,
+    make_bot,
+    open_service,
+    slash,
+    text_of,
+)
+from tests.test_telegram_inline import another_winning_line, final_score
+
+WIN_CODE = "TP1-E-AAAAAAC"
+
+
+@pytest.fixture
+async def game_service(sqlite_template: Path, tmp_path: Path) -> AsyncIterator[GameService]:
+    async with open_service(sqlite_template, tmp_path / "tripeaks.db") as service:
+        yield service
+
+
+def command_of(action: object) -> str:
+    return str(action) if isinstance(action, Tap) else "d"
+
+
+async def play_line(env: simcord.Env, actor: object, message: simcord.ResponseMessage,
+                    line: tuple[object, ...]) -> simcord.ResponseMessage:
+    for action in line:
+        message, _ = await click(env, actor, message, button(message, command=command_of(action)))
+    return message
+
+
+async def test_the_command_tree_installs_to_servers_and_players_everywhere(
+        game_service: GameService, monkeypatch: pytest.MonkeyPatch) -> None:
+    Locales(monkeypatch)
+    async with simcord.run(make_bot(game_service)) as env:
+        env.create_guild()
+        # as the bot synced its tree with Discord: installable to a server (0) and to a player's account (1); usable
+        # in servers (0), the bot's DMs (1) and group DMs and DMs between others (2)
+        group = env.backend.find_command("tripeaks", None)
+        assert group is not None
+        assert sorted(group["integration_types"]) == [0, 1]
+        assert sorted(group["contexts"]) == [0, 1, 2]
+
+
+async def test_a_user_installed_app_cannot_subscribe_a_channel_and_says_so(
+        game_service: GameService, monkeypatch: pytest.MonkeyPatch) -> None:
+    Locales(monkeypatch)
+    installs = Installs(monkeypatch)
+    async with simcord.run(make_bot(game_service)) as env:
+        guild = env.create_guild()
+        channel = guild.create_text_channel("general")
+        owner = guild.add_member(env.create_user("olena"))
+        installs.user_only.add(owner.id)
+        reply, sent = await slash(env, owner, channel, "tripeaks subscribe")
+        assert sent.ephemeral
+        assert reply.content == daily_notice(DailyNotice.NEEDS_SERVER_INSTALL, "en")
+        # a game works all the same: the interaction's answer is the bot's message
+        reply, sent = await slash(env, owner, channel, "tripeaks new", code=WIN_CODE)
+        assert sent == Callback(CHANNEL_MESSAGE, ephemeral=False, v2=True) and WIN_CODE in text_of(reply)
+
+
+async def test_share_posts_a_challenge_a_second_player_plays_to_the_comparison(
+        game_service: GameService, monkeypatch: pytest.MonkeyPatch) -> None:
+    Locales(monkeypatch)
+    async with simcord.run(make_bot(game_service)) as env:
+        guild = env.create_guild()
+        channel = guild.create_text_channel("general")
+        alice = guild.add_member(env.create_user("alice"))
+        bob = guild.add_member(env.create_user("bob"))
+
+        board, _ = await slash(env, alice, channel, "tripeaks new", code=WIN_CODE)
+        board = await play_line(env, alice, board, winning_line(WIN_CODE))
+        alice_score = final_score(WIN_CODE, winning_line(WIN_CODE))
+        card, sent = await click(env, alice, board, button(board, label="Share"))
+        assert sent == Callback(CHANNEL_MESSAGE, ephemeral=False, v2=True)
+        assert f"score {alice_score}" in text_of(card) and labels_of(card) == ["Play this deal"]
+
+        # Bob has a game with moves: asked first, privately
+        own, _ = await slash(env, bob, channel, "tripeaks new", code="TP1-E-AAAAAAB")
+        await click(env, bob, own, button(own, command="d"))
+        question, sent = await click(env, bob, card, button(card, label="Play this deal"))
+        assert sent.ephemeral and WIN_CODE in text_of(question)
+        board, sent = await click(env, bob, question, button(question, label="Yes, start"))
+        assert sent == Callback(CHANNEL_MESSAGE, ephemeral=False, v2=True) and WIN_CODE in text_of(board)
+
+        line = another_winning_line(WIN_CODE)
+        board = await play_line(env, bob, board, line)
+        diff = final_score(WIN_CODE, line) - alice_score
+        expected = (f"You beat alice's {alice_score} by {diff}" if diff > 0 else
+                    f"alice's {alice_score} beats yours by {-diff}" if diff < 0 else
+                    f"You tied with alice: {alice_score} each")
+        assert expected in text_of(board)
