@@ -15,7 +15,7 @@ from bot.app.commands import Begin, ChallengeDeal, ConfirmStart, DailyDeal, Deal
 from bot.app.model import Challenge, Offers, Stats
 from bot.app.service import GameService
 from bot.i18n import SUPPORTED_LOCALES, translator
-from bot.render.endings import challenge_line, ending_lines, render_review, render_share
+from bot.render.endings import challenge_line, challenge_of, ending_lines, render_review, render_share
 from bot.render.offers import render_offers
 from core.game import DRAW, Game
 from tests.core_helpers import winning_line
@@ -59,6 +59,8 @@ async def test_a_guessed_game_number_without_its_code_starts_nothing(service: Ga
         await service.start(BOB, "Bob", ChallengeDeal(shared.game_id, BLOCK_CODE))
     with pytest.raises(errors.GameNotFound):
         await service.start(BOB, "Bob", ChallengeDeal(shared.game_id + 1000, WIN_CODE))
+    with pytest.raises(errors.GameNotFound):  # no code: only a daily game's challenge goes without
+        await service.start(BOB, "Bob", ChallengeDeal(shared.game_id, None))
     assert await service.current_game(BOB) is None
 
 
@@ -82,10 +84,13 @@ async def test_a_challenge_asks_before_abandoning_a_game_with_moves(service: Gam
 async def test_a_daily_challenge_waits_for_the_tappers_own_attempt(service: GameService) -> None:  # noqa: F811
     attempt = await service.new_daily_game(ALICE, "Alice", community="g1")
     await play(service, ALICE, attempt.game_id, attempt.version, winning_line(DAILY_CODE))
-    challenge = ChallengeDeal(attempt.game_id, DAILY_CODE)
-    with pytest.raises(errors.DailyCodeLocked) as locked:
-        await service.start(BOB, "Bob", challenge)
-    assert locked.value.day == DAY
+    finished = await service.game(attempt.game_id)
+    challenge = challenge_of(finished)
+    assert challenge == ChallengeDeal(attempt.game_id, None)  # the challenge names no code: nothing to solve offline
+    for request in (challenge, ChallengeDeal(attempt.game_id, DAILY_CODE)):  # nor does the code typed in help
+        with pytest.raises(errors.DailyCodeLocked) as locked:
+            await service.start(BOB, "Bob", request)
+        assert locked.value.day == DAY
     assert await service.current_game(BOB) is None
     # with Bob's attempt started and not over, still locked; once it is over, the challenge is a practice game
     bobs = await service.new_daily_game(BOB, "Bob", community="g1")
@@ -115,6 +120,8 @@ def test_a_challenge_fits_a_button_and_a_start_link() -> None:
         assert decode(payload) == command and len(payload.encode()) <= 64
     parameter = start_parameter(challenge)
     assert start_request(parameter) == challenge and len(parameter) <= 64
+    daily = ChallengeDeal(10**18 - 1, None)
+    assert decode(encode(Begin(daily))) == Begin(daily) and start_request(start_parameter(daily)) == daily
     assert start_request("TP1-E-AAAAAAB") == DealByCode("TP1-E-AAAAAAB")
     assert start_request(start_parameter(DailyDeal())) == DailyDeal()
     for tampered in ("tp:b:x:1:TP1-E-", "tp:b:x::TP1-E-AAAAAAB", "tp:b:x:1"):

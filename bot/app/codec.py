@@ -66,9 +66,9 @@ HINT = "h"
 NEW_GAME = "n"
 _FINISHED_WORDS: dict[str, type[Replay] | type[Review] | type[Share]] = {"r": Replay, "v": Review, "s": Share}
 _GAME_RE = re.compile(r"^tp:g:(\d{1,18}):(\d{1,9}):(\d{1,2}|[dunhrvs])$")
-_CONFIRM_RE = re.compile(r"^tp:y:(\d{1,18}):(?:n:([ec-]):([01-])|c:(TP1-[A-Z]-[A-Z]{1,7})|d:(\d{4}-\d{2}-\d{2}|-)|x:(\d{1,18}):(TP1-[A-Z]-[A-Z]{1,7}))$")
+_CONFIRM_RE = re.compile(r"^tp:y:(\d{1,18}):(?:n:([ec-]):([01-])|c:(TP1-[A-Z]-[A-Z]{1,7})|d:(\d{4}-\d{2}-\d{2}|-)|x:(\d{1,18}):(TP1-[A-Z]-[A-Z]{1,7}|-))$")
 _KEEP_RE = re.compile(r"^tp:k:(\d{1,18})$")
-_BEGIN_RE = re.compile(r"^tp:b:(?:n:([ec-]):([01-])|c:(TP1-[A-Z]-[A-Z]{1,7})|d:(\d{4}-\d{2}-\d{2}|-)|x:(\d{1,18}):(TP1-[A-Z]-[A-Z]{1,7}))$")
+_BEGIN_RE = re.compile(r"^tp:b:(?:n:([ec-]):([01-])|c:(TP1-[A-Z]-[A-Z]{1,7})|d:(\d{4}-\d{2}-\d{2}|-)|x:(\d{1,18}):(TP1-[A-Z]-[A-Z]{1,7}|-))$")
 _RULES = "tp:rules"
 _BLANK_RE = re.compile(r"^tp:-:(\d)$")
 _DAILY_RE = re.compile(r"^tp:daily:(\d{4}-\d{2}-\d{2})$")
@@ -177,7 +177,7 @@ def decode(text: str) -> Command:
 #: A challenge in a bot link's start parameter (Telegram's ``t.me/<bot>?start=...``: letters, digits, _ and -).
 #: Today's daily deal, whichever it is, in a link's start parameter (a link that gives away no card).
 DAILY_START = "daily"
-_START_CHALLENGE_RE = re.compile(r"^x(\d{1,18})_(TP1-[A-Z]-[A-Z]{1,7})$")
+_START_CHALLENGE_RE = re.compile(r"^x(\d{1,18})_(TP1-[A-Z]-[A-Z]{1,7}|daily)$")
 
 
 def start_parameter(request: ChallengeDeal | DealByCode | DailyDeal) -> str:
@@ -190,12 +190,14 @@ def start_parameter(request: ChallengeDeal | DealByCode | DailyDeal) -> str:
     ChallengeDeal(game_id=42, code='TP1-E-AAAAAAB')
     >>> start_request("TP1-E-AAAAAAB")
     DealByCode(code='TP1-E-AAAAAAB')
+    >>> start_request(start_parameter(ChallengeDeal(42, None)))  # a daily game's: no code shown
+    ChallengeDeal(game_id=42, code=None)
     >>> start_request(start_parameter(DailyDeal()))
     DailyDeal(day=None)
     """
     match request:
         case ChallengeDeal(game_id, code):
-            return f"x{game_id}_{code}"
+            return f"x{game_id}_{code or DAILY_START}"
         case DealByCode(code):
             return code
         case DailyDeal(None):
@@ -210,7 +212,7 @@ def start_request(text: str) -> ChallengeDeal | DealByCode | DailyDeal:
         return DailyDeal()
     match = _START_CHALLENGE_RE.match(text)
     if match:
-        return ChallengeDeal(int(match.group(1)), match.group(2))
+        return ChallengeDeal(int(match.group(1)), None if match.group(2) == DAILY_START else match.group(2))
     return DealByCode(text)
 
 
@@ -224,7 +226,7 @@ def _request_text(request: StartRequest) -> str:
         case DailyDeal(day):
             return f"d:{day.isoformat() if day is not None else '-'}"
         case ChallengeDeal(game_id, code):
-            return f"x:{game_id}:{code}"
+            return f"x:{game_id}:{code or '-'}"
     raise TypeError(f"not a start request: {request!r}")
 
 
@@ -233,7 +235,7 @@ def _request(match: re.Match[str]) -> StartRequest:
     groups = match.groups()
     rules_letter, winnable, code, day, challenged, challenge_code = groups[-6:]
     if challenged is not None:
-        return ChallengeDeal(int(challenged), challenge_code)
+        return ChallengeDeal(int(challenged), None if challenge_code == "-" else challenge_code)
     if code is not None:
         return DealByCode(code)
     if day is not None:

@@ -95,11 +95,12 @@ class DailyDeal:
 
 @dataclass(frozen=True)
 class ChallengeDeal:
-    """Play this deal, tapped under someone's shared game ``game_id``: its deal (``code``, which must be that
-    game's, so a challenge cannot be guessed from a game number), compared with that game when it ends."""
+    """Play this deal, tapped under someone's shared game ``game_id``: its deal, compared with that game when it
+    ends. ``code`` must be that game's, so a challenge cannot be guessed from a game number; None for a daily game,
+    whose code a challenge never shows (the deal stays unknown until the tapper's own attempt is over)."""
 
     game_id: int
-    code: str
+    code: str | None
 
 
 #: What a player asks to start.

@@ -135,11 +135,12 @@ class Starts:
                              abandoning: int | None = None) -> GameSnapshot:
         """Play this deal, tapped under the shared game ``challenge.game_id``: a game of its deal that remembers it,
         to be compared with it when it ends; an ordinary game otherwise (it counts in the stats, ranks nowhere).
-        :class:`GameNotFound` when the code is not that game's (a guessed game number); a recent daily deal is
-        locked as any code is (:class:`DailyCodeLocked` until the player's own attempt has ended)."""
+        :class:`GameNotFound` when the code is not that game's (a guessed game number), or is missing and the game
+        is no daily attempt; a recent daily deal is locked as any code is (:class:`DailyCodeLocked` until the
+        player's own attempt has ended)."""
         async with self.db.transaction() as tx:
             challenged = await load_game(tx, challenge.game_id)
-        if challenged.code != challenge.code:
+        if challenged.code != challenge.code and not (challenge.code is None and challenged.daily is not None):
             raise GameNotFound(challenge.game_id)
         code = parse_code(challenged.code)
         await self.daily_codes.check_unlocked(player, code)

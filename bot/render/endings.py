@@ -163,8 +163,11 @@ def share_text(snapshot: GameSnapshot, locale: str, *, replay: str) -> str:
 
 
 def challenge_of(snapshot: GameSnapshot) -> ChallengeDeal | None:
-    """The challenge a shared game makes: its deal, compared with it (None for a custom deal, which has no code)."""
-    return ChallengeDeal(snapshot.game_id, str(snapshot.game.code)) if snapshot.game.code else None
+    """The challenge a shared game makes: its deal, compared with it (None for a custom deal, which has no code).
+    A daily game's challenge names no code: the daily deal is nobody's to give away."""
+    if not snapshot.game.code:
+        return None
+    return ChallengeDeal(snapshot.game_id, None if snapshot.daily is not None else str(snapshot.game.code))
 
 
 def render_share(snapshot: GameSnapshot, locale: str, *, replay: str, url: str | None = None,

@@ -37,7 +37,7 @@ def _request_text(request: StartRequest, tr: Translator) -> str:
         case RandomDeal(rules=rules) if rules is not None:
             # TRANSLATORS: {rules} is Easy or Classic
             return tr.gettext("Start a new {rules} game?").format(rules=tr.gettext(RULE_NAMES[rules]))
-        case DealByCode(code) | ChallengeDeal(code=code):
+        case DealByCode(code) | ChallengeDeal(code=str() as code):
             try:
                 shown = str(GameCode.parse(code))
             except TriPeaksError:  # a code the service will refuse: shown as typed
