@@ -351,19 +351,21 @@ async def test_share_posts_a_result_to_forward_with_a_challenge_link_that_deals_
     won_id, _ = game_of(won)
     answer, _ = await tap(api, alice, chat, won, encode(Share(won_id)))
     shared = api.last_message(chat)
-    link = f"https://t.me/{api.bot_username}?start={WIN_CODE}"
+    link = f"https://t.me/{api.bot_username}?start=x{won_id}_{WIN_CODE}"  # a challenge: Alice's game and its deal
     snapshot = await service.game(won_id)
     assert answer.text is None and shared.message_id != won.message_id
     view = render_share(snapshot, "en", replay=link, url=link)
     assert shared.text == plain(view)
     assert shared.links == [(view.buttons[0][0].label, link)]
 
-    # a friend follows the link: Telegram sends /start <code> in a private chat, and the deal is dealt
+    # a friend follows the link: Telegram sends /start x<game>_<code> in a private chat, and the deal is dealt, as
+    # a challenge of Alice's game
     bob = api.user("Bob")
     bob_chat = api.private_chat(bob)
-    board = await command(api, bob, bob_chat, f"/start {WIN_CODE}")
+    board = await command(api, bob, bob_chat, f"/start x{won_id}_{WIN_CODE}")
     bobs = await current(service, bob)
     assert str(bobs.game.code) == WIN_CODE and game_of(board) == (bobs.game_id, 0)
+    assert bobs.challenge is not None and bobs.challenge.game_id == won_id and bobs.challenge.name == "Alice"
     assert_shows(board, expected_view(Game.from_code(WIN_CODE), bobs.game_id, 0))
     assert_all_answered(api)
 
