@@ -1,18 +1,24 @@
 """Discord's side of issue 28, on SimCord: the command tree installs to servers and to players' own accounts (a user
 app) and works in servers, DMs and group DMs; what a user-installed app cannot do (post the daily deal to a channel)
 is refused with a line; Share posts a card with Play this deal, and a second player who taps it (asked first, as
-they have a game with moves) plays the same deal to the comparison with the shared game."""
+they have a game with moves) plays the same deal to the comparison with the shared game; a daily game's challenge
+names no code and waits until the tapper's own attempt at the day's deal is over."""
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
 import simcord
 
+from bot.app import daily
+from bot.app.errors import DailyCodeLocked
+from bot.app.model import PlayerKey
 from bot.app.service import GameService
-from bot.render.replies import DailyNotice, daily_notice
+from bot.render.replies import DailyNotice, daily_notice, error_text
+from core.deal import GameCode
 from core.game import Tap
 from tests.core_helpers import winning_line
 from tests.discord_harness import (
@@ -31,6 +37,8 @@ from tests.discord_harness import (
 from tests.test_telegram_inline import another_winning_line, final_score
 
 WIN_CODE = "TP1-E-AAAAAAC"
+OTHER = "TP1-E-AAAAAAB"
+DAY = dt.date(2026, 11, 29)
 
 
 @pytest.fixture
@@ -111,3 +119,36 @@ async def test_share_posts_a_challenge_a_second_player_plays_to_the_comparison(
                     f"alice's {alice_score} beats yours by {-diff}" if diff < 0 else
                     f"You tied with alice: {alice_score} each")
         assert expected in text_of(board)
+
+
+async def test_a_daily_challenge_waits_for_the_tappers_own_attempt(
+        game_service: GameService, monkeypatch: pytest.MonkeyPatch) -> None:
+    # which deal a day gets is bot.app.daily's business: here today is DAY, whose deal is WIN_CODE
+    monkeypatch.setattr(daily, "today", lambda now=None: DAY)
+    monkeypatch.setattr(daily, "daily_code", lambda day, *secret: GameCode.parse(WIN_CODE if day == DAY else OTHER))
+    Locales(monkeypatch)
+    async with simcord.run(make_bot(game_service)) as env:
+        guild = env.create_guild()
+        channel = guild.create_text_channel("general")
+        alice = guild.add_member(env.create_user("alice"))
+        bob = guild.add_member(env.create_user("bob"))
+
+        board, _ = await slash(env, alice, channel, "tripeaks daily")
+        board = await play_line(env, alice, board, winning_line(WIN_CODE))
+        card, _ = await click(env, alice, board, button(board, label="Share"))
+        play = button(card, label="Play this deal")
+        assert play["custom_id"].endswith(":-")  # the challenge of a daily game names no code
+
+        # Bob has not played today's daily: the challenge is refused, privately, and starts nothing
+        refused, sent = await click(env, bob, card, play)
+        assert sent.ephemeral
+        assert refused.content == error_text(DailyCodeLocked(game_service.today()), "en", "/tripeaks new")
+        assert await game_service.current_game(PlayerKey("discord", str(bob.id))) is None
+
+        # once his own attempt is over, the same button deals it as a practice game, compared with Alice's
+        attempt, _ = await slash(env, bob, channel, "tripeaks daily")
+        await play_line(env, bob, attempt, another_winning_line(WIN_CODE))
+        practice, sent = await click(env, bob, card, play)
+        assert sent == Callback(CHANNEL_MESSAGE, ephemeral=False, v2=True) and WIN_CODE in text_of(practice)
+        practice = await play_line(env, bob, practice, winning_line(WIN_CODE))
+        assert f"You tied with alice: {final_score(WIN_CODE, winning_line(WIN_CODE))} each" in text_of(practice)
