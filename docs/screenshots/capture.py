@@ -16,6 +16,10 @@ Needs ``simcord[preview]``, ``chromium``, ``fonts-noto-color-emoji`` and ``fonts
   buttons of a row sharing its width and long labels cut with "…"), built from ``tripeaks show ... --platform
   telegram --json`` (a private chat); ``telegram-360-LANG-group.png`` the mid-game board in a group, the
   player's name on it.
+- ``telegram-360-LANG-STATE-picture.png``: the picture board (every player's default) as Telegram shows it, a
+  photo bubble (the picture as wide as the bubble, the header and status its caption) over the keyboard, for LANG
+  in en, ru, ja (de: the mid-game board). The Discord pictures show the picture board too (the media gallery in
+  the container), as the bot's players have it by default.
 - ``discord-360-de-midgame.png``, ``discord-360-pl-midgame.png``, ``telegram-360-de-midgame.png``,
   ``telegram-360-pl-midgame.png`` (and ``-group``): the mid-game board in German and Polish.
 - ``discord-fresh-deal.png`` and ``discord-mid-game.png``: the desktop views of ``docs/discord.md``'s
@@ -71,6 +75,8 @@ HINT_BUDGET = 0.8  # seconds, as the service's
 LANGS = ("en", "ru", "ja")
 EXTRA_LANGS = ("de", "pl")  # the mid-game board only, at 360 px (issue 18)
 STATES = ("fresh", "midgame", "hint", "won")
+#: The languages whose picture boards are photographed too (issue 23).
+PICTURE_LANGS = ("en", "ru", "ja", "de")
 DISCORD_LOCALES = {"en": "en-US", "ru": "ru", "ja": "ja", "de": "de", "pl": "pl"}
 PLAYER_NAMES = {"en": "Alice", "ru": "Алиса", "ja": "さくら", "de": "Jonas", "pl": "Zofia"}
 PHONE = 360
@@ -359,7 +365,7 @@ async def legacy_shots(env: simcord.Env, browser: Browser, guild: Any,
 
 
 def show(lang: str, actions: Sequence[Action], *, hinted: bool = False,
-         owner: str | None = None) -> dict[str, Any]:
+         owner: str | None = None, image: Path | None = None) -> dict[str, Any]:
     """``tripeaks show CODE ACTIONS --platform telegram --lang LANG --json``, run in this process. ``show``
     draws the board of a private chat, after moves and draws only; two things it has no option for are added
     to the view it renders: with ``hinted``, what a tap on Hint gives (the advisor's hint for the position,
@@ -367,8 +373,9 @@ def show(lang: str, actions: Sequence[Action], *, hinted: bool = False,
     from bot import cli
     from bot.render import game as render_module
 
+    board = ["--board", "picture", "--image", str(image)] if image is not None else ["--board", "text"]
     argv = ["show", CODE, *(command_of(a) for a in actions),
-            "--platform", "telegram", "--lang", lang, "--board", "text", "--json"]  # the text board's bubble
+            "--platform", "telegram", "--lang", lang, *board, "--json"]
     changes: dict[str, Any] = {}
     if hinted:
         game = Game.from_code(CODE)
@@ -418,6 +425,9 @@ body { margin: 0; width: 360px; background: #c9d9b6; font: 16px/1.35 "Liberation
 .button.success { background: #3fa24b; }
 .button.primary { background: #3390ec; }
 .button.danger { background: #e0463e; }
+.bubble.photo { padding: 0 0 8px; overflow: hidden; }
+.bubble.photo img { display: block; width: 100%; margin-bottom: 6px; }
+.bubble.photo .text { padding: 0 10px; }
 """
 
 # Measured on the Telegram page: a <pre> line that wraps, a button label cut with "…".
@@ -449,8 +459,9 @@ BUBBLE_MEASURE = WRAPPED_LINES + """(() => {
 })()"""
 
 
-def telegram_page(shown: dict[str, Any]) -> str:
+def telegram_page(shown: dict[str, Any], image: str | None = None) -> str:
     """A 360-px phone screen with the message: its HTML text in a chat bubble, the inline keyboard under
+    it; with ``image`` (the picture board), a photo bubble: the picture as wide as the bubble, the caption under
     it."""
     # The text is Telegram HTML as the bot sends it; a line break next to a <pre> block is absorbed by it.
     text = re.sub(r"\n?(</?pre>)\n?", r"\1", shown["text"])
@@ -461,8 +472,9 @@ def telegram_page(shown: dict[str, Any]) -> str:
         for row in shown["buttons"])
     toast = f'<div class="toast">{html.escape(shown["notice"])}</div>' if shown.get("notice") else ""
     return (f'<!doctype html><html><head><meta charset="utf-8"><style>{TELEGRAM_CSS}</style></head><body>'
-            f'<div class="chat">{toast}<div class="message"><div class="bubble">'
-            f'<div class="text">{text}<span class="time">12:00</span></div></div>'
+            f'<div class="chat">{toast}<div class="message"><div class="bubble{" photo" if image else ""}">'
+            + (f'<img src="{image}" alt="">' if image else "")
+            + f'<div class="text">{text}<span class="time">12:00</span></div></div>'
             f'<div class="keyboard">{rows}</div></div></div></body></html>')
 
 
@@ -483,6 +495,18 @@ async def telegram_shots(work: Path, browser: Browser, langs: Sequence[str],
             target = HERE / f"telegram-360-{lang}-{state}.png"
             await browser.capture({"x": 0, "y": 0, "width": PHONE, "height": seen["height"]}, target)
             report(target, seen["problems"], problems)
+            if lang in PICTURE_LANGS and state in STATES:  # the picture board (the default) as a photo bubble
+                image = work / f"telegram-{lang}-{state}.png"
+                shown = show(lang, actions, hinted=state == "hint", image=image)
+                page = work / f"telegram-{lang}-{state}-picture.html"
+                page.write_text(telegram_page(shown, image.name), encoding="utf-8")
+                await browser.open(page.as_uri(), PHONE, 900)
+                await browser.wait_for("document.readyState === 'complete' && document.fonts.status === 'loaded'"
+                                       " && document.images[0].complete", "its fonts and picture")
+                seen = await browser.evaluate(BUBBLE_MEASURE)
+                target = HERE / f"telegram-360-{lang}-{state}-picture.png"
+                await browser.capture({"x": 0, "y": 0, "width": PHONE, "height": seen["height"]}, target)
+                report(target, seen["problems"], problems)
 
 
 async def main(argv: Sequence[str] | None = None) -> int:
