@@ -26,7 +26,7 @@ def test_the_shipped_table_is_monotone_and_covers_every_rule_set_and_stage() -> 
 
 def test_the_shipped_table_is_the_fit_of_the_stored_pairs() -> None:
     decisions = read_pairs(PAIRS)
-    assert len(decisions) >= 1000 and {d.rules for d in decisions} == set(Rules)
+    assert len(decisions) >= 5000 and {d.rules for d in decisions} == set(Rules)
     assert fit(decisions, EDGES) == shipped()
 
 
