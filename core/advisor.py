@@ -54,7 +54,7 @@ from core.solver import winnable_actions
 __all__ = ["DEFAULT_NODE_BUDGET", "DEFAULT_SAMPLES", "Advice", "SlotState", "VisiblePosition", "advise",
            "shown_chance"]
 
-#: Samples per answer at most (bench/advisor.py measures the time and the win rates).
+#: Samples per answer (a close call gets as many again; bench/advisor.py measures the time and the win rates).
 DEFAULT_SAMPLES = 64
 #: Positions and masks the solver may examine for one answer, over all samples: about 0.5 s of one core of a
 #: 2-core machine (some 600,000 a second), so that a hint stays under a second with the other core busy too. It
