@@ -113,3 +113,41 @@ def test_the_alembic_command_downgrades_without_losing_games(tmp_path: Path) -> 
     alembic("downgrade", "-1")
     with contextlib.closing(sqlite3.connect(path)) as connection:
         assert connection.execute("SELECT count(*) FROM games").fetchone()[0] == 1
+
+
+async def test_the_community_column_keeps_its_values_renamed_and_back(fresh_url: URL) -> None:
+    """Migration 0006 renames ``board`` (the server or group a daily attempt counts in, a subscribed channel's) to
+    ``community``: each value stays with its row, up and down (the generic data test compares only the columns a
+    step keeps the names of)."""
+    engine = create_engine(fresh_url)
+
+    async def values(column: str) -> tuple[list[tuple[object, ...]], list[tuple[object, ...]]]:
+        async with engine.connect() as connection:
+            games = (await connection.exec_driver_sql(f"SELECT id, {column} FROM games ORDER BY id")).all()
+            subscribed = (await connection.exec_driver_sql(
+                f"SELECT channel_id, {column} FROM daily_subscriptions ORDER BY id")).all()
+        return [tuple(row) for row in games], [tuple(row) for row in subscribed]
+
+    try:
+        await upgrade_database(fresh_url, "0005")
+        async with engine.begin() as connection:
+            await connection.exec_driver_sql(
+                "INSERT INTO players (platform, user_id, created_at) VALUES ('telegram', '7', '2026-12-01')")
+            for daily, board in (("'2026-12-01'", "'-100'"), ("'2026-12-02'", "NULL"), ("NULL", "NULL")):
+                await connection.exec_driver_sql(
+                    "INSERT INTO games (player_id, code, rules, state, score, active, daily, board, started_at, "
+                    "updated_at) SELECT id, 'TP1-E-AAAAAAB', 'easy', '1;TP1-E-AAAAAAB', 500, false, "
+                    f"{daily}, {board}, '2026-12-01', '2026-12-01' FROM players")
+            await connection.exec_driver_sql(
+                "INSERT INTO daily_subscriptions (platform, channel_id, board, locale, created_by, created_at) "
+                "VALUES ('discord', '55', '44', 'en', '', '2026-12-01'), ('telegram', '-100', '-100', 'en', '', "
+                "'2026-12-01')")
+        before = await values("board")
+        await upgrade_database(fresh_url, "0006")
+        assert await values("community") == before
+        assert "ix_games_daily_community" in await _indexes(fresh_url, "games")
+        await downgrade_database(fresh_url, "0005")
+        assert await values("board") == before
+        assert "ix_games_daily_board" in await _indexes(fresh_url, "games")
+    finally:
+        await engine.dispose()

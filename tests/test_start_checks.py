@@ -52,7 +52,7 @@ def damage_page(path: Path, table: str) -> None:
         file.write(b"\xff" * (page_size // 2))
 
 
-@pytest.mark.parametrize("table", ["ix_games_daily_board", "players"])
+@pytest.mark.parametrize("table", ["ix_games_daily_community", "players"])
 def test_a_damaged_sqlite_file_is_one_line_at_start(tmp_path: Path, table: str) -> None:
     path = played_database(tmp_path)
     damage_page(path, table)

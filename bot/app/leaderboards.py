@@ -28,5 +28,5 @@ class Leaderboards:
                 name=record.display_name, user_id=record.user_id, score=record.score, moves=record.moves,
                 won=record.won, hints=record.hints_used, undos=record.undos_used,
                 seconds=(ended - record.started_at).total_seconds(), finished_at=ended, finished=record.finished),
-                record.board))
+                record.community))
         return rank([result for result, where in first_attempts(found).values() if where == community])

@@ -240,7 +240,7 @@ class Starts:
             record = await stored_games.insert_game(tx, owner, stored_games.NewGameRow(
                 code=str(code), rules=code.rules.value, state=game.to_text(), score=game.score, daily=deal.daily,
                 dealt_winnable=bool(winnable), verdict_winnable=verdict[0], verdict_best_score=verdict[1],
-                verdict_at=verdict[2], chat_id=order.chat_id, board=order.community, started_at=now,
+                verdict_at=verdict[2], chat_id=order.chat_id, community=order.community, started_at=now,
                 challenge_of=deal.challenge))
             if deal.challenge is not None:  # read again with the challenged game it is compared with
                 record = await stored_games.load(tx, record.id) or record

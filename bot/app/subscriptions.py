@@ -12,7 +12,7 @@ from bot.store.schema import utcnow
 
 
 def _subscription(record: stored_daily.SubscriptionRecord) -> Subscription:
-    return Subscription(record.id, record.platform, record.channel_id, record.board, record.locale)
+    return Subscription(record.id, record.platform, record.channel_id, record.community, record.locale)
 
 
 class Subscriptions:

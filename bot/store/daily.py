@@ -30,7 +30,7 @@ class SubscriptionRecord:
     id: int
     platform: str
     channel_id: str
-    board: str | None
+    community: str | None
     locale: str
 
 
@@ -41,7 +41,7 @@ class DailyGameRecord:
     player_id: int
     display_name: str
     user_id: str
-    board: str | None
+    community: str | None
     won: bool
     finished: bool
     score: int
@@ -58,16 +58,16 @@ def _aware(moment: dt.datetime) -> dt.datetime:
     return moment if moment.tzinfo is not None else moment.replace(tzinfo=dt.UTC)
 
 
-async def subscribe(tx: Transaction, platform: str, channel_id: str, board: str | None, locale: str, by: str,
+async def subscribe(tx: Transaction, platform: str, channel_id: str, community: str | None, locale: str, by: str,
                     now: dt.datetime) -> bool:
-    """Add the subscription; False if the channel had one (its language and board are then updated)."""
+    """Add the subscription; False if the channel had one (its language and community are then updated)."""
     where = (daily_subscriptions.c.platform == platform, daily_subscriptions.c.channel_id == channel_id)
     found = (await tx.execute(select(daily_subscriptions.c.id).where(*where))).first()
     if found is not None:
-        await tx.execute(update(daily_subscriptions).where(*where).values(locale=locale, board=board))
+        await tx.execute(update(daily_subscriptions).where(*where).values(locale=locale, community=community))
         return False
     await tx.execute(insert(daily_subscriptions).values(
-        platform=platform, channel_id=channel_id, board=board, locale=locale, created_by=by, created_at=now))
+        platform=platform, channel_id=channel_id, community=community, locale=locale, created_by=by, created_at=now))
     return True
 
 
@@ -89,7 +89,7 @@ async def subscriptions(tx: Transaction, platforms: Sequence[str] | None = None,
                                                            daily_posts.c.status != POST_CLAIMED)
         query = query.where(daily_subscriptions.c.id.not_in(done))
     rows = (await tx.execute(query)).all()
-    return [SubscriptionRecord(row.id, row.platform, row.channel_id, row.board, row.locale) for row in rows]
+    return [SubscriptionRecord(row.id, row.platform, row.channel_id, row.community, row.locale) for row in rows]
 
 
 async def claim_post(tx: Transaction, subscription_id: int, day: dt.date, now: dt.datetime,
@@ -137,14 +137,14 @@ async def daily_games(tx: Transaction, platform: str, day: dt.date) -> list[Dail
     """Every daily game of ``day`` on ``platform``, finished or not, oldest first (a player's first is their
     attempt)."""
     rows = (await tx.execute(
-        select(players.c.id.label("player_id"), players.c.display_name, players.c.user_id, games.c.board,
+        select(players.c.id.label("player_id"), players.c.display_name, players.c.user_id, games.c.community,
                games.c.status, games.c.score, games.c.moves, games.c.hints_used, games.c.undos_used,
                games.c.started_at, games.c.finished_at, games.c.updated_at)
         .join_from(games, players, games.c.player_id == players.c.id)
         .where(players.c.platform == platform, games.c.daily == day)
         .order_by(games.c.id))).all()
     return [DailyGameRecord(
-        player_id=row.player_id, display_name=row.display_name, user_id=row.user_id, board=row.board,
+        player_id=row.player_id, display_name=row.display_name, user_id=row.user_id, community=row.community,
         won=row.status == WON, finished=row.status in (WON, BLOCKED), score=row.score, moves=row.moves, hints_used=row.hints_used,
         undos_used=row.undos_used, started_at=_aware(row.started_at),
         finished_at=_aware(row.finished_at) if row.finished_at is not None else None,

@@ -75,7 +75,7 @@ class NewGameRow:
     verdict_best_score: int | None
     verdict_at: dt.datetime | None
     chat_id: str | None
-    board: str | None
+    community: str | None
     started_at: dt.datetime
     challenge_of: int | None = None
 

@@ -101,9 +101,9 @@ games = Table(
     #: where the game's live board is: the chat or channel, and the message (written by the adapter that shows it)
     Column("chat_id", String(64)),
     Column("message_id", String(64)),
-    #: a daily game's leaderboard (migration 0002): the Discord server or Telegram group it was started in; NULL
-    #: in a private chat, and for other games
-    Column("board", String(64)),
+    #: a daily attempt's community (migration 0002, named so by 0006): the Discord server or Telegram group whose
+    #: leaderboard it counts on; NULL in a private chat, and for other games
+    Column("community", String(64)),
     #: the game this one answers (migration 0005): started from its "Play this deal", and compared with it
     Column("challenge_of", ForeignKey("games.id", ondelete="SET NULL")),
     CheckConstraint("status IN ('playing', 'won', 'blocked', 'abandoned')", name="status"),
@@ -113,7 +113,7 @@ games = Table(
     Index(None, "player_id", "finished_at"),
     Index(None, "code"),
     Index(None, "daily"),
-    Index(None, "daily", "board"),
+    Index(None, "daily", "community"),
 )
 
 # Status values stored in daily_posts.status.
@@ -126,8 +126,9 @@ daily_subscriptions = Table(
     Column("platform", String(16), nullable=False),
     #: where the post goes: the Discord channel id, or the Telegram chat id
     Column("channel_id", String(64), nullable=False),
-    #: the leaderboard the channel belongs to: the Discord server id, or the Telegram chat id
-    Column("board", String(64)),
+    #: the community the channel belongs to (migration 0006 named it so): the Discord server id, or the Telegram
+    #: chat id
+    Column("community", String(64)),
     Column("locale", String(16), nullable=False, server_default="en"),
     #: the platform user id of whoever subscribed
     Column("created_by", String(64), nullable=False, server_default=""),
