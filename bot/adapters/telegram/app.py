@@ -21,8 +21,9 @@ from telegram import BotCommand
 from telegram.error import InvalidToken, TelegramError
 from telegram.ext import Application, ApplicationBuilder
 
-from bot.adapters.telegram.base import TelegramContext
-from bot.adapters.telegram.handlers import ALLOWED_UPDATES, TelegramApp, menu_commands, register
+from bot.adapters.telegram.base import TelegramApp, TelegramContext
+from bot.adapters.telegram.handlers import ALLOWED_UPDATES, register
+from bot.adapters.telegram.menu import menu_commands
 from bot.app.service import GameService
 from bot.config import Config, ConfigError, TokenRejected
 from bot.i18n import DEFAULT_LOCALE, SUPPORTED_LOCALES, language_code

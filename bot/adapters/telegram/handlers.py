@@ -20,11 +20,9 @@ from telegram.error import TelegramError, TimedOut
 from telegram.ext import CallbackQueryHandler, CommandHandler, InlineQueryHandler
 
 from bot.adapters.telegram import daily, games, info, inline
-from bot.adapters.telegram.base import NEW_COMMAND, PLATFORM, Context, TelegramApp, TelegramContext
-from bot.adapters.telegram.menu import COMMANDS, menu_commands
+from bot.adapters.telegram.base import NEW_COMMAND, Context, TelegramApp, TelegramContext
+from bot.adapters.telegram.menu import COMMANDS
 from bot.render.replies import error_text
-
-__all__ = ["ALLOWED_UPDATES", "COMMANDS", "NEW_COMMAND", "PLATFORM", "TelegramApp", "menu_commands", "register"]
 
 log = logging.getLogger(__name__)
 
