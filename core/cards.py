@@ -68,6 +68,19 @@ class Rank(enum.IntEnum):
         return "10" if self is Rank.TEN else self.letter
 
 
+    @classmethod
+    def parse(cls, text: str) -> Rank:
+        """Read a rank alone: ``K``, ``10``, ``t``, ``a``; raise :class:`InvalidCardError` otherwise.
+
+        >>> Rank.parse("k"), Rank.parse("10")
+        (<Rank.KING: 13>, <Rank.TEN: 10>)
+        """
+        rank = _RANK_BY_TEXT.get(text.strip().upper())
+        if rank is None:
+            raise InvalidCardError(f"not a rank: {text!r} (expected A 2-10 J Q K)")
+        return rank
+
+
 _RANK_BY_TEXT = {r.letter: r for r in Rank} | {"10": Rank.TEN, "1": Rank.ACE}
 
 

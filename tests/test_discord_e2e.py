@@ -718,3 +718,17 @@ async def test_a_card_keeps_its_button_place_while_it_is_free(
             assert all(b["disabled"] and b["label"].strip("\u2800") == "" for b in blanks)
             blanks_seen = max(blanks_seen, len(blanks))
         assert blanks_seen > 0
+
+
+async def test_play_a_rank_alone(game_service: GameService, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``/tripeaks play K``: the only free card of that rank is played; with two free, a private message lists
+    them and nothing is played."""
+    async with table(game_service, monkeypatch) as t:
+        board = await t.new_game()  # free: 2♣ A♦ 6♠ K♣ K♥ 10♥ 10♠ J♠ 10♦ 8♠, on Q♣
+        result, sent = await slash(t.env, t.alice, t.channel, "tripeaks play", card="K")
+        assert sent == Callback(CHANNEL_MESSAGE, ephemeral=True, v2=False)
+        assert result.content == "More than one free card has that rank: K♣\ufe0e, K♥\ufe0f. Add the suit, such as kc"
+        assert "Moves: 0" in text_of(t.message(board.id))
+        result, _ = await slash(t.env, t.alice, t.channel, "tripeaks play", card="j")
+        assert result.content.startswith("You played J♠")
+        assert "Score: 499 · Moves: 1" in text_of(t.message(board.id))

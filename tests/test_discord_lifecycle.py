@@ -223,11 +223,11 @@ async def test_a_double_click_on_new_game_with_moves_only_asks(
         closed = t.message(board.id)
         assert "This game was abandoned" in text_of(closed) and labels_of(closed) == []
         assert CODE in heading(closed) and "Moves: 1" in heading(closed)
-        # the second question's Yes starts nothing more: a private note pointing at the game now
+        # the second question's Yes starts nothing more, and says nothing: the click is acknowledged
         mark = len(t.public_messages())
-        note, sent = await click(t.env, t.alice, questions[1], button(questions[1], label=YES))
-        assert sent == Callback(CHANNEL_MESSAGE, ephemeral=True, v2=False)
-        assert "not your current game" in note.content
+        mark_requests = len(t.env.http_requests)
+        await t.alice.click(questions[1], custom_id=button(questions[1], label=YES)["custom_id"])
+        assert [c.type for c in callbacks_since(t.env, mark_requests)] == [DEFERRED_UPDATE]
         assert len(t.public_messages()) == mark and (await t.current()).game_id == started.game_id
 
 
@@ -303,7 +303,7 @@ async def test_every_way_to_start_asks_first_over_a_game_with_moves(
         # No: the question says the game goes on, and nothing else changes
         kept, sent = await click(t.env, t.alice, question, button(question, label=NO))
         assert sent == Callback(UPDATE_MESSAGE, ephemeral=False, v2=True) and kept.id == question.id
-        assert text_of(kept).startswith("### Your game goes on") and labels_of(kept) == []
+        assert text_of(kept).startswith("### Your game goes on") and labels_of(kept) == ["Back to the game"]
         assert (await t.current()).game_id == playing.game_id and len(t.public_messages()) == public
 
         # asked again, Yes: the new game in a new public message, the old board closed

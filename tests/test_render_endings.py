@@ -22,6 +22,7 @@ from bot.app.commands import (
     KeepPlaying,
     RandomDeal,
     Replay,
+    Resume,
     ShowRules,
     WinnableOnly,
 )
@@ -309,7 +310,10 @@ def test_the_confirmation_names_what_would_be_lost_and_carries_yes_and_no() -> N
     here = render_confirm_start(current, DailyDeal(), "en", elsewhere=False)
     assert "another chat" not in (here.status or "") and here.header == "Start today's daily deal?"
     assert [key for row in console_rows(view) for key, _ in row] == ["y", "k"]
-    assert render_kept("en") == View(header="Your game goes on")
+    kept = render_kept("en")  # no dead end: a way back to the board
+    assert kept.header == "Your game goes on"
+    assert [(b.label, decode(payload_of(b))) for b in kept.all_buttons()] == [("Back to the game", Resume())]
+    assert [key for row in console_rows(kept) for key, _ in row] == ["resume"]
 
 
 def test_the_welcome_is_short_with_play_daily_and_rules() -> None:

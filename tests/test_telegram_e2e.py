@@ -894,3 +894,53 @@ async def test_double_taps_act_once(api: FakeBotAPI, service: GameService) -> No
     assert same.text == played.text and same.keyboard == played.keyboard
     assert "already been removed" not in same.text
     assert_all_answered(api)
+
+
+async def test_a_rank_alone_and_words_in_a_private_chat(api: FakeBotAPI, service: GameService) -> None:
+    """/play K plays the only free King (several: a message listing them); in a private chat a card's name
+    without a command plays it, and other words get a one-line pointer to /help."""
+    alice = api.user("Alice")
+    chat = api.private_chat(alice)
+    message = await command(api, alice, chat, f"{NEW} {CODE}")  # free: 2♣ A♦ 6♠ K♣ K♥ 10♥ 10♠ J♠ 10♦ 8♠, on Q♣
+    kings = await command(api, alice, chat, "/play k")
+    assert kings.text == ("More than one free card has that rank: K♣\ufe0e, K♥\ufe0f. Add the suit, such as kc")
+    jack = await command(api, alice, chat, "/play J")
+    assert jack.text.startswith("You played J♠")
+    assert "Score: 499 · Moves: 1" in api.message(chat, message.message_id).text
+    eight = await command(api, alice, chat, "8")  # no command: the card's name alone, the only free 8
+    assert eight.text.startswith("8♠") and "was not played" in eight.text  # 8♠ does not fit J♠
+    two = await command(api, alice, chat, "2c")
+    assert two.text.startswith("2♣") and "was not played" in two.text
+    hello = await command(api, alice, chat, "hello")
+    assert hello.text == "To play a card, send its name, such as 7h = 7♥; for everything else, /help"
+
+
+async def test_dead_ends_have_a_way_on(api: FakeBotAPI, service: GameService) -> None:
+    """/start with a damaged code: the code's error and the welcome; Rules from the welcome has Play under it;
+    "Your game goes on" has a button back to the board."""
+    alice = api.user("Alice")
+    chat = api.private_chat(alice)
+    handle = api.send_text(alice, chat, "/start garbage")
+    await api.wait_until(lambda: handle.update_id in HANDLED, what="/start garbage")
+    sent = handle.update["message"]["message_id"]
+    error, welcome = [m for m in api.bot_messages(chat) if m.message_id > sent]
+    assert error.text == "That is not a game code: a code looks like TP1-E-AAAAAAB (E Easy, C Classic)"
+    assert welcome.text.startswith("Welcome to TriPeaks solitaire!")
+
+    count = len(api.bot_messages(chat))
+    await tap(api, alice, chat, welcome, "tp:rules")
+    rules = api.last_message(chat)
+    assert len(api.bot_messages(chat)) == count + 1 and rules.text.startswith("How to play TriPeaks")
+    assert [label for label, _ in rules.buttons] == ["Play"]
+    _, _ = await tap(api, alice, chat, rules, rules.buttons[0][1] or "")
+    board = api.last_message(chat)
+    game_id, _ = game_of(board)
+    await tap(api, alice, chat, board, data_for(board, DRAW))
+    asked = await command(api, alice, chat, f"{NEW} {CODE}")
+    no = next(data for label, data in asked.buttons if label == "Keep playing")
+    _, kept = await tap(api, alice, chat, asked, no or "")
+    assert kept.text == "Your game goes on" and [label for label, _ in kept.buttons] == ["Back to the game"]
+    await tap(api, alice, chat, kept, kept.buttons[0][1] or "")
+    again = api.last_message(chat)
+    assert again.message_id > kept.message_id and game_of(again)[0] == game_id
+    assert_all_answered(api)

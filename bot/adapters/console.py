@@ -37,6 +37,7 @@ from bot.app.commands import (
     PlayDaily,
     RandomDeal,
     Replay,
+    Resume,
     Review,
     SettingChange,
     Share,
@@ -225,6 +226,8 @@ class ConsoleChat:
             self._show(render_rules(self.locale), numbered=False)
         elif isinstance(command, Blank):  # the console shows no blank places
             return
+        elif isinstance(command, Resume):
+            await self._carry_out(await self.flow.resume(self.actor))
         else:
             await self._carry_out(await self.flow.tap(self.actor, command))
 

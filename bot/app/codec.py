@@ -46,6 +46,7 @@ from bot.app.commands import (
     PlayDaily,
     RandomDeal,
     Replay,
+    Resume,
     Review,
     Share,
     ShowRules,
@@ -70,6 +71,7 @@ _CONFIRM_RE = re.compile(r"^tp:y:(\d{1,18}):(?:n:([ec-]):([01-])|c:(TP1-[A-Z]-[A
 _KEEP_RE = re.compile(r"^tp:k:(\d{1,18})$")
 _BEGIN_RE = re.compile(r"^tp:b:(?:n:([ec-]):([01-])|c:(TP1-[A-Z]-[A-Z]{1,7})|d:(\d{4}-\d{2}-\d{2}|-)|x:(\d{1,18}):(TP1-[A-Z]-[A-Z]{1,7}|-))$")
 _RULES = "tp:rules"
+_RESUME = "tp:resume"
 _BLANK_RE = re.compile(r"^tp:-:(\d)$")
 _DAILY_RE = re.compile(r"^tp:daily:(\d{4}-\d{2}-\d{2})$")
 _SETTING_RE = re.compile(r"^tp:set:(explain|rules|lang|winnable|board|four):([A-Za-z_]{2,8})$")
@@ -122,6 +124,8 @@ def encode(command: Command) -> str:
             return f"{PREFIX}:b:{_request_text(request)}"
         case ShowRules():
             return _RULES
+        case Resume():
+            return _RESUME
         case Blank(place):
             return f"{PREFIX}:-:{place}"
         case PlayDaily(day):
@@ -168,6 +172,8 @@ def decode(text: str) -> Command:
         return Begin(_request(match))
     if text == _RULES:
         return ShowRules()
+    if text == _RESUME:
+        return Resume()
     match = _BLANK_RE.match(text)
     if match:
         return Blank(int(match.group(1)))

@@ -184,6 +184,11 @@ class FourColour:
 
 
 @dataclass(frozen=True)
+class Resume:
+    """Back to the game in progress (under "your game goes on"): its board as a new message."""
+
+
+@dataclass(frozen=True)
 class Blank:
     """An empty place in a board's grid of card buttons, where a card went (a platform that cannot leave a gap in
     a row shows a blank button there, so the other cards keep their places): a tap on it does nothing."""
@@ -195,4 +200,4 @@ class Blank:
 SettingChange = ExplainRefusals | DefaultRules | Language | WinnableOnly | BoardChoice | FourColour
 
 #: Anything a button can carry.
-Command = GameCommand | PlayDaily | SettingChange | ConfirmStart | KeepPlaying | Begin | ShowRules | Blank
+Command = GameCommand | PlayDaily | SettingChange | ConfirmStart | KeepPlaying | Begin | ShowRules | Blank | Resume

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from bot.app.commands import StartRequest
     from bot.app.model import GameSnapshot
+    from core.cards import Card
 
 
 class BotError(Exception):
@@ -40,6 +41,14 @@ class NotACard(BotError):
     def __init__(self, text: str) -> None:
         super().__init__(f"not a card: {text[:40]!r}")
         self.text = text
+
+
+class AmbiguousCard(BotError):
+    """A rank typed alone (``K``) while more than one free card has it: ``cards``, the candidates."""
+
+    def __init__(self, cards: tuple[Card, ...]) -> None:
+        super().__init__(f"which one: {' '.join(map(str, cards))}")
+        self.cards = cards
 
 
 class CardNotInPlay(BotError):

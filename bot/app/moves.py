@@ -21,7 +21,15 @@ from collections.abc import Sequence
 
 from bot.app.batcher import TapBatcher
 from bot.app.commands import Move
-from bot.app.errors import CardNotInPlay, GameNotFound, NoActiveGame, NotACard, NotYourGame, StaleGame
+from bot.app.errors import (
+    AmbiguousCard,
+    CardNotInPlay,
+    GameNotFound,
+    NoActiveGame,
+    NotACard,
+    NotYourGame,
+    StaleGame,
+)
 from bot.app.model import GameSnapshot, PlayerKey, clean_name
 from bot.app.records import owner_of, snapshot_of, stale_error
 from bot.app.solving import Verdicts
@@ -30,7 +38,7 @@ from bot.store import players as stored_players
 from bot.store.engine import Database
 from bot.store.games import GameRecord, StateWrite
 from bot.store.schema import ABANDONED, BLOCKED, PLAYING, utcnow
-from core.cards import Card
+from core.cards import Card, Rank
 from core.errors import TriPeaksError
 from core.game import Action, Game, Outcome, Reason, Tap, Undo
 
@@ -51,6 +59,28 @@ class _Tap:
 
 class _Retry(Exception):
     """A batch met a row changed under it: its taps are retried one transaction each."""
+
+
+def _named_slot(game: Game, text: str) -> int:
+    """The slot of the face-up card ``text`` names (a card, or a rank that one free card has)."""
+    cleaned = text.replace("\ufe0f", "").replace("\ufe0e", "")
+    try:
+        card = Card.parse(cleaned)
+    except TriPeaksError:
+        try:
+            rank = Rank.parse(cleaned)
+        except TriPeaksError:
+            raise NotACard(text) from None
+        free = [slot for slot in game.playable_slots() if game.card_at(slot).rank is rank]
+        if len(free) > 1:
+            raise AmbiguousCard(tuple(game.card_at(slot) for slot in free)) from None
+        if not free:
+            raise CardNotInPlay(rank.label) from None
+        return free[0]
+    slot = game.visible_slot(card)
+    if slot is None:
+        raise CardNotInPlay(str(card))
+    return slot
 
 
 class Moves:
@@ -76,21 +106,18 @@ class Moves:
     async def play_card(self, player: PlayerKey, name: str, text: str) -> GameSnapshot:
         """Tap, in the player's current game, the card named ``text`` (``7h``, ``10♥``, ``qs``).
 
+        A rank alone (``k``, ``10``) plays the one free card of that rank.
+
         :class:`NoActiveGame` without a current game, :class:`NotACard` for text that names no card,
-        :class:`CardNotInPlay` for a card that is not face up on the table (typing a card reveals nothing hidden).
+        :class:`CardNotInPlay` for a card that is not face up on the table (typing a card reveals nothing hidden),
+        :class:`AmbiguousCard` for a rank that more than one free card has.
         """
         async with self.db.transaction() as tx:
             record = await stored_games.active_of(tx, player.platform, player.user_id)
         if record is None:
             raise NoActiveGame()
         current = snapshot_of(record)
-        try:
-            card = Card.parse(text)
-        except TriPeaksError:
-            raise NotACard(text) from None
-        slot = current.game.visible_slot(card)
-        if slot is None:
-            raise CardNotInPlay(str(card))
+        slot = _named_slot(current.game, text)
         return await self._taps.submit(_Tap(player, name, current.game_id, current.version, Tap(slot)))
 
     async def _apply_taps(self, batch: Sequence[_Tap]) -> list[GameSnapshot | Exception]:

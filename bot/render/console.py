@@ -29,6 +29,7 @@ from bot.app.commands import (
     NewGame,
     PlayDaily,
     Replay,
+    Resume,
     Review,
     Share,
     ShowRules,
@@ -75,6 +76,8 @@ def console_key(button: Button) -> str:
             return "new"
         case ShowRules():
             return "rules"
+        case Resume():
+            return "resume"
         case PlayDaily():
             return "daily"
         case ExplainRefusals():

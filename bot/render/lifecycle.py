@@ -18,6 +18,7 @@ from bot.app.commands import (
     DealByCode,
     KeepPlaying,
     RandomDeal,
+    Resume,
     ShowRules,
     StartRequest,
 )
@@ -74,9 +75,12 @@ def render_confirm_start(current: GameSnapshot, request: StartRequest, locale: s
 
 
 def render_kept(locale: str) -> View:
-    """The answer to No: nothing was abandoned."""
+    """The answer to No: nothing was abandoned, and a button back to the game's board."""
+    tr = translator(locale)
+    # TRANSLATORS: under "Your game goes on": shows the game in progress again as a new message (short)
+    back = Button(tr.pgettext("button", "Back to the game"), Resume(), ButtonStyle.PRIMARY)
     # TRANSLATORS: after the player chose Keep playing: the game in progress was not abandoned
-    return View(header=translator(locale).gettext("Your game goes on"))
+    return View(header=tr.gettext("Your game goes on"), buttons=((back,),))
 
 
 def render_welcome(locale: str) -> View:

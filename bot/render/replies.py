@@ -12,17 +12,20 @@ from babel.dates import format_date
 from babel.numbers import format_percent
 
 from bot.app.commands import (
+    Begin,
     BoardChoice,
     DefaultRules,
     ExplainRefusals,
     FourColour,
     Language,
     PlayDaily,
+    RandomDeal,
     SettingChange,
     WinnableOnly,
 )
 from bot.app.daily import DailyResult
 from bot.app.errors import (
+    AmbiguousCard,
     BadGameCode,
     BadPayload,
     BotError,
@@ -40,7 +43,9 @@ from bot.app.errors import (
 )
 from bot.app.model import BoardStyle, Settings, Stats
 from bot.i18n import LANGUAGE_NAMES, N_, SUPPORTED_LOCALES, translator
+from bot.render.console import card_key
 from bot.render.game import RULE_NAMES, split_even
+from bot.render.tableau import card_label
 from bot.render.view import Button, ButtonStyle, View
 from core.deal import GameCode, Rules
 from core.errors import InvalidCardError, InvalidCodeError
@@ -92,11 +97,19 @@ def console_back(locale: str) -> str:
         resume=tr.pgettext("command", "resume"))
 
 
-def render_rules(locale: str) -> View:
-    """The rules help, written for this project from RULES.md: its first paragraph is the title."""
+def text_pointer(locale: str) -> str:
+    """The answer to words in a private chat that are neither a command nor a card (Telegram)."""
+    # TRANSLATORS: Telegram, a message to the bot that is no command and no card (such as "hello"); /help stays
+    return translator(locale).gettext("To play a card, send its name, such as 7h = 7♥; for everything else, /help")
+
+
+def render_rules(locale: str, *, play: bool = False) -> View:
+    """The rules help, written for this project from RULES.md: its first paragraph is the title; ``play`` (the
+    rules opened from the welcome): with a Play button under them, as the welcome's."""
     tr = translator(locale)
     title, *body = (tr.gettext(paragraph) for paragraph in _RULES_HELP)
-    return View(header=title, status="\n\n".join(body))
+    buttons = ((Button(tr.pgettext("button", "Play"), Begin(RandomDeal()), ButtonStyle.PRIMARY),),) if play else ()
+    return View(header=title, status="\n\n".join(body), buttons=buttons)
 
 
 def render_stats(stats: Stats, locale: str) -> View:
@@ -363,6 +376,11 @@ def error_text(error: Exception, locale: str, new_command: str = "/tripeaks new"
                           "your attempt is over").format(date=date)
     if isinstance(error, Busy):
         return tr.gettext("Too many moves at once; nothing was done, please tap again")
+    if isinstance(error, AmbiguousCard):
+        # TRANSLATORS: a rank typed alone (/play K) while several free cards have it; {cards} lists them (K♣, K♥),
+        # {example} is how to type the first with its suit (kc)
+        return tr.gettext("More than one free card has that rank: {cards}. Add the suit, such as {example}").format(
+            cards=", ".join(card_label(card) for card in error.cards), example=card_key(error.cards[0]))
     if isinstance(error, CardNotInPlay):
         return tr.gettext("That card is not in play yet")
     if isinstance(error, (InvalidCardError, NotACard)):

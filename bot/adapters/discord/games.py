@@ -43,6 +43,7 @@ from bot.app.commands import (
     PlayDaily,
     RandomDeal,
     Replay,
+    Resume,
     Review,
     Share,
     ShowRules,
@@ -139,9 +140,11 @@ async def on_button(ctx: BotContext, interaction: Interaction, custom_id: str) -
         case Begin(request):
             await launch(ctx, interaction, request)
         case ShowRules():
-            await rules(ctx, interaction)
+            await rules(ctx, interaction, play=True)
         case PlayDaily(day):
             await launch(ctx, interaction, DailyDeal(day))
+        case Resume():
+            await carry_out(ctx, interaction, await in_time(ctx, interaction, ctx.flow.resume(actor)))
         case Blank():  # an empty place among the cards (disabled, so only a tampered client gets here): nothing
             await quiet(interaction)
         case _:

@@ -20,9 +20,10 @@ from bot.render.replies import render_rules, render_settings, render_stats
 
 
 @guarded
-async def rules(ctx: BotContext, interaction: Interaction) -> None:
-    """``/tripeaks rules`` (and Rules under the welcome): how to play, only to the player who asked."""
-    await show_new(interaction, render_rules(await own_locale(ctx, interaction)), ephemeral=True)
+async def rules(ctx: BotContext, interaction: Interaction, *, play: bool = False) -> None:
+    """``/tripeaks rules`` (and Rules under the welcome, ``play``: with a Play button): how to play, only to the
+    player who asked."""
+    await show_new(interaction, render_rules(await own_locale(ctx, interaction), play=play), ephemeral=True)
 
 
 @guarded

@@ -35,6 +35,7 @@ from bot.app.commands import (
     PlayDaily,
     RandomDeal,
     Replay,
+    Resume,
     Review,
     Share,
     ShowRules,
@@ -43,9 +44,10 @@ from bot.app.commands import (
 from bot.app.effects import Effect
 from bot.app.errors import BadPayload, BotError
 from bot.render.lifecycle import render_welcome
-from bot.render.replies import error_text, render_rules
-from core.deal import Rules
-from core.errors import InvalidCodeError
+from bot.render.replies import error_text, render_rules, text_pointer
+from core.cards import Card, Rank
+from core.deal import GameCode, Rules
+from core.errors import InvalidCodeError, TriPeaksError
 
 
 async def cmd_new(tg: TelegramContext, update: Update, context: Context) -> None:
@@ -66,12 +68,23 @@ async def cmd_start(tg: TelegramContext, update: Update, context: Context) -> No
     ``t.me/<bot>?start=<code>``): that deal; ``/start x<game>_<code>`` (Play under a challenge): that game's deal,
     compared with it at the end. Both asked first when they would abandon a game in progress."""
     args = context.args or []
+    problem: InvalidCodeError | None = None
     if args:
-        await start(tg, update, context, start_request(args[0]))
-        return
+        request = start_request(args[0])
+        if isinstance(request, DealByCode):
+            try:
+                GameCode.parse(request.code)
+            except InvalidCodeError as error:  # a damaged link: say so, and welcome the player all the same
+                problem = error
+        if problem is None:
+            await start(tg, update, context, request)
+            return
 
     async def work(message: Message, user: User) -> None:
-        await tg.reply(message, render_welcome(await tg.user_locale(user)))
+        locale = await tg.user_locale(user)
+        if problem is not None:
+            await tg.reply_text(message, error_text(problem, locale, NEW_COMMAND))
+        await tg.reply(message, render_welcome(locale))
 
     await tg.command(update, work)
 
@@ -99,6 +112,35 @@ async def cmd_resume(tg: TelegramContext, update: Update, context: Context) -> N
     async def work(message: Message, user: User) -> None:
         effects = await tg.flow.resume(tg.actor(user, message.chat))
         await TelegramExecutor(tg, context.bot, user, message).run(effects)
+
+    await tg.command(update, work)
+
+
+def names_a_card(text: str) -> bool:
+    """Whether ``text`` is a card's name (``7h``, ``10♥``) or a rank alone (``k``), as /play takes."""
+    cleaned = text.strip().replace("\ufe0f", "").replace("\ufe0e", "")
+    for parse in (Card.parse, Rank.parse):
+        try:
+            parse(cleaned)
+        except TriPeaksError:
+            continue
+        return True
+    return False
+
+
+async def on_text(tg: TelegramContext, update: Update, context: Context) -> None:
+    """A message in a private chat that is no command: a card's name (``7h``, ``k``) plays it, as ``/play``
+    does; anything else gets a one-line pointer to /help."""
+    text = update.message.text if update.message is not None else None
+    if not text:
+        return
+
+    async def work(message: Message, user: User) -> None:
+        if names_a_card(text):
+            effects = await tg.flow.play(tg.actor(user, message.chat), text.strip())
+            await TelegramExecutor(tg, context.bot, user, message).run(effects)
+        else:
+            await tg.reply_text(message, text_pointer(await tg.user_locale(user)))
 
     await tg.command(update, work)
 
@@ -155,9 +197,12 @@ async def tap_effects(tg: TelegramContext, executor: TelegramExecutor, data: str
             return await tg.flow.start(actor, DailyDeal(day))
         case Blank():  # an empty place among the cards: the tap is answered, silently
             return []
+        case Resume():
+            return await tg.flow.resume(actor)
     try:
         if isinstance(command, ShowRules):
-            await tg.reply(executor.need_anchor(), render_rules(await tg.user_locale(user)))
+            # the rules from the welcome's button: with Play under them
+            await tg.reply(executor.need_anchor(), render_rules(await tg.user_locale(user), play=True))
         else:
             await on_settings_tap(tg, executor, command)
     except BotError as error:

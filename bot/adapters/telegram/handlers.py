@@ -17,7 +17,7 @@ from typing import Any
 
 from telegram import Update
 from telegram.error import TelegramError, TimedOut
-from telegram.ext import CallbackQueryHandler, CommandHandler, InlineQueryHandler
+from telegram.ext import CallbackQueryHandler, CommandHandler, InlineQueryHandler, MessageHandler, filters
 
 from bot.adapters.telegram import daily, games, info, inline
 from bot.adapters.telegram.base import NEW_COMMAND, Context, TelegramApp, TelegramContext
@@ -67,6 +67,9 @@ def register(app: TelegramApp, tg: TelegramContext) -> None:
         app.add_handler(CommandHandler(name, bound(tg, handler)))
     app.add_handler(CallbackQueryHandler(bound(tg, games.on_callback)))
     app.add_handler(InlineQueryHandler(bound(tg, inline.on_inline_query)))
+    # in a private chat, words that are no command: a card's name plays it, anything else points to /help
+    app.add_handler(MessageHandler(filters.TEXT & ~filters.COMMAND & filters.ChatType.PRIVATE,
+                                   bound(tg, games.on_text)))
     app.add_error_handler(bound(tg, on_error))
 
 
