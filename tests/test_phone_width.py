@@ -146,15 +146,22 @@ def test_a_row_too_wide_is_split_evenly_and_in_order() -> None:
 
 
 def test_settings_fit_a_phone_in_every_language() -> None:
-    """The language picker: at most three a row, every Telegram row within the budget, the chosen one ticked."""
+    """The language picker: two a row, every Telegram row within the budget, the chosen one ticked; and the
+    buttons stay where they are as the ✓ moves from one language to another."""
     for locale in SUPPORTED_LOCALES:
+        places = set()
         for chosen in (None, *SUPPORTED_LOCALES):
             view = render_settings(Settings(language=chosen, explain_refusals=chosen is None), locale)
-            assert all(len(row) <= 3 for row in view.buttons)
+            assert all(len(row) <= 2 for row in view.buttons)
+            places.add(tuple(tuple(payload_of(b) for b in row) for row in telegram_rows(view)
+                             if any(payload_of(b).startswith("tp:set:lang:") for b in row)))
+            languages = [row for row in telegram_rows(view) if payload_of(row[0]).startswith("tp:set:lang:")]
+            assert [len(row) for row in languages] == [1, 2, 2, 2, 2, 2], locale
             for row in telegram_rows(view):
                 assert telegram_row_fits([b.label for b in row]), [b.label for b in row]
             # explanations (when on), the rules, the board, the language
             assert sum(b.label.startswith("✓ ") for b in view.all_buttons()) == 3 + (chosen is None)
+        assert len(places) == 1, locale
 
 
 def test_ending_buttons_fit_in_every_language() -> None:

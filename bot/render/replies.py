@@ -254,8 +254,11 @@ def daily_notice(notice: DailyNotice, locale: str, post_time: dt.time | None = N
     return text.format(time=post_time.strftime("%H:%M")) if post_time is not None else text
 
 
-#: Settings buttons a row: a phone shows three language names side by side on Telegram and Discord alike.
-SETTINGS_PER_ROW = 3
+#: Language buttons a row: two, so that every row fits a phone also with the ✓ before the widest name, and the rows
+#: stay put as the ✓ moves (three would fit only some rows, and a row split where the ✓ is).
+SETTINGS_PER_ROW = 2
+#: A language's name on its button where the full one is too wide for two a row.
+_SHORT_NAMES = {"pt_BR": "Português (BR)"}
 #: Before the label of the chosen setting, also where a client shows no colours.
 CHOSEN = "✓ "
 
@@ -334,16 +337,16 @@ def render_settings(settings: Settings, locale: str, *, pictures: bool = True) -
                              settings.default_rules is rules) for rules in Rules)
     chosen_language = settings.language if settings.language in SUPPORTED_LOCALES else None
     # TRANSLATORS: settings button: the language chosen by the platform (the player's app language)
-    language_row = (choice(tr.pgettext("button", "Automatic"), Language(None),
-                           chosen_language is None),
-                    *(choice(LANGUAGE_NAMES[code], Language(code), chosen_language == code)
-                      for code in SUPPORTED_LOCALES))
+    automatic = choice(tr.pgettext("button", "Automatic"), Language(None), chosen_language is None)
+    languages = tuple(choice(_SHORT_NAMES.get(code, LANGUAGE_NAMES[code]), Language(code), chosen_language == code)
+                      for code in SUPPORTED_LOCALES)
     return View(
         # TRANSLATORS: the title of the settings message
         header=tr.gettext("Settings"),
         status="\n".join(lines),
         buttons=((explain_button,), rules_row, (winnable_button,),
-                 *((board_row, (four_button,)) if pictures else ()), *split_even(language_row, SETTINGS_PER_ROW)),
+                 *((board_row, (four_button,)) if pictures else ()), (automatic,),
+                 *split_even(languages, SETTINGS_PER_ROW)),
     )
 
 
