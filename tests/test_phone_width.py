@@ -20,7 +20,10 @@ from bot.app.model import DealVerdict, GameSnapshot, Hint, PlayerKey, Settings
 from bot.i18n import SUPPORTED_LOCALES
 from bot.render.game import render_game
 from bot.render.platforms import (
+    DISCORD_HEADING_COLUMNS,
+    DISCORD_TEXT_COLUMNS,
     TELEGRAM_ROW_COLUMNS,
+    discord_header,
     discord_row_fits,
     discord_rows,
     telegram_row_columns,
@@ -94,6 +97,10 @@ def check_phone(view: View) -> None:
         assert not TEN_AS_LETTER.search(line), line
     for line in view.header.split("\n"):
         assert display_width(line) <= HEADER_COLUMNS or " · " not in line, line  # a line that could break did
+    heading, under = discord_header(view.header)  # Discord's heading font is larger, its text narrower
+    assert display_width(heading) <= DISCORD_HEADING_COLUMNS or " · " not in heading, heading
+    for line in under.split("\n"):
+        assert display_width(line) <= DISCORD_TEXT_COLUMNS or " · " not in line, line
     for row in telegram_rows(view):
         labels = [b.label for b in row]
         assert telegram_row_fits(labels), (labels, telegram_row_columns(labels))
@@ -248,3 +255,19 @@ def test_a_ten_is_written_10_on_every_board(snapshot: GameSnapshot) -> None:
     assert "\n".join(narrow_rows).count("⑩") == len(tens)
     if game.waste.rank == 10:
         assert f"[10{game.waste.suit.symbol}]" in wide_last and f"[10{game.waste.suit.symbol}]" in narrow_last
+
+
+def test_discord_headers_do_not_wrap_on_a_phone() -> None:
+    """The wraps seen on a 360-px phone: es "Puntuación: 490 · Movimientos: 10" (the plain lines) and ru
+    "TP1-C-AAAAAAE · Классический" (the heading) now split between their groups."""
+    game = Game.from_code("TP1-C-AAAAAAE")
+    for _ in range(10):
+        game.apply(Draw())
+    for locale in ("es", "ru"):
+        view = render_game(GameSnapshot(1, 10, PlayerKey("discord", "1"), "", game), locale, Settings())
+        heading, under = discord_header(view.header)
+        assert display_width(heading) <= DISCORD_HEADING_COLUMNS and heading.startswith("TP1-C-AAAAAAE")
+        assert all(display_width(line) <= DISCORD_TEXT_COLUMNS for line in under.split("\n")), under
+    es = discord_header(render_game(GameSnapshot(1, 10, PlayerKey("discord", "1"), "", game), "es",
+                                    Settings()).header)[1]
+    assert "Puntuación: 490\nMovimientos: 10" in es

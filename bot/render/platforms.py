@@ -23,6 +23,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from bot.app.commands import Blank, Command
+from bot.render.game import pack_line
 from bot.render.view import DISCORD_ROW_WIDTH, TELEGRAM_ROW_WIDTH, Button, ButtonStyle, View, label_width
 
 TELEGRAM_ROW_PX = 300
@@ -75,6 +76,28 @@ def discord_row_fits(labels: list[str]) -> bool:
 #: The board's card places (:func:`bot.render.tableau.card_place`) a Discord row: one row a peak (its bottom row is
 #: 3, 3 and 4 cards), as five cards do not fit a phone's row.
 DISCORD_CARD_ROWS = (range(0, 3), range(3, 6), range(6, 10))
+
+
+#: Discord on a 360-pixel phone: the header's first line, set as a heading (``###``, a larger bold font), wraps past
+#: about 24 display columns, the plain lines under it past about 30 (seen: es "Puntuación: 490 · Movimientos: 10",
+#: 33 columns, and ru "TP1-C-AAAAAAE · Классический" as a heading, 28, both wrapped mid-line).
+DISCORD_HEADING_COLUMNS = 24
+DISCORD_TEXT_COLUMNS = 30
+
+
+def discord_header(header: str) -> tuple[str, str]:
+    r"""The view's header as Discord shows it: the heading and the lines under it, a line too wide for its font
+    split between its `` · `` groups (never inside one), the heading's overflow going under it.
+
+    >>> discord_header("TP1-C-AAAAAAE · Классический\nScore: 490 · Moves: 10")
+    ('TP1-C-AAAAAAE', 'Классический\nScore: 490 · Moves: 10')
+    >>> discord_header("TP1-E-AAAAAAB · Easy\nPuntuación: 490 · Movimientos: 10")
+    ('TP1-E-AAAAAAB · Easy', 'Puntuación: 490\nMovimientos: 10')
+    """
+    first, _, rest = header.partition("\n")
+    heading, *more = pack_line(first.split(" · "), DISCORD_HEADING_COLUMNS).split("\n")
+    lines = [pack_line(line.split(" · "), DISCORD_TEXT_COLUMNS) for line in (*more, *rest.split("\n")) if line]
+    return heading, "\n".join(lines)
 
 
 def is_card_grid(row: tuple[Button, ...]) -> bool:

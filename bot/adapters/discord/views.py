@@ -25,7 +25,7 @@ from discord.utils import escape_markdown
 
 from bot.app.codec import encode
 from bot.render.picture import draw_table
-from bot.render.platforms import ShownButton, discord_rows
+from bot.render.platforms import ShownButton, discord_header, discord_rows
 from bot.render.view import Button, View
 
 #: The felt green of a card table, down the left edge of every message the bot sends.
@@ -104,8 +104,9 @@ def code_block(text: str) -> str:
 
 
 def header_text(header: str) -> str:
-    """The header's first line as a small heading, the rest (score, moves, stock) as plain lines under it."""
-    first, _, rest = header.partition("\n")
+    """The header's first line as a small heading, the rest (score, moves, stock) as plain lines under it; lines
+    too wide for a phone split between their groups (:func:`bot.render.platforms.discord_header`)."""
+    first, rest = discord_header(header)
     heading = f"### {plain(first)}"
     return f"{heading}\n{plain(rest)}" if rest else heading
 
