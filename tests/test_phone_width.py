@@ -271,3 +271,16 @@ def test_discord_headers_do_not_wrap_on_a_phone() -> None:
     es = discord_header(render_game(GameSnapshot(1, 10, PlayerKey("discord", "1"), "", game), "es",
                                     Settings()).header)[1]
     assert "Puntuación: 490\nMovimientos: 10" in es
+
+
+def test_leaderboard_names_are_shortened() -> None:
+    """A long name is cut with "…" on the leaderboard, so it does not push its entry over several lines."""
+    from bot.app.daily import DailyResult
+    from bot.render.replies import LEADERBOARD_NAME_COLUMNS, render_leaderboard
+
+    name = "Maximilian Alexander von Humboldt"
+    result = DailyResult(name=name, user_id="1", score=650, moves=30, won=True, hints=0, undos=0, seconds=185,
+                         finished_at=dt.datetime(2026, 12, 1, 9, 0, tzinfo=dt.UTC))
+    view = render_leaderboard(dt.date(2026, 12, 1), [result], "en")
+    assert name not in (view.status or "") and "Maximilian Al…" in (view.status or "")
+    assert display_width("Maximilian Al…") == LEADERBOARD_NAME_COLUMNS

@@ -44,7 +44,7 @@ from bot.app.errors import (
 from bot.app.model import BoardStyle, Settings, Stats
 from bot.i18n import LANGUAGE_NAMES, N_, SUPPORTED_LOCALES, translator
 from bot.render.console import card_key
-from bot.render.game import RULE_NAMES, split_even
+from bot.render.game import RULE_NAMES, owner_name, split_even
 from bot.render.tableau import card_label
 from bot.render.view import Button, ButtonStyle, View
 from core.deal import GameCode, Rules
@@ -165,6 +165,10 @@ MARK_HINTS = "💡"
 MARK_UNDOS = "↶"
 
 
+#: The widest a player's name is shown on the leaderboard, in display columns (a longer one is cut with "…").
+LEADERBOARD_NAME_COLUMNS = 14
+
+
 def render_leaderboard(day: dt.date, results: Sequence[DailyResult], locale: str, limit: int = 20) -> View:
     """A server's or group's daily leaderboard, best first: each row marks a game not won (or still being played)
     and the hints and undos used, and a legend explains the marks used."""
@@ -178,7 +182,8 @@ def render_leaderboard(day: dt.date, results: Sequence[DailyResult], locale: str
     for place, result in enumerate(results[:limit], start=1):
         # TRANSLATORS: one line of the daily leaderboard; {time} is minutes:seconds
         line = tr.gettext("{place}. {name}: score {score}, moves {moves}, time {time}").format(
-            place=place, name=result.name or "?", score=result.score, moves=result.moves,
+            place=place, name=owner_name(result.name or "?", LEADERBOARD_NAME_COLUMNS), score=result.score,
+            moves=result.moves,
             time=_duration(result.seconds))
         marks = []
         if not result.finished:
