@@ -200,9 +200,13 @@ def cmd_health(args: argparse.Namespace) -> int:
 
 
 def cmd_daily(args: argparse.Namespace) -> int:
+    """The daily deal's code: it depends on the deployment's secret, so it is read from the configured database
+    (upgraded first, as every start of the bot does)."""
     import datetime as dt
 
     from bot.app.daily import daily_code, today
+    from bot.store import deployment
+    from bot.store.database import open_database
 
     if args.date is None:
         day = today()
@@ -211,12 +215,24 @@ def cmd_daily(args: argparse.Namespace) -> int:
             day = dt.date.fromisoformat(args.date)
         except ValueError:
             raise UsageError(f"not a date: {args.date!r} (expected YYYY-MM-DD)") from None
-    code = daily_code(day)
-    if args.json:
-        print(json.dumps({"date": day.isoformat(), "code": str(code)}))
-    else:
-        print(f"{day.isoformat()}  {code}")
-    return 0
+    url = _load_config().database_url
+    _existing_sqlite_file(url)  # another folder's database would have another secret
+
+    async def main() -> int:
+        db = await open_database(url)
+        try:
+            async with db.transaction() as tx:
+                secret = await deployment.daily_secret(tx)
+        finally:
+            await db.close()
+        code = daily_code(day, secret)
+        if args.json:
+            print(json.dumps({"date": day.isoformat(), "code": str(code)}))
+        else:
+            print(f"{day.isoformat()}  {code}")
+        return 0
+
+    return _run_async(main(), url)
 
 
 Handler = Callable[[argparse.Namespace], int]
@@ -278,7 +294,7 @@ def build_parser() -> argparse.ArgumentParser:
     review.add_argument("--json", action="store_true", help="print JSON")
     review.set_defaults(handler=cmd_review)
 
-    daily = sub.add_parser("daily", help="the daily deal's code for a date (UTC, default today)")
+    daily = sub.add_parser("daily", help="the daily deal's code for a date (UTC, default today), by the configured database's secret")
     daily.add_argument("date", nargs="?", help="YYYY-MM-DD")
     daily.add_argument("--json", action="store_true", help="print JSON")
     daily.set_defaults(handler=cmd_daily)

@@ -4,6 +4,8 @@ wrong revision is one line and exit status 2; and any command's output into a cl
 from __future__ import annotations
 
 import contextlib
+import datetime as dt
+import json
 import os
 import sqlite3
 import subprocess
@@ -11,6 +13,8 @@ import sys
 from pathlib import Path
 
 import pytest
+
+from bot.app.daily import daily_code
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -87,6 +91,7 @@ def test_an_unknown_upgrade_target_is_one_line(migrated: Path) -> None:
 def test_output_into_a_closed_pipe_ends_quietly(tmp_path: Path) -> None:
     """`tripeaks ... | head -3` where the reader has gone before the first line: no BrokenPipeError, nothing on
     stderr, exit status 141 (128 + SIGPIPE, as a shell reports a command killed by SIGPIPE)."""
+    assert tripeaks(tmp_path, "db", "upgrade").returncode == 0  # the daily's code needs the database's secret
     for args in (("deal", "TP1-E-AAAAAAB"), ("play", "TP1-E-AAAAAAB", "d", "d", "u", "--json"),
                  ("daily", "2026-01-01")):
         read_end, write_end = os.pipe()
@@ -113,3 +118,26 @@ def test_one_step_down_and_up_keeps_the_games(migrated: Path) -> None:
         assert done.returncode == 0, done.stderr
         with contextlib.closing(sqlite3.connect(migrated / "games.db")) as connection:
             assert connection.execute("SELECT count(*) FROM games").fetchone()[0] == 1, args
+
+
+def test_the_daily_code_is_the_deployments_and_no_other_machine_can_compute_it(tmp_path: Path) -> None:
+    """Issue 24, point 3: tomorrow's daily cannot be computed without the operator's database. ``tripeaks daily``
+    reads the secret its migration generated; another database (another machine) gets other deals, and a folder
+    without a database is told so instead of given a code."""
+    ours, theirs = tmp_path / "ours", tmp_path / "theirs"
+    ours.mkdir()
+    theirs.mkdir()
+    missing = tripeaks(ours, "daily", "2026-12-02")
+    assert missing.returncode == 2 and "no database at" in missing.stderr and missing.stdout == ""
+    days = ["2026-12-02", "2026-12-03", "2026-12-04"]
+    codes = {}
+    for folder in (ours, theirs):
+        assert tripeaks(folder, "db", "upgrade").returncode == 0
+        codes[folder] = [json.loads(tripeaks(folder, "daily", day, "--json").stdout)["code"] for day in days]
+    with sqlite3.connect(ours / "games.db") as connection:
+        (secret,) = connection.execute("SELECT value FROM deployment WHERE name = 'daily_secret'").fetchone()
+    assert len(secret) == 64
+    assert codes[ours] == [str(daily_code(dt.date.fromisoformat(day), secret)) for day in days]
+    assert codes[ours] != codes[theirs]
+    again = tripeaks(ours, "daily", days[0])  # the same database, the same code: the secret is kept
+    assert again.stdout.split() == [days[0], codes[ours][0]]

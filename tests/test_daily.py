@@ -69,7 +69,7 @@ def at(hour: int, minute: int = 0, day: dt.date = DAY) -> Clock:
 @pytest.fixture(autouse=True)
 def pinned_code(monkeypatch: pytest.MonkeyPatch) -> None:
     """Which deal a day gets is daily_code's business (it needs the solver); here every day is CODE."""
-    monkeypatch.setattr(daily, "daily_code", lambda day: GameCode.parse(CODE))
+    monkeypatch.setattr(daily, "daily_code", lambda day, secret: GameCode.parse(CODE))
 
 
 # --- Telegram: the bot over the fake Bot API ---------------------------------------------------------------------
@@ -279,6 +279,7 @@ async def play(service: GameService, who: str, line: list[Action] | tuple[Action
 
 
 async def test_the_leaderboard_counts_each_players_first_attempt_finished_or_not(service: GameService) -> None:
+    service.daily_codes.clock = at(12)
     win = winning_line(CODE)
     poor = blocking_line(CODE)
     group, other = "-100", "-200"
@@ -291,7 +292,7 @@ async def test_the_leaderboard_counts_each_players_first_attempt_finished_or_not
     carol_key = PlayerKey("telegram", "carol")
     await service.act(carol_key, "carol", game_command(carol.game_id, carol.version, "n"))  # leaves the board
     replay = await service.new_daily_game(carol_key, "carol", DAY, community=group)
-    assert replay.daily is None
+    assert replay.daily is None and replay.practice_of == DAY
     await play(service, "dave", win, board=other)  # another group's board
     await play(service, "erin", win, board=None)  # a private chat first: erin's attempt is on no board
     fred = await service.new_daily_game(PlayerKey("telegram", "fred"), "fred", DAY, community=group)  # still playing
@@ -308,18 +309,19 @@ async def test_the_leaderboard_counts_each_players_first_attempt_finished_or_not
     assert await service.daily_leaderboard("telegram", group, DAY + dt.timedelta(days=1)) == []
 
 
-def test_won_goes_first_then_score_then_fewer_hints_fewer_undos_and_who_finished_first() -> None:
+def test_won_goes_first_then_score_then_fewer_hints_fewer_undos_and_the_shorter_time_shown() -> None:
     t = dt.datetime(2026, 11, 29, 12, tzinfo=dt.UTC)
 
     def result(name: str, score: int, *, won: bool = True, hints: int = 0, undos: int = 0,
-               minute: int = 0) -> DailyResult:
-        return DailyResult(name, name, score, 40, won, hints=hints, undos=undos, seconds=60,
+               seconds: float = 60, minute: int = 0) -> DailyResult:
+        return DailyResult(name, name, score, 40, won, hints=hints, undos=undos, seconds=seconds,
                            finished_at=t + dt.timedelta(minutes=minute))
 
-    results = [result("late", 700, minute=5), result("undone", 700, undos=2), result("early", 700, minute=1),
+    results = [result("slow", 700, seconds=75), result("undone", 700, undos=2), result("quick", 700, seconds=50,
+                                                                                     minute=9),
                result("best", 720, undos=9), result("helped", 760, hints=1), result("lost", 900, won=False),
                result("helped-more", 760, hints=2)]
-    assert [r.name for r in rank(results)] == ["helped", "helped-more", "best", "early", "late", "undone", "lost"]
+    assert [r.name for r in rank(results)] == ["helped", "helped-more", "best", "quick", "slow", "undone", "lost"]
 
 
 async def test_leaderboard_command_in_a_group_and_in_a_private_chat(api: FakeBotAPI, db_file: str) -> None:

@@ -35,7 +35,7 @@ pytestmark = pytest.mark.timeout(60)
 
 @pytest.fixture(autouse=True)
 def pinned_day(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(daily, "daily_code", lambda day: GameCode.parse(CODE))
+    monkeypatch.setattr(daily, "daily_code", lambda day, secret: GameCode.parse(CODE))
     monkeypatch.setattr(daily, "today", lambda now=None: DAY)
 
 

@@ -398,7 +398,7 @@ async def test_daily_deal_by_command_and_by_the_play_button_under_a_daily_post(
 
     day = dt.date(2026, 11, 29)
     codes = {day: GameCode.parse(CODE), day + dt.timedelta(days=1): GameCode.parse("TP1-E-AAAAAAC")}
-    monkeypatch.setattr(daily, "daily_code", codes.__getitem__)  # the day's deal is bot.app.daily's business
+    monkeypatch.setattr(daily, "daily_code", lambda day, secret: codes[day])  # the day's deal is bot.app.daily's business
     today = [day]
     monkeypatch.setattr(daily, "today", lambda now=None: today[0])
     async with table(game_service, monkeypatch) as t:

@@ -69,7 +69,7 @@ async def game_service(sqlite_template: Path, tmp_path: Path) -> AsyncIterator[G
 
 @pytest.fixture(autouse=True)
 def pinned_day(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(daily, "daily_code", lambda day: GameCode.parse(DAILY))
+    monkeypatch.setattr(daily, "daily_code", lambda day, secret: GameCode.parse(DAILY))
     monkeypatch.setattr(daily, "today", lambda now=None: DAY)
 
 

@@ -304,7 +304,7 @@ class Clock:
 
 @pytest.fixture
 def pinned_code(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(daily, "daily_code", lambda day: GameCode.parse(CODE))
+    monkeypatch.setattr(daily, "daily_code", lambda day, secret: GameCode.parse(CODE))
 
 
 @pytest.fixture

@@ -33,7 +33,7 @@ async def service(database: Database) -> AsyncIterator[GameService]:
     codes = {DAY: GameCode.parse(DAILY_CODE), DAY - dt.timedelta(days=1): GameCode.parse(YESTERDAYS_CODE)}
     with ThreadPoolExecutor(2) as executor:
         async with GameService(database, executor=executor, hint_function=fake_hint, verdict_function=fake_verdict,
-                               daily_code_function=codes.__getitem__,
+                               daily_code_function=lambda day, secret: codes[day],
                                clock=lambda: dt.datetime.combine(DAY, dt.time(12), tzinfo=dt.UTC)) as svc:
             yield svc
 
@@ -150,12 +150,13 @@ async def test_the_daily_attempt_is_resumed_never_restarted(service: GameService
     drawn = await service.act(ALICE, "Alice", game_command(attempt.game_id, 0, "d"))
     again = await service.new_daily_game(ALICE, "Alice", community="g1")
     assert again.game_id == attempt.game_id and again.version == drawn.version  # resumed, draws kept
-    # abandoning it (confirmed) ends the attempt; it still counts, as not won
+    # abandoning it (confirmed) ends the attempt; it still counts, as finished and not won
     await service.start(ALICE, "Alice", ConfirmStart(attempt.game_id, RandomDeal(Rules.EASY)))
     board = await service.daily_leaderboard("discord", "g1", DAY)
-    assert [(r.name, r.won, r.finished) for r in board] == [("Alice", False, False)]
+    assert [(r.name, r.won, r.finished) for r in board] == [("Alice", False, True)]
     replay = await service.new_daily_game(ALICE, "Alice", community="g1")
     assert replay.game_id != attempt.game_id and replay.daily is None  # a replay ranks nowhere
+    assert replay.practice_of == DAY
     assert str(replay.game.code) == DAILY_CODE
     assert len(await service.daily_leaderboard("discord", "g1", DAY)) == 1
 
@@ -180,18 +181,24 @@ async def test_the_leaderboard_ranks_won_first_then_score_hints_undos_and_time(s
     for index, player in enumerate(players):
         attempt = await service.new_daily_game(player, f"P{index}", community="g1")
         version = 0
-        if index == 1:  # a hint
-            version = (await service.act(player, f"P{index}", game_command(attempt.game_id, version, "h"))).version
-        if index == 2:  # a draw taken back: an undo, and the same score
-            version = await play(service, player, attempt.game_id, version, [DRAW])
-            version = (await service.act(player, f"P{index}", game_command(attempt.game_id, version, "u"))).version
+        hint = game_command(attempt.game_id, version, "h")
+        if index == 2:  # two hints, on two positions (a hint asked again on one position is not counted again)
+            await service.act(player, f"P{index}", hint)
+            await service.act(player, f"P{index}", hint)
+            version = await play(service, player, attempt.game_id, version, line[:1])
+            hint = game_command(attempt.game_id, version, "h")
+            line_left = line[1:]
+        else:
+            line_left = line
+        if index in (1, 2):
+            version = (await service.act(player, f"P{index}", hint)).version
         if index == 3:  # gives up after one draw
             await play(service, player, attempt.game_id, version, [DRAW])
             continue
-        await play(service, player, attempt.game_id, version, line)
+        await play(service, player, attempt.game_id, version, line_left)
     board = await service.daily_leaderboard("discord", "g1", DAY)
-    assert [r.user_id for r in board] == ["0", "2", "1", "3"]
-    assert [(r.hints, r.undos, r.won) for r in board] == [(0, 0, True), (0, 1, True), (1, 0, True), (0, 0, False)]
+    assert [r.user_id for r in board] == ["0", "1", "2", "3"]
+    assert [(r.hints, r.undos, r.won) for r in board] == [(0, 0, True), (1, 0, True), (2, 0, True), (0, 0, False)]
 
 
 # --- winnable-only deals and the review ---------------------------------------------------------------------------

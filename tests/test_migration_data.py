@@ -109,7 +109,7 @@ async def _fill(service: GameService) -> None:
             await _play(service, player, finished, ["d", "u"] + _line_to_the_end(code))
             board = "-100" if i % 2 else "-200"
             attempt = await service.new_daily_game(player, player.user_id, DAY, chat_id=board, community=board)
-            attempt = await _play(service, player, attempt, ["h", "d", "u"] + (["d"] * (i + 1)))
+            attempt = await _play(service, player, attempt, ["h", "d"] + (["d"] * (i + 1)))  # no undo in the daily
             if i % 3 == 0:  # abandoned for another game, which stays in progress with a few moves
                 playing = await service.new_game(player, player.user_id, code="TP1-E-AAAABAA")
                 await _play(service, player, playing, ["d", "d", "u"])

@@ -48,11 +48,14 @@ class PrintingSender:
         print("post", channel_id, name, flush=True)
         return "1"
 
+async def the_code(day):
+    return GameCode.parse(sys.argv[5])
+
 async def main():
     async with GameService(await open_database(url, migrate=False), owns_database=True) as service:
         poster = DailyPoster(service, [PrintingSender()], post_time=dt.time(9, 0),
                              clock=lambda: dt.datetime.combine(day, dt.time(9, 30), tzinfo=dt.UTC),
-                             code_for=lambda _: GameCode.parse(sys.argv[5]))
+                             code_for=the_code)
         posting = asyncio.create_task(poster.run_once())
         player = PlayerKey("telegram", "42")
         while True:

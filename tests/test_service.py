@@ -16,6 +16,7 @@ from sqlalchemy.engine import URL
 
 from bot.app import errors
 from bot.app.codec import game_command
+from bot.app.daily import daily_code
 from bot.app.model import DealVerdict, Hint, PlayerKey, Settings, Stats
 from bot.app.service import GameService
 from bot.store.database import open_database
@@ -102,8 +103,10 @@ async def test_random_deals_follow_the_rules_asked_for_else_the_players_default(
 
 async def test_a_daily_game_is_marked_with_its_day(service: GameService) -> None:
     day = dt.date(2026, 11, 29)
+    service.daily_codes.clock = lambda: dt.datetime.combine(day, dt.time(12), tzinfo=dt.UTC)
     snapshot = await service.new_daily_game(ALICE, "Alice", day)
-    assert snapshot.daily == day and str(snapshot.game.code) == "TP1-E-ARLEYAR"
+    # the day's deal under this database's own secret
+    assert snapshot.daily == day and snapshot.game.code == daily_code(day, await service.daily_codes.secret())
     assert (await service.current_game(ALICE)).daily == day  # type: ignore[union-attr]
     with pytest.raises(errors.BadPayload):  # a later day than today is a tampered button
         await service.new_daily_game(ALICE, "Alice", service.today() + dt.timedelta(days=1))
@@ -275,8 +278,8 @@ async def test_a_hint_shows_the_solvers_move_without_changing_the_game(service: 
     assert snapshot.hint == fake_hint(Game.from_code("TP1-E-AAAAAAB").to_text(), 1.0)
     assert snapshot.hint is not None and snapshot.hint.action is not None
     assert snapshot.version == 0 and snapshot.hints_used == 1 and snapshot.outcome is None
-    again = await service.act(ALICE, "Alice", game_command(start.game_id, 0, "h"))
-    assert again.hints_used == 2 and (await service.game(start.game_id)).hints_used == 2
+    again = await service.act(ALICE, "Alice", game_command(start.game_id, 0, "h"))  # the same position
+    assert again.hints_used == 1 and (await service.game(start.game_id)).hints_used == 1
     # the hinted action can be played from the same message
     played = await service.act(ALICE, "Alice", game_command(start.game_id, 0, str(snapshot.hint.action)))
     assert played.outcome is not None and played.outcome.ok

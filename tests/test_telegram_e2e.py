@@ -30,7 +30,7 @@ from bot.adapters.telegram.app import build_application, start, stop
 from bot.adapters.telegram.keyboard import keyboard, message_text
 from bot.app.codec import decode, encode, game_command
 from bot.app.commands import AskHint, Move, NewGame, PlayDaily
-from bot.app.errors import BadPayload, CardNotInPlay, GameNotFound, NoActiveGame, NotYourGame
+from bot.app.errors import BadPayload, CardNotInPlay, DailyOver, GameNotFound, NoActiveGame, NotYourGame
 from bot.app.model import BoardStyle, DealVerdict, GameSnapshot, PlayerKey, Settings, Stats
 from bot.app.service import GameService
 from bot.config import Config
@@ -794,7 +794,7 @@ async def test_daily_by_command_and_by_the_play_button(
     # its deals
     day = dt.date(2026, 11, 29)
     service.daily_codes.clock = lambda: dt.datetime.combine(day, dt.time(12), tzinfo=dt.UTC)
-    service.daily_codes.function = lambda chosen: {
+    service.daily_codes.function = lambda chosen, secret: {
         day: GameCode.parse(CODE), day - dt.timedelta(days=1): GameCode.parse(WIN_CODE)}[chosen]
     alice = api.user("Alice")
     bob = api.user("Bob", language_code="uk")
@@ -810,14 +810,17 @@ async def test_daily_by_command_and_by_the_play_button(
     # the Play button under a daily post gives whoever taps it a game of their own, in a new message
     post = api.last_message(group)
     sent_before = len(api.bot_messages(group))
-    answer, _ = await tap(api, bob, group, post, encode(PlayDaily(day - dt.timedelta(days=1))), check_button=False)
+    answer, _ = await tap(api, bob, group, post, encode(PlayDaily(day)), check_button=False)
     assert answer.text is None
     assert len(api.bot_messages(group)) == sent_before + 1
     bobs = api.last_message(group)
     bob_id, _ = game_of(bobs)
     bob_snapshot = await service.game(bob_id)
-    assert bob_snapshot.owner == PlayerKey("telegram", str(bob.id)) and str(bob_snapshot.game.code) == WIN_CODE
+    assert bob_snapshot.owner == PlayerKey("telegram", str(bob.id)) and str(bob_snapshot.game.code) == CODE
     assert_shows(bobs, render_game(bob_snapshot, "uk", TEXT_BOARD, owner_label=True))
+    # a day gone is over (only today's daily can be started)
+    answer, _ = await tap(api, bob, group, post, encode(PlayDaily(day - dt.timedelta(days=1))), check_button=False)
+    assert answer.text == error_text(DailyOver(day - dt.timedelta(days=1)), "uk", NEW)
     # a day still to come is not a daily deal anyone can have
     answer, _ = await tap(api, bob, group, post, encode(PlayDaily(day + dt.timedelta(days=1))),
                           check_button=False)

@@ -113,7 +113,7 @@ async def daily_service(service: GameService) -> AsyncIterator[GameService]:
     """The running bot's service on a fixed day, with fixed daily deals (which deal a day gets is the app's
     business)."""
     service.daily_codes.clock = lambda: dt.datetime.combine(DAY, dt.time(12), tzinfo=dt.UTC)
-    service.daily_codes.function = lambda day: {DAY: GameCode.parse("TP1-E-AAAAAAF"),
+    service.daily_codes.function = lambda day, secret: {DAY: GameCode.parse("TP1-E-AAAAAAF"),
                                                DAY - dt.timedelta(days=1): GameCode.parse("TP1-E-AAAAAAG")}[day]
     yield service
 
@@ -373,17 +373,19 @@ async def test_share_posts_a_result_to_forward_with_a_challenge_link_that_deals_
     assert_all_answered(api)
 
 
-async def test_review_is_a_new_message_answering_the_board_in_a_group(api: FakeBotAPI, service: GameService) -> None:
+async def test_review_tapped_in_a_group_is_sent_to_the_players_private_chat(
+        api: FakeBotAPI, service: GameService) -> None:
     alice = api.user("Alice")
     group = api.group(members=[alice])
+    private = api.private_chat(alice)  # alice has started the bot (else the tap opens that chat by a link)
     won = await won_board(api, alice, group)
     won_id, _ = game_of(won)
+    in_group = len(api.bot_messages(group))
     answer, unchanged = await tap(api, alice, group, won, encode(Review(won_id)))
-    review = api.last_message(group)
-    assert answer.text is None and unchanged.edit_count == won.edit_count
-    assert review.reply_to_message_id == won.message_id
+    assert answer.text == "Your review is in your private chat with the bot"
+    assert unchanged.edit_count == won.edit_count and len(api.bot_messages(group)) == in_group
     expected = render_review(await service.game(won_id), await service.review(won_id), "en")
-    assert_shows(review, expected)
+    assert_shows(api.last_message(private), expected)
     assert_all_answered(api)
 
 

@@ -1,32 +1,37 @@
-"""The daily deal: one winnable Easy code per UTC date, the same for everyone on every platform.
+"""The daily deal: one winnable Easy code per UTC date, the same for everyone on every platform of a deployment.
 
-Candidate deal numbers for a date come from SplitMix64 seeded with the date's ordinal plus a fixed salt; the first
-candidate the solver proves winnable under Easy rules is the day's deal. The solver is exact, so the choice is
-deterministic: every process and every version picks the same code for the same date.
+Candidate deal numbers for a date come from SplitMix64 seeded with an HMAC of the date under the deployment's secret
+(generated once in its database, :mod:`bot.store.deployment`), so nobody without the operator's database can compute
+a future day's deal; the first candidate the solver proves winnable under Easy rules is the day's deal. The solver is
+exact, so the choice is deterministic: every process and every version picks the same code for the same date and
+secret.
 
 Which attempt counts
 --------------------
-The first time a player starts a day's deal, that game is their attempt for the day, and it counts whether they
-finish it or not: starting the daily again resumes it while it is open, and once it has ended gives a replay that
-ranks nowhere. Until their attempt has ended, the day's code cannot be started as an ordinary game (a practice run),
-and a game of that code outside the daily never ranks. The attempt shows on the leaderboard of the server (Discord)
-or group (Telegram) where it was started (its community); one in a private chat counts on no leaderboard.
+The first time a player starts today's deal, that game is their attempt for the day (one a player a day, enforced by
+the database), and it counts whether they finish it or not: starting the daily again resumes it while it is open,
+and once it has ended gives a replay that ranks nowhere. Only today's deal can be started. Until their attempt has
+ended, the day's deal cannot be started as an ordinary game (a practice run) under either rule set, and a game of
+it outside the daily never ranks. The ranked attempt allows no Undo, and a blocked attempt is over at once, lost.
+The attempt is the player's wherever it is played: it shows on the leaderboard of every server (Discord) or group
+(Telegram) the player was seen in.
 
-Ranking: won before not won, then score (high first), fewer hints, fewer undos, and who finished first.
+Ranking, by what the leaderboard shows: won before not won, then score (high first), fewer hints, fewer undos, and
+the shorter time (in whole seconds, as shown).
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import functools
+import hashlib
+import hmac
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from core.deal import DEAL_COUNT, GameCode, Rules, splitmix64
 from core.game import Game
 
-#: Keeps daily deals apart from the sequence used for plain deal numbers.
-DAILY_SALT = 0x7D1A_11E5
 #: A date whose first candidates are all unwinnable would be astronomically unlikely (about 3% each in Easy);
 #: the bound only stops a broken solver from looping forever.
 MAX_CANDIDATES = 64
@@ -39,17 +44,23 @@ def utc_clock() -> dt.datetime:
     return dt.datetime.now(dt.UTC)
 
 
-def daily_candidates(day: dt.date) -> list[GameCode]:
-    source = splitmix64(day.toordinal() + DAILY_SALT)
+def daily_candidates(day: dt.date, secret: str) -> list[GameCode]:
+    """The deals that may be ``day``'s under the deployment's ``secret``, in order.
+
+    >>> [str(code) for code in daily_candidates(dt.date(2026, 12, 2), "test-secret")[:2]]
+    ['TP1-E-ATLPTSL', 'TP1-E-SIGZIKR']
+    """
+    digest = hmac.new(secret.encode(), day.isoformat().encode(), hashlib.sha256).digest()
+    source = splitmix64(int.from_bytes(digest[:8], "big"))
     return [GameCode(Rules.EASY, next(source) % DEAL_COUNT) for _ in range(MAX_CANDIDATES)]
 
 
 @functools.lru_cache(maxsize=64)
-def daily_code(day: dt.date) -> GameCode:
-    """The day's code: the first candidate the solver proves winnable."""
+def daily_code(day: dt.date, secret: str) -> GameCode:
+    """The day's code under the deployment's ``secret``: the first candidate the solver proves winnable."""
     from core.solver import solve
 
-    for code in daily_candidates(day):
+    for code in daily_candidates(day, secret):
         if solve(Game.from_code(code)).winnable:
             return code
     raise RuntimeError(f"no winnable candidate among {MAX_CANDIDATES} for {day}")
@@ -101,9 +112,9 @@ class DailyResult:
     def hinted(self) -> bool:
         return self.hints > 0
 
-    def rank_key(self) -> tuple[bool, int, int, int, dt.datetime]:
-        """Won first, then score (high first), fewer hints, fewer undos, and who finished first."""
-        return (not self.won, -self.score, self.hints, self.undos, self.finished_at)
+    def rank_key(self) -> tuple[bool, int, int, int, int]:
+        """Won first, then score (high first), fewer hints, fewer undos, and the shorter time as shown."""
+        return (not self.won, -self.score, self.hints, self.undos, int(max(0.0, self.seconds)))
 
 
 def rank(results: list[DailyResult]) -> list[DailyResult]:
@@ -114,15 +125,8 @@ def rank(results: list[DailyResult]) -> list[DailyResult]:
     >>> b = DailyResult("b", "2", 650, 45, True, hints=0, undos=0, seconds=90, finished_at=t)
     >>> c = DailyResult("c", "3", 700, 38, True, hints=0, undos=3, seconds=200, finished_at=t)
     >>> d = DailyResult("d", "4", 800, 30, False, hints=0, undos=0, seconds=20, finished_at=t)
-    >>> [r.name for r in rank([a, b, c, d])]
-    ['c', 'a', 'b', 'd']
+    >>> e = DailyResult("e", "5", 700, 38, True, hints=0, undos=3, seconds=12.9, finished_at=t)
+    >>> [r.name for r in rank([a, b, c, d, e])]
+    ['e', 'c', 'a', 'b', 'd']
     """
     return sorted(results, key=DailyResult.rank_key)
-
-
-def first_attempts(rows: list[tuple[int, DailyResult, str | None]]) -> dict[int, tuple[DailyResult, str | None]]:
-    """Each player's attempt: ``rows`` are (player id, result, community) of daily games, oldest first."""
-    chosen: dict[int, tuple[DailyResult, str | None]] = {}
-    for player_id, result, community in rows:
-        chosen.setdefault(player_id, (result, community))
-    return chosen

@@ -1,5 +1,6 @@
-"""The day by the service's clock and each day's deal (:mod:`bot.app.daily`), found in the solver pool once and
-remembered; and the rule that a recent daily deal is no practice game before the player's attempt at it has ended."""
+"""The day by the service's clock and each day's deal (:mod:`bot.app.daily`, under the deployment's secret), found
+in the solver pool once and remembered; the rule that only today's daily deal can be started; and the rule that a
+recent daily deal is no practice game, under either rule set, before the player's attempt at it has ended."""
 
 from __future__ import annotations
 
@@ -7,15 +8,18 @@ import datetime as dt
 
 from bot.app import daily
 from bot.app.daily import Clock
-from bot.app.errors import BadPayload, DailyCodeLocked, NoWinnableDeal
+from bot.app.errors import BadPayload, DailyCodeLocked, DailyOver, NoWinnableDeal
 from bot.app.model import PlayerKey
 from bot.app.solver_pool import INTERACTIVE, DailyCodeFunction, SolverPool
+from bot.store import deployment
 from bot.store import games as stored_games
 from bot.store.engine import Database
-from core.deal import GameCode, Rules
+from core.deal import GameCode
 
 #: The daily deal's search may take this long (it is done once a day and then remembered).
 DAILY_CODE_BUDGET = 30.0
+#: How many days' deals are remembered (today's and yesterday's are the ones asked for).
+REMEMBERED_DAYS = 4
 
 
 class DailyCodes:
@@ -28,39 +32,50 @@ class DailyCodes:
         self.function = function
         self.clock = clock
         self._codes: dict[dt.date, GameCode] = {}
+        self._secret: str | None = None
 
     def today(self) -> dt.date:
         """Today's date (UTC) by the clock: the day of the daily deal."""
         return daily.today(self.clock())
 
     def day_asked(self, day: dt.date | None) -> dt.date:
-        """The day of the daily deal a player asked for (today when None); a day after today is a tampered
-        request: :class:`BadPayload`."""
+        """The day of the daily deal a player asked for (today when None). Only today's can be started: a day
+        after today is a tampered request (:class:`BadPayload`), an earlier one is over (:class:`DailyOver`)."""
         now = self.today()
         if day is None:
             return now
         if day > now:
             raise BadPayload(f"daily deal of {day} is in the future")
+        if day < now:
+            raise DailyOver(day)
         return day
 
+    async def secret(self) -> str:
+        """The deployment's daily secret, read from the database once."""
+        if self._secret is None:
+            async with self.db.transaction() as tx:
+                self._secret = await deployment.daily_secret(tx)
+        return self._secret
+
     async def code(self, day: dt.date) -> GameCode:
-        """The daily deal of ``day``, searched for in the solver pool the first time and remembered."""
+        """The daily deal of ``day``, searched for in the solver pool the first time and remembered (the last
+        :data:`REMEMBERED_DAYS` days)."""
         code = self._codes.get(day)
         if code is None:
-            code = await self.solver.run(INTERACTIVE, DAILY_CODE_BUDGET, self.function, day)
+            code = await self.solver.run(INTERACTIVE, DAILY_CODE_BUDGET, self.function, day, await self.secret())
             if code is None:
                 raise NoWinnableDeal(f"the daily deal of {day} could not be found in time")
             self._codes[day] = code
+            while len(self._codes) > REMEMBERED_DAYS:
+                del self._codes[min(self._codes)]
         return code
 
     async def check_unlocked(self, player: PlayerKey, code: GameCode) -> None:
-        """Today's or yesterday's daily deal cannot be started as a practice game until the player's attempt at it
-        has ended (:class:`DailyCodeLocked`)."""
-        if code.rules is not Rules.EASY:
-            return
+        """Today's or yesterday's daily deal cannot be started as a practice game, under either rule set (a deal
+        is its number), until the player's attempt at it has ended (:class:`DailyCodeLocked`)."""
         now = self.today()
         for day in (now, now - dt.timedelta(days=1)):
-            if await self.code(day) == code:
+            if (await self.code(day)).number == code.number:
                 async with self.db.transaction() as tx:
                     attempt = await stored_games.daily_attempt(tx, player.platform, player.user_id, day)
                 if attempt is None or attempt.active:

@@ -126,22 +126,16 @@ class RateLimiter:
         self._by_chat[chat].append(now)
 
 
-def _daily_code(day: dt.date) -> GameCode:
-    from bot.app import daily
-
-    return daily.daily_code(day)
-
-
 class DailyPoster:
     """Posts the day's deal to every subscription of the platforms it has senders for; see the module docstring.
 
     ``post_time`` is the UTC time of day of the posts (``DAILY_POST_TIME``); ``code_for`` picks the day's deal
-    (default :func:`bot.app.daily.daily_code`, run in a thread: the first call of a day runs the solver).
+    (default: the service's, :meth:`bot.app.daily_codes.DailyCodes.code`, under the deployment's secret).
     """
 
     def __init__(self, service: GameService, senders: Iterable[Sender], *, post_time: dt.time,
                  clock: Clock | None = None, sleep: Sleep = asyncio.sleep,
-                 code_for: Callable[[dt.date], GameCode] = _daily_code, lease: dt.timedelta = DEFAULT_LEASE,
+                 code_for: Callable[[dt.date], Awaitable[GameCode]] | None = None, lease: dt.timedelta = DEFAULT_LEASE,
                  limits: Mapping[str, tuple[tuple[int, float], tuple[int, float]]] | None = None,
                  poll_seconds: float = POLL_SECONDS, concurrency: int = CONCURRENCY,
                  max_attempts: int = MAX_ATTEMPTS) -> None:
@@ -150,7 +144,7 @@ class DailyPoster:
         self.post_time = post_time.replace(tzinfo=None)
         self.clock: Clock = clock or (lambda: dt.datetime.now(dt.UTC))
         self.sleep = sleep
-        self.code_for = code_for
+        self.code_for = code_for or service.daily_codes.code
         self.lease = lease
         self.poll_seconds = poll_seconds
         self.concurrency = concurrency
@@ -175,7 +169,7 @@ class DailyPoster:
         waiting = await self.subscriptions.unsent(day, tuple(self.senders))
         if not waiting:
             return 0
-        code = await asyncio.to_thread(self.code_for, day)
+        code = await self.code_for(day)
         slots = asyncio.Semaphore(self.concurrency)
 
         async def claim_and_post(subscription: Subscription) -> int:

@@ -114,6 +114,22 @@ class DailyCodeLocked(BotError):
         self.day = day
 
 
+class DailyOver(BotError):
+    """A daily deal of a day that is over was asked for (an old post's Play): only today's can be started."""
+
+    def __init__(self, day: dt.date) -> None:
+        super().__init__(f"the daily deal of {day} is over")
+        self.day = day
+
+
+class NoUndoInDaily(BotError):
+    """Undo on a ranked daily attempt (its board has no Undo: a forged tap); nothing changed."""
+
+
+class GameNotOver(BotError):
+    """Review, Share or Replay of a game still being played (their buttons come only once it is over)."""
+
+
 class StaleGame(BotError):
     """The tap carried an old version (an old message, a double tap); nothing changed. ``current`` is the game as
     it stands, for the adapter to refresh the message with."""

@@ -134,6 +134,16 @@ class Flow:
         except BotError as error:
             return await self.problem(player, error)
 
+    async def review(self, actor: Actor, game_id: int) -> list[Effect]:
+        """The review of the player's finished game ``game_id`` asked for by a link (Telegram's ``/start
+        review-<game>``, which a Review tapped in a group opens when the bot may not write first): privately, each
+        time it is asked for (the tap that gave the link was the one a double tap counts)."""
+        try:
+            snapshot = self._owned(actor.player, await self.service.act(actor.player, actor.name, Review(game_id)))
+        except BotError as error:
+            return await self.problem(actor.player, error)
+        return [Answer(ReviewOf(snapshot, await self.service.review(game_id)))]
+
     async def keep(self, actor: Actor, command: KeepPlaying) -> list[Effect]:
         """No under the question: the question becomes "your game goes on"."""
         try:

@@ -3,10 +3,12 @@ now shows a game (its live board), as the adapter that sent it says."""
 
 from __future__ import annotations
 
+from bot.app.errors import GameNotOver
 from bot.app.model import BoardRef, GameSnapshot, PlayerKey
-from bot.app.records import load_game, snapshot_of
+from bot.app.records import load_game, load_owned, snapshot_of
 from bot.store import games as stored_games
 from bot.store.engine import Database
+from bot.store.schema import PLAYING
 
 
 class Games:
@@ -31,6 +33,15 @@ class Games:
         """Any game as it stands, whoever owns it (to redraw a board); :class:`GameNotFound` if none."""
         async with self.db.transaction() as tx:
             return snapshot_of(await load_game(tx, game_id))
+
+    async def finished_game(self, player: PlayerKey, game_id: int) -> GameSnapshot:
+        """The player's game ``game_id`` once it is over, for its Review or Share (:class:`NotYourGame` for another
+        player's, :class:`GameNotOver` while it is being played)."""
+        async with self.db.transaction() as tx:
+            record = await load_owned(tx, player, game_id)
+        if record.status == PLAYING:
+            raise GameNotOver(f"game {game_id} is still being played")
+        return snapshot_of(record)
 
     async def show_board(self, game_id: int, where: BoardRef) -> None:
         """Note where the game's live board now is (the adapter that sent or moved it says so), so that it can be

@@ -127,6 +127,9 @@ class GameSnapshot:
     waste_changed: bool = False
     #: the game this one answers, when it was started from a challenge
     challenge: Challenge | None = None
+    #: a replay of that day's daily deal after the player's attempt: practice, ranked nowhere
+    practice_of: dt.date | None = None
+
 
 
 @dataclass(frozen=True)

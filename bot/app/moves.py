@@ -10,6 +10,9 @@ board of a game that is no longer the player's latest raises :class:`NotCurrentG
 another game. The new state is written with ``WHERE version = :seen``, so of two actions that read the same version
 exactly one applies, on SQLite (``BEGIN IMMEDIATE``) and PostgreSQL (row locks) alike.
 
+A ranked daily attempt (a game with its ``daily`` day) allows no Undo (:class:`NoUndoInDaily`), and once blocked it
+is over at once, lost: it stops being the player's current game, as a won game does.
+
 Every method returns a frozen :class:`~bot.app.model.GameSnapshot` only after its transaction has committed, so
 whatever an adapter shows a player is on disk.
 """
@@ -28,6 +31,7 @@ from bot.app.errors import (
     NoActiveGame,
     NotACard,
     NotYourGame,
+    NoUndoInDaily,
     StaleGame,
 )
 from bot.app.model import GameSnapshot, PlayerKey, clean_name
@@ -144,8 +148,11 @@ class Moves:
                                                           and record.status == PLAYING):
                     results.append(await stale_error(tx, record))
                     continue
+                if record.daily is not None and isinstance(tap.action, Undo):
+                    results.append(NoUndoInDaily())
+                    continue
                 game = self._engine_of(record)
-                if record.status == ABANDONED:
+                if record.status == ABANDONED or not record.active:
                     results.append(snapshot_of(record, game, outcome=Outcome(tap.action, Reason.GAME_OVER)))
                     continue
                 outcome = game.apply(tap.action)
@@ -160,14 +167,16 @@ class Moves:
                     continue
                 undos = record.undos_used + isinstance(tap.action, Undo)
                 status = game.status.value
+                # a blocked practice game stays open to undo; a blocked daily attempt is over
+                active = status == PLAYING or (status == BLOCKED and record.daily is None)
                 writes.append(StateWrite(record.id, record.version, game.to_text(), status, game.score,
-                                         game.moves, undos, now))
+                                         game.moves, undos, now, active))
                 name = clean_name(tap.name)
                 if name and name != record.owner_name:
                     await stored_players.rename(tx, record.owner_id, name)
                     record = dataclasses.replace(record, owner_name=name)
                 record = dataclasses.replace(record, state=writes[-1].state, version=record.version + 1,
-                                             status=status, active=status in (PLAYING, BLOCKED),
+                                             status=status, active=active,
                                              moves=game.moves, undos_used=undos)
                 written.append((record, game))
                 results.append(snapshot_of(record, game, outcome=outcome))
@@ -193,7 +202,7 @@ class Moves:
     def _remember(self, record: GameRecord, game: Game) -> None:
         engines = self._engines
         engines.pop(record.id, None)
-        if record.status in (PLAYING, BLOCKED):
+        if record.active:
             engines[record.id] = (record.state, game.copy())
             if len(engines) > GAME_CACHE_SIZE:
                 del engines[next(iter(engines))]

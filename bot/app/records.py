@@ -69,7 +69,7 @@ def snapshot_of(record: GameRecord, game: Game | None = None, *, outcome: Outcom
         hint=hint, verdict=verdict_of(record) if record.status in (WON, BLOCKED) else None,
         hints_used=record.hints_used, abandoned=record.status == ABANDONED, settings=settings_of(record),
         undos_used=record.undos_used, dealt_winnable=record.dealt_winnable, board=board, replaced=replaced,
-        waste_changed=waste_changed, challenge=challenge_of(record))
+        waste_changed=waste_changed, challenge=challenge_of(record), practice_of=record.practice_of)
 
 
 async def load_game(tx: Transaction, game_id: int) -> GameRecord:

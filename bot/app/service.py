@@ -130,9 +130,11 @@ class GameService:
     async def act(self, player: PlayerKey, name: str, command: GameCommand, *, ask: bool = False) -> GameSnapshot:
         """Apply a tap on a board: a move returns the game as it now stands; a hint the game with the advice;
         New game and Replay the new game (with ``ask``, :class:`ConfirmAbandon` first when they would abandon a
-        game with moves); Share and Review the finished game (the review itself: :meth:`review`).
+        game with moves); Share and Review the finished game (the review itself: :meth:`review`). Every command
+        names a game, and only its owner's is applied.
 
-        Raises :class:`GameNotFound`, :class:`NotYourGame`, :class:`NotCurrentGame` or :class:`StaleGame`. A
+        Raises :class:`GameNotFound`, :class:`NotYourGame`, :class:`NotCurrentGame`, :class:`StaleGame`, or
+        :class:`GameNotOver` (Review, Share, Replay of a game still being played). A
         refused move is not an error: the snapshot's ``outcome`` says why, and the version stays.
         """
         match command:
@@ -143,7 +145,7 @@ class GameService:
             case NewGame() | Replay():
                 return await self.starts.from_board(player, name, command, ask=ask)
             case Review(game_id) | Share(game_id):
-                return await self.games.game(game_id)
+                return await self.games.finished_game(player, game_id)
         raise BadPayload(f"not a game command: {command!r}")
 
     async def start(self, player: PlayerKey, name: str, request: StartRequest | ConfirmStart, *,

@@ -68,15 +68,15 @@ def solver_verdict(code: str, budget: float, best: bool) -> DealVerdict:
     return DealVerdict(solution.winnable, solution.best_score if best and solution.winnable else None)
 
 
-def daily_code_of(day: dt.date) -> GameCode:
-    """The daily deal of ``day`` (:func:`bot.app.daily.daily_code`)."""
-    return daily.daily_code(day)
+def daily_code_of(day: dt.date, secret: str) -> GameCode:
+    """The daily deal of ``day`` under the deployment's ``secret`` (:func:`bot.app.daily.daily_code`)."""
+    return daily.daily_code(day, secret)
 
 
 HintFunction = Callable[[str, float], Hint]
 ReviewFunction = Callable[[str], GameReview]
 VerdictFunction = Callable[[str, float, bool], DealVerdict]
-DailyCodeFunction = Callable[[dt.date], GameCode]
+DailyCodeFunction = Callable[[dt.date, str], GameCode]
 
 
 #: How often a worker checks that the bot that started it still runs (seconds).

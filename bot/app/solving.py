@@ -27,9 +27,9 @@ from bot.app.solver_pool import (
 )
 from bot.store import games as stored_games
 from bot.store.engine import Database
-from bot.store.schema import ABANDONED, PLAYING, WON, utcnow
+from bot.store.schema import ABANDONED, BLOCKED, PLAYING, WON, utcnow
 from core.deal import DEAL_COUNT, GameCode, Rules
-from core.game import Game
+from core.game import Game, Undo
 from core.review import Review as GameReview
 
 log = logging.getLogger(__name__)
@@ -127,22 +127,26 @@ class Advice:
 
     async def hint(self, player: PlayerKey, game_id: int, version: int) -> GameSnapshot:
         """Hint tapped on the player's game at ``version``: the game with the advice (counted as a hint used only
-        when there is something to suggest)."""
+        when there is something to suggest, and once per position: asking again at the same version is free). A
+        ranked daily attempt is never advised to undo."""
         async with self.db.transaction() as tx:
             record = await load_checked(tx, player, game_id, version)
         game = Game.from_text(record.state)
-        if record.status == ABANDONED:
+        if record.status == ABANDONED or (record.status == BLOCKED and not record.active):
             return snapshot_of(record, game, hint=_NO_HINT)
         if record.status == WON:
             return snapshot_of(record, game, hint=Hint(None, True, game.score))
         hint = await self.solver.run(INTERACTIVE, self.hint_budget + HINT_GRACE, self.hint_function, record.state,
                                      self.hint_budget) or _NO_HINT
+        if record.daily is not None and isinstance(hint.action, Undo):
+            hint = _NO_HINT
         if hint.action is None:
             return snapshot_of(record, game, hint=hint)  # nothing to suggest: not counted as a hint used
         async with self.db.transaction() as tx:
-            if not await stored_games.count_hint(tx, game_id, version):
+            used = await stored_games.count_hint(tx, game_id, version)
+            if used is None:
                 raise StaleGame(snapshot_of(await load_game(tx, game_id)))
-        return snapshot_of(dataclasses.replace(record, hints_used=record.hints_used + 1), game, hint=hint)
+        return snapshot_of(dataclasses.replace(record, hints_used=used), game, hint=hint)
 
     async def review(self, game_id: int) -> GameReview | None:
         """The exact solver's review of a game's line (None if it is still being played, or the solver failed):

@@ -26,11 +26,12 @@ from bot.app.commands import (
     StartRequest,
 )
 from bot.app.daily_codes import DailyCodes
-from bot.app.errors import AlreadyDone, BadPayload, ConfirmAbandon, GameNotFound, NotCurrentGame
+from bot.app.errors import AlreadyDone, BadPayload, ConfirmAbandon, GameNotFound, GameNotOver, NotCurrentGame
 from bot.app.model import GameSnapshot, PlayerKey
 from bot.app.players import name_columns
 from bot.app.records import load_checked, load_game, load_owned, parse_code, snapshot_of
 from bot.app.solving import Verdicts
+from bot.store import daily as stored_daily
 from bot.store import games as stored_games
 from bot.store import players as stored_players
 from bot.store.engine import Database
@@ -44,19 +45,22 @@ from core.game import Game
 class Deal:
     """What a start deals: the deal ``code`` when chosen (its letter sets the rules), else a random deal under
     ``rules`` (None: the player's default rule set), proved winnable when ``winnable`` says so (None: the player's
-    setting). ``daily``: the game is the player's attempt at that day's deal; ``challenge``: the game it answers."""
+    setting). ``daily``: the game is the player's attempt at that day's deal; ``practice_of``: a replay of that
+    day's deal after the attempt (ranked nowhere); ``challenge``: the game it answers."""
 
     code: GameCode | None = None
     rules: Rules | None = None
     winnable: bool | None = None
     daily: dt.date | None = None
     challenge: int | None = None
+    practice_of: dt.date | None = None
 
 
 @dataclasses.dataclass(frozen=True)
 class StartOrder:
     """One start: ``deal`` for ``player`` (who goes by ``name``), in the chat ``chat_id`` (where its board will
-    be), counting on the leaderboard of ``community`` (a daily attempt in a server or group).
+    be) of the server or group ``community`` (None in a private chat), where the player is then seen: its daily
+    leaderboard lists their attempts.
 
     ``replaces`` names the game this start replaces, which must still be the player's latest (so a double tap
     starts one game); with ``ask`` a game in progress with moves is only abandoned when ``confirmed`` (the player
@@ -98,10 +102,11 @@ class Starts:
                 await load_owned(tx, player, abandoning)  # a Yes is for the player who was asked
         match request:
             case RandomDeal(rules, winnable):
-                return await self.new_game(player, name, rules=rules, winnable=winnable, chat_id=chat_id, ask=ask,
-                                           abandoning=abandoning)
+                return await self.new_game(player, name, rules=rules, winnable=winnable, chat_id=chat_id,
+                                           community=community, ask=ask, abandoning=abandoning)
             case DealByCode(code):
-                return await self.new_game(player, name, code=code, chat_id=chat_id, ask=ask, abandoning=abandoning)
+                return await self.new_game(player, name, code=code, chat_id=chat_id, community=community, ask=ask,
+                                           abandoning=abandoning)
             case DailyDeal(day):
                 return await self.new_daily_game(player, name, day, chat_id=chat_id, community=community, ask=ask,
                                                  abandoning=abandoning)
@@ -112,7 +117,8 @@ class Starts:
 
     async def new_game(self, player: PlayerKey, name: str, *, code: str | GameCode | None = None,
                        rules: Rules | None = None, winnable: bool | None = None, chat_id: str | None = None,
-                       ask: bool = False, abandoning: int | None = None) -> GameSnapshot:
+                       community: str | None = None, ask: bool = False,
+                       abandoning: int | None = None) -> GameSnapshot:
         """Start a game for ``player`` and make it their current one; their game in progress ends as abandoned
         (with ``ask``, a game with moves only when ``abandoning`` names it: else :class:`ConfirmAbandon`).
 
@@ -127,8 +133,8 @@ class Starts:
             await self.daily_codes.check_unlocked(player, chosen)
         request = DealByCode(str(chosen)) if chosen is not None else RandomDeal(rules, winnable)
         deal = Deal(code=chosen) if chosen is not None else Deal(rules=rules, winnable=winnable)
-        return await self._start(StartOrder(player, name, deal, request, chat_id=chat_id, ask=ask,
-                                            replaces=abandoning, confirmed=abandoning is not None))
+        return await self._start(StartOrder(player, name, deal, request, chat_id=chat_id, community=community,
+                                            ask=ask, replaces=abandoning, confirmed=abandoning is not None))
 
     async def take_challenge(self, player: PlayerKey, name: str, challenge: ChallengeDeal, *,
                              chat_id: str | None = None, ask: bool = False,
@@ -152,16 +158,20 @@ class Starts:
                              chat_id: str | None = None, community: str | None = None, ask: bool = False,
                              abandoning: int | None = None) -> GameSnapshot:
         """The player's attempt at the daily deal of ``day`` (today when None): started the first time, resumed
-        while it is open, and once it has ended a replay that ranks nowhere. ``community`` is the server or group
-        whose leaderboard the attempt counts on (None in a private chat). A day after today (by the service's
-        clock) is a tampered request: :class:`BadPayload`."""
+        while it is open, and once it has ended a practice replay that ranks nowhere. Only today's can be started
+        (:class:`BadPayload` for a day to come, :class:`DailyOver` for one gone). Any number of concurrent starts,
+        from any process, end on one attempt (the database has one a player a day). ``community``: the server or
+        group the player is seen in (None in a private chat)."""
         day = self.daily_codes.day_asked(day)
         code = await self.daily_codes.code(day)
         async with self.db.transaction() as tx:
             attempt = await stored_games.daily_attempt(tx, player.platform, player.user_id, day)
         if attempt is not None and attempt.active:
+            if community is not None:
+                async with self.db.transaction() as tx:
+                    await stored_daily.seen_in(tx, attempt.owner_id, community, utcnow())
             return snapshot_of(attempt)  # resumed: restarting the attempt is not allowed
-        deal = Deal(code=code, daily=None if attempt else day)
+        deal = Deal(code=code, daily=day) if attempt is None else Deal(code=code, practice_of=day)
         return await self._start(StartOrder(player, name, deal, DailyDeal(day), chat_id=chat_id,
                                             community=community, ask=ask, replaces=abandoning,
                                             confirmed=abandoning is not None))
@@ -175,6 +185,8 @@ class Starts:
                 record = await load_checked(tx, player, command.game_id, command.version)
             else:
                 record = await load_owned(tx, player, command.game_id)
+        if isinstance(command, Replay) and record.daily is not None and record.status == PLAYING:
+            raise GameNotOver(f"the daily attempt {record.id} is still being played")  # no peek at its deal
         order: StartOrder
         if isinstance(command, NewGame):
             rules = Rules(record.rules)
@@ -216,6 +228,13 @@ class Starts:
             # The upsert comes first: on PostgreSQL it locks the player's row, so two new games of one player
             # queue here rather than both ending the same old game.
             owner = await stored_players.upsert(tx, player.platform, player.user_id, name_columns(order.name), now)
+            if order.community is not None:
+                await stored_daily.seen_in(tx, owner.id, order.community, now)
+            if deal.daily is not None:
+                # insert or get: a concurrent start (this player's row is locked now) may have made the attempt
+                attempt = await stored_games.daily_attempt(tx, player.platform, player.user_id, deal.daily)
+                if attempt is not None:
+                    return snapshot_of(attempt)
             latest = await stored_games.latest_of(tx, player.platform, player.user_id)
             if order.replaces is not None and (latest is None or latest.id != order.replaces):
                 if latest is not None and latest.id > order.replaces and (
@@ -239,8 +258,9 @@ class Starts:
             game = Game.from_code(code)
             record = await stored_games.insert_game(tx, owner, stored_games.NewGameRow(
                 code=str(code), rules=code.rules.value, state=game.to_text(), score=game.score, daily=deal.daily,
-                dealt_winnable=bool(winnable), verdict_winnable=verdict[0], verdict_best_score=verdict[1],
-                verdict_at=verdict[2], chat_id=order.chat_id, community=order.community, started_at=now,
+                practice_of=deal.practice_of, dealt_winnable=bool(winnable), verdict_winnable=verdict[0],
+                verdict_best_score=verdict[1], verdict_at=verdict[2], chat_id=order.chat_id,
+                community=order.community if deal.daily is not None else None, started_at=now,
                 challenge_of=deal.challenge))
             if deal.challenge is not None:  # read again with the challenged game it is compared with
                 record = await stored_games.load(tx, record.id) or record

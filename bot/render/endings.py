@@ -89,8 +89,13 @@ def ending_lines(snapshot: GameSnapshot, tr: Translator, *, latest: bool = True)
     elif game.status is Status.BLOCKED:
         # TRANSLATORS: the original app's wording: uk «Більше немає можливих ходів», ja「これ以上可能な手がありません」
         lines.append(tr.gettext("No more possible moves"))
-        lines.append(tr.gettext("Final score: {score}. Undo a move or start a new game.").format(score=game.score)
-                     if latest else tr.gettext("Final score: {score}").format(score=game.score))
+        if snapshot.daily is not None:
+            # TRANSLATORS: a blocked daily attempt: no undo in the daily, so it is over and counts as not won
+            lines.append(tr.gettext("Final score: {score}. Your daily attempt is over: not won.").format(
+                score=game.score))
+        else:
+            lines.append(tr.gettext("Final score: {score}. Undo a move or start a new game.").format(score=game.score)
+                         if latest else tr.gettext("Final score: {score}").format(score=game.score))
     else:
         return []
     compared = challenge_line(snapshot, tr)
@@ -98,8 +103,9 @@ def ending_lines(snapshot: GameSnapshot, tr: Translator, *, latest: bool = True)
 
 
 def ending_buttons(snapshot: GameSnapshot, tr: Translator, *, latest: bool) -> tuple[tuple[Button, ...], ...]:
-    """The buttons of a finished board: a win Share, Replay, Review and New game; a blocked game Undo, Review,
-    Replay and New game; a board that is no longer the latest game Share and Review only."""
+    """The buttons of a finished board: a win (and a blocked daily attempt, which is over) Share, Replay, Review and
+    New game; a blocked game Undo, Review, Replay and New game; a board that is no longer the latest game Share and
+    Review only."""
     game_id = snapshot.game_id
     # TRANSLATORS: the button under a finished game: post its result to show others (no card named)
     share = Button(tr.pgettext("button", "Share"), Share(game_id))
@@ -112,7 +118,7 @@ def ending_buttons(snapshot: GameSnapshot, tr: Translator, *, latest: bool) -> t
                       ButtonStyle.PRIMARY)
     if not latest:
         return ((share, review),)
-    if snapshot.game.status is Status.WON:
+    if snapshot.game.status is Status.WON or snapshot.daily is not None:  # the daily attempt: no Undo
         return ((share, replay, review, new_game),)
     # TRANSLATORS: the button: take back the last move (a removal or a draw)
     undo = Button(tr.pgettext("button", "Undo"), Move(game_id, snapshot.version, Undo()),
@@ -268,3 +274,9 @@ def render_review(snapshot: GameSnapshot, review: GameReview | None, locale: str
     replay = Button(tr.pgettext("button", "Replay"), Replay(snapshot.game_id), ButtonStyle.PRIMARY)
     return View(header=header, status="\n".join(lines), buttons=((replay,),))
 
+
+def review_sent_privately(locale: str) -> str:
+    """The toast of Review tapped in a group: the review went to the player's private chat with the bot."""
+    tr = translator(locale)
+    # TRANSLATORS: the toast of Review tapped in a group: the review is not shown there, only to the player
+    return tr.gettext("Your review is in your private chat with the bot")

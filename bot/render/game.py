@@ -154,6 +154,10 @@ def _header(snapshot: GameSnapshot, tr: Translator, *, owner_label: bool) -> str
         day = format_date(snapshot.daily, format="medium", locale=tr.babel_locale)
         # TRANSLATORS: in the game's header: this game is the daily deal of {date} (such as 29 Nov 2026)
         groups.append(tr.gettext("Daily deal: {date}").format(date=day))
+    elif snapshot.practice_of is not None:
+        day = format_date(snapshot.practice_of, format="medium", locale=tr.babel_locale)
+        # TRANSLATORS: the header of the daily deal played again after the player's attempt: it counts nowhere
+        groups.append(tr.gettext("Daily deal: {date} · practice, unranked").format(date=day))
     groups.append(" · ".join((str(game.code) if game.code else tr.gettext("Custom deal"),
                               tr.gettext(RULE_NAMES[game.rules]))))
     if snapshot.dealt_winnable:
@@ -267,9 +271,10 @@ def _game_buttons(snapshot: GameSnapshot, tr: Translator, *, latest: bool) -> tu
         return ending_buttons(snapshot, tr, latest=latest)
     if not latest:
         return ()
+    # the ranked daily attempt has no Undo
     # TRANSLATORS: the button: take back the last move (a removal or a draw)
-    undo = Button(tr.pgettext("button", "Undo"), move(Undo()), ButtonStyle.SECONDARY,
-                  disabled=game.undo_depth == 0)
+    undo = None if snapshot.daily is not None else Button(
+        tr.pgettext("button", "Undo"), move(Undo()), ButtonStyle.SECONDARY, disabled=game.undo_depth == 0)
     hinted = snapshot.hint.action if snapshot.hint is not None else None
     free = game.playable_slots()
     places = [Button(BLANK_LABEL, Blank(place), disabled=True) for place in range(CARD_PLACES)]
@@ -282,14 +287,14 @@ def _game_buttons(snapshot: GameSnapshot, tr: Translator, *, latest: bool) -> tu
     any_fits = any(game.fits(s) for s in free)
     draw_style = ButtonStyle.PRIMARY if isinstance(hinted, Draw) or (hinted is None and not any_fits) \
         else ButtonStyle.SECONDARY
-    if isinstance(hinted, Undo):
+    if isinstance(hinted, Undo) and undo is not None:
         undo = dataclasses.replace(undo, style=ButtonStyle.PRIMARY)
     # TRANSLATORS: the stock button (the tableau shows how many cards are left beside the stock)
     draw = Button(tr.pgettext("button", "Draw"), move(Draw()), draw_style, disabled=game.stock_left == 0)
     # TRANSLATORS: the button: ask which move to make
     hint = Button(tr.pgettext("button", "Hint"), AskHint(game_id, version), ButtonStyle.SECONDARY)
     grid = tuple(tuple(places[i:i + CARDS_PER_ROW]) for i in range(0, CARD_PLACES, CARDS_PER_ROW))
-    return (*grid, (draw, undo, hint, new_game))
+    return (*grid, tuple(b for b in (draw, undo, hint, new_game) if b is not None))
 
 
 def render_game(snapshot: GameSnapshot, locale: str, settings: Settings, *, owner_label: bool = False,

@@ -32,12 +32,15 @@ from bot.app.errors import (
     Busy,
     CardNotInPlay,
     DailyCodeLocked,
+    DailyOver,
     GameNotFound,
+    GameNotOver,
     NoActiveGame,
     NotACard,
     NotCurrentGame,
     NotYourGame,
     NotYourSettings,
+    NoUndoInDaily,
     NoWinnableDeal,
     StaleGame,
 )
@@ -186,7 +189,7 @@ def render_leaderboard(day: dt.date, results: Sequence[DailyResult], locale: str
             moves=result.moves,
             time=_duration(result.seconds))
         marks = []
-        if not result.finished:
+        if not result.finished:  # an abandoned attempt is finished: not won
             marks.append(MARK_OPEN)
         elif not result.won:
             marks.append(MARK_NOT_WON)
@@ -208,7 +211,9 @@ def render_leaderboard(day: dt.date, results: Sequence[DailyResult], locale: str
     ) if mark in used]
     if legend:
         lines.append(" · ".join(legend))
-    lines.append(tr.gettext("Only each player's first finished game of the deal counts."))
+    # TRANSLATORS: the leaderboard's footnote: how it ranks (the game a player first started is their attempt)
+    lines.append(tr.gettext("Each player's first started game of the deal counts: won first, then score, fewer "
+                            "hints, fewer undos, shorter time."))
     return View(header=title, status="\n".join(lines))
 
 
@@ -382,6 +387,16 @@ def error_text(error: Exception, locale: str, new_command: str = "/tripeaks new"
         # TRANSLATORS: a daily deal's code typed as an ordinary game before the player's daily attempt ended
         return tr.gettext("That code is the daily deal of {date}: play it as the daily first, and practise it once "
                           "your attempt is over").format(date=date)
+    if isinstance(error, DailyOver):
+        date = format_date(error.day, format="medium", locale=tr.babel_locale)
+        # TRANSLATORS: Play under an old day's daily post: only today's daily deal can be played
+        return tr.gettext("The daily deal of {date} is over: only today's can be played").format(date=date)
+    if isinstance(error, NoUndoInDaily):
+        # TRANSLATORS: an Undo sent for a daily attempt (its board has no Undo button)
+        return tr.gettext("There is no undo in the daily deal")
+    if isinstance(error, GameNotOver):
+        # TRANSLATORS: Review, Share or Replay of a game that is still being played
+        return tr.gettext("That game is not over yet")
     if isinstance(error, Busy):
         return tr.gettext("Too many moves at once; nothing was done, please tap again")
     if isinstance(error, AmbiguousCard):

@@ -13,11 +13,13 @@ from sqlalchemy import insert, select, update
 from bot.store.engine import Transaction
 from bot.store.games import rowcount
 from bot.store.schema import (
+    ABANDONED,
     BLOCKED,
     POST_CLAIMED,
     POST_FAILED,
     POST_SENT,
     WON,
+    community_players,
     daily_posts,
     daily_subscriptions,
     games,
@@ -133,20 +135,28 @@ async def release_post(tx: Transaction, subscription_id: int, day: dt.date) -> N
         daily_posts.c.status == POST_CLAIMED))
 
 
-async def daily_games(tx: Transaction, platform: str, day: dt.date) -> list[DailyGameRecord]:
-    """Every daily game of ``day`` on ``platform``, finished or not, oldest first (a player's first is their
-    attempt)."""
+async def daily_games(tx: Transaction, platform: str, day: dt.date, community: str) -> list[DailyGameRecord]:
+    """The attempts at the deal of ``day`` (one a player, finished or not) of the players of ``platform`` seen in
+    ``community``, wherever each attempt was played."""
+    seen = select(community_players.c.player_id).where(community_players.c.community == community)
     rows = (await tx.execute(
         select(players.c.id.label("player_id"), players.c.display_name, players.c.user_id, games.c.community,
                games.c.status, games.c.score, games.c.moves, games.c.hints_used, games.c.undos_used,
                games.c.started_at, games.c.finished_at, games.c.updated_at)
         .join_from(games, players, games.c.player_id == players.c.id)
-        .where(players.c.platform == platform, games.c.daily == day)
+        .where(players.c.platform == platform, games.c.daily == day, players.c.id.in_(seen))
         .order_by(games.c.id))).all()
     return [DailyGameRecord(
         player_id=row.player_id, display_name=row.display_name, user_id=row.user_id, community=row.community,
-        won=row.status == WON, finished=row.status in (WON, BLOCKED), score=row.score, moves=row.moves, hints_used=row.hints_used,
-        undos_used=row.undos_used, started_at=_aware(row.started_at),
+        won=row.status == WON, finished=row.status in (WON, BLOCKED, ABANDONED), score=row.score, moves=row.moves,
+        hints_used=row.hints_used, undos_used=row.undos_used, started_at=_aware(row.started_at),
         finished_at=_aware(row.finished_at) if row.finished_at is not None else None,
         updated_at=_aware(row.updated_at))
         for row in rows]
+
+
+async def seen_in(tx: Transaction, player_id: int, community: str, now: dt.datetime) -> None:
+    """The player was seen in ``community`` (a server or group): its leaderboard lists their attempts."""
+    dialect = importlib.import_module(f"sqlalchemy.dialects.{tx.dialect.name}")
+    await tx.execute(dialect.insert(community_players).values(player_id=player_id, community=community, seen_at=now)
+                     .on_conflict_do_nothing())

@@ -31,6 +31,7 @@ class GameRecord:
     active: bool
     moves: int
     daily: dt.date | None
+    practice_of: dt.date | None
     dealt_winnable: bool
     hints_used: int
     undos_used: int
@@ -70,6 +71,7 @@ class NewGameRow:
     state: str
     score: int
     daily: dt.date | None
+    practice_of: dt.date | None
     dealt_winnable: bool
     verdict_winnable: bool | None
     verdict_best_score: int | None
@@ -92,6 +94,8 @@ class StateWrite:
     moves: int
     undos_used: int
     now: dt.datetime
+    #: still the player's current game: playing, or (not a ranked daily attempt) blocked and open to undo
+    active: bool
 
 
 #: The owner's fields of :class:`GameRecord`, and the players table's column each is read from (the name of a
@@ -155,7 +159,7 @@ async def write_states(tx: Transaction, writes: Sequence[StateWrite]) -> bool:
     driver reports the rows an executemany matched)."""
     result = await tx.execute(_WRITE_STATE, [{
         "b_id": w.game_id, "b_version": w.seen_version, "state": w.state, "status": w.status,
-        "active": w.status in (PLAYING, "blocked"), "score": w.score, "moves": w.moves, "undos_used": w.undos_used,
+        "active": w.active, "score": w.score, "moves": w.moves, "undos_used": w.undos_used,
         "updated_at": w.now, "finished_at": None if w.status == PLAYING else w.now} for w in writes])
     checked = len(writes) == 1 or tx.dialect.supports_sane_multi_rowcount
     return not checked or rowcount(result) == len(writes)
@@ -218,11 +222,15 @@ async def insert_game(tx: Transaction, owner: PlayerRecord, game: NewGameRow) ->
     return GameRecord(**row._asdict(), **{name: getattr(owner, column.name) for name, column in _OWNER_COLUMNS.items()})
 
 
-async def count_hint(tx: Transaction, game_id: int, version: int) -> bool:
-    """One more hint used on the game, if it is still at ``version``."""
-    result = await tx.execute(update(games).where(games.c.id == game_id, games.c.version == version)
-                              .values(hints_used=games.c.hints_used + 1))
-    return rowcount(result) == 1
+async def count_hint(tx: Transaction, game_id: int, version: int) -> int | None:
+    """A hint used on the game at ``version``, counted once per position (a hint asked again at the same version
+    is not counted again); the hints used now, or None if the game is no longer at ``version``."""
+    counted = games.c.hinted_version.is_not_distinct_from(version)
+    row = (await tx.execute(
+        update(games).where(games.c.id == game_id, games.c.version == version)
+        .values(hints_used=games.c.hints_used + case((counted, 0), else_=1), hinted_version=version)
+        .returning(games.c.hints_used))).first()
+    return None if row is None else int(row.hints_used)
 
 
 async def store_verdict(tx: Transaction, code: str, winnable: bool | None, best_score: int | None,

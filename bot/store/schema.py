@@ -106,6 +106,10 @@ games = Table(
     Column("community", String(64)),
     #: the game this one answers (migration 0005): started from its "Play this deal", and compared with it
     Column("challenge_of", ForeignKey("games.id", ondelete="SET NULL")),
+    #: the version the last hint was counted at (migration 0007): a hint is counted once per position
+    Column("hinted_version", Integer),
+    #: the day whose daily deal this game replays once the player's attempt is over (migration 0007): practice
+    Column("practice_of", Date),
     CheckConstraint("status IN ('playing', 'won', 'blocked', 'abandoned')", name="status"),
     CheckConstraint("rules IN ('easy', 'classic')", name="rules"),
     Index("uq_games_active_player_id", "player_id", unique=True,
@@ -114,6 +118,25 @@ games = Table(
     Index(None, "code"),
     Index(None, "daily"),
     Index(None, "daily", "community"),
+    #: one attempt per player per day (migration 0007); NULLs (every other game) are distinct
+    Index(None, "player_id", "daily", unique=True),
+)
+
+#: What is the deployment's own (migration 0007): ``daily_secret``, generated once, that every daily code depends on.
+deployment = Table(
+    "deployment", metadata,
+    Column("name", String(32), primary_key=True),
+    Column("value", String(128), nullable=False),
+)
+
+#: The servers (Discord) and groups (Telegram) a player was seen in (migration 0007): a community's leaderboard
+#: lists every player seen there whose attempt exists, wherever it was played.
+community_players = Table(
+    "community_players", metadata,
+    Column("player_id", ForeignKey("players.id", ondelete="CASCADE"), primary_key=True),
+    Column("community", String(64), primary_key=True),
+    Column("seen_at", DateTime(timezone=True), nullable=False),
+    Index(None, "community"),
 )
 
 # Status values stored in daily_posts.status.

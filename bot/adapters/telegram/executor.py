@@ -6,8 +6,10 @@
 - a board edited is the tapped message (never back to an older version of the game:
   :class:`~bot.adapters.telegram.sending.EditOrder`); the tap's toast is answered first, then the message edited;
   a message that can no longer be edited is followed by a new one;
-- a private line is the tap's toast, or a short reply to a command; a private message (the question, the review) is
-  a reply, as Telegram has no message only one member of a group sees;
+- a private line is the tap's toast, or a short reply to a command; a private message (the question) is a reply,
+  as Telegram has no message only one member of a group sees; a review asked for in a group goes to the player's
+  private chat with the bot, never to the group: sent there, or (when the bot may not write first, the player never
+  started it) the tap opens that chat with the link ``t.me/<bot>?start=review-<game>``, which shows it there;
 - a post is a message of its own in the chat: the shared result, with the challenge link ``t.me/<bot>?start=<code>``.
 
 Every tap is answered exactly once, so the player's client stops spinning.
@@ -19,7 +21,8 @@ import asyncio
 import logging
 from collections.abc import Awaitable
 
-from telegram import Bot, CallbackQuery, Message, User
+from telegram import Bot, CallbackQuery, Chat, Message, User
+from telegram.constants import ChatType
 from telegram.error import BadRequest, TelegramError
 
 from bot.adapters.telegram.base import (
@@ -57,9 +60,13 @@ from bot.app.effects import (
 from bot.app.errors import BadPayload
 from bot.app.model import BoardRef, GameSnapshot
 from bot.render.effects import draw, line
+from bot.render.endings import review_sent_privately
 from bot.render.view import View
 
 log = logging.getLogger(__name__)
+
+#: ``/start review-<game id>``: the private chat's link to a review asked for in a group.
+REVIEW_START = "review-"
 
 #: How long the edit of a tapped message waits for the toast to be answered first (seconds); past it, both go on.
 TOAST_FIRST_WAIT = 1.0
@@ -77,6 +84,8 @@ class TelegramExecutor:
         self.anchor = anchor
         self.query = query
         self._answered = False
+        #: a link the tap's answer opens (the private chat with the bot, to show a review there)
+        self._open_url: str | None = None
 
     async def run(self, effects: list[Effect]) -> None:
         """Carry out ``effects`` in order; a tap is answered (with the toast an effect gave, if any) by the end."""
@@ -97,6 +106,8 @@ class TelegramExecutor:
                             notice = self.line(note)
                         else:
                             await self.tg.reply_text(self.need_anchor(), self.line(note))
+                    case Answer(ReviewOf() as review) if self.in_group():
+                        notice = await self.review_in_private(review)
                     case Answer(Board() | Question() | Kept() | ReviewOf() | ShareOf() as shown):
                         await self.tg.reply(self.need_anchor(), self.draw(shown))
                     case Post(shown):
@@ -137,6 +148,24 @@ class TelegramExecutor:
             raise BadPayload("the tapped message is no longer accessible")
         return self.anchor
 
+    def in_group(self) -> bool:
+        """Whether the command or the tap came from a group."""
+        message = self.anchor or (self.query.message if self.query is not None else None)
+        return message is not None and in_group(message.chat)
+
+    async def review_in_private(self, review: ReviewOf) -> str | None:
+        """The review in the player's private chat with the bot (the toast says so); when the bot may not write
+        there first, the tap's answer opens that chat with a link that shows the review there (no toast)."""
+        private = Chat(self.user.id, ChatType.PRIVATE)
+        private.set_bot(self.bot)
+        try:
+            await send_view(self.draw(review), private)
+        except TelegramError as error:  # "bot can't initiate conversation with a user", or blocked
+            log.info("review of game %s by link: %s", review.snapshot.game_id, error.message)
+            self._open_url = f"https://t.me/{self.bot.username}?start={REVIEW_START}{review.snapshot.game_id}"
+            return None
+        return review_sent_privately(self.tg.locale(self.user, review.snapshot.settings))
+
     def tapped_in_group(self) -> bool:
         message = self.query.message if self.query is not None else None
         return message is not None and in_group(message.chat)
@@ -149,7 +178,7 @@ class TelegramExecutor:
         self._answered = True
         query = self.query
         try:
-            await persist(lambda: query.answer(toast(text)))
+            await persist(lambda: query.answer(toast(text) if self._open_url is None else None, url=self._open_url))
         except TelegramError as error:  # too old, answered already, or Telegram kept failing: only the toast is lost
             log.info("could not answer callback query %s: %s", query.id, error.message)
 

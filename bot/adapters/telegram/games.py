@@ -10,7 +10,7 @@ Each handler reads the update, asks the game flow (:mod:`bot.app.flow`) what to 
 - New game on the board of a game in progress: drawn into the same message when the game has no move yet, else the
   question first (a double tap asks once); on a finished board a new message, the finished board kept as it ended;
 - Replay: the same deal in a new message; Share: a result line to forward, with a link that deals the same cards;
-  Review: the solver's account as a new message;
+  Review: the solver's account as a new message (in a group: in the player's private chat with the bot);
 - Yes: the question becomes the new game's board; No: it says the game goes on.
 """
 
@@ -19,7 +19,7 @@ from __future__ import annotations
 from telegram import Message, Update, User
 
 from bot.adapters.telegram.base import NEW_COMMAND, Context, TelegramContext
-from bot.adapters.telegram.executor import TelegramExecutor
+from bot.adapters.telegram.executor import REVIEW_START, TelegramExecutor
 from bot.adapters.telegram.info import on_settings_tap
 from bot.app.codec import decode, start_request
 from bot.app.commands import (
@@ -66,9 +66,19 @@ async def cmd_new(tg: TelegramContext, update: Update, context: Context) -> None
 async def cmd_start(tg: TelegramContext, update: Update, context: Context) -> None:
     """``/start``: the short welcome with Play, Daily and Rules; ``/start <code>`` (a link
     ``t.me/<bot>?start=<code>``): that deal; ``/start x<game>_<code>`` (Play under a challenge): that game's deal,
-    compared with it at the end. Both asked first when they would abandon a game in progress."""
+    compared with it at the end. Both asked first when they would abandon a game in progress. ``/start
+    review-<game>`` (the link a review asked for in a group opens): that review, to its player only."""
     args = context.args or []
     problem: InvalidCodeError | None = None
+    if args and args[0].startswith(REVIEW_START) and args[0][len(REVIEW_START):].isdigit():
+        game_id = int(args[0][len(REVIEW_START):])
+
+        async def show_review(message: Message, user: User) -> None:
+            effects = await tg.flow.review(tg.actor(user, message.chat), game_id)
+            await TelegramExecutor(tg, context.bot, user, message).run(effects)
+
+        await tg.command(update, show_review)
+        return
     if args:
         request = start_request(args[0])
         if isinstance(request, DealByCode):

@@ -1,0 +1,354 @@
+"""A daily nobody can game (issue 24), each attack played as a determined player would: through the real bot
+(python-telegram-bot's Application over the fake Bot API), on SQLite and PostgreSQL. The Discord side of the same
+paths: tests/test_daily_fair_discord.py.
+
+1. the ranked attempt has no Undo (a forged one is refused); Review, Share and Replay only once it is over; a blocked
+   attempt is over at once, lost;
+2. the lock on the day's deal holds under the other rule letter, by command and by a /start link;
+3. (tests/test_cli_db.py) the daily code depends on the deployment's secret; the bot refuses a day to come;
+4. any number of concurrent starts, from any process, end on one attempt;
+5. nobody else's Review or Share;
+6. the attempt counts on every group its player was seen in, wherever played; then /daily gives practice;
+7. a hint is counted once per position; the board ranks by what it shows and says so; abandoned is lost;
+8. only today's daily can be started.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+from collections.abc import AsyncIterator
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import asynccontextmanager
+
+import pytest
+from sqlalchemy import func, select
+from sqlalchemy.engine import URL
+
+from bot.app.codec import encode
+from bot.app.commands import AskHint, Move, PlayDaily, Replay, Review, Share
+from bot.app.daily import DailyResult, rank
+from bot.app.daily_codes import REMEMBERED_DAYS
+from bot.app.model import PlayerKey
+from bot.app.service import GameService
+from bot.store.database import open_database
+from bot.store.schema import games
+from core.deal import GameCode, Rules
+from core.game import DRAW, Action, Game, Status, Tap, Undo
+from tests.conftest import fake_hint, fake_verdict
+from tests.core_helpers import winning_line
+from tests.fakes.telegram_bot_api import FakeBotAPI, FakeChat, FakeUser, StoredMessage
+from tests.test_telegram_e2e import HANDLED, command, data_for, game_of, running_bot, tap
+
+pytestmark = pytest.mark.timeout(180)
+
+DAY = dt.date(2026, 12, 2)
+CODE = "TP1-E-AAAAAAC"  # winnable (tests/test_telegram_e2e.py wins it)
+NOON = dt.datetime.combine(DAY, dt.time(12), tzinfo=dt.UTC)
+
+
+def blocking_line(code: str) -> list[Action]:
+    """Draw the whole stock first, then play what fits: a poor game that ends blocked."""
+    game = Game.from_code(code)
+    line: list[Action] = []
+    while game.status is Status.PLAYING:
+        fits = [Tap(s) for s in game.playable_slots() if game.fits(s)]
+        action: Action = DRAW if game.stock_left else fits[0]
+        game.push(action)
+        line.append(action)
+    assert game.status is Status.BLOCKED
+    return line
+
+
+def on_day(service: GameService) -> GameService:
+    """The service at noon of DAY, whose deal is CODE (the day before's another)."""
+    service.daily_codes.clock = lambda: NOON
+    service.daily_codes.function = lambda day, secret: GameCode.parse(CODE if day == DAY else "TP1-E-AAAAAAD")
+    return service
+
+
+@pytest.fixture
+async def api() -> AsyncIterator[FakeBotAPI]:
+    HANDLED.clear()
+    async with FakeBotAPI() as server:
+        yield server
+
+
+@asynccontextmanager
+async def daily_bot(api: FakeBotAPI, url: URL) -> AsyncIterator[GameService]:
+    async with running_bot(api, url.render_as_string(hide_password=False)) as service:
+        yield on_day(service)
+
+
+def labels(message: StoredMessage) -> list[str]:
+    return [label for label, _ in message.buttons]
+
+
+async def play_line(api: FakeBotAPI, user: FakeUser, chat: FakeChat, board: StoredMessage,
+                    line: list[Action]) -> StoredMessage:
+    for action in line:
+        _, board = await tap(api, user, chat, board, data_for(board, action))
+    return board
+
+
+async def daily_rows(service: GameService) -> list[tuple[int, int]]:
+    """(player id, game id) of every game stored as a daily attempt of DAY."""
+    async with service.db.transaction() as tx:
+        rows = (await tx.execute(select(games.c.player_id, games.c.id).where(games.c.daily == DAY))).all()
+    return [(row.player_id, row.id) for row in rows]
+
+
+# --- 1. no peeking in the ranked attempt -----------------------------------------------------------------------------
+
+
+async def test_the_ranked_attempt_has_no_undo_and_a_blocked_attempt_is_over_at_once(
+        api: FakeBotAPI, db_url: URL) -> None:
+    alice = api.user("Alice")
+    chat = api.private_chat(alice)
+    player = PlayerKey("telegram", str(alice.id))
+    line = blocking_line(CODE)
+    async with daily_bot(api, db_url) as service:
+        board = await command(api, alice, chat, "/daily")
+        assert "Undo" not in labels(board) and {"Draw", "Hint", "New game"} <= set(labels(board))
+        _, board = await tap(api, alice, chat, board, data_for(board, line[0]))  # a draw: something to undo
+        game_id, version = game_of(board)
+        # a forged Undo is refused, and the stock and the face-down cards stay unseen
+        answer, board = await tap(api, alice, chat, board, encode(Move(game_id, version, Undo())),
+                                  check_button=False)
+        assert answer.text == "There is no undo in the daily deal"
+        snapshot = await service.game(game_id)
+        assert (snapshot.version, snapshot.undos_used, snapshot.game.moves) == (version, 0, 1)
+        # nothing to review, share or replay while the attempt is played
+        for forged in (Review(game_id), Share(game_id), Replay(game_id)):
+            answer, _ = await tap(api, alice, chat, board, encode(forged), check_button=False)
+            assert answer.text == "That game is not over yet", forged
+        sent = len(api.bot_messages(chat))
+        board = await play_line(api, alice, chat, board, line[1:])
+        # blocked: over at once, lost, and said so; no Undo among its buttons
+        assert "No more possible moves" in board.text and "Your daily attempt is over: not won." in board.text
+        assert labels(board) == ["Share", "Replay", "Review", "New game"]
+        assert await service.current_game(player) is None
+        game_id, version = game_of(board)
+        answer, _ = await tap(api, alice, chat, board, encode(Move(game_id, version, Undo())), check_button=False)
+        assert answer.text == "There is no undo in the daily deal"
+        assert (await service.game(game_id)).game.status is Status.BLOCKED
+        assert len(api.bot_messages(chat)) == sent
+        # a practice game keeps Undo, blocked too
+        practice = await command(api, alice, chat, "/tripeaks TP1-E-AAAAAAB")
+        assert "Undo" in labels(practice)
+
+
+# --- 2. the lock holds under the other rule letter ----------------------------------------------------------------
+
+
+async def test_the_days_deal_is_locked_under_either_rule_letter_until_the_attempt_ends(
+        api: FakeBotAPI, db_url: URL) -> None:
+    alice = api.user("Alice")
+    chat = api.private_chat(alice)
+    other_letter = str(GameCode(Rules.CLASSIC, GameCode.parse(CODE).number))
+    locked = "That code is the daily deal of Dec 2, 2026: play it as the daily first, and practise it once your " \
+             "attempt is over"
+    async with daily_bot(api, db_url) as service:
+        for text in (f"/tripeaks {CODE}", f"/tripeaks {other_letter}", f"/start {other_letter}",
+                     f"/tripeaks {other_letter.lower()}"):
+            reply = await command(api, alice, chat, text)
+            assert reply.text == locked, text
+        assert await service.current_game(PlayerKey("telegram", str(alice.id))) is None
+        board = await command(api, alice, chat, "/daily")
+        await play_line(api, alice, chat, board, winning_line(CODE))
+        practice = await command(api, alice, chat, f"/tripeaks {other_letter}")  # over: practice is open
+        assert other_letter in practice.text
+
+
+# --- 4. one attempt, whatever the taps ----------------------------------------------------------------------------
+
+
+async def test_a_burst_of_daily_starts_ends_on_one_attempt(api: FakeBotAPI, db_url: URL) -> None:
+    alice, bob = api.user("Alice"), api.user("Bob")
+    group = api.group("Club", members=[alice, bob])
+    async with daily_bot(api, db_url) as service:
+        post = await command(api, alice, group, "/leaderboard")
+        # five /daily and five taps of Play under a post, all at once, from each of two players
+        handles = []
+        for user in (alice, bob):
+            for _ in range(5):
+                handles.append(api.send_text(user, group, "/daily"))
+                handles.append(api.press(user, group, post.message_id, encode(PlayDaily(DAY)), check_button=False))
+        await api.wait_until(lambda: all(h.update_id in HANDLED for h in handles), what="every start handled")
+        rows = await daily_rows(service)
+        assert len(rows) == 2 and len({player for player, _ in rows}) == 2
+        for user in (alice, bob):
+            current = await service.current_game(PlayerKey("telegram", str(user.id)))
+            assert current is not None and current.daily == DAY and current.game_id in {game for _, game in rows}
+        assert [r.finished for r in await service.daily_leaderboard("telegram", str(group.id), DAY)] == [False] * 2
+
+
+async def test_concurrent_starts_from_two_processes_end_on_one_attempt(db_url: URL) -> None:
+    """Two services on two engines (two bot processes) start the daily for the same players at once."""
+    first, second = await open_database(db_url, migrate=False), await open_database(db_url, migrate=False)
+    try:
+        with ThreadPoolExecutor(2) as executor:
+            async with GameService(first, executor=executor, hint_function=fake_hint,
+                                   verdict_function=fake_verdict) as one, \
+                    GameService(second, executor=executor, hint_function=fake_hint,
+                                verdict_function=fake_verdict) as two:
+                players = [PlayerKey("telegram", f"p{i}") for i in range(5)]
+                starts = [service.new_daily_game(player, player.user_id, DAY, community="-100")
+                          for _ in range(4) for player in players for service in (on_day(one), on_day(two))]
+                started = await asyncio.gather(*starts)
+                for player in players:
+                    assert len({s.game_id for s in started if s.owner == player}) == 1
+                rows = await daily_rows(one)
+                assert len(rows) == 5 and len({player for player, _ in rows}) == 5
+                async with one.db.transaction() as tx:
+                    assert (await tx.execute(select(func.count()).select_from(games))).scalar_one() == 5
+    finally:
+        await first.close()
+        await second.close()
+
+
+# --- 5. nobody else's review or share -----------------------------------------------------------------------------
+
+
+async def test_another_players_review_and_share_are_refused_and_post_nothing(api: FakeBotAPI, db_url: URL) -> None:
+    alice, bob = api.user("Alice"), api.user("Bob")
+    group = api.group("Club", members=[alice, bob])
+    async with daily_bot(api, db_url) as service:
+        board = await command(api, alice, group, "/daily")
+        board = await play_line(api, alice, group, board, winning_line(CODE))
+        game_id, _ = game_of(board)
+        assert "Review" in labels(board)
+        sent = len(api.bot_messages(group))
+        for forged in (Review(game_id), Share(game_id)):
+            answer, _ = await tap(api, bob, group, board, encode(forged), check_button=False)
+            assert answer.text == "This is Alice's game; start your own with /tripeaks", forged
+        assert len(api.bot_messages(group)) == sent
+        assert len(api.bot_messages(api.private_chat(bob))) == 0
+        # and the service itself refuses whoever is not the owner
+        with pytest.raises(Exception, match="Alice's game"):
+            await service.act(PlayerKey("telegram", str(bob.id)), "Bob", Review(game_id))
+
+
+async def test_a_review_asked_for_in_a_group_goes_to_its_player_only(api: FakeBotAPI, db_url: URL) -> None:
+    alice, carol, bob = api.user("Alice"), api.user("Carol"), api.user("Bob")
+    group = api.group("Club", members=[alice, bob, carol])
+    api.private_chat(alice)  # alice has started the bot; carol never has
+    async with daily_bot(api, db_url):
+        board = await command(api, alice, group, "/daily")
+        board = await play_line(api, alice, group, board, winning_line(CODE))
+        alice_game, _ = game_of(board)
+        carols = await command(api, carol, group, "/tripeaks TP1-E-AAAAAAB")
+        carols = await play_line(api, carol, group, carols, blocking_line("TP1-E-AAAAAAB"))
+        carol_game, _ = game_of(carols)
+        in_group = len(api.bot_messages(group))
+        answer, _ = await tap(api, alice, group, board, encode(Review(alice_game)))
+        assert answer.text == "Your review is in your private chat with the bot" and answer.url is None
+        assert api.last_message(api.private_chat(alice)).text.startswith("Review: ")
+        # carol never started the bot: the tap opens her private chat with a link that shows it there
+        answer, _ = await tap(api, carol, group, carols, encode(Review(carol_game)))
+        assert answer.text is None and answer.url == f"https://t.me/{api.bot_username}?start=review-{carol_game}"
+        assert len(api.bot_messages(group)) == in_group
+        review = await command(api, carol, api.private_chat(carol), f"/start review-{carol_game}")
+        assert review.text.startswith("Review: TP1-E-AAAAAAB")
+        # the link is no way into anyone else's review
+        refused = await command(api, bob, api.private_chat(bob), f"/start review-{alice_game}")
+        assert refused.text == "This is Alice's game; start your own with /tripeaks"
+        assert len(api.bot_messages(group)) == in_group
+
+
+# --- 6. the attempt is the player's, wherever played ----------------------------------------------------------------
+
+
+async def test_the_attempt_counts_on_every_group_its_player_was_seen_in_and_then_daily_is_practice(
+        api: FakeBotAPI, db_url: URL) -> None:
+    alice, bob, carol = api.user("Alice"), api.user("Bob"), api.user("Carol")
+    group = api.group("Club", members=[alice, bob, carol])
+    async with daily_bot(api, db_url) as service:
+        # alice opens the daily in her private chat, then plays it in the group
+        await command(api, alice, api.private_chat(alice), "/daily")
+        board = await command(api, alice, group, "/daily")
+        board = await play_line(api, alice, group, board, winning_line(CODE))
+        # bob was seen in the group (a game there) and plays his attempt in private
+        await command(api, bob, group, "/tripeaks TP1-E-AAAAAAB")
+        bobs = await command(api, bob, api.private_chat(bob), "/daily")
+        await play_line(api, bob, api.private_chat(bob), bobs, blocking_line(CODE))
+        # carol was never seen in the group
+        carols = await command(api, carol, api.private_chat(carol), "/daily")
+        await play_line(api, carol, api.private_chat(carol), carols, winning_line(CODE))
+        leaderboard = await command(api, alice, group, "/leaderboard")
+        assert leaderboard.text.count("Alice") == 1 and "Bob" in leaderboard.text and "Carol" not in leaderboard.text
+        assert [r.name for r in await service.daily_leaderboard("telegram", str(group.id), DAY)] == ["Alice", "Bob"]
+        # after the attempt, /daily is a replay that says it counts nowhere
+        replay = await command(api, alice, group, "/daily")
+        assert "practice, unranked" in replay.text and "Undo" in labels(replay)
+        replay_id, _ = game_of(replay)
+        assert (await service.game(replay_id)).daily is None
+
+
+# --- 7. counts that tell the truth --------------------------------------------------------------------------------
+
+
+async def test_a_hint_is_counted_once_per_position_and_an_abandoned_attempt_shows_lost(
+        api: FakeBotAPI, db_url: URL) -> None:
+    alice, bob = api.user("Alice"), api.user("Bob")
+    group = api.group("Club", members=[alice, bob])
+    async with daily_bot(api, db_url) as service:
+        board = await command(api, alice, group, "/daily")
+        game_id, version = game_of(board)
+        hint = encode(AskHint(game_id, version))
+        first = api.press(alice, group, board.message_id, hint)
+        second = api.press(alice, group, board.message_id, hint)  # a quick double tap
+        await api.wait_until(lambda: {first.update_id, second.update_id} <= HANDLED, what="both hints")
+        _, board = await tap(api, alice, group, board, hint)  # and once more, the same advice
+        assert (await service.game(game_id)).hints_used == 1
+        board = await play_line(api, alice, group, board, winning_line(CODE)[:1])
+        game_id, version = game_of(board)
+        await tap(api, alice, group, board, encode(AskHint(game_id, version)))
+        assert (await service.game(game_id)).hints_used == 2  # a new position, a new hint
+        # bob abandons his attempt for another game: lost, not "still playing"
+        await command(api, bob, group, "/daily")
+        await command(api, bob, group, "/tripeaks TP1-E-AAAAAAB")
+        text = (await command(api, alice, group, "/leaderboard")).text
+        alice_line = next(line for line in text.splitlines() if "Alice" in line)
+        bob_line = next(line for line in text.splitlines() if "Bob" in line)
+        assert "⏳" in alice_line and "💡2" in alice_line
+        assert "✗" in bob_line and "⏳" not in bob_line
+        assert ("Each player's first started game of the deal counts: won first, then score, fewer hints, fewer "
+                "undos, shorter time.") in text
+
+
+def test_the_board_ranks_by_what_it_shows_score_hints_undos_then_the_time_shown() -> None:
+    t = dt.datetime(2026, 12, 2, 12, tzinfo=dt.UTC)
+
+    def result(name: str, seconds: float, *, finished_minute: int) -> DailyResult:
+        return DailyResult(name, name, 700, 40, True, hints=0, undos=0, seconds=seconds,
+                           finished_at=t + dt.timedelta(minutes=finished_minute))
+
+    # 0:13 finished first, 0:12 later: the time shown decides, not who finished first
+    assert [r.name for r in rank([result("slow", 13.2, finished_minute=0), result("quick", 12.7,
+                                                                                  finished_minute=5)])] == \
+        ["quick", "slow"]
+
+
+# --- 8. only today's daily ------------------------------------------------------------------------------------------
+
+
+async def test_only_todays_daily_can_be_started(api: FakeBotAPI, db_url: URL) -> None:
+    alice = api.user("Alice")
+    group = api.group("Club", members=[alice])
+    player = PlayerKey("telegram", str(alice.id))
+    async with daily_bot(api, db_url) as service:
+        post = await command(api, alice, group, "/leaderboard")
+        for back in (1, 2, 30, 400):
+            day = DAY - dt.timedelta(days=back)
+            answer, _ = await tap(api, alice, group, post, encode(PlayDaily(day)), check_button=False)
+            assert answer.text == f"The daily deal of {day:%b} {day.day}, {day.year} is over: only today's can be " \
+                                  "played"
+        answer, _ = await tap(api, alice, group, post, encode(PlayDaily(DAY + dt.timedelta(days=1))),
+                              check_button=False)
+        assert answer.text == "This button could not be read; start a new game with /tripeaks"
+        assert await service.current_game(player) is None and await daily_rows(service) == []
+        assert len(service.daily_codes._codes) <= REMEMBERED_DAYS
+        answer, _ = await tap(api, alice, group, post, encode(PlayDaily(DAY)), check_button=False)
+        current = await service.current_game(player)
+        assert current is not None and current.daily == DAY

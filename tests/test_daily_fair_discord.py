@@ -1,0 +1,125 @@
+"""A daily nobody can game (issue 24) on Discord: the real discord.py client on SimCord, the real service on SQLite
+(the database side of each attack is played on PostgreSQL too in tests/test_daily_fair.py, over Telegram).
+
+Discord only delivers clicks on the components a message has (SimCord refuses any other, as Discord does), so a
+forged payload cannot reach the bot here: the forged Undo, Review, Share and Replay are played over Telegram, whose
+callback data a modified client can set freely; here the buttons a player gets are checked."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import discord
+import pytest
+
+from bot.adapters.discord.views import layout
+from bot.app import daily
+from bot.app.model import PlayerKey
+from bot.app.service import GameService
+from bot.render.replies import render_daily
+from core.deal import GameCode, Rules
+from tests.core_helpers import winning_line
+from tests.discord_harness import (
+    CHANNEL_MESSAGE,
+    UPDATE_MESSAGE,
+    Callback,
+    button,
+    click,
+    labels_of,
+    slash,
+    text_of,
+)
+from tests.test_daily_fair import CODE, DAY, blocking_line
+from tests.test_discord_e2e import game_service, table
+
+__all__ = ["game_service"]  # the fixture, shared with tests/test_discord_e2e.py
+
+pytestmark = pytest.mark.timeout(180)
+
+
+def said(reply: object) -> str:
+    """What a reply says: a plain message's content, or a Components V2 message's texts."""
+    return getattr(reply, "content", None) or text_of(reply)
+
+
+@pytest.fixture(autouse=True)
+def on_day(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Today is DAY, whose deal is CODE (the day before's another)."""
+    monkeypatch.setattr(daily, "daily_code", lambda day, secret: GameCode.parse(CODE if day == DAY else
+                                                                                "TP1-E-AAAAAAD"))
+    monkeypatch.setattr(daily, "today", lambda now=None: DAY)
+
+
+async def test_the_ranked_attempt_has_no_undo_and_a_blocked_attempt_is_over_at_once(
+        game_service: GameService, monkeypatch: pytest.MonkeyPatch) -> None:
+    line = blocking_line(CODE)
+    async with table(game_service, monkeypatch) as t:
+        board, sent = await slash(t.env, t.alice, t.channel, "tripeaks daily")
+        assert sent == Callback(CHANNEL_MESSAGE, ephemeral=False, v2=True)
+        assert "Undo" not in labels_of(board) and {"Draw", "Hint", "New game"} <= set(labels_of(board))
+        for action in line:
+            board, sent = await click(t.env, t.alice, board, button(board, command=str(action)))
+            assert sent.type == UPDATE_MESSAGE
+            if "No more possible moves" not in text_of(board):  # while it is played: no Undo, Review, Share
+                assert not {"Undo", "Review", "Share", "Replay"} & set(labels_of(board))
+        assert "Your daily attempt is over: not won." in text_of(board)
+        assert labels_of(board) == ["Share", "Replay", "Review", "New game"]
+        assert await game_service.current_game(PlayerKey("discord", str(t.alice.id))) is None
+
+
+async def test_the_days_deal_is_locked_under_either_rule_letter(
+        game_service: GameService, monkeypatch: pytest.MonkeyPatch) -> None:
+    other_letter = str(GameCode(Rules.CLASSIC, GameCode.parse(CODE).number))
+    async with table(game_service, monkeypatch) as t:
+        for code in (CODE, other_letter):
+            reply, sent = await slash(t.env, t.alice, t.channel, "tripeaks new", code=code)
+            assert sent.ephemeral and "That code is the daily deal of Dec 2, 2026" in said(reply), code
+        assert await game_service.current_game(PlayerKey("discord", str(t.alice.id))) is None
+
+
+async def test_another_players_review_and_share_post_nothing_and_the_review_is_private(
+        game_service: GameService, monkeypatch: pytest.MonkeyPatch) -> None:
+    async with table(game_service, monkeypatch) as t:
+        board, _ = await slash(t.env, t.alice, t.channel, "tripeaks daily")
+        for action in winning_line(CODE):
+            board, _ = await click(t.env, t.alice, board, button(board, command=str(action)))
+        public = len(t.public_messages())
+        for label in ("Review", "Share"):
+            reply, sent = await click(t.env, t.bob, board, button(board, label=label))
+            assert sent.ephemeral and "This is alice's game" in said(reply), label
+        assert len(t.public_messages()) == public
+        review, sent = await click(t.env, t.alice, board, button(board, label="Review"))
+        assert sent.ephemeral and "Review" in said(review)
+        assert len(t.public_messages()) == public
+
+
+async def test_only_todays_daily_can_be_started(game_service: GameService, monkeypatch: pytest.MonkeyPatch) -> None:
+    async with table(game_service, monkeypatch) as t:
+        channel = t.env.bot.get_channel(t.channel.id)
+        assert isinstance(channel, discord.TextChannel)
+        for back in (1, 30):
+            day = DAY - dt.timedelta(days=back)
+            post = await channel.send(view=layout(render_daily(day, "en")))
+            reply, sent = await click(t.env, t.bob, post, button(post, label="Play"))
+            assert sent.ephemeral
+            assert f"The daily deal of {day:%b} {day.day}, {day.year} is over" in said(reply)
+        assert await game_service.current_game(PlayerKey("discord", str(t.bob.id))) is None
+        post = await channel.send(view=layout(render_daily(DAY, "en")))
+        _, sent = await click(t.env, t.bob, post, button(post, label="Play"))
+        current = await game_service.current_game(PlayerKey("discord", str(t.bob.id)))
+        assert current is not None and current.daily == DAY
+
+
+async def test_the_attempt_counts_on_the_server_wherever_played_then_daily_is_practice_and_hints_count_once(
+        game_service: GameService, monkeypatch: pytest.MonkeyPatch) -> None:
+    async with table(game_service, monkeypatch) as t:
+        await slash(t.env, t.alice.user, None, "tripeaks daily")  # opened in a direct message first
+        board, _ = await slash(t.env, t.alice, t.channel, "tripeaks daily")  # then played in the server
+        board, _ = await click(t.env, t.alice, board, button(board, label="Hint"))
+        board, _ = await click(t.env, t.alice, board, button(board, label="Hint"))  # the same advice again
+        for action in winning_line(CODE):
+            board, _ = await click(t.env, t.alice, board, button(board, command=str(action)))
+        leaderboard, _ = await slash(t.env, t.bob, t.channel, "tripeaks leaderboard")
+        assert "1\\. alice: score 752" in said(leaderboard) and "💡1" in said(leaderboard)
+        replay, _ = await slash(t.env, t.alice, t.channel, "tripeaks daily")
+        assert "practice, unranked" in text_of(replay) and "Undo" in labels_of(replay)
