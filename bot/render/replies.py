@@ -31,22 +31,19 @@ from bot.app.errors import (
     BotError,
     Busy,
     CardNotInPlay,
-    DailyCodeLocked,
-    DailyOver,
     GameNotFound,
-    GameNotOver,
     NoActiveGame,
     NotACard,
     NotCurrentGame,
     NotYourGame,
     NotYourSettings,
-    NoUndoInDaily,
     NoWinnableDeal,
     StaleGame,
 )
 from bot.app.model import BoardStyle, Settings, Stats
 from bot.i18n import LANGUAGE_NAMES, N_, SUPPORTED_LOCALES, translator
 from bot.render.console import card_key
+from bot.render.endings import daily_error_text
 from bot.render.game import RULE_NAMES, owner_name, split_even
 from bot.render.tableau import card_label
 from bot.render.view import Button, ButtonStyle, View
@@ -382,21 +379,8 @@ def error_text(error: Exception, locale: str, new_command: str = "/tripeaks new"
         # TRANSLATORS: a tap on the board of an older game; {code} is the player's game now
         return tr.gettext("That board is not your current game; your game now is {code}, on its own board").format(
             code=code if code is not None else tr.gettext("Custom deal"))
-    if isinstance(error, DailyCodeLocked):
-        date = format_date(error.day, format="medium", locale=tr.babel_locale)
-        # TRANSLATORS: a daily deal's code typed as an ordinary game before the player's daily attempt ended
-        return tr.gettext("That code is the daily deal of {date}: play it as the daily first, and practise it once "
-                          "your attempt is over").format(date=date)
-    if isinstance(error, DailyOver):
-        date = format_date(error.day, format="medium", locale=tr.babel_locale)
-        # TRANSLATORS: Play under an old day's daily post: only today's daily deal can be played
-        return tr.gettext("The daily deal of {date} is over: only today's can be played").format(date=date)
-    if isinstance(error, NoUndoInDaily):
-        # TRANSLATORS: an Undo sent for a daily attempt (its board has no Undo button)
-        return tr.gettext("There is no undo in the daily deal")
-    if isinstance(error, GameNotOver):
-        # TRANSLATORS: Review, Share or Replay of a game that is still being played
-        return tr.gettext("That game is not over yet")
+    if (daily := daily_error_text(error, tr)) is not None:
+        return daily
     if isinstance(error, Busy):
         return tr.gettext("Too many moves at once; nothing was done, please tap again")
     if isinstance(error, AmbiguousCard):
