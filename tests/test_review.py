@@ -43,15 +43,16 @@ def random_line(game: Game, rng: random.Random, undo_rate: float) -> list[Action
 
 
 def lost_at_by_brute_force(start: Game, actions: Sequence[Action]) -> int | None:
-    """Solve after every action: the last position that can be won, when the start can and the end cannot."""
-    game = start.copy()
-    winnable = [solve(game).winnable]
+    """The last position that can be won, when the start can and the end cannot: solve the position after every
+    action, from the end back to the first one that can be won (every action counts, an undone one too; no bisection
+    as :func:`core.review.review` does)."""
+    positions = [start.copy()]
     for action in actions:
-        game.push(action)
-        winnable.append(solve(game).winnable)
-    if not winnable[0] or winnable[-1]:
+        positions.append(positions[-1].copy())
+        positions[-1].push(action)
+    if not solve(positions[0]).winnable or solve(positions[-1]).winnable:
         return None
-    return max(i for i, can in enumerate(winnable) if can)
+    return next(i for i in range(len(positions) - 1, -1, -1) if solve(positions[i]).winnable)
 
 
 def replayed(start: Game, actions: Sequence[Action]) -> Game:
