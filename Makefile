@@ -25,9 +25,9 @@ XDIST = -n $(PYTEST_WORKERS) --dist worksteal
 
 test: $(STAMP) lint typecheck pytest
 
-# Ruff, mypy and the unit tests: those marked neither `e2e` nor `postgres` (see tests/conftest.py).
+# Ruff, mypy and the unit tests: --unit leaves out the `e2e` modules and the `postgres` tests (tests/conftest.py).
 check: $(STAMP) lint typecheck
-	$(BIN)/pytest -q $(XDIST) -m "not e2e and not postgres" $(PYTEST_ARGS)
+	$(BIN)/pytest -q $(XDIST) --unit $(PYTEST_ARGS)
 
 lint: $(STAMP)
 	$(BIN)/ruff check core bot tests bench migrations

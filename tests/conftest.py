@@ -124,7 +124,8 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
 
 #: The modules that play through real processes (the command line, the console, `tripeaks run`), SimCord or the fake
 #: Bot API server, or break real parts (faults, migrations, the wheel). Their tests are marked ``e2e``: `make test`
-#: runs them, `make check` (the quick edit loop) leaves them out, as it does the PostgreSQL tests.
+#: runs them; `make check` (the quick edit loop, ``pytest --unit``) does not even import them, and leaves out the
+#: PostgreSQL tests too.
 E2E_MODULES = frozenset({
     "test_advisor_bench", "test_cli_backup", "test_cli_db", "test_cli_engine", "test_cli_show", "test_console",
     "test_console_session", "test_console_terminal", "test_crash_safety", "test_daily", "test_daily_discord",
@@ -135,10 +136,27 @@ E2E_MODULES = frozenset({
 })
 
 
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--unit", action="store_true",
+                     help="the unit tests only (`make check`): the e2e modules are not even imported, and the "
+                          "PostgreSQL tests are left out")
+
+
+def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
+    if config.getoption("unit") and collection_path.suffix == ".py" and collection_path.stem in E2E_MODULES:
+        return True
+    return None
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     for item in items:
         if item.path.stem in E2E_MODULES:
             item.add_marker(pytest.mark.e2e)
+    if config.getoption("unit"):
+        postgres = [item for item in items if item.get_closest_marker("postgres")]
+        if postgres:
+            config.hook.pytest_deselected(items=postgres)
+            items[:] = [item for item in items if not item.get_closest_marker("postgres")]
 
 
 # --- databases migrated to the latest schema --------------------------------------------------------------------
