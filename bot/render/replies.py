@@ -1,6 +1,4 @@
-"""Every answer that is not the game message: the rules, statistics, the daily post and leaderboard, the daily
-subscription notices, the settings message and the error texts.
-"""
+"""Every answer but the game message: rules, statistics, the daily post, leaderboard and notices, settings, errors."""
 
 from __future__ import annotations
 
@@ -70,7 +68,6 @@ _RULES_HELP = (
     N_("Codes: every deal has a code such as TP1-E-AAAAAAB, where E means Easy and C Classic. Start a new game "
        "with a code to play exactly the same cards again, or to challenge a friend."),
 )
-
 
 _CONSOLE_HELP = N_("Type a card such as 7h = 7♥ or qs = Q♠ (h ♥, d ♦, c ♣, s ♠), or: d (draw), u (undo), h (hint), "
                    "n (new game), new [code], daily, rules, stats, settings, help, quit. On a finished game: r (replay), v (review), s (share); "
@@ -152,8 +149,7 @@ def render_daily(day: dt.date, locale: str, code: GameCode | None = None) -> Vie
 
 def _duration(seconds: float) -> str:
     """``m:ss``, or ``h:mm:ss`` from an hour on."""
-    total = max(0, int(seconds))
-    hours, rest = divmod(total, 3600)
+    hours, rest = divmod(max(0, int(seconds)), 3600)
     minutes, secs = divmod(rest, 60)
     return f"{hours}:{minutes:02}:{secs:02}" if hours else f"{minutes}:{secs:02}"
 
