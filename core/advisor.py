@@ -56,11 +56,12 @@ __all__ = ["DEFAULT_NODE_BUDGET", "DEFAULT_SAMPLES", "Advice", "SlotState", "Vis
 
 #: Samples per answer (a close call gets as many again; bench/advisor.py measures the time and the win rates).
 DEFAULT_SAMPLES = 64
-#: Positions and masks the solver may examine for one answer, over all samples: about 0.5 s of one core of a
-#: 2-core machine (some 600,000 a second), so that a hint stays under a second with the other core busy too. It
-#: cuts the sampling short in the first moves of a deal, where a sample costs up to 100 ms (there 5 to 30 samples
-#: are solved), and seldom later; unlike a time budget it gives the same answer on every machine.
-DEFAULT_NODE_BUDGET = 300_000
+#: Positions and masks the solver may examine for one answer, over all samples: some 0.4 s of one core, at most
+#: about 0.65 s in the hardest opening positions (the solver examines 370,000 to 600,000 a second), so that a hint
+#: answers in under 0.8 s of one core at p99 (bench/advisor.py measures it). It cuts the sampling short in the
+#: first moves of a deal, where a sample costs up to 100 ms (there 5 to 30 samples are solved), and seldom later;
+#: unlike a time budget it gives the same answer on every machine.
+DEFAULT_NODE_BUDGET = 240_000
 #: The calibration map of the shown chance (:mod:`core.calibration`).
 _SHIPPED = shipped()
 #: The rank written where the solver never reads one: removed slots and the cards already drawn.
