@@ -339,7 +339,7 @@ async def test_leaderboard_command_in_a_group_and_in_a_private_chat(api: FakeBot
             for action in winning_line(CODE):
                 snapshot = await service.act(PlayerKey("telegram", str(alice.id)), "Alice", game_command(snapshot.game_id, snapshot.version, str(action)))
             board = await command(api, alice, group, "/leaderboard")
-            assert f"1. Alice: score {snapshot.game.score}, moves {snapshot.game.moves}" in board.text
+            assert f"1. Alice\n  score {snapshot.game.score} · {snapshot.game.moves} moves · " in board.text
             private = await command(api, alice, api.private_chat(alice), "/leaderboard")
             assert private.text == "Daily posts and leaderboards are for groups, not private chats"
     finally:

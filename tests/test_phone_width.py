@@ -284,3 +284,29 @@ def test_leaderboard_names_are_shortened() -> None:
     view = render_leaderboard(dt.date(2026, 12, 1), [result], "en")
     assert name not in (view.status or "") and "Maximilian Al…" in (view.status or "")
     assert display_width("Maximilian Al…") == LEADERBOARD_NAME_COLUMNS
+
+
+def test_every_leaderboard_entry_fits_a_telegram_line_in_every_language() -> None:
+    """An entry was one line (place, name, score, moves, time, marks) that wrapped mid-entry on a phone: now two,
+    each within the width of a Telegram text line (:data:`HEADER_COLUMNS`), in every language, for twenty players
+    with long Latin, Cyrillic and Japanese names, every mark, and the largest numbers (score 772, 999 moves, 99
+    hints and undos, a time of 23:59:59); the legend too. The footnote is prose, which wraps between words."""
+    from bot.app.daily import DailyResult
+    from bot.render.replies import render_leaderboard
+
+    names = ["Maximilian Alexander von Humboldt", "Олександра Кирилівна Ковальчук-Шевченко",
+             "山田花子さんのアカウント", "a" * 60]
+    ended = dt.datetime(2026, 12, 31, 23, 59, tzinfo=dt.UTC)
+    results = [DailyResult(names[i % 4], str(i), 772 - i, 999 - i, won=i % 3 == 0, hints=99, undos=99,
+                           seconds=86399.0 - i, finished_at=ended, finished=i % 5 != 1) for i in range(20)]
+    for locale in SUPPORTED_LOCALES:
+        status = render_leaderboard(dt.date(2026, 12, 31), results, locale).status or ""
+        *lines, footnote = status.split("\n")
+        assert len(lines) >= 2 * len(results) and "20. " in status, locale
+        for line in lines:
+            assert display_width(line) <= HEADER_COLUMNS, (locale, line, display_width(line))
+        entries = lines[:2 * len(results)]
+        assert all(line.startswith(f"{place}. ") for place, line in enumerate(entries[::2], start=1))
+        assert all("772" not in line and "999" not in line for line in entries[::2])  # the result: under the name
+        assert all(str(result.score) in line and str(result.moves) in line and "23:59:" in line
+                   for result, line in zip(results, entries[1::2], strict=True)), locale

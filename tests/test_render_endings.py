@@ -345,7 +345,7 @@ def test_the_leaderboard_marks_games_not_won_hints_and_undos() -> None:
         DailyResult("cat", "3", 470, 30, False, 0, 1, 200.0, dt.datetime(2026, 11, 29, 12)),
     ]
     lines = (render_leaderboard(dt.date(2026, 11, 29), results, "en").status or "").split("\n")
-    assert lines[:4] == ["1. ann: score 760, moves 40, time 5:00", "2. bob: score 740, moves 45, time 7:00 💡2 ↶3",
-                         "3. cat: score 470, moves 30, time 3:20 ✗ ↶1", "✗ not won · 💡 hints · ↶ undos"]
+    assert lines[:7] == ["1. ann", "  score 760 · 40 moves · 5:00", "2. bob 💡2 ↶3", "  score 740 · 45 moves · 7:00",
+                         "3. cat ✗ ↶1", "  score 470 · 30 moves · 3:20", "✗ not won · 💡 hints · ↶ undos"]
     plain = render_leaderboard(dt.date(2026, 11, 29), results[:1], "en").status or ""
     assert "✗" not in plain and "💡" not in plain  # no legend without marks

@@ -42,7 +42,7 @@ from bot.app.model import BoardStyle, Settings, Stats
 from bot.i18n import LANGUAGE_NAMES, N_, SUPPORTED_LOCALES, translator
 from bot.render.console import card_key
 from bot.render.endings import daily_error_text
-from bot.render.game import RULE_NAMES, owner_name, split_even
+from bot.render.game import RULE_NAMES, owner_name, pack_line, split_even
 from bot.render.tableau import card_label
 from bot.render.view import Button, ButtonStyle, View
 from core.deal import GameCode, Rules
@@ -161,13 +161,16 @@ MARK_HINTS = "💡"
 MARK_UNDOS = "↶"
 
 
-#: The widest a player's name is shown on the leaderboard, in display columns (a longer one is cut with "…").
+#: The widest a player's name is shown on the leaderboard, in display columns (a longer one is cut with "…"), and
+#: what sets an entry's second line under its name.
 LEADERBOARD_NAME_COLUMNS = 14
+LEADERBOARD_INDENT = "  "
 
 
 def render_leaderboard(day: dt.date, results: Sequence[DailyResult], locale: str, limit: int = 20) -> View:
-    """A server's or group's daily leaderboard, best first: each row marks a game not won (or still being played)
-    and the hints and undos used, and a legend explains the marks used."""
+    """A server's or group's daily leaderboard, best first, an entry two lines that fit a phone: the place, the name
+    and the marks (a game not won or still being played, the hints and undos used), then score, moves and time
+    (indented); a legend explains the marks used."""
     tr = translator(locale)
     date = format_date(day, format="medium", locale=tr.babel_locale)
     title = tr.gettext("Daily leaderboard: {date}").format(date=date)
@@ -176,22 +179,15 @@ def render_leaderboard(day: dt.date, results: Sequence[DailyResult], locale: str
     lines = []
     used: set[str] = set()
     for place, result in enumerate(results[:limit], start=1):
-        # TRANSLATORS: one line of the daily leaderboard; {time} is minutes:seconds
-        line = tr.gettext("{place}. {name}: score {score}, moves {moves}, time {time}").format(
-            place=place, name=owner_name(result.name or "?", LEADERBOARD_NAME_COLUMNS), score=result.score,
-            moves=result.moves,
-            time=_duration(result.seconds))
-        marks = []
-        if not result.finished:  # an abandoned attempt is finished: not won
-            marks.append(MARK_OPEN)
-        elif not result.won:
-            marks.append(MARK_NOT_WON)
-        if result.hints:
-            marks.append(f"{MARK_HINTS}{result.hints}")
-        if result.undos:
-            marks.append(f"{MARK_UNDOS}{result.undos}")
+        marks = [MARK_OPEN] if not result.finished else [MARK_NOT_WON] if not result.won else []  # abandoned: lost
+        marks += [f"{mark}{n}" for mark, n in ((MARK_HINTS, result.hints), (MARK_UNDOS, result.undos)) if n]
         used.update(mark[0] for mark in marks)
-        lines.append(" ".join([line, *marks]))
+        lines.append(" ".join([f"{place}. {owner_name(result.name or '?', LEADERBOARD_NAME_COLUMNS)}", *marks]))
+        # TRANSLATORS: a leaderboard entry's second line, under the player's name; {time} is m:ss or h:mm:ss. Keep
+        # it within 34 columns with three-digit numbers and a time of 23:59:59 (a 360-px phone's line)
+        lines.append(LEADERBOARD_INDENT + tr.ngettext(
+            "score {score} · {moves} move · {time}", "score {score} · {moves} moves · {time}", result.moves,
+        ).format(score=result.score, moves=result.moves, time=_duration(result.seconds)))
     legend = [text for mark, text in (
         # TRANSLATORS: the leaderboard's legend: the mark of a game not won
         (MARK_NOT_WON, tr.gettext("✗ not won")),
@@ -203,7 +199,7 @@ def render_leaderboard(day: dt.date, results: Sequence[DailyResult], locale: str
         (MARK_UNDOS, tr.gettext("↶ undos")),
     ) if mark in used]
     if legend:
-        lines.append(" · ".join(legend))
+        lines.append(pack_line(legend))
     # TRANSLATORS: the leaderboard's footnote: how it ranks (the game a player first started is their attempt)
     lines.append(tr.gettext("Each player's first started game of the deal counts: won first, then score, fewer "
                             "hints, fewer undos, shorter time."))
