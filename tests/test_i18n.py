@@ -457,7 +457,8 @@ CONTEXT_DEPENDENT = [
     "TriPeaks {code}: score {score}, peaks {peaks}/3", "TriPeaks daily {date} {code}: score {score}, peaks {peaks}/3",
     "{card} was not played. {reason}", "This game was abandoned", "Peak cleared: +100!", "Your game goes on",
     "Start the deal {code}?", "Start a new {rules} game?", "Today's code: {code}",
-    "✗ not won", "⏳ still playing", "💡 hints", "↶ undos",
+    "✗ not won", "⏳ still playing", "💡 hints", "↶ undos", "score {score} · {moves} move · {time}",
+    "This deal could not be won",
     "These are {name}'s settings: only they can change them",
     "Only a member with the Manage Server permission can change the daily posts",
     "Daily posts and leaderboards are for groups, not private chats",
@@ -474,3 +475,28 @@ def test_context_dependent_messages_have_translator_comments() -> None:
     missing = [key for key in wanted
                if key not in by_id or not any(c.startswith("TRANSLATORS:") for c in by_id[key].auto_comments)]
     assert missing == []
+
+
+#: What the winnable-only button says in each language to name a filter of deals (only these deals), not a claim
+#: about one deal: es read "Se puede ganar: sí" ("it can be won: yes").
+ONLY_WINNABLE_WORDS = {"en": "Only", "uk": "Лише", "ru": "Только", "ja": "のみ", "de": "Nur", "fr": "Donnes",
+                       "es": "Solo", "pt_BR": "Só", "pl": "Tylko", "tr": "Yalnızca"}
+
+
+def test_the_winnable_setting_is_a_filter_and_an_unwinnable_deal_is_named_once() -> None:
+    """The settings button of "Only winnable deals" says "only" (or names the deals, fr "Donnes gagnables") in
+    every language; the verdict on a deal no play could win names the deal once (ja read
+    「この配札は勝てない配札でした」)."""
+    from tests.test_glossary import GLOSSARY_TABLES
+
+    for locale in SUPPORTED_LOCALES:
+        tr = translator(locale)
+        for label in (tr.pgettext("button", "Only winnable: on"), tr.pgettext("button", "Only winnable: off")):
+            assert ONLY_WINNABLE_WORDS[locale] in label, (locale, label)
+        deal = GLOSSARY_TABLES[locale]["deal"]
+        words = "|".join(re.escape(word.lower()) for word in (deal.word, *deal.forms))
+        named = f"(?:{words})" if locale == "ja" else rf"(?<!\w)(?:{words})(?!\w)"
+        for text in (tr.gettext("This deal could not be won"),
+                     tr.gettext("This deal could not be won from the start, whatever the play")):
+            assert len(re.findall(named, text.lower())) == 1, (locale, text)
+    assert translator("ja").gettext("This deal could not be won") == "勝てない配札でした"

@@ -52,6 +52,7 @@ def par_lines(snapshot: GameSnapshot, tr: Translator) -> list[str]:
     if verdict is None:
         return []
     if verdict.winnable is False:
+        # TRANSLATORS: under a finished game: the solver proved that no play could have won this deal
         return [tr.gettext("This deal could not be won")]
     if verdict.winnable and verdict.best_score is not None:
         if snapshot.game.status is Status.WON and snapshot.game.score >= verdict.best_score:
