@@ -310,3 +310,21 @@ def test_every_leaderboard_entry_fits_a_telegram_line_in_every_language() -> Non
         assert all("772" not in line and "999" not in line for line in entries[::2])  # the result: under the name
         assert all(str(result.score) in line and str(result.moves) in line and "23:59:" in line
                    for result, line in zip(results, entries[1::2], strict=True)), locale
+
+
+def test_japanese_questions_fit_one_telegram_line() -> None:
+    """The question before a game in progress is abandoned is the message's bold first line: in Japanese it ran
+    past a phone's line (「2026/12/31のデイリー配札を始めますか？」, 「新しいゲーム（クラシック）を始めますか？」, 38 columns),
+    and Japanese breaks anywhere, so 「か？」 was left alone on the next line. Every question now fits one line."""
+    from bot.app.commands import DailyDeal, DealByCode, RandomDeal
+    from bot.render.lifecycle import render_confirm_start
+
+    game = Game.from_code("TP1-E-AAAAAAB")
+    game.apply(Draw())
+    current = GameSnapshot(1, 1, PlayerKey("telegram", "1"), "", game)
+    requests = [RandomDeal(), *(RandomDeal(rules=rules) for rules in Rules), DealByCode("TP1-C-ZZZZZZZ"),
+                DailyDeal(), DailyDeal(dt.date(2026, 12, 31)), DailyDeal(dt.date(2026, 9, 30))]
+    for request in requests:
+        header = render_confirm_start(current, request, "ja", elsewhere=True).header
+        assert "\n" not in header and display_width(header) <= HEADER_COLUMNS, (header, display_width(header))
+        assert header.endswith("か？")
