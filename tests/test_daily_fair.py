@@ -31,6 +31,7 @@ from bot.app.daily import DailyResult, rank
 from bot.app.daily_codes import REMEMBERED_DAYS
 from bot.app.model import PlayerKey
 from bot.app.service import GameService
+from bot.render.game import HINT_ICON, NEW_GAME_ICON, UNDO_ICON
 from bot.store.database import open_database
 from bot.store.schema import games
 from core.deal import GameCode, Rules
@@ -109,7 +110,7 @@ async def test_the_ranked_attempt_has_no_undo_and_a_blocked_attempt_is_over_at_o
     line = blocking_line(CODE)
     async with daily_bot(api, db_url) as service:
         board = await command(api, alice, chat, "/daily")
-        assert "Undo" not in labels(board) and {"Draw", "Hint", "New game"} <= set(labels(board))
+        assert UNDO_ICON not in labels(board) and {"Draw", HINT_ICON, NEW_GAME_ICON} <= set(labels(board))
         _, board = await tap(api, alice, chat, board, data_for(board, line[0]))  # a draw: something to undo
         game_id, version = game_of(board)
         # a forged Undo is refused, and the stock and the face-down cards stay unseen
@@ -135,7 +136,7 @@ async def test_the_ranked_attempt_has_no_undo_and_a_blocked_attempt_is_over_at_o
         assert len(api.bot_messages(chat)) == sent
         # a practice game keeps Undo, blocked too
         practice = await command(api, alice, chat, "/tripeaks TP1-E-AAAAAAB")
-        assert "Undo" in labels(practice)
+        assert UNDO_ICON in labels(practice)
 
 
 # --- 2. the lock holds under the other rule letter ----------------------------------------------------------------
@@ -280,7 +281,7 @@ async def test_the_attempt_counts_on_every_group_its_player_was_seen_in_and_then
         assert [r.name for r in await service.daily_leaderboard("telegram", str(group.id), DAY)] == ["Alice", "Bob"]
         # after the attempt, /daily is a replay that says it counts nowhere
         replay = await command(api, alice, group, "/daily")
-        assert "practice, unranked" in replay.text and "Undo" in labels(replay)
+        assert "practice, unranked" in replay.text and UNDO_ICON in labels(replay)
         replay_id, _ = game_of(replay)
         assert (await service.game(replay_id)).daily is None
 

@@ -16,6 +16,7 @@ from bot.adapters.discord.views import layout
 from bot.app import daily
 from bot.app.model import PlayerKey
 from bot.app.service import GameService
+from bot.render.game import HINT_ICON, NEW_GAME_ICON, UNDO_ICON
 from bot.render.replies import render_daily
 from core.deal import GameCode, Rules
 from tests.core_helpers import winning_line
@@ -56,12 +57,12 @@ async def test_the_ranked_attempt_has_no_undo_and_a_blocked_attempt_is_over_at_o
     async with table(game_service, monkeypatch) as t:
         board, sent = await slash(t.env, t.alice, t.channel, "tripeaks daily")
         assert sent == Callback(CHANNEL_MESSAGE, ephemeral=False, v2=True)
-        assert "Undo" not in labels_of(board) and {"Draw", "Hint", "New game"} <= set(labels_of(board))
+        assert UNDO_ICON not in labels_of(board) and {"Draw", HINT_ICON, NEW_GAME_ICON} <= set(labels_of(board))
         for action in line:
             board, sent = await click(t.env, t.alice, board, button(board, command=str(action)))
             assert sent.type == UPDATE_MESSAGE
             if "No more possible moves" not in text_of(board):  # while it is played: no Undo, Review, Share
-                assert not {"Undo", "Review", "Share", "Replay"} & set(labels_of(board))
+                assert not {UNDO_ICON, "Undo", "Review", "Share", "Replay"} & set(labels_of(board))
         assert "Your daily attempt is over: not won." in text_of(board)
         assert labels_of(board) == ["Share", "Replay", "Review", "New game"]
         assert await game_service.current_game(PlayerKey("discord", str(t.alice.id))) is None
@@ -115,11 +116,11 @@ async def test_the_attempt_counts_on_the_server_wherever_played_then_daily_is_pr
     async with table(game_service, monkeypatch) as t:
         await slash(t.env, t.alice.user, None, "tripeaks daily")  # opened in a direct message first
         board, _ = await slash(t.env, t.alice, t.channel, "tripeaks daily")  # then played in the server
-        board, _ = await click(t.env, t.alice, board, button(board, label="Hint"))
-        board, _ = await click(t.env, t.alice, board, button(board, label="Hint"))  # the same advice again
+        board, _ = await click(t.env, t.alice, board, button(board, command="h"))
+        board, _ = await click(t.env, t.alice, board, button(board, command="h"))  # the same advice again
         for action in winning_line(CODE):
             board, _ = await click(t.env, t.alice, board, button(board, command=str(action)))
         leaderboard, _ = await slash(t.env, t.bob, t.channel, "tripeaks leaderboard")
         assert "1\\. alice 💡1\n>   score 752 · " in said(leaderboard)
         replay, _ = await slash(t.env, t.alice, t.channel, "tripeaks daily")
-        assert "practice, unranked" in text_of(replay) and "Undo" in labels_of(replay)
+        assert "practice, unranked" in text_of(replay) and UNDO_ICON in labels_of(replay)

@@ -26,6 +26,7 @@ from bot.app.model import PlayerKey
 from bot.app.service import GameService
 from bot.i18n import translator
 from bot.render.commands import COMMAND_DESCRIPTIONS, OPTION_DESCRIPTIONS, command_names
+from bot.render.game import HINT_ICON, NEW_GAME_ICON, UNDO_ICON
 from bot.render.replies import error_text
 from bot.render.tableau import card_cell, card_label
 from core.game import DRAW, Game, Tap, Undo
@@ -128,12 +129,12 @@ async def test_new_game_by_slash_command_shows_the_deal_and_its_free_cards(
         assert rows[-1].split() == ["▒▒23", f"[{card_cell(game.waste)}]"]
         # one button per free card, then the controls; the cards that fit the waste card stand out
         cards = [plain_label(game.card_at(s)) for s in range(18, 28)]
-        assert labels_of(message) == [*cards, "Draw", "Undo", "Hint", "New game"]
+        assert labels_of(message) == [*cards, "Draw", UNDO_ICON, HINT_ICON, NEW_GAME_ICON]
         styles = {b["label"]: b["style"] for b in buttons_of(message)}
         for slot in range(18, 28):
             fits = game.fits(slot)
             assert styles[plain_label(game.card_at(slot))] == (3 if fits else 2), slot  # green: it fits
-        assert button(message, label="Undo")["disabled"] is True
+        assert button(message, command="u")["disabled"] is True
         # every button names the game, the version shown and the action
         game_id = next(iter(payload_versions(message))).split(":")[0]
         assert payload_versions(message) == {f"{game_id}:0"}
@@ -176,7 +177,7 @@ async def test_a_legal_tap_edits_the_game_message_in_place(
         assert f"[{card_cell(card)}]" in text_of(after)  # the tapped card is the waste card now
         assert plain_label(card) not in labels_of(after)
         assert {v.split(":")[1] for v in payload_versions(after)} == {"1"}
-        assert button(after, label="Undo")["disabled"] is False
+        assert button(after, command="u")["disabled"] is False
 
 
 async def test_a_refused_tap_explains_why_in_the_status_line(
@@ -225,7 +226,7 @@ async def test_draw_then_undo(game_service: GameService, monkeypatch: pytest.Mon
     first = game.deal.stock[0]
     async with table(game_service, monkeypatch) as t:
         message = await t.new_game()
-        result, sent = await click(t.env, t.alice, message, button(message, label="Draw"))
+        result, sent = await click(t.env, t.alice, message, button(message, command="d"))
         assert sent.type == UPDATE_MESSAGE
         drawn = result
         game.apply(DRAW)
@@ -233,7 +234,7 @@ async def test_draw_then_undo(game_service: GameService, monkeypatch: pytest.Mon
         assert f"[{card_cell(first)}]" in text_of(drawn)
         assert "Draw" in labels_of(drawn)
 
-        result, sent = await click(t.env, t.alice, drawn, button(drawn, label="Undo"))
+        result, sent = await click(t.env, t.alice, drawn, button(drawn, command="u"))
         assert sent.type == UPDATE_MESSAGE
         undone = result
         # the card goes back, and so do its points; the move counter never goes down
@@ -241,7 +242,7 @@ async def test_draw_then_undo(game_service: GameService, monkeypatch: pytest.Mon
         assert "Score: 500 · Moves: 1\n" in text_of(undone) and shows(undone, game)
         assert f"[{card_cell(game.waste)}]" in text_of(undone)
         assert "Draw" in labels_of(undone)
-        assert button(undone, label="Undo")["disabled"] is True
+        assert button(undone, command="u")["disabled"] is True
 
 
 async def test_a_scripted_deal_played_to_a_win(game_service: GameService, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -271,7 +272,7 @@ async def test_a_scripted_deal_played_to_a_win(game_service: GameService, monkey
 
         # New game on the won game's board: the new game is a new message; the won board keeps its result, with
         # Share and Review
-        result, sent = await click(t.env, t.alice, message, button(message, label="New game"))
+        result, sent = await click(t.env, t.alice, message, button(message, command="n"))
         assert sent == Callback(CHANNEL_MESSAGE, ephemeral=False, v2=True) and result.id != message.id
         assert "Score: 500 · Moves: 0" in text_of(result)
         finished = t.message(message.id)
@@ -303,10 +304,10 @@ async def test_a_tap_on_an_old_message_refreshes_it_to_the_game_as_it_stands(
         result, sent = await slash(t.env, t.alice, t.channel, "tripeaks resume")
         assert sent == Callback(CHANNEL_MESSAGE, ephemeral=False, v2=True)
         current = result
-        result, _ = await click(t.env, t.alice, current, button(current, label="Draw"))
+        result, _ = await click(t.env, t.alice, current, button(current, command="d"))
         now = result
         # the old message still shows version 0; Draw on it applies nothing but shows the game as it is
-        result, sent = await click(t.env, t.alice, old, button(old, label="Draw"))
+        result, sent = await click(t.env, t.alice, old, button(old, command="d"))
         assert sent == Callback(UPDATE_MESSAGE, ephemeral=False, v2=True)
         assert result.id == old.id
         assert text_of(result) == text_of(now)
@@ -320,12 +321,12 @@ async def test_after_a_restart_a_tap_on_the_old_message_plays(
     path = tmp_path / "restart.db"
     async with open_service(sqlite_template, path) as first, table(first, monkeypatch) as t:
         message = await t.new_game()
-        result, _ = await click(t.env, t.alice, message, button(message, label="Draw"))
+        result, _ = await click(t.env, t.alice, message, button(message, command="d"))
         drawn = result
         await first.close()  # the old process is gone, its database connections too
         async with open_service(sqlite_template, path) as second:
             await t.env.restart_bot(make_bot(second))
-            result, sent = await click(t.env, t.alice, drawn, button(drawn, label="Undo"))
+            result, sent = await click(t.env, t.alice, drawn, button(drawn, command="u"))
             assert sent == Callback(UPDATE_MESSAGE, ephemeral=False, v2=True)
             assert "Score: 500 · Moves: 1\n" in text_of(result) and shows(result, game)
             assert f"[{card_cell(game.waste)}]" in text_of(result)
@@ -358,7 +359,7 @@ async def test_a_slow_tap_is_acknowledged_within_the_deadline_then_shown(
         message = await t.new_game()
         slow.delay = 60.0
         mark = len(t.env.http_requests)
-        result = await t.alice.click(message, custom_id=button(message, label="Draw")["custom_id"])
+        result = await t.alice.click(message, custom_id=button(message, command="d")["custom_id"])
         await t.env.advance_time(1.0)
         # after defer_after the bot acknowledges (a deferred update) though the service has not answered yet
         assert [c.type for c in callbacks_since(t.env, mark)] == [DEFERRED_UPDATE]
@@ -382,7 +383,7 @@ async def test_a_hint_names_a_move_and_marks_its_button(
     card = game.card_at(hinted.slot)
     async with table(game_service, monkeypatch) as t:
         message = await t.new_game()
-        result, sent = await click(t.env, t.alice, message, button(message, label="Hint"))
+        result, sent = await click(t.env, t.alice, message, button(message, command="h"))
         assert sent.type == UPDATE_MESSAGE
         assert f"> Hint: play {plain_label(card)}" in text_of(result).translate({0xFE0E: None, 0xFE0F: None})
         assert button(result, command=str(hinted.slot))["style"] == 1  # primary (blurple): the hinted card
@@ -495,7 +496,7 @@ async def test_the_language_setting_wins_over_the_discord_client_language(
         assert text_of(result).startswith("### " + translator("ja").gettext("Settings"))
         message = await t.new_game()
         assert f"{CODE} · イージー\n" in heading(message)
-        assert translator("ja").pgettext("button", "Undo") in labels_of(message)
+        assert translator("ja").pgettext("button", "Draw") in labels_of(message)
         # back to automatic: the Discord client's language (en-US) again
         result, _ = await slash(t.env, t.alice, t.channel, "tripeaks settings")
         panel = result
@@ -652,7 +653,7 @@ async def test_a_sharded_bot_plays_the_same(game_service: GameService, monkeypat
     async with table(game_service, monkeypatch, discord_shard_count=2) as t:
         assert isinstance(t.env.bot, discord.AutoShardedClient)
         message = await t.new_game()
-        result, sent = await click(t.env, t.alice, message, button(message, label="Draw"))
+        result, sent = await click(t.env, t.alice, message, button(message, command="d"))
         assert sent.type == UPDATE_MESSAGE and "Moves: 1" in text_of(result)
 
 
@@ -713,7 +714,7 @@ async def test_a_card_keeps_its_button_place_while_it_is_free(
             for slot, where in after.items():
                 if slot in before:
                     assert where == before[slot], (slot, before, after)
-            assert [b["label"] for b in rows[3]][:2] == ["Draw", "Undo"]  # three rows of cards, then the controls
+            assert [b["label"] for b in rows[3]][:2] == ["Draw", UNDO_ICON]  # three rows of cards, then the controls
             blanks = [b for row in rows[:3] for b in row if b.get("custom_id", "").startswith("tp:-:")]
             assert all(b["disabled"] and b["label"].strip("\u2800") == "" for b in blanks)
             blanks_seen = max(blanks_seen, len(blanks))

@@ -204,7 +204,7 @@ async def test_a_double_click_on_new_game_with_moves_only_asks(
         before = components_of(t.message(board.id))
         questions = []
         for _ in range(2):
-            question, sent = await click(t.env, t.alice, board, button(board, label="New game"))
+            question, sent = await click(t.env, t.alice, board, button(board, command="n"))
             assert sent == Callback(CHANNEL_MESSAGE, ephemeral=True, v2=True)
             assert f"({CODE}, score 499, 1 move) will be abandoned" in text_of(question)
             assert labels_of(question) == [YES, NO]
@@ -235,7 +235,7 @@ async def test_a_double_click_on_new_game_without_moves_starts_one_game(
         game_service: GameService, monkeypatch: pytest.MonkeyPatch) -> None:
     async with table(game_service, monkeypatch, slowed=True) as t:
         board = await t.new_game()
-        new_game = button(board, label="New game")["custom_id"]
+        new_game = button(board, command="n")["custom_id"]
         mark = len(t.env.http_requests)
         await quick_clicks(t, board, new_game, new_game)
         # the first click's new game is a public message; the second click gets a private note
@@ -284,7 +284,7 @@ async def _start_by(way: str, t: Table, board: Any) -> tuple[simcord.ResponseMes
         assert isinstance(channel, discord.TextChannel)
         post = await channel.send(view=layout(render_daily(DAY, "en")))
         return await click(t.env, t.alice, post, button(post, label="Play"))
-    return await click(t.env, t.alice, board, button(board, label="New game"))
+    return await click(t.env, t.alice, board, button(board, command="n"))
 
 
 @pytest.mark.parametrize("way", ["slash new", "slash daily", "daily post", "board"])

@@ -90,7 +90,7 @@ async def test_the_board_setting_switches_the_live_board_to_text_and_back(
         game_service: GameService, monkeypatch: pytest.MonkeyPatch) -> None:
     async with table(game_service, monkeypatch) as t:
         board = await t.new_game()
-        board, _ = await click(t.env, t.alice, board, button(board, label="Draw"))
+        board, _ = await click(t.env, t.alice, board, button(board, command="d"))
         panel, _ = await slash(t.env, t.alice, t.channel, "tripeaks settings")
         assert "Board: picture" in text_of(panel)
         panel, sent = await click(t.env, t.alice, panel, button(panel, label="Text"))

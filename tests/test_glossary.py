@@ -27,7 +27,7 @@ TERM_MESSAGES: dict[str, list[tuple[str | None, str]]] = {
     "free card": [(None, "Play a free card by its name, such as 7h = 7♥ or QS = Q♠")],
     "blocked": [(None, "This card is blocked")],
     "undo": [("button", "Undo"), (None, "Hint: undo the last move")],
-    "hint": [("button", "Hint"), (None, "Hint: play {card}")],
+    "hint": [(None, "Hints: {n}"), (None, "Hint: play {card}")],
     "score": [(None, "Score: {score}"), (None, "Best score: {score}")],
     "streak": [(None, "Current streak: {n} win"), (None, "Longest streak: {n} win")],
     "daily deal": [(None, "Daily deal: {date}"), (None, "The daily deal is not posted here")],

@@ -129,17 +129,29 @@ def test_any_position_fits_a_phone_in_every_language(snapshot: GameSnapshot) -> 
 
 
 def test_the_widest_rows_still_fit() -> None:
-    """Ten free cards of the widest labels (tens of red suits, an emoji two columns wide): five a row fit; and each
-    language's control labels go at least two to a row."""
+    """Ten free cards of the widest labels (tens of red suits, an emoji two columns wide): five a row fit."""
     assert label_width("10♥\ufe0f") == 4
     assert telegram_row_fits(["10♥\ufe0f"] * 5)
+
+
+def test_the_controls_share_one_row_in_every_language() -> None:
+    """Draw, Undo, Hint and New game (Draw, Hint and New game in the ranked daily attempt) are one row on a 360-px
+    phone, on Discord and on Telegram, in every language: Draw's word and the icons of the other three (as words
+    they took two rows in every language)."""
+    game = Game.from_code("TP1-E-AAAAAAB")
+    game.apply(Draw())
     for locale in SUPPORTED_LOCALES:
-        game = Game.from_code("TP1-E-AAAAAAB")
-        game.apply(Draw())
-        view = render_game(GameSnapshot(1, 1, PlayerKey("telegram", "1"), "", game), locale, Settings())
-        *_, controls = view.buttons
-        rows = telegram_rows(View("", buttons=(controls,)))
-        assert max(len(row) for row in rows) >= 2, (locale, [[b.label for b in r] for r in rows])
+        for daily in (None, dt.date(2026, 12, 31)):
+            view = render_game(GameSnapshot(1, 1, PlayerKey("discord", "1"), "", game, daily=daily), locale,
+                               Settings())
+            *_, controls = view.buttons
+            assert [type(b.command).__name__ for b in controls][-2:] == ["AskHint", "NewGame"]
+            assert len(controls) == (3 if daily else 4)
+            only = View("", buttons=(controls,))
+            assert [len(row) for row in telegram_rows(only)] == [len(controls)], (locale, telegram_row_columns(
+                [b.label for b in controls]))
+            assert [len(row) for row in discord_rows(only)] == [len(controls)], locale
+            assert discord_rows(view)[-1] == discord_rows(only)[0]
 
 
 def test_a_row_too_wide_is_split_evenly_and_in_order() -> None:

@@ -588,13 +588,13 @@ async def test_webhook_mode_refuses_posts_without_the_secret_and_plays_with_it(
 # --- languages, settings, menus and the other commands ---------------------------------------------------------
 
 
-@pytest.mark.parametrize(("language", "easy", "new_game", "not_adjacent"), [
-    ("uk", "Легкий", "Нова гра", UK_NOT_ADJACENT),
-    ("ja", "イージー", "新しいゲーム", JA_NOT_ADJACENT),
-    ("ko", "Easy", "New game", EN_NOT_ADJACENT),  # a language the bot does not speak: English
+@pytest.mark.parametrize(("language", "easy", "draw", "not_adjacent"), [
+    ("uk", "Легкий", "Добрати", UK_NOT_ADJACENT),
+    ("ja", "イージー", "めくる", JA_NOT_ADJACENT),
+    ("ko", "Easy", "Draw", EN_NOT_ADJACENT),  # a language the bot does not speak: English
 ])
 async def test_replies_in_the_players_language(api: FakeBotAPI, service: GameService, language: str, easy: str,
-                                               new_game: str, not_adjacent: str) -> None:
+                                               draw: str, not_adjacent: str) -> None:
     player = api.user("Oksana", language_code=language)
     chat = api.private_chat(player)
     message = await command(api, player, chat, f"{NEW} {CODE}")
@@ -602,7 +602,7 @@ async def test_replies_in_the_players_language(api: FakeBotAPI, service: GameSer
     locale = "en" if language == "ko" else language
     assert_shows(message, expected_view(Game.from_code(CODE), game_id, 0, locale=locale))
     assert easy in message.text.splitlines()[0]
-    assert new_game in [label for label, _ in message.buttons]
+    assert draw in [label for label, _ in message.buttons]
 
     refused = Game.from_code(CODE).card_at(not_fitting(Game.from_code(CODE)))
     answer, edited = await tap(api, player, chat, message, data_for(message, Tap(not_fitting(Game.from_code(CODE)))))

@@ -7,7 +7,7 @@
 >>> view.header
 'TP1-E-AAAAAAB · Easy\\nScore: 500 · Moves: 0'
 >>> [b.label for b in view.buttons[-1]]
-['Draw', 'Undo', 'Hint', 'New game']
+['Draw', '↶', '💡', '🆕']
 """
 
 from __future__ import annotations
@@ -239,6 +239,14 @@ def _status_lines(snapshot: GameSnapshot, settings: Settings, tr: Translator, *,
 
 # --- buttons ------------------------------------------------------------------------------------------------------
 
+#: The in-game controls but Draw are icons, the same in every language, so Draw, Undo, Hint and New game share one
+#: row on a 360-px phone (as words they took two rows in every language: "Скасувати", "Podpowiedź", "Nouvelle
+#: partie"); the leaderboard marks undos and hints with the same ↶ and 💡. Draw keeps its word, the glossary's verb
+#: for the move made most. A finished game's buttons (Undo, Replay, Review, New game) keep their words.
+UNDO_ICON = "↶"
+HINT_ICON = "💡"
+NEW_GAME_ICON = "🆕"
+
 
 def split_even(buttons: Sequence[Button], width: int) -> list[tuple[Button, ...]]:
     """Rows of at most ``width``, as even as possible (7 cards: 4 + 3)."""
@@ -263,8 +271,6 @@ def _game_buttons(snapshot: GameSnapshot, tr: Translator, *, latest: bool) -> tu
     def move(action: Tap | Draw | Undo) -> Move:
         return Move(game_id, version, action)
 
-    # TRANSLATORS: the button: start a new game with a new random deal
-    new_game = Button(tr.pgettext("button", "New game"), NewGame(game_id, version), ButtonStyle.SECONDARY)
     if snapshot.abandoned:
         return ()
     if game.is_over:
@@ -272,9 +278,8 @@ def _game_buttons(snapshot: GameSnapshot, tr: Translator, *, latest: bool) -> tu
     if not latest:
         return ()
     # the ranked daily attempt has no Undo
-    # TRANSLATORS: the button: take back the last move (a removal or a draw)
     undo = None if snapshot.daily is not None else Button(
-        tr.pgettext("button", "Undo"), move(Undo()), ButtonStyle.SECONDARY, disabled=game.undo_depth == 0)
+        UNDO_ICON, move(Undo()), ButtonStyle.SECONDARY, disabled=game.undo_depth == 0)
     hinted = snapshot.hint.action if snapshot.hint is not None else None
     free = game.playable_slots()
     places = [Button(BLANK_LABEL, Blank(place), disabled=True) for place in range(CARD_PLACES)]
@@ -289,10 +294,11 @@ def _game_buttons(snapshot: GameSnapshot, tr: Translator, *, latest: bool) -> tu
         else ButtonStyle.SECONDARY
     if isinstance(hinted, Undo) and undo is not None:
         undo = dataclasses.replace(undo, style=ButtonStyle.PRIMARY)
-    # TRANSLATORS: the stock button (the tableau shows how many cards are left beside the stock)
+    # TRANSLATORS: the stock button (the tableau shows how many cards are left beside the stock). Short: it shares
+    # a phone's row with the icons of Undo, Hint and New game, at most 7 columns (a CJK character counts two)
     draw = Button(tr.pgettext("button", "Draw"), move(Draw()), draw_style, disabled=game.stock_left == 0)
-    # TRANSLATORS: the button: ask which move to make
-    hint = Button(tr.pgettext("button", "Hint"), AskHint(game_id, version), ButtonStyle.SECONDARY)
+    hint = Button(HINT_ICON, AskHint(game_id, version), ButtonStyle.SECONDARY)
+    new_game = Button(NEW_GAME_ICON, NewGame(game_id, version), ButtonStyle.SECONDARY)
     grid = tuple(tuple(places[i:i + CARDS_PER_ROW]) for i in range(0, CARD_PLACES, CARDS_PER_ROW))
     return (*grid, tuple(b for b in (draw, undo, hint, new_game) if b is not None))
 
