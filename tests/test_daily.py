@@ -371,12 +371,13 @@ def test_a_finished_daily_game_ends_with_a_spoiler_free_share_line() -> None:
     for action in winning_line(CODE):
         game.push(action)
     line = share_line(DAY, game, False, "en")
-    assert line == f"TriPeaks daily 2026-11-29 {CODE}: score {game.score}, peaks 3/3 ⛰⛰⛰"
+    assert line == f"TriPeaks daily 2026-11-29: score {game.score}, peaks 3/3 ⛰⛰⛰"  # the day, not its code
     assert not set("♠♥♦♣") & set(line)
     snapshot = GameSnapshot(1, 60, PlayerKey("telegram", "1"), "a", game, daily=DAY, hints_used=2)
-    shared = share_text(snapshot, "en", replay="https://t.me/tripeaks_bot?start=" + CODE)
-    assert shared == (f"TriPeaks daily 2026-11-29 {CODE}: score {game.score}, peaks 3/3 ⛰⛰⛰ · with hints\n"
-                      f"Play this deal: https://t.me/tripeaks_bot?start={CODE}")
+    shared = share_text(snapshot, "en", replay="https://t.me/tripeaks_bot?start=x1_daily")
+    assert shared == (f"TriPeaks daily 2026-11-29: score {game.score}, peaks 3/3 ⛰⛰⛰ · with hints\n"
+                      "Play this deal: https://t.me/tripeaks_bot?start=x1_daily")
+    assert share_text(snapshot, "en", replay=None) == f"TriPeaks daily 2026-11-29: score {game.score}, peaks 3/3 ⛰⛰⛰ · with hints"
     # the finished board offers it as a button rather than a line to copy
     labels = [b.label for row in render_game(snapshot, "en", Settings()).buttons for b in row]
     assert labels[0] == "Share" and "Share" not in (render_game(snapshot, "en", Settings()).status or "")
@@ -384,7 +385,7 @@ def test_a_finished_daily_game_ends_with_a_spoiler_free_share_line() -> None:
     for action in blocking_line(CODE):
         blocked.push(action)
     uk = share_line(DAY, blocked, False, "uk")
-    assert uk.startswith(f"TriPeaks, щоденна роздача 2026-11-29 {CODE}: рахунок {blocked.score}, очищено вершин: ")
+    assert uk.startswith(f"TriPeaks, щоденна роздача 2026-11-29: рахунок {blocked.score}, очищено вершин: ")
     assert not set("♠♥♦♣") & set(uk)
     # a game not over yet has nothing to share
     fresh = GameSnapshot(1, 0, PlayerKey("telegram", "1"), "a", Game.from_code(CODE), daily=DAY)

@@ -230,6 +230,24 @@ async def test_another_players_review_and_share_are_refused_and_post_nothing(api
             await service.act(PlayerKey("telegram", str(bob.id)), "Bob", Review(game_id))
 
 
+async def test_a_finished_dailys_share_names_its_day_and_not_its_code(api: FakeBotAPI, db_url: URL) -> None:
+    """While the day runs, the day's code would give its cards away to whoever reads the shared result (under
+    either rule letter): the share names the daily by its date, and its link opens the shared game's deal."""
+    alice = api.user("Alice")
+    group = api.group("Club", members=[alice])
+    async with daily_bot(api, db_url):
+        board = await command(api, alice, group, "/daily")
+        board = await play_line(api, alice, group, board, winning_line(CODE))
+        game_id, _ = game_of(board)
+        await tap(api, alice, group, board, encode(Share(game_id)))
+        shared = api.bot_messages(group)[-1]
+        assert shared.text.startswith("Alice's result\nTriPeaks daily 2026-12-02: score ")
+        number = GameCode.parse(CODE).number
+        for code in (GameCode(Rules.EASY, number), GameCode(Rules.CLASSIC, number)):
+            assert str(code) not in shared.text and str(code) not in str(shared.reply_markup), code
+        assert shared.links == [("Play this deal", f"https://t.me/{api.bot_username}?start=x{game_id}_daily")]
+
+
 async def test_a_review_asked_for_in_a_group_goes_to_its_player_only(api: FakeBotAPI, db_url: URL) -> None:
     alice, carol, bob = api.user("Alice"), api.user("Carol"), api.user("Bob")
     group = api.group("Club", members=[alice, bob, carol])

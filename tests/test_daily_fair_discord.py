@@ -94,6 +94,20 @@ async def test_another_players_review_and_share_post_nothing_and_the_review_is_p
         assert len(t.public_messages()) == public
 
 
+async def test_a_finished_dailys_share_names_its_day_and_not_its_code(
+        game_service: GameService, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The shared result names the daily by its date: no code under either rule letter and no command naming one;
+    its Play button deals the shared game's cards."""
+    async with table(game_service, monkeypatch) as t:
+        board, _ = await slash(t.env, t.alice, t.channel, "tripeaks daily")
+        for action in winning_line(CODE):
+            board, _ = await click(t.env, t.alice, board, button(board, command=str(action)))
+        shared, sent = await click(t.env, t.alice, board, button(board, label="Share"))
+        assert not sent.ephemeral and "TriPeaks daily 2026-12-02: score " in said(shared)
+        assert "TP1-" not in said(shared) and "code:" not in said(shared)
+        assert labels_of(shared) == ["Play this deal"]
+
+
 async def test_only_todays_daily_can_be_started(game_service: GameService, monkeypatch: pytest.MonkeyPatch) -> None:
     async with table(game_service, monkeypatch) as t:
         channel = t.env.bot.get_channel(t.channel.id)

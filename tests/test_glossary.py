@@ -42,7 +42,7 @@ TERM_MESSAGES: dict[str, list[tuple[str | None, str]]] = {
               (None, "That board is not your current game; your game now is {code}, on its own board")],
 }
 TERMS = list(TERM_MESSAGES)
-SHARE_LINE = (None, "TriPeaks daily {date} {code}: score {score}, peaks {peaks}/3")
+SHARE_LINE = (None, "TriPeaks daily {date}: score {score}, peaks {peaks}/3")
 #: Languages written without spaces between words: a word matches anywhere.
 UNSPACED = {"ja"}
 

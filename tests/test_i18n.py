@@ -450,7 +450,7 @@ CONTEXT_DEPENDENT = [
     "Review: {code}", "Final score: {score}", "Final score: {score} · par {par}", "par {score}", "with hints",
     "Par for this deal: {score}", "Play this deal: {replay}",
     "Best play from the position before that move (final score {score}): {steps}",
-    "TriPeaks {code}: score {score}, peaks {peaks}/3", "TriPeaks daily {date} {code}: score {score}, peaks {peaks}/3",
+    "TriPeaks {code}: score {score}, peaks {peaks}/3", "TriPeaks daily {date}: score {score}, peaks {peaks}/3",
     "{card} was not played. {reason}", "This game was abandoned", "Peak cleared: +100!", "Your game goes on",
     "Start the deal {code}?", "Start a new {rules} game?", "Today's code: {code}",
     "✗ not won", "⏳ still playing", "💡 hints", "↶ undos", "score {score} · {moves} move · {time}",

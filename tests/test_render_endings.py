@@ -116,8 +116,7 @@ def _endings_text(locale: str) -> str:
         "review, not made": _shown(render_review(blocked(), None, locale)),
         "share, telegram": _shown(render_share(won(hints_used=1), locale, replay="https://t.me/tripeaks_bot?start="
                                                "TP1-E-AAAAAAC", url="https://t.me/tripeaks_bot?start=TP1-E-AAAAAAC")),
-        "share, discord daily": share_text(won(daily=dt.date(2026, 11, 29)), locale,
-                                           replay="/tripeaks new code:TP1-E-AAAAAAC"),
+        "share, daily": share_text(won(daily=dt.date(2026, 11, 29)), locale, replay=None),
         "play by name": "\n".join(play_ack(snap, locale) for snap in _played()),
         "fair hints": "\n".join(render_game(snapshot(Game.from_code("TP1-E-AAAAAAB"), hint=hint), locale,
                                             Settings()).status or "" for hint in _FAIR_HINTS),

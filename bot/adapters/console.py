@@ -275,7 +275,7 @@ class ConsoleChat:
                     self.question = _commands(view)
                     self._show(view)
                 case Answer(Board() | Kept() | ReviewOf() | ShareOf() as shown) | Post(shown):
-                    self._show(draw(shown, self.locale, replay=REPLAY_TEXT.format(code=_code_of(shown))),
+                    self._show(draw(shown, self.locale, replay=_replay_of(shown)),
                                numbered=not isinstance(shown, ShareOf))
                 case EditMessage(Kept(game) as kept):
                     self._show(draw(kept, self.locale), numbered=False)
@@ -331,8 +331,11 @@ def _commands(view: View) -> dict[str, Command]:
     return {key: button.command for row in console_rows(view) for key, button in row if button.command is not None}
 
 
-def _code_of(content: Content) -> str:
-    return str(content.snapshot.game.code) if isinstance(content, ShareOf) else ""
+def _replay_of(content: Content) -> str | None:
+    """How a shared result's reader plays the same deal: none for a daily deal, whose code would give it away."""
+    if not isinstance(content, ShareOf) or content.snapshot.daily is not None:
+        return None
+    return REPLAY_TEXT.format(code=content.snapshot.game.code)
 
 
 def _login_name() -> str:

@@ -12,12 +12,12 @@ from bot.render.replies import error_text
 from bot.render.view import View
 
 
-def draw(content: Shown, locale: str, *, named: bool = False, elsewhere: bool = False, replay: str = "",
+def draw(content: Shown, locale: str, *, named: bool = False, elsewhere: bool = False, replay: str | None = "",
          link: str | None = None, challenge: bool = False) -> View:
     """The message showing ``content`` in ``locale``. ``named``: a board in a server or group carries its
     player's name; ``elsewhere``: the question's game has its board in another chat; ``replay`` and ``link``: how
-    a shared result's reader deals the same cards here (a command, a link button); ``challenge``: its button starts
-    the deal as a challenge (the platform's buttons reach the bot from anyone's tap: Discord)."""
+    a shared result's reader deals the same cards here (a command, or None; a link button); ``challenge``: its
+    button starts the deal as a challenge (the platform's buttons reach the bot from anyone's tap: Discord)."""
     match content:
         case Board(snapshot, latest):
             return render_game(snapshot, locale, snapshot.settings, owner_label=named, latest=latest)

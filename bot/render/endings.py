@@ -134,19 +134,19 @@ def ending_buttons(snapshot: GameSnapshot, tr: Translator, *, latest: bool) -> t
 
 
 def share_line(day: dt.date | None, game: Game, hinted: bool, locale: str) -> str:
-    """A result a player can paste anywhere: the day (of a daily deal), the code, the score and the peaks cleared,
-    and no card.
+    """A result a player can paste anywhere: the score and the peaks cleared, and no card; a game by its code, a
+    daily deal by its day only (its code would give the day's cards away to whoever has not played it yet).
 
     >>> share_line(dt.date(2026, 11, 29), Game.from_code("TP1-E-AAAAAAB"), False, "en")
-    'TriPeaks daily 2026-11-29 TP1-E-AAAAAAB: score 500, peaks 0/3 ▵▵▵'
+    'TriPeaks daily 2026-11-29: score 500, peaks 0/3 ▵▵▵'
     """
     tr = translator(locale)
     peaks = game.peaks_cleared()
     if day is not None:
-        # TRANSLATORS: the shareable result of a daily deal; keep "TriPeaks", {date} is YYYY-MM-DD, {code} the
-        # deal's code, {peaks} how many of the 3 peaks were cleared
-        line = tr.gettext("TriPeaks daily {date} {code}: score {score}, peaks {peaks}/3").format(
-            date=day.isoformat(), code=game.code, score=game.score, peaks=peaks)
+        # TRANSLATORS: the shareable result of a daily deal; keep "TriPeaks", {date} is YYYY-MM-DD, {peaks} how
+        # many of the 3 peaks were cleared (no code: the daily deal is named by its day)
+        line = tr.gettext("TriPeaks daily {date}: score {score}, peaks {peaks}/3").format(
+            date=day.isoformat(), score=game.score, peaks=peaks)
     else:
         # TRANSLATORS: the shareable result of a game; keep "TriPeaks", {code} is the deal's code, {peaks} how many
         # of the 3 peaks were cleared
@@ -159,15 +159,18 @@ def share_line(day: dt.date | None, game: Game, hinted: bool, locale: str) -> st
     return line
 
 
-def share_text(snapshot: GameSnapshot, locale: str, *, replay: str) -> str:
-    """The result to paste in a chat: code, score, peaks, par when known, and ``replay`` (a link or a command) to
-    play the same deal. It names no card."""
+def share_text(snapshot: GameSnapshot, locale: str, *, replay: str | None) -> str:
+    """The result to paste in a chat: code (a daily deal's day), score, peaks, par when known, and ``replay`` (a
+    link or a command; None: none, as for a daily deal, whose code no command may name) to play the same deal. It
+    names no card."""
     tr = translator(locale)
     line = share_line(snapshot.daily, snapshot.game, snapshot.hints_used > 0, locale)
     verdict = snapshot.verdict
     if verdict is not None and verdict.winnable and verdict.best_score is not None:
         # TRANSLATORS: added to the shareable result: the deal's best possible score
         line += " · " + tr.gettext("par {score}").format(score=verdict.best_score)
+    if replay is None:
+        return line
     # TRANSLATORS: {replay} is a link, or the command that starts the same deal
     return line + "\n" + tr.gettext("Play this deal: {replay}").format(replay=replay)
 
@@ -180,7 +183,7 @@ def challenge_of(snapshot: GameSnapshot) -> ChallengeDeal | None:
     return ChallengeDeal(snapshot.game_id, None if snapshot.daily is not None else str(snapshot.game.code))
 
 
-def render_share(snapshot: GameSnapshot, locale: str, *, replay: str, url: str | None = None,
+def render_share(snapshot: GameSnapshot, locale: str, *, replay: str | None, url: str | None = None,
                  challenge: bool = False) -> View:
     """The share message: the result text, and a button that opens the same deal: with ``url`` a link, with
     ``challenge`` a button that starts it as a challenge (:class:`ChallengeDeal`) for whoever taps it."""

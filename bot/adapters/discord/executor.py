@@ -110,8 +110,10 @@ class DiscordExecutor:
                 elsewhere = current.board is not None and current.board.chat_id != str(interaction.channel_id)
                 return draw(content, locale, elsewhere=elsewhere)
             case ShareOf(snapshot):
-                # the command by its canonical name: the readers' Discord clients may speak other languages
-                return draw(content, locale, replay=f"/{GROUP} new code:{snapshot.game.code}", challenge=True)
+                # the command by its canonical name: the readers' Discord clients may speak other languages; none
+                # for a daily deal, whose code would give the day's cards away (its Play button deals them)
+                replay = None if snapshot.daily is not None else f"/{GROUP} new code:{snapshot.game.code}"
+                return draw(content, locale, replay=replay, challenge=True)
         return draw(content, locale)
 
     def board(self, snapshot: GameSnapshot, chat_id: str | None = None, *, latest: bool = True) -> View:
