@@ -287,13 +287,13 @@ def test_fresh_deal_shows_the_three_peaks() -> None:
 
 def test_a_ten_that_fits_shows_its_suit_outlined() -> None:
     """A ten's two digits fill the column of its mark, so a ten that fits (or is hinted) shows its suit outlined,
-    as on the narrow board, where a ten is ⑩; the waste box writes 10 in full."""
+    as on the narrow board, where a ten is X (the Roman ten); the waste box writes 10 in full."""
     game = Game.from_code("TP1-E-AAAAAAB")
     game.apply(Tap(25))  # J♠: the tens fit now
     wide = render_game(snapshot(game, hint=Hint(Tap(23), True, 700)), "en", Settings())
     assert wide.tableau is not None and wide.narrow_tableau is not None
     assert wide.tableau.split("\n")[-2:] == [" 2♣ A♦ 6♠ K♣ K♥10♡10♤   10♢ 8♠", "      ▒▒ 23  [J♠]"]
-    assert wide.narrow_tableau.split("\n")[-2:] == ["2♣A♦6♠K♣K♥⑩♡⑩♤  ⑩♢8♠", " ▒▒23 [J♠]"]
+    assert wide.narrow_tableau.split("\n")[-2:] == ["2♣A♦6♠K♣K♥X♡X♤  X♢8♠", " ▒▒23 [J♠]"]
     game.apply(Tap(23))
     assert (render_game(snapshot(game), "en", Settings()).tableau or "").split("\n")[-1] == "      ▒▒ 23  [10♥]"
 

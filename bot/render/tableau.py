@@ -57,13 +57,15 @@ def card_cell(card: Card) -> str:
     return f"{card.rank.label}{card.suit.symbol}"
 
 
-#: A ten in the narrow board's two columns: one character that reads 10 (the digits would need three with the
-#: suit), never a letter.
-NARROW_TEN = "⑩"
+#: A ten in the narrow board's two columns: the Roman ten, X, one column in every monospace font (the digits would
+#: need three with the suit). Never T, which in Russian and Ukrainian shorthand is the ace (Туз); and not ⑩, which
+#: no monospace font has: a phone draws it from another font, wider than a column, and the rest of its row (and the
+#: peaks above it) slid out of line (seen on SimCord's preview at 360 px).
+NARROW_TEN = "X"
 
 
 def narrow_card_cell(card: Card, *, fits: bool = False) -> str:
-    """A card in the narrow board's two columns: ``7♠``, ``⑩♥``; a card that fits the waste card has its suit
+    """A card in the narrow board's two columns: ``7♠``, ``X♥`` (a ten); a card that fits the waste card has its suit
     outlined (``7♤``)."""
     rank = NARROW_TEN if card.rank is Rank.TEN else card.rank.label
     return rank + (_OUTLINED[card.suit.symbol] if fits else card.suit.symbol)
@@ -143,7 +145,7 @@ def narrow_slot_column(slot: int) -> int:
 
 def narrow_tableau_text(game: Game) -> str:
     """The board in :data:`NARROW_COLUMNS` columns, for code blocks narrower than a Telegram bubble (Discord's, on a
-    phone): two columns a card with no gap between neighbours (a ten is ``⑩♥``), a fitting card's suit outlined
+    phone): two columns a card with no gap between neighbours (a ten is ``X♥``), a fitting card's suit outlined
     (``7♧``), the stock and the waste on the last line. The hinted card is shown by its button and the status
     line.
 
@@ -151,7 +153,7 @@ def narrow_tableau_text(game: Game) -> str:
        ▒▒    ▒▒    ▒▒
       ▒▒▒▒  ▒▒▒▒  ▒▒▒▒
      ▒▒▒▒▒▒▒▒▒▒▒▒▒▒▒▒▒▒
-    2♣A♦6♠K♧K♡⑩♥⑩♠J♤⑩♦8♠
+    2♣A♦6♠K♧K♡X♥X♠J♤X♦8♠
      ▒▒23 [Q♣]
     """
     lines = []
