@@ -277,7 +277,9 @@ def cmd_show(args: argparse.Namespace) -> int:
         parts = [header_text(view.header), *([code_block(board or "")] if not pictured else []),
                  *([status_text(view.status)] if view.status else [])]
         text = "\n".join(parts)
-        buttons = [[{"label": b.label, "style": b.style, "disabled": b.disabled} for b in row]
+        buttons = [[{"menu": [{"label": o.label, "chosen": o.chosen} for o in row.options]}]
+                   if isinstance(row, platforms.ShownMenu) else
+                   [{"label": b.label, "style": b.style, "disabled": b.disabled} for b in row]
                    for row in platforms.discord_rows(view)]
     else:
         text = console.console_text(view)

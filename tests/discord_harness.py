@@ -5,7 +5,8 @@ Discord, and these helpers read what a player would see.
   template), with a stand-in solver so hints and verdicts are instant and deterministic.
 - :class:`Locales` sets the Discord client language of chosen users (SimCord writes ``en-US`` into every
   interaction; see ``/work/shared/TESTING.md``).
-- :func:`text_of`, :func:`buttons_of` and :func:`button` read a Components V2 message as the player sees it.
+- :func:`text_of`, :func:`buttons_of`, :func:`button` and :func:`menu_of` read a Components V2 message as the player
+  sees it; :func:`click` and :func:`choose` act on it.
 """
 
 from __future__ import annotations
@@ -218,6 +219,28 @@ async def click(env: simcord.Env, actor: Any, message: Any, info: ButtonInfo) ->
     interaction response the bot sent for it."""
     mark = len(env.http_requests)
     result = await actor.click(message, custom_id=info["custom_id"])
+    return _answer(env, mark, result)
+
+
+def menu_of(message: Any) -> dict[str, Any]:
+    """The message's one select menu (a string select, type 3), as Discord stores it."""
+    found = [c for c in _walk(components_of(message)) if c.get("type") == 3]
+    assert len(found) == 1, f"expected one select menu, found {len(found)}"
+    return found[0]
+
+
+def option(message: Any, label: str) -> dict[str, Any]:
+    """The option of the message's select menu with that label."""
+    found = [o for o in menu_of(message)["options"] if o["label"] == label]
+    assert len(found) == 1, f"expected one option {label!r}, found {[o['label'] for o in menu_of(message)['options']]}"
+    return found[0]
+
+
+async def choose(env: simcord.Env, actor: Any, message: Any, value: str) -> tuple[simcord.ResponseMessage, Callback]:
+    """Choose the option of value ``value`` in the message's select menu; return the message the response shows
+    and the one interaction response the bot sent for it."""
+    mark = len(env.http_requests)
+    result = await actor.select(message, [value], custom_id=menu_of(message)["custom_id"])
     return _answer(env, mark, result)
 
 

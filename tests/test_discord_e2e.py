@@ -21,7 +21,8 @@ import pytest
 import simcord
 
 from bot.adapters.discord.translator import valid_name
-from bot.app.errors import CardNotInPlay
+from bot.adapters.discord.views import PayloadMenu
+from bot.app.errors import BadPayload, CardNotInPlay
 from bot.app.model import PlayerKey
 from bot.app.service import GameService
 from bot.i18n import translator
@@ -43,12 +44,15 @@ from tests.discord_harness import (
     button,
     buttons_of,
     callbacks_since,
+    choose,
     click,
     components_of,
     heading,
     labels_of,
     make_bot,
+    menu_of,
     open_service,
+    option,
     payload_versions,
     shows,
     slash,
@@ -488,12 +492,19 @@ async def test_replies_in_the_players_discord_language(
 
 async def test_the_language_setting_wins_over_the_discord_client_language(
         game_service: GameService, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The language is a select menu on the settings message (no language buttons): choosing 日本語 edits the
+    message in place, in Japanese, 日本語 now the menu's choice; Automatic gives the client's language back."""
     async with table(game_service, monkeypatch) as t:
         result, _ = await slash(t.env, t.alice, t.channel, "tripeaks settings")
         panel = result
-        result, sent = await click(t.env, t.alice, panel, button(panel, label="日本語"))
+        assert not [b for b in buttons_of(panel) if b["custom_id"].startswith("tp:set:lang:")]
+        menu = menu_of(panel)
+        assert [o["label"] for o in menu["options"]][:3] == ["Automatic", "English", "Українська"]
+        assert [o["label"] for o in menu["options"] if o.get("default")] == ["Automatic"]
+        result, sent = await choose(t.env, t.alice, panel, option(panel, "日本語")["value"])
         assert sent.type == UPDATE_MESSAGE and result.ephemeral
         assert text_of(result).startswith("### " + translator("ja").gettext("Settings"))
+        assert [o["label"] for o in menu_of(result)["options"] if o.get("default")] == ["日本語"]
         message = await t.new_game()
         assert f"{CODE} · イージー\n" in heading(message)
         assert translator("ja").pgettext("button", "Draw") in labels_of(message)
@@ -501,9 +512,31 @@ async def test_the_language_setting_wins_over_the_discord_client_language(
         result, _ = await slash(t.env, t.alice, t.channel, "tripeaks settings")
         panel = result
         automatic = translator("ja").pgettext("button", "Automatic")
-        await click(t.env, t.alice, panel, button(panel, label=automatic))
+        result, sent = await choose(t.env, t.alice, panel, option(panel, automatic)["value"])
+        assert sent.type == UPDATE_MESSAGE and text_of(result).startswith("### Settings")
         message = await t.new_game()
         assert f"{CODE} · Easy\n" in heading(message)
+
+
+@pytest.mark.parametrize("value", ["tp:set:lang:xx", "tp:set:lang", "garbage"])
+async def test_a_tampered_language_option_gets_the_usual_refusal(
+        value: str, game_service: GameService, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A select menu whose option's value is no setting (a damaged message, a tampered client) is answered with
+    the renderer's "could not be read", privately and in the player's language, and changes nothing."""
+    async with table(game_service, monkeypatch) as t:
+        t.locales.set(t.alice, "uk")
+        forged = discord.ui.LayoutView(timeout=None)
+        forged.add_item(discord.ui.ActionRow(PayloadMenu("tpm:0", [
+            discord.SelectOption(label="Deutsch", value=value)])))
+        channel = t.env.bot.get_channel(t.channel.id)
+        assert isinstance(channel, discord.TextChannel)
+        sent_message = await channel.send(view=forged)
+        message = t.message(sent_message.id)
+        result, sent = await choose(t.env, t.alice, message, value)
+        assert sent.type == CHANNEL_MESSAGE and sent.ephemeral
+        assert result.content == error_text(BadPayload(value), "uk", f"/tripeaks {command_names('uk')['new']}")
+        player = PlayerKey("discord", str(t.alice.id))
+        assert (await game_service.get_settings(player)).language is None
 
 
 

@@ -16,7 +16,18 @@ from collections.abc import Iterator
 import pytest
 
 from bot.app.codec import decode
-from bot.app.commands import AskHint, Blank, Move, NewGame, PlayDaily, Replay, Review, SettingChange, Share
+from bot.app.commands import (
+    AskHint,
+    Blank,
+    Language,
+    Move,
+    NewGame,
+    PlayDaily,
+    Replay,
+    Review,
+    SettingChange,
+    Share,
+)
 from bot.app.errors import (
     BadGameCode,
     BadPayload,
@@ -35,7 +46,7 @@ from bot.app.errors import (
 )
 from bot.app.model import BoardStyle, DealVerdict, GameSnapshot, Hint, PlayerKey, Settings, Stats
 from bot.app.players import setting_changes
-from bot.i18n import SUPPORTED_LOCALES, translator
+from bot.i18n import LANGUAGE_NAMES, SUPPORTED_LOCALES, translator
 from bot.render.commands import (
     COMMAND_DESCRIPTIONS,
     OPTION_DESCRIPTIONS,
@@ -44,7 +55,7 @@ from bot.render.commands import (
     option_description,
 )
 from bot.render.game import play_ack, refusal_text, render_game
-from bot.render.platforms import Rows, discord_rows, is_card_grid, telegram_rows
+from bot.render.platforms import Rows, ShownMenu, discord_rows, is_card_grid, telegram_rows
 from bot.render.replies import (
     DailyNotice,
     daily_notice,
@@ -754,6 +765,27 @@ def test_settings_buttons_change_settings() -> None:
     assert settings == Settings(language="uk", explain_refusals=False, default_rules=Rules.CLASSIC,
                                 board=BoardStyle.TEXT, four_colour=True)
     assert _apply("tp:set:lang:auto", settings).language is None
+
+
+def test_discord_shows_the_languages_as_one_select_menu() -> None:
+    """On Discord the language is a select menu (Automatic and the ten languages, each by its own name, the chosen
+    one the menu's default, no "✓" in a label), one row after the other settings' buttons, in the same place
+    whatever is chosen; each option asks for the command its button asks for on Telegram."""
+    for locale in SUPPORTED_LOCALES:
+        shapes = set()
+        for chosen in (None, *SUPPORTED_LOCALES):
+            view = render_settings(Settings(language=chosen), locale)
+            rows = discord_rows(view)
+            *buttons, menu = rows
+            assert isinstance(menu, ShownMenu) and not any(isinstance(row, ShownMenu) for row in buttons)
+            assert [option.command for option in menu.options] == [Language(None), *map(Language, SUPPORTED_LOCALES)]
+            assert [option.label for option in menu.options][1:] == [
+                "Português (BR)" if code == "pt_BR" else LANGUAGE_NAMES[code] for code in SUPPORTED_LOCALES]
+            assert [option.command for option in menu.options if option.chosen] == [Language(chosen)]
+            assert not any(option.label.startswith("✓") for option in menu.options)
+            assert all(not isinstance(b.command, Language) for row in buttons for b in row)
+            shapes.add(tuple(len(row) for row in buttons))
+        assert len(shapes) == 1, locale
 
 
 def _apply(payload: str, settings: Settings) -> Settings:

@@ -2,7 +2,9 @@
 colour names. The adapters and ``tripeaks show`` both use these functions, so what ``show`` prints is what is sent.
 
 **Discord** keeps the view's rows (at most 5 buttons each, split to fit a phone) and its colours; a board's ten
-card places go a peak a row (3, 3 and 4), the blanks after a row's last card left out.
+card places go a peak a row (3, 3 and 4), the blanks after a row's last card left out; the language's options
+(Automatic and the ten languages, six rows of buttons elsewhere) are one select menu (:class:`ShownMenu`), the
+usual control for a choice among many there, one row whatever is chosen.
 
 **Telegram** gives the buttons of a row equal widths and cuts a label that does not fit its share with "…". On a
 360-pixel phone the keyboard is as wide as the message bubble, about :data:`TELEGRAM_ROW_PX` (300) pixels; a
@@ -22,9 +24,17 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from bot.app.commands import Blank, Command
+from bot.app.commands import Blank, Command, Language
 from bot.render.game import pack_line
-from bot.render.view import DISCORD_ROW_WIDTH, TELEGRAM_ROW_WIDTH, Button, ButtonStyle, View, label_width
+from bot.render.view import (
+    CHOSEN,
+    DISCORD_ROW_WIDTH,
+    TELEGRAM_ROW_WIDTH,
+    Button,
+    ButtonStyle,
+    View,
+    label_width,
+)
 
 TELEGRAM_ROW_PX = 300
 TELEGRAM_COLUMN_PX = 8
@@ -53,6 +63,28 @@ class ShownButton:
 
 
 Rows = tuple[tuple[ShownButton, ...], ...]
+
+
+@dataclass(frozen=True)
+class ShownOption:
+    """An option of a select menu: its label (no "✓ ": the menu shows the chosen one as chosen), the command
+    choosing it asks for (the adapter encodes it as the option's value), whether it is the one chosen now."""
+
+    label: str
+    command: Command
+    chosen: bool
+
+
+@dataclass(frozen=True)
+class ShownMenu:
+    """A select menu (Discord): one of its options is chosen, and choosing another is one command, as a tap on
+    its button would be."""
+
+    options: tuple[ShownOption, ...]
+
+
+#: Discord's rows: buttons, or a select menu (a row of its own).
+DiscordRows = tuple[tuple[ShownButton, ...] | ShownMenu, ...]
 
 
 # --- Discord -------------------------------------------------------------------------------------------------------
@@ -118,19 +150,41 @@ def _discord_card_rows(places: list[Button]) -> list[tuple[Button, ...]]:
     return rows
 
 
-def discord_rows(view: View) -> Rows:
+#: The commands whose buttons Discord shows as one select menu: a choice among many (the languages).
+DISCORD_MENU_COMMANDS = (Language,)
+
+
+def is_menu_row(row: tuple[Button, ...]) -> bool:
+    """Whether ``row`` holds options of a choice Discord shows as a select menu (:data:`DISCORD_MENU_COMMANDS`)."""
+    return bool(row) and all(isinstance(b.command, DISCORD_MENU_COMMANDS) for b in row)
+
+
+def _menu(buttons: list[Button]) -> ShownMenu:
+    return ShownMenu(tuple(ShownOption(b.label.removeprefix(CHOSEN), b.command, b.style is ButtonStyle.SUCCESS)
+                           for b in buttons if b.command is not None))
+
+
+def discord_rows(view: View) -> DiscordRows:
     """The view's rows, each split to fit a phone (Discord buttons are as wide as their labels), the board's card
-    places a peak a row (:data:`DISCORD_CARD_ROWS`); colours as the view names them."""
-    rows: list[tuple[Button, ...]] = []
+    places a peak a row (:data:`DISCORD_CARD_ROWS`), the rows of a choice among many one select menu
+    (:class:`ShownMenu`); colours as the view names them."""
+    rows: list[tuple[Button, ...] | ShownMenu] = []
     grid = [b for row in view.buttons if is_card_grid(row) for b in row]
-    for row in view.buttons:
-        if is_card_grid(row):
+    options: list[Button] = []
+    for index, row in enumerate(view.buttons):
+        if is_menu_row(row):
+            options.extend(row)
+            if index + 1 == len(view.buttons) or not is_menu_row(view.buttons[index + 1]):
+                rows.append(_menu(options))
+                options = []
+        elif is_card_grid(row):
             if grid:
                 rows.extend(_discord_card_rows(grid))
                 grid = []
         else:
             rows.extend(reflow(row, discord_row_fits))
-    return tuple(tuple(ShownButton(b.label, b.command, b.style.value, b.disabled, b.url) for b in row)
+    return tuple(row if isinstance(row, ShownMenu) else
+                 tuple(ShownButton(b.label, b.command, b.style.value, b.disabled, b.url) for b in row)
                  for row in rows)
 
 

@@ -44,7 +44,7 @@ from bot.render.console import card_key
 from bot.render.endings import daily_error_text
 from bot.render.game import RULE_NAMES, owner_name, pack_line, split_even
 from bot.render.tableau import card_label
-from bot.render.view import Button, ButtonStyle, View
+from bot.render.view import CHOSEN, Button, ButtonStyle, View
 from core.deal import GameCode, Rules
 from core.errors import InvalidCardError, InvalidCodeError
 
@@ -258,8 +258,6 @@ def daily_notice(notice: DailyNotice, locale: str, post_time: dt.time | None = N
 SETTINGS_PER_ROW = 2
 #: A language's name on its button where the full one is too wide for two a row.
 _SHORT_NAMES = {"pt_BR": "Português (BR)"}
-#: Before the label of the chosen setting, also where a client shows no colours.
-CHOSEN = "✓ "
 
 
 def render_settings(settings: Settings, locale: str, *, pictures: bool = True) -> View:

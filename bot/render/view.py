@@ -117,6 +117,8 @@ TELEGRAM_NOTICE_MAX = 200
 CARDS_PER_ROW = 5
 #: The label of a blank button: a braille blank, which every platform keeps (a space is refused or trimmed).
 BLANK_LABEL = "\u2800"
+#: Before the label of a chosen setting, also where a client shows no colours (a select menu shows it chosen).
+CHOSEN = "✓ "
 
 #: The widest line of the monospace tableau, in display columns: a 360-pixel phone shows about 33 columns of
 #: 14-pixel monospace in a Telegram bubble (about 300 px) or a Discord code block, and cuts or wraps the rest.

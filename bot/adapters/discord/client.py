@@ -1,6 +1,6 @@
 """The Discord bot: a discord.py client wired to the game service.
 
-:func:`build_bot` makes the client; ``setup_hook`` (run once per login, before any event) registers the buttons as
+:func:`build_bot` makes the client; ``setup_hook`` (run once per login, before any event) registers the buttons (and select menus) as
 dynamic items, so clicks on messages sent before a restart still reach their handlers, sets the command
 translator and syncs the ``/tripeaks`` group.
 
@@ -20,7 +20,7 @@ from bot.adapters.discord import games
 from bot.adapters.discord.base import BotContext
 from bot.adapters.discord.commands import TriPeaksCommands
 from bot.adapters.discord.translator import CatalogueTranslator
-from bot.adapters.discord.views import PayloadButton
+from bot.adapters.discord.views import PayloadButton, PayloadMenu
 from bot.app.flow import Flow
 from bot.app.service import GameService
 from bot.config import Config, TokenRejected
@@ -45,14 +45,15 @@ class _TriPeaks:
     ctx: BotContext
 
     async def setup_hook(self: Any) -> None:
-        self.add_dynamic_items(PayloadButton)
+        self.add_dynamic_items(PayloadButton, PayloadMenu)
         await self.tree.set_translator(CatalogueTranslator())
         self.tree.add_command(TriPeaksCommands(self.ctx))
         synced = await self.tree.sync()
         log.info("synced %d application command(s)", len(synced))
 
     async def on_payload(self, interaction: discord.Interaction[Any], payload: str) -> None:
-        """A click on one of the bot's buttons (:class:`~bot.adapters.discord.views.PayloadButton`)."""
+        """A click on one of the bot's buttons (:class:`~bot.adapters.discord.views.PayloadButton`), or an option
+        chosen in one of its select menus (:class:`~bot.adapters.discord.views.PayloadMenu`)."""
         await games.on_button(self.ctx, interaction, payload)
 
 

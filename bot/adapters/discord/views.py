@@ -10,7 +10,9 @@ Every button is a :class:`discord.ui.DynamicItem` whose ``custom_id`` is the ren
 (:func:`bot.app.codec.encode`), so a click on any message the bot ever sent reaches the right handler, also after a
 restart: the handler reads the game id, the version and the command from the ``custom_id`` alone. The templates are deliberately broad (``tp:g:...``): a
 damaged or tampered ``custom_id`` still reaches its handler, which answers it with the renderer's "this button
-could not be read" rather than leaving the click unanswered.
+could not be read" rather than leaving the click unanswered. A select menu (the languages on the settings message)
+is a :class:`PayloadMenu`: each option's value is its command encoded, and choosing it goes where a click on that
+command's button would.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from discord.utils import escape_markdown
 
 from bot.app.codec import encode
 from bot.render.picture import draw_table
-from bot.render.platforms import ShownButton, discord_header, discord_rows
+from bot.render.platforms import ShownButton, ShownMenu, discord_header, discord_rows
 from bot.render.view import Button, View
 
 #: The felt green of a card table, down the left edge of every message the bot sends.
@@ -64,6 +66,37 @@ class PayloadButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=PAY
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         await interaction.client.on_payload(interaction, self.payload)
+
+
+#: A select menu's ``custom_id``: ``tpm:`` and its place among the message's menus. What it asks for is in the
+#: value of the option chosen, a payload as a button's ``custom_id`` is (so ``tp:.+`` must not match it).
+MENU_TEMPLATE = r"tpm:\d+"
+
+
+class PayloadMenu(discord.ui.DynamicItem[discord.ui.Select[Any]], template=MENU_TEMPLATE):
+    """A select menu whose options' values are renderer payloads: choosing one is a click on that payload's button
+    (a value that is no payload, from a tampered client, gets the renderer's "could not be read")."""
+
+    def __init__(self, custom_id: str, options: list[discord.SelectOption]) -> None:
+        super().__init__(discord.ui.Select(custom_id=custom_id, options=options))
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any],
+                             match: re.Match[str], /) -> PayloadMenu:
+        options = list(getattr(item, "options", None) or [discord.SelectOption(label="?")])
+        return cls(match.group(0), options)
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        values = self.item.values
+        await interaction.client.on_payload(interaction, values[0] if len(values) == 1 else "")
+
+
+def menu_item(menu: ShownMenu, index: int) -> PayloadMenu:
+    """The select menu for one of :func:`bot.render.platforms.discord_rows`' menus, the ``index``-th of its
+    message: each option's value its command encoded, the chosen one the menu's default."""
+    return PayloadMenu(f"tpm:{index}", [discord.SelectOption(label=option.label, value=encode(option.command),
+                                                             default=option.chosen)
+                                        for option in menu.options])
 
 
 def button_item(button: Button | ShownButton) -> PayloadButton | discord.ui.Button[Any]:
@@ -155,10 +188,15 @@ def layout(view: View) -> discord.ui.LayoutView:
         container.add_item(discord.ui.TextDisplay(code_block(tableau)))
     if view.status:
         container.add_item(discord.ui.TextDisplay(status_text(view.status)))
+    menus = 0
     for row in discord_rows(view):
         action_row: discord.ui.ActionRow[discord.ui.LayoutView] = discord.ui.ActionRow()
-        for button in row:
-            action_row.add_item(button_item(button))
+        if isinstance(row, ShownMenu):
+            action_row.add_item(menu_item(row, menus))
+            menus += 1
+        else:
+            for button in row:
+                action_row.add_item(button_item(button))
         container.add_item(action_row)
     message = discord.ui.LayoutView(timeout=None)
     message.add_item(container)
