@@ -101,10 +101,49 @@ async def test_a_refused_tap_leaves_the_picture_as_it_is(api: FakeBotAPI, servic
     assert answer.text is not None and "was not played" in answer.text
     assert_picture(edited, picture_view(game, game_id, 0, outcome=Outcome(Tap(slot), Reason.NOT_ADJACENT)))
     assert edited.photo_bytes == first and edited.edit_count == 1  # the same table: only the caption says why
+    # the picture is not uploaded again: the caption and the keyboard are edited alone (issue 27)
+    assert [r.method for r in api.calls() if r.method.startswith("edit")] == ["editMessageCaption"]
+    assert edited.photo_history == [first]
     # the same refusal again changes nothing: Telegram says so, and the bot takes it in its stride
     await tap(api, alice, chat, edited, data_for(edited, Tap(slot)))
-    assert "message is not modified" in (api.calls("editMessageMedia")[-1].error or "")
+    assert [r.method for r in api.calls() if r.method.startswith("edit")] == ["editMessageCaption"] * 2
+    assert "message is not modified" in (api.calls("editMessageCaption")[-1].error or "")
+    # a card played changes the picture: a new one is uploaded
+    _, played = await tap(api, alice, chat, edited, data_for(edited, Tap(fitting(game))))
+    assert [r.method for r in api.calls() if r.method.startswith("edit")][-1] == "editMessageMedia"
+    assert played.photo_bytes != first
     assert len(api.bot_messages(chat)) == 1
+    assert_all_answered(api)
+
+
+async def test_yes_under_the_question_sends_the_picture_and_the_question_loses_its_buttons(
+        api: FakeBotAPI, service: GameService) -> None:
+    """The question is a text message, which cannot become a photo: Yes sends the new picture board, takes the
+    question's Yes and No away (they stayed, issue 27) and closes the old board; no call that Telegram refuses."""
+    alice = api.user("Alice")
+    chat = api.private_chat(alice)
+    board = await command(api, alice, chat, f"{NEW} {CODE}")
+    _, board = await tap(api, alice, chat, board, data_for(board, DRAW))
+    asked = await command(api, alice, chat, f"{NEW} {WIN_CODE}")
+    assert not asked.is_photo and [label for label, _ in asked.buttons] == ["Yes, start", "Keep playing"]
+    yes, asked_text = asked.buttons[0][1] or "", asked.text
+    since = len(api.requests)
+    answer, question = await tap(api, alice, chat, asked, yes)
+    assert answer.text is None
+    calls = api.calls(since=since)
+    assert sorted(r.method for r in calls if r.method != "getUpdates") == [
+        "answerCallbackQuery", "editMessageCaption", "editMessageReplyMarkup", "sendPhoto"]
+    assert all(r.error is None for r in calls)
+    assert question.keyboard == [] and question.text == asked_text  # the question stays, without its buttons
+    started = api.last_message(chat)
+    new = await service.current_game(PlayerKey("telegram", str(alice.id)))
+    assert new is not None and str(new.game.code) == WIN_CODE and game_of(started) == (new.game_id, 0)
+    assert_picture(started, picture_view(Game.from_code(WIN_CODE), new.game_id, 0))
+    closed = api.message(chat, board.message_id)
+    assert closed.keyboard == [] and closed.photo_bytes == board.photo_bytes  # closed, its picture kept
+    # a second Yes starts nothing and posts nothing
+    await tap(api, alice, chat, question, yes, check_button=False)
+    assert api.last_message(chat).message_id == started.message_id
     assert_all_answered(api)
 
 

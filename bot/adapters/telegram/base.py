@@ -95,12 +95,24 @@ async def send_view(view: View, to: Message | Chat, *, share_inline: bool = Fals
                          resend_after_timeout=False)
 
 
-async def edit_view(view: View, at: tuple[Bot, int, int] | CallbackQuery, *, share_inline: bool = False) -> None:
+async def edit_view(view: View, at: tuple[Bot, int, int] | CallbackQuery, *, share_inline: bool = False,
+                    same_picture: bool = False) -> None:
     """Edit a message to ``view``: the message ``at`` names (the bot, a chat id and a message id), or the one a
     callback query was tapped on. A picture board is a new photo with its caption and keyboard in one call
-    (editMessageMedia), any other view a text; a text message cannot become a photo nor a photo a text (Telegram
-    answers BadRequest: the caller sends the view anew). ``share_inline`` as for :func:`send_view`."""
+    (editMessageMedia), or with ``same_picture`` (the photo already shows this table) its caption and keyboard
+    alone (editMessageCaption: nothing uploaded); any other view a text; a text message cannot become a photo nor a
+    photo a text (Telegram answers BadRequest: the caller sends the view anew). ``share_inline`` as for
+    :func:`send_view`."""
     markup = keyboard(view, share_inline=share_inline)
+    if same_picture and view.table is not None:
+        caption = caption_text(view)
+        if isinstance(at, CallbackQuery):
+            await persist(lambda: at.edit_message_caption(caption, parse_mode=ParseMode.HTML, reply_markup=markup))
+        else:
+            bot, chat_id, message_id = at
+            await persist(lambda: bot.edit_message_caption(chat_id=chat_id, message_id=message_id, caption=caption,
+                                                           parse_mode=ParseMode.HTML, reply_markup=markup))
+        return
     png = await picture_of(view)
     if png is None:
         text = message_text(view)
@@ -171,7 +183,15 @@ class TelegramContext:
 
     async def reply(self, message: Message, view: View) -> Message:
         """A new message answering ``message`` (quoting it in groups, as long as it still exists)."""
-        return await send_view(view, message, share_inline=self.inline)
+        return await self.send(view, message)
+
+    async def send(self, view: View, to: Message | Chat) -> Message:
+        """A new message showing ``view`` (:func:`send_view`); the picture of a photo board is remembered, so an edit
+        that keeps it uploads nothing."""
+        sent = await send_view(view, to, share_inline=self.inline)
+        if view.table is not None:
+            self.edits.sent(sent.chat_id, sent.message_id, view.table)
+        return sent
 
     @staticmethod
     async def reply_text(message: Message, text: str) -> Message:
@@ -184,16 +204,19 @@ class TelegramContext:
         False when it can no longer be edited (gone, too old, a text board where a picture is wanted or the other way
         round); an edit that changes nothing is no error."""
         chat_id, message_id = int(where.chat_id), int(where.message_id)
-        async with self.edits.editing(chat_id, message_id, game) as wanted:
-            if not wanted:
+        async with self.edits.editing(chat_id, message_id, game) as turn:
+            if not turn.wanted:
                 return True
+            same_picture = view.table is not None and view.table == turn.picture
             try:
-                await edit_view(view, (bot, chat_id, message_id), share_inline=self.inline)
+                await edit_view(view, (bot, chat_id, message_id), share_inline=self.inline,
+                                same_picture=same_picture)
             except BadRequest as error:
-                if is_not_modified(error):
-                    return True
-                log.info("could not edit message %s (%s)", message_id, error.message)
-                return False
+                if not is_not_modified(error):
+                    log.info("could not edit message %s (%s)", message_id, error.message)
+                    turn.picture = None
+                    return False
+            turn.picture = view.table
         return True
 
     async def command(self, update: Update, work: Callable[[Message, User], Awaitable[None]]) -> None:

@@ -194,18 +194,33 @@ class TelegramExecutor:
 
     async def post(self, view: View) -> None:
         """A message of its own in the chat (not a reply)."""
-        await send_view(view, self.need_anchor().chat, share_inline=self.tg.inline)
+        await self.tg.send(view, self.need_anchor().chat)
 
     async def send_board(self, snapshot: GameSnapshot, *, reuse: bool) -> None:
         """A game just started (or resumed) as its live board: the tapped message redrawn (``reuse``) or a new
-        message answering the anchor; the service is told where it is, and the replaced game's board closed."""
+        message answering the anchor; the service is told where it is, and the replaced game's board closed. A
+        text message (the question, under a Yes) cannot become a picture board: the board is a new photo, and the
+        question loses its buttons."""
         anchor = self.need_anchor()
         view = self.board(snapshot, in_group(anchor.chat))
         shown = anchor
-        if not reuse or not await self.tg.edit_message(self.bot, message_ref(anchor), view, game_key(snapshot)):
+        photo = view.table is not None
+        if not reuse or photo != bool(anchor.photo) or not await self.tg.edit_message(
+                self.bot, message_ref(anchor), view, game_key(snapshot)):
             shown = await self.tg.reply(anchor, view)
+            if reuse and photo != bool(anchor.photo):
+                await self.take_buttons_off(message_ref(anchor), snapshot.game_id)
         await self.tg.service.show_board(snapshot.game_id, message_ref(shown))
         await self.close(snapshot.replaced, keep=message_ref(shown))
+
+    async def take_buttons_off(self, where: BoardRef, game_id: int) -> None:
+        """The message at ``where`` keeps its text but no buttons (best effort)."""
+        try:
+            await persist(lambda: self.bot.edit_message_reply_markup(int(where.chat_id), int(where.message_id),
+                                                                     reply_markup=None))
+        except TelegramError as error:
+            log.info("could not take the buttons off message %s (game %s): %s", where.message_id, game_id,
+                     error.message)
 
     async def close(self, replaced: GameSnapshot | None, keep: BoardRef) -> None:
         """The board of the game a new one replaced, redrawn as no longer the latest (no buttons when abandoned,
@@ -236,7 +251,7 @@ class TelegramExecutor:
         game = game_key(snapshot) if snapshot is not None else None
         if not await self.tg.edit_message(self.bot, message_ref(message), view, game):
             # the message is gone or can no longer be edited: show the result in a new one
-            shown = await send_view(view, message.chat, share_inline=self.tg.inline)
+            shown = await self.tg.send(view, message.chat)
         if snapshot is not None and message_ref(shown) != snapshot.board:
             # the board was sent anew, or the player played on an older board of the game (after /resume, say):
             # the board they play on is the live one, which /play edits
@@ -255,12 +270,7 @@ class TelegramExecutor:
         old = snapshot.board
         await self.send_board(snapshot, reuse=False)
         if old is not None:
-            try:
-                await persist(lambda: self.bot.edit_message_reply_markup(int(old.chat_id), int(old.message_id),
-                                                                         reply_markup=None))
-            except TelegramError as error:
-                log.info("could not take the buttons off the old board of game %s: %s", snapshot.game_id,
-                         error.message)
+            await self.take_buttons_off(old, snapshot.game_id)
 
     async def redraw(self, snapshot: GameSnapshot) -> None:
         """The game's live board edited to ``snapshot``; when there is none any more (or it cannot be edited), the

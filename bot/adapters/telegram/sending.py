@@ -7,7 +7,9 @@
   raised at once.
 - :class:`EditOrder`: the edits of one message happen one at a time, and an edit showing an older version of the
   game than the message already shows is skipped. Taps are handled side by side, so two quick taps can finish in
-  either order; the message still ends on the later state.
+  either order; the message still ends on the later state. It also remembers the picture each photo board shows,
+  so an edit that leaves the picture as it is (a refused tap: only the caption says why) changes the caption and
+  the keyboard alone, without uploading the same picture again.
 """
 
 from __future__ import annotations
@@ -80,10 +82,21 @@ def is_not_modified(error: BadRequest) -> bool:
 
 @dataclasses.dataclass
 class _Shown:
-    """What one message shows: a lock for its edits, and the game and version last drawn into it."""
+    """What one message shows: a lock for its edits, the game and version last drawn into it, and its picture."""
 
     lock: asyncio.Lock = dataclasses.field(default_factory=asyncio.Lock)
     game: tuple[int, int] | None = None  # (game id, version)
+    picture: object = None
+
+
+@dataclasses.dataclass
+class Turn:
+    """An edit's turn at a message: whether to make it (not when the message shows a later version of the game),
+    and the picture the message shows (what the picture board was drawn from, as this process last sent or edited
+    it; None when not known, or no picture). The editor sets ``picture`` to what its edit made the message show."""
+
+    wanted: bool
+    picture: object
 
 
 class EditOrder:
@@ -95,13 +108,7 @@ class EditOrder:
     def __init__(self) -> None:
         self._shown: collections.OrderedDict[tuple[int, int], _Shown] = collections.OrderedDict()
 
-    @contextlib.asynccontextmanager
-    async def editing(self, chat_id: int, message_id: int,
-                      game: tuple[int, int] | None) -> AsyncIterator[bool]:
-        """Hold the message's turn; yields whether to edit it to ``game`` (game id, version; None: not a game
-        board): False when it already shows a later version of that game. Leaving the block normally records
-        ``game`` as shown."""
-        key = (chat_id, message_id)
+    def _entry(self, key: tuple[int, int]) -> _Shown:
         shown = self._shown.get(key)
         if shown is None:
             shown = self._shown[key] = _Shown()
@@ -111,9 +118,29 @@ class EditOrder:
                     break
                 del self._shown[oldest]
         self._shown.move_to_end(key)
+        return shown
+
+    def sent(self, chat_id: int, message_id: int, picture: object) -> None:
+        """A new message showing ``picture`` (a photo board's table)."""
+        self._entry((chat_id, message_id)).picture = picture
+
+    @contextlib.asynccontextmanager
+    async def editing(self, chat_id: int, message_id: int,
+                      game: tuple[int, int] | None) -> AsyncIterator[Turn]:
+        """Hold the message's turn; yields whether to edit it to ``game`` (game id, version; None: not a game
+        board), False when it already shows a later version of that game, and the picture it shows. Leaving the
+        block normally records ``game`` as shown and the turn's picture; an error forgets the picture (the edit
+        may or may not have been made)."""
+        shown = self._entry((chat_id, message_id))
         async with shown.lock:
             newer = (game is not None and shown.game is not None and shown.game[0] == game[0]
                      and shown.game[1] > game[1])
-            yield not newer
+            turn = Turn(not newer, shown.picture)
+            try:
+                yield turn
+            except BaseException:
+                shown.picture = None
+                raise
             if not newer:
                 shown.game = game
+            shown.picture = turn.picture
