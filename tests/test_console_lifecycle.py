@@ -74,7 +74,7 @@ async def test_new_game_asks_before_abandoning_a_game_with_moves(service: GameSe
     # y now answers nothing: the question was answered
     assert "Type a card" in await s.say("y")
     asked = await s.say("new TP1-C-AAAAAAI")
-    assert "Start the deal TP1-C-AAAAAAI?" in asked
+    assert "Start TP1-C-AAAAAAI?" in asked
     started = await s.say("y")
     assert "TP1-C-AAAAAAI · Classic" in started and "Moves: 0" in started
     current = await service.current_game(s.chat.player)

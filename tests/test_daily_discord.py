@@ -75,10 +75,10 @@ async def test_subscribe_post_play_and_leaderboard(service: GameService) -> None
         clock.at(9, 30)
         assert await poster(service, env.bot, clock).run_once() == 1
         (post,) = daily_posts(channel)
-        assert "Daily deal: November 29, 2026" in text_of(post) and CODE in text_of(post)
+        assert "### Daily deal\nNovember 29, 2026" in text_of(post) and CODE in text_of(post)
 
         result, _ = await click(env, bob, post, button(post, label="Play"))
-        assert f"\nDaily deal: Nov 29, 2026\n{CODE} · Easy\n" in text_of(result).split("```")[0]
+        assert f"\nDaily deal · Nov 29, 2026\n{CODE} · Easy\n" in text_of(result).split("```")[0]
         game = await service.current_game(PlayerKey("discord", str(bob.id)))
         assert game is not None
         for action in winning_line(CODE):

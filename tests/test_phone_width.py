@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from collections.abc import Iterator
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bot.app.codec import decode
 from bot.app.commands import Move
-from bot.app.model import DealVerdict, GameSnapshot, Hint, PlayerKey, Settings
+from bot.app.model import DealVerdict, GameSnapshot, Hint, PlayerKey, Settings, Stats
 from bot.i18n import SUPPORTED_LOCALES
 from bot.render.game import render_game
 from bot.render.platforms import (
@@ -289,6 +290,69 @@ def test_discord_headers_do_not_wrap_on_a_phone() -> None:
     assert "Puntuación: 490\nMovimientos: 10" in es
 
 
+#: Names as long as players choose them, in three scripts, and a short one.
+LONG_NAMES = ("Maximilian Alexander von Humboldt", "Олександра Кирилівна Ковальчук-Шевченко", "山田花子さんのアカウント",
+              "Ann")
+#: A day of every month (the longest month names), and the last of a 30- and a 31-day month.
+DAYS = (*(dt.date(2026, month, 28) for month in range(1, 13)), dt.date(2026, 9, 30), dt.date(2026, 12, 31))
+
+
+def discord_titled_views(locale: str) -> Iterator[View]:
+    """Every message Discord shows with a title (a header), with the longest names, dates and codes it takes."""
+    from bot.app.commands import ChallengeDeal, DailyDeal, DealByCode, RandomDeal
+    from bot.app.daily import DailyResult
+    from bot.render.endings import render_review, render_share
+    from bot.render.lifecycle import render_confirm_start, render_kept
+    from bot.render.replies import (
+        render_daily,
+        render_leaderboard,
+        render_rules,
+        render_settings,
+        render_stats,
+    )
+    from core.review import Review
+
+    game = Game.from_code("TP1-C-ZZZZZZZ")
+    game.apply(Draw())
+    for name in LONG_NAMES:
+        for daily, practice in ((None, None), (DAYS[-1], None), (None, DAYS[-1])):
+            snapshot = GameSnapshot(MAX_ID, 1, PlayerKey("discord", "1"), name, game, daily=daily, practice_of=practice,
+                                    undos_used=100, hints_used=51, dealt_winnable=True)
+            for owner_label in (True, False):
+                yield render_game(snapshot, locale, Settings(), owner_label=owner_label)
+        yield render_share(GameSnapshot(MAX_ID, 1, PlayerKey("discord", "1"), name, game), locale, replay="x")
+    current = GameSnapshot(MAX_ID, 1, PlayerKey("discord", "1"), "", game)
+    for request in (RandomDeal(), *(RandomDeal(rules=rules) for rules in Rules), DealByCode("TP1-C-ZZZZZZZ"),
+                    ChallengeDeal(1, "TP1-E-ZZZZZZZ"), ChallengeDeal(1, None), DailyDeal(), DailyDeal(DAYS[-1])):
+        yield render_confirm_start(current, request, locale, elsewhere=True)
+    for day in DAYS:
+        yield render_daily(day, locale, GameCode(Rules.CLASSIC, 26**7 - 1))
+        yield render_leaderboard(day, [], locale)
+    result = DailyResult("Ann", "1", 650, 30, True, 0, 0, 185.0, dt.datetime(2026, 12, 31, 9, 0, tzinfo=dt.UTC))
+    yield render_leaderboard(DAYS[-1], [result], locale)
+    yield render_kept(locale)
+    yield render_settings(Settings(), locale)
+    yield render_rules(locale)
+    yield render_stats(Stats(games=0, wins=0, best_score=None, current_streak=0, longest_streak=0), locale)
+    snapshot = GameSnapshot(MAX_ID, 1, PlayerKey("discord", "1"), "", game)  # a bot's game has a code (a deal card
+    yield render_review(snapshot, None, locale)                               # by card is the command line's)
+    yield render_review(snapshot, Review(False, 480, 700, True, None, 5), locale)
+
+
+def test_every_discord_title_fits_a_phone_in_every_language() -> None:
+    """Every title Discord shows (the heading, a larger bold font) within :data:`DISCORD_HEADING_COLUMNS` and every
+    line under it within :data:`DISCORD_TEXT_COLUMNS`, in every language: a board's (its player's name, the daily
+    deal and its date, a practice replay), the question before a game is abandoned (every kind of start), the
+    daily post and the leaderboard (every month), a shared result (long names in three scripts), the review, the
+    settings, the rules and the statistics. Seen wrapping before: the daily date line, the question (ru, ja, tr,
+    es), the leaderboard title (en, ru, ja, de, es)."""
+    for locale in SUPPORTED_LOCALES:
+        for view in discord_titled_views(locale):
+            heading, under = discord_header(view.header)
+            assert display_width(heading) <= DISCORD_HEADING_COLUMNS, (locale, heading, display_width(heading))
+            for line in under.split("\n"):
+                assert display_width(line) <= DISCORD_TEXT_COLUMNS, (locale, line, display_width(line))
+
 def test_leaderboard_names_are_shortened() -> None:
     """A long name is cut with "…" on the leaderboard, so it does not push its entry over several lines."""
     from bot.app.daily import DailyResult
@@ -343,4 +407,4 @@ def test_japanese_questions_fit_one_telegram_line() -> None:
     for request in requests:
         header = render_confirm_start(current, request, "ja", elsewhere=True).header
         assert "\n" not in header and display_width(header) <= HEADER_COLUMNS, (header, display_width(header))
-        assert header.endswith("か？")
+        assert header.endswith("？")

@@ -419,7 +419,7 @@ def test_header_has_code_rules_score_and_moves_in_short_lines() -> None:
 def test_daily_and_custom_deals_say_so() -> None:
     game, _ = play("TP1-C-AAAAAAD")
     header = render_game(snapshot(game, daily=dt.date(2026, 11, 29)), "en", Settings()).header
-    assert header.split("\n")[:2] == ["Daily deal: Nov 29, 2026", "TP1-C-AAAAAAD · Classic"]
+    assert header.split("\n")[:2] == ["Daily deal · Nov 29, 2026", "TP1-C-AAAAAAD · Classic"]
     custom = Game(game.deal, Rules.CLASSIC)
     assert render_game(snapshot(custom), "ja", Settings()).header.startswith("カスタム配札 · クラシック\n")
 
@@ -741,7 +741,8 @@ def test_daily_post_has_a_play_button() -> None:
     view = render_daily(dt.date(2026, 11, 29), "uk")
     (button,), = view.buttons
     assert decode(payload_of(button)) == PlayDaily(dt.date(2026, 11, 29))
-    assert view.header == "Щоденна роздача: 29 листопада 2026\u202fр."  # CLDR: a narrow no-break space
+    # the title and its date, on two lines as they do not fit one (CLDR: a narrow no-break space before р.)
+    assert view.header == "Щоденна роздача\n29 листопада 2026\u202fр."
 
 
 # --- settings -----------------------------------------------------------------------------------------------------

@@ -186,9 +186,9 @@ def test_lifecycle_snapshot(locale: str) -> None:
 def test_a_board_in_a_group_names_its_player_and_counts_undos_and_hints() -> None:
     game = _midgame()
     view = render_game(snapshot(game, undos_used=2, hints_used=1), "en", Settings(), owner_label=True)
-    assert view.header.split("\n") == ["Olena Petrenko-Ko…'s game", "TP1-E-AAAAAAB · Easy",
+    assert view.header.split("\n") == ["Olena Petrenko-K…'s game", "TP1-E-AAAAAAB · Easy",
                                        "Score: 497 · Moves: 3 · Moves undone: 2", "Hints: 1"] or view.header.split(
-        "\n") == ["Olena Petrenko-Ko…'s game", "TP1-E-AAAAAAB · Easy", "Score: 497 · Moves: 3",
+        "\n") == ["Olena Petrenko-K…'s game", "TP1-E-AAAAAAB · Easy", "Score: 497 · Moves: 3",
                   "Moves undone: 2 · Hints: 1"]
     private = render_game(snapshot(game), "en", Settings())
     assert "Olena" not in private.header and "Undos" not in private.header  # no counters while both are 0
@@ -287,10 +287,13 @@ def test_a_closed_lost_board_does_not_invite_an_undo() -> None:
 
 
 def test_the_share_names_its_player_for_whoever_reads_it() -> None:
-    """A shared result is forwarded to friends: its title names the player, not "Your result"."""
+    """A shared result is forwarded to friends: its title names the player, not "Your result"; a long name is cut
+    so the title keeps to a phone's heading (24 columns)."""
     snap = dataclasses.replace(won(), owner_name="Olena  Petrenko")
     assert render_share(snap, "en", replay="x").header == "Olena Petrenko's result"
-    assert render_share(snap, "uk", replay="x").header == "Результат гравця Olena Petrenko"
+    assert render_share(dataclasses.replace(snap, owner_name="Olena Koval"), "uk", replay="x").header == \
+        "Результат: Olena Koval"
+    assert render_share(snap, "uk", replay="x").header == "Результат: Olena Petren…"
     assert render_share(dataclasses.replace(snap, owner_name=" "), "en", replay="x").header == "A TriPeaks result"
 
 
@@ -300,14 +303,14 @@ def test_the_share_names_its_player_for_whoever_reads_it() -> None:
 def test_the_confirmation_names_what_would_be_lost_and_carries_yes_and_no() -> None:
     current = snapshot(_midgame(), game_id=77)
     view = render_confirm_start(current, DealByCode("TP1-C-AAAAAAI"), "en", elsewhere=True)
-    assert view.header == "Start the deal TP1-C-AAAAAAI?"
+    assert view.header == "Start TP1-C-AAAAAAI?"
     assert view.status == ("Your game in progress (TP1-E-AAAAAAB, score 497, 3 moves) will be abandoned and count "
                            "as played and not won.\nThat game is in another chat.")
     (yes, no), = view.buttons
     assert decode(payload_of(yes)) == ConfirmStart(77, DealByCode("TP1-C-AAAAAAI")) and yes.style is ButtonStyle.DANGER
     assert decode(payload_of(no)) == KeepPlaying(77)
     here = render_confirm_start(current, DailyDeal(), "en", elsewhere=False)
-    assert "another chat" not in (here.status or "") and here.header == "Start today's daily deal?"
+    assert "another chat" not in (here.status or "") and here.header == "Start the daily deal?"
     assert [key for row in console_rows(view) for key, _ in row] == ["y", "k"]
     kept = render_kept("en")  # no dead end: a way back to the board
     assert kept.header == "Your game goes on"

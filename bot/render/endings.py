@@ -26,7 +26,7 @@ from bot.app.errors import DailyCodeLocked, DailyOver, GameNotOver, NoUndoInDail
 from bot.app.model import GameSnapshot
 from bot.i18n import N_, Translator, translator
 from bot.render.tableau import card_label
-from bot.render.view import Button, ButtonStyle, View
+from bot.render.view import Button, ButtonStyle, View, named_title
 from core.game import Game, Status, Tap, Undo
 from core.review import Review as GameReview
 
@@ -196,9 +196,10 @@ def render_share(snapshot: GameSnapshot, locale: str, *, replay: str | None, url
         buttons = ((Button(play, None, ButtonStyle.PRIMARY, url=url),),)
     elif challenge and offered is not None:
         buttons = ((Button(play, Begin(offered), ButtonStyle.PRIMARY),),)
-    name = " ".join(snapshot.owner_name.split())
-    # TRANSLATORS: the title of a shared result, which the player may forward to friends: {name} is the player
-    header = tr.gettext("{name}'s result").format(name=name) if name else tr.gettext("A TriPeaks result")
+    # TRANSLATORS: the title of a shared result, which the player may forward to friends: {name} is the player (a
+    # long name is cut so the title keeps to 24 columns: keep the words around it short)
+    header = named_title(tr.gettext("{name}'s result"), snapshot.owner_name) if snapshot.owner_name.strip() \
+        else tr.gettext("A TriPeaks result")
     return View(header=header, status=share_text(snapshot, locale, replay=replay),
                 buttons=buttons)
 

@@ -33,6 +33,7 @@ from bot.render.view import (
     ButtonStyle,
     View,
     display_width,
+    named_title,
 )
 from core.cards import Card
 from core.deal import Rules
@@ -121,24 +122,6 @@ def pack_line(groups: Sequence[str], width: int = HEADER_COLUMNS, separator: str
     return "\n".join(lines)
 
 
-#: The widest a player's name is shown on a board in a group, in display columns.
-OWNER_COLUMNS = 18
-
-
-def owner_name(name: str, width: int = OWNER_COLUMNS) -> str:
-    """``name`` cut to ``width`` display columns (with "…"), on one line.
-
-    >>> owner_name("Ann"), owner_name("Maximilian Alexander von Humboldt")
-    ('Ann', 'Maximilian Alexan…')
-    """
-    name = " ".join(name.split()) or "?"
-    if display_width(name) <= width:
-        return name
-    while display_width(name + "…") > width:
-        name = name[:-1]
-    return name + "…"
-
-
 def _header(snapshot: GameSnapshot, tr: Translator, *, owner_label: bool) -> str:
     """Whose game (in a group), code and rules (and that the deal is proven winnable), then score and moves, then
     the undos and hints used (when any, and always on a daily deal): packed into short lines that fit a phone (the
@@ -149,15 +132,14 @@ def _header(snapshot: GameSnapshot, tr: Translator, *, owner_label: bool) -> str
     if owner_label:  # a line of its own: a name is as wide as it is, and a platform may set it in a larger font
         # TRANSLATORS: above a board in a group or channel, while it is played and after it ended: whose game it is
         # (a label that also fits a finished game: uk «Гравець: {name}»)
-        owner = tr.gettext("{name}'s game").format(name=owner_name(snapshot.owner_name)) + "\n"
-    if snapshot.daily is not None:
-        day = format_date(snapshot.daily, format="medium", locale=tr.babel_locale)
-        # TRANSLATORS: in the game's header: this game is the daily deal of {date} (such as 29 Nov 2026)
-        groups.append(tr.gettext("Daily deal: {date}").format(date=day))
-    elif snapshot.practice_of is not None:
-        day = format_date(snapshot.practice_of, format="medium", locale=tr.babel_locale)
-        # TRANSLATORS: the header of the daily deal played again after the player's attempt: it counts nowhere
-        groups.append(tr.gettext("Daily deal: {date} · practice, unranked").format(date=day))
+        owner = named_title(tr.gettext("{name}'s game"), snapshot.owner_name) + "\n"
+    day = snapshot.daily or snapshot.practice_of
+    if day is not None:
+        groups += [daily_title(tr), format_date(day, format="medium", locale=tr.babel_locale)]
+    if snapshot.practice_of is not None:
+        # TRANSLATORS: in the header of the daily deal played again after the player's attempt (after "Daily deal"
+        # and its date): it counts nowhere. A line of its own on a phone: at most 30 columns
+        groups.append(tr.gettext("practice, unranked"))
     groups.append(" · ".join((str(game.code) if game.code else tr.gettext("Custom deal"),
                               tr.gettext(RULE_NAMES[game.rules]))))
     if snapshot.dealt_winnable:
@@ -174,6 +156,14 @@ def _header(snapshot: GameSnapshot, tr: Translator, *, owner_label: bool) -> str
         together = " · ".join(counters)
         groups.extend((together,) if display_width(together) <= HEADER_COLUMNS else counters)
     return owner + pack_line(groups)
+
+
+def daily_title(tr: Translator) -> str:
+    """"Daily deal", as a title: its date follows as a group of its own (``Daily deal · Nov 29, 2026``), which a
+    phone's heading puts on the next line."""
+    # TRANSLATORS: a title: the daily deal (the deal everyone gets today); its date follows, after " · " or on the
+    # next line. At most 24 columns
+    return tr.gettext("Daily deal")
 
 
 def _chance(chance: float, tr: Translator) -> str:

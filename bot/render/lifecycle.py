@@ -8,8 +8,6 @@ when the player keeps it.
 
 from __future__ import annotations
 
-from babel.dates import format_date
-
 from bot.app.commands import (
     Begin,
     ChallengeDeal,
@@ -24,32 +22,36 @@ from bot.app.commands import (
 )
 from bot.app.model import GameSnapshot
 from bot.i18n import Translator, translator
-from bot.render.game import RULE_NAMES
 from bot.render.view import Button, ButtonStyle, View
-from core.deal import GameCode
+from core.deal import GameCode, Rules
 from core.errors import TriPeaksError
 
 
 def _request_text(request: StartRequest, tr: Translator) -> str:
-    """The question: what would start."""
+    """The question, the message's title: what would start. A title on a phone, whole on one line (at most
+    :data:`~bot.render.view.TITLE_COLUMNS`), so the translations are short."""
     match request:
-        case RandomDeal(rules=None):
-            return tr.gettext("Start a new game?")
-        case RandomDeal(rules=rules) if rules is not None:
-            # TRANSLATORS: {rules} is Easy or Classic
-            return tr.gettext("Start a new {rules} game?").format(rules=tr.gettext(RULE_NAMES[rules]))
+        case RandomDeal(rules=Rules.EASY):
+            # TRANSLATORS: a title, the question before a new game of the Easy rules (King and Ace adjacent) abandons
+            # the game in progress (the buttons: "Yes, start", "Keep playing"). At most 24 columns
+            return tr.gettext("Start an Easy game?")
+        case RandomDeal(rules=Rules.CLASSIC):
+            # TRANSLATORS: a title, the question before a new game of the Classic rules abandons the game in
+            # progress. At most 24 columns
+            return tr.gettext("Start a Classic game?")
         case DealByCode(code) | ChallengeDeal(code=str() as code):
             try:
                 shown = str(GameCode.parse(code))
             except TriPeaksError:  # a code the service will refuse: shown as typed
                 shown = code
-            # TRANSLATORS: the question before starting the deal of a game code; {code} such as TP1-E-AAAAAAB
-            return tr.gettext("Start the deal {code}?").format(code=shown)
-        case DailyDeal(day=None):
-            return tr.gettext("Start today's daily deal?")
-        case DailyDeal(day=day) if day is not None:
-            date = format_date(day, format="medium", locale=tr.babel_locale)
-            return tr.gettext("Start the daily deal of {date}?").format(date=date)
+            # TRANSLATORS: a title, the question before the deal of a game code ({code}, 13 columns such as
+            # TP1-E-AAAAAAB) starts and abandons the game in progress. At most 24 columns with the code
+            return tr.gettext("Start {code}?").format(code=shown)
+        case DailyDeal():  # only today's can be started
+            # TRANSLATORS: a title, the question before today's daily deal starts and abandons the game in progress.
+            # At most 24 columns
+            return tr.gettext("Start the daily deal?")
+    # TRANSLATORS: a title, the question before a new game abandons the game in progress. At most 24 columns
     return tr.gettext("Start a new game?")
 
 

@@ -30,6 +30,7 @@ from bot.render.view import (
     CHOSEN,
     DISCORD_ROW_WIDTH,
     TELEGRAM_ROW_WIDTH,
+    TITLE_COLUMNS,
     Button,
     ButtonStyle,
     View,
@@ -113,7 +114,7 @@ DISCORD_CARD_ROWS = (range(0, 3), range(3, 6), range(6, 10))
 #: Discord on a 360-pixel phone: the header's first line, set as a heading (``###``, a larger bold font), wraps past
 #: about 24 display columns, the plain lines under it past about 30 (seen: es "Puntuación: 490 · Movimientos: 10",
 #: 33 columns, and ru "TP1-C-AAAAAAE · Классический" as a heading, 28, both wrapped mid-line).
-DISCORD_HEADING_COLUMNS = 24
+DISCORD_HEADING_COLUMNS = TITLE_COLUMNS
 DISCORD_TEXT_COLUMNS = 30
 
 

@@ -42,9 +42,9 @@ from bot.app.model import BoardStyle, Settings, Stats
 from bot.i18n import LANGUAGE_NAMES, N_, SUPPORTED_LOCALES, translator
 from bot.render.console import card_key
 from bot.render.endings import daily_error_text
-from bot.render.game import RULE_NAMES, owner_name, pack_line, split_even
+from bot.render.game import RULE_NAMES, daily_title, pack_line, split_even
 from bot.render.tableau import card_label
-from bot.render.view import CHOSEN, Button, ButtonStyle, View
+from bot.render.view import CHOSEN, Button, ButtonStyle, View, owner_name
 from core.deal import GameCode, Rules
 from core.errors import InvalidCardError, InvalidCodeError
 
@@ -112,6 +112,7 @@ def render_rules(locale: str, *, play: bool = False) -> View:
 def render_stats(stats: Stats, locale: str) -> View:
     """A player's statistics."""
     tr = translator(locale)
+    # TRANSLATORS: the title of a player's statistics (a heading on a phone: at most 24 columns)
     title = tr.gettext("Your TriPeaks statistics")
     counting = tr.gettext("A deal you leave untouched is not counted; a game abandoned after a move counts as "
                           "played and not won.")
@@ -140,7 +141,7 @@ def render_daily(day: dt.date, locale: str, code: GameCode | None = None) -> Vie
         # TRANSLATORS: under the daily post; {code} is the deal's code, such as TP1-E-AAAAAAB
         status += "\n" + tr.gettext("Today's code: {code}").format(code=code)
     return View(
-        header=tr.gettext("Daily deal: {date}").format(date=date),
+        header=pack_line([daily_title(tr), date]),
         status=status,
         # TRANSLATORS: under the daily post: play this daily deal
         buttons=((Button(tr.pgettext("button", "Play"), PlayDaily(day), ButtonStyle.PRIMARY),),),
@@ -173,7 +174,8 @@ def render_leaderboard(day: dt.date, results: Sequence[DailyResult], locale: str
     (indented); a legend explains the marks used."""
     tr = translator(locale)
     date = format_date(day, format="medium", locale=tr.babel_locale)
-    title = tr.gettext("Daily leaderboard: {date}").format(date=date)
+    # TRANSLATORS: a title: the leaderboard of the day's daily deal; its date follows. At most 24 columns
+    title = pack_line([tr.gettext("Daily leaderboard"), date])
     if not results:
         return View(header=title, status=tr.gettext("Nobody here has finished today's deal yet"))
     lines = []

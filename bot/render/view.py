@@ -125,6 +125,10 @@ CHOSEN = "✓ "
 TABLEAU_COLUMNS = 30
 #: The widest header line, in display columns of the bold proportional font (about 8 px a column in 300 px).
 HEADER_COLUMNS = 36
+#: The widest a title may be, in display columns: Discord sets a message's first line as a heading, in a larger
+#: bold font, and on a 360-px phone a heading past about 24 columns wraps (``bot.render.platforms.discord_header``
+#: splits a wider one between its `` · `` groups; a title without them, such as a question, must fit whole).
+TITLE_COLUMNS = 24
 
 #: Variation selectors: U+FE0F asks for a character's emoji form, U+FE0E for its text form.
 EMOJI = "\ufe0f"
@@ -156,3 +160,39 @@ def label_width(text: str) -> int:
 def strip_variation(text: str) -> str:
     """``text`` without variation selectors: for plain text (the console, snapshots, a monospace block)."""
     return text.replace(EMOJI, "").replace(TEXT, "")
+
+
+#: The widest a player's name is shown on a board in a group, in display columns.
+OWNER_COLUMNS = 18
+
+
+def owner_name(name: str, width: int = OWNER_COLUMNS) -> str:
+    """``name`` cut to ``width`` display columns (with "…"), on one line.
+
+    >>> owner_name("Ann"), owner_name("Maximilian Alexander von Humboldt")
+    ('Ann', 'Maximilian Alexan…')
+    """
+    name = " ".join(name.split()) or "?"
+    if display_width(name) <= width:
+        return name
+    while display_width(name + "…") > width:
+        name = name[:-1]
+    return name + "…"
+
+
+#: The fewest columns of a name a title keeps, however long the rest of it is in a language.
+TITLE_NAME_COLUMNS = 10
+
+
+def named_title(title: str, name: str) -> str:
+    """``title``, a translated title with ``{name}``, with ``name`` cut (:func:`owner_name`) so the title keeps to
+    :data:`TITLE_COLUMNS` (at least :data:`TITLE_NAME_COLUMNS` of the name, at most
+    :data:`OWNER_COLUMNS`).
+
+    >>> named_title("{name}'s game", "Maximilian Alexander von Humboldt")
+    "Maximilian Alexa…'s game"
+    >>> named_title("Гравець: {name}", "Олександра Кирилівна Ковальчук")
+    'Гравець: Олександра Кир…'
+    """
+    room = TITLE_COLUMNS - display_width(title.format(name=""))
+    return title.format(name=owner_name(name, min(max(room, TITLE_NAME_COLUMNS), OWNER_COLUMNS)))
