@@ -779,6 +779,7 @@ def test_discord_shows_the_languages_as_one_select_menu() -> None:
             rows = discord_rows(view)
             *buttons, menu = rows
             assert isinstance(menu, ShownMenu) and not any(isinstance(row, ShownMenu) for row in buttons)
+            assert menu.emoji == "🌐"  # "Automatic" shown in the menu reads as the language's
             assert [option.command for option in menu.options] == [Language(None), *map(Language, SUPPORTED_LOCALES)]
             assert [option.label for option in menu.options][1:] == [
                 "Português (BR)" if code == "pt_BR" else LANGUAGE_NAMES[code] for code in SUPPORTED_LOCALES]

@@ -79,9 +79,11 @@ class ShownOption:
 @dataclass(frozen=True)
 class ShownMenu:
     """A select menu (Discord): one of its options is chosen, and choosing another is one command, as a tap on
-    its button would be."""
+    its button would be. ``emoji`` before each option says what the menu chooses, also when the option shown is
+    "Automatic"."""
 
     options: tuple[ShownOption, ...]
+    emoji: str | None = None
 
 
 #: Discord's rows: buttons, or a select menu (a row of its own).
@@ -153,6 +155,8 @@ def _discord_card_rows(places: list[Button]) -> list[tuple[Button, ...]]:
 
 #: The commands whose buttons Discord shows as one select menu: a choice among many (the languages).
 DISCORD_MENU_COMMANDS = (Language,)
+#: Before each option of the language menu: a globe, so "Automatic" reads as the language's setting.
+LANGUAGE_EMOJI = "🌐"
 
 
 def is_menu_row(row: tuple[Button, ...]) -> bool:
@@ -162,7 +166,7 @@ def is_menu_row(row: tuple[Button, ...]) -> bool:
 
 def _menu(buttons: list[Button]) -> ShownMenu:
     return ShownMenu(tuple(ShownOption(b.label.removeprefix(CHOSEN), b.command, b.style is ButtonStyle.SUCCESS)
-                           for b in buttons if b.command is not None))
+                           for b in buttons if b.command is not None), LANGUAGE_EMOJI)
 
 
 def discord_rows(view: View) -> DiscordRows:

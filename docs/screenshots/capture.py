@@ -22,6 +22,11 @@ Needs ``simcord[preview]``, ``chromium``, ``fonts-noto-color-emoji`` and ``fonts
   the container), as the bot's players have it by default.
 - ``discord-360-de-midgame.png``, ``discord-360-pl-midgame.png``, ``telegram-360-de-midgame.png``,
   ``telegram-360-pl-midgame.png`` (and ``-group``): the mid-game board in German and Polish.
+- ``discord-360-LANG-settings.png`` (the settings, the language a select menu), ``discord-360-LANG-midgame-text.png``
+  (and ``discord-desktop-...``: the mid-game board as text, a ten written X, each line measured against its
+  columns), ``discord-360-LANG-question.png`` and ``-question-daily.png`` (the questions before a game with moves is
+  abandoned: New game, ``/tripeaks daily``), ``discord-360-LANG-daily.png`` (the daily deal's board) and
+  ``discord-360-LANG-leaderboard.png``, for LANG in en, ru, ja.
 - ``discord-fresh-deal.png`` and ``discord-mid-game.png``: the desktop views of ``docs/discord.md``'s
   "Screenshots" (the mid-game one after a tap on a card that does not fit, its explanation in the status
   line).
@@ -30,7 +35,8 @@ Chromium is driven over its DevTools protocol, so every picture is taken once Si
 updated" and its fonts are loaded (a plain ``--screenshot`` can catch it greyed, still updating), and is
 cropped to the message. For each picture the script also prints what it measured: a code block or ``<pre>``
 wider than its box (Discord cuts it and scrolls sideways, Telegram wraps it), a Telegram button whose label is
-cut, a Discord button row that wrapped. Look at the pictures all the same.
+cut, a Discord button row that wrapped, a line of a Discord code block wider than its characters' columns (a
+character the monospace font lacks, drawn wider from another font). Look at the pictures all the same.
 """
 
 from __future__ import annotations
@@ -66,7 +72,7 @@ from bot.store.database import open_database  # noqa: E402
 from bot.store.migrate import upgrade_database  # noqa: E402
 from core.game import Action, Game, Tap  # noqa: E402
 from tests.core_helpers import winning_line  # noqa: E402
-from tests.discord_harness import button, make_bot  # noqa: E402
+from tests.discord_harness import button, buttons_of, make_bot  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 CODE = "TP1-E-AAAAAAB"
@@ -224,6 +230,41 @@ PREVIEW_MEASURE = WRAPPED_LINES + """(() => {
             problems.push(`code block cut: ${block.scrollWidth} px of text in a ${block.clientWidth}-px box `
                           + `(${style.fontSize} ${style.fontFamily.split(',')[0]})`);
         }
+        // Out of line: a line of the board wider than its characters' columns (a character the monospace font
+        // lacks, drawn from a wider fallback font, as ⑩ was). Each line is measured as drawn (a range over it).
+        const code = block.querySelector('code') || block;
+        const probe = document.createElement('span');
+        probe.style.cssText = 'position: absolute; visibility: hidden; white-space: pre';
+        code.appendChild(probe);
+        probe.textContent = '0'.repeat(20);
+        const column = probe.getBoundingClientRect().width / 20;
+        probe.remove();
+        const walker = document.createTreeWalker(code, NodeFilter.SHOW_TEXT);
+        const nodes = [];
+        for (let node = walker.nextNode(); node; node = walker.nextNode()) nodes.push(node);
+        const at = (position) => {
+            for (const node of nodes) {
+                if (position <= node.length) return [node, position];
+                position -= node.length;
+            }
+            return [nodes[nodes.length - 1], nodes[nodes.length - 1].length];
+        };
+        let start = 0;
+        nodes.map((node) => node.data).join('').split('\\n').forEach((line, index) => {
+            const end = start + line.length;
+            if (line.trim()) {
+                const range = document.createRange();
+                range.setStart(...at(start));
+                range.setEnd(...at(end));
+                const width = range.getBoundingClientRect().width;
+                const columns = [...line].length;
+                if (Math.abs(width - columns * column) > 1) {
+                    problems.push(`code block line ${index + 1} out of line: "${line}" is ${width.toFixed(1)} px, `
+                                  + `${columns} columns make ${(columns * column).toFixed(1)}`);
+                }
+            }
+            start = end + 1;
+        });
     });
     message.querySelectorAll('.component-row').forEach((row, index) => {
         const buttons = [...row.querySelectorAll('button')];
@@ -340,8 +381,39 @@ async def discord_shots(work: Path, browser: Browser, langs: Sequence[str],
                 for action in line[MIDGAME_MOVES:]:
                     message = await click(player, message, command_of(action))
                 await shoot("won")
+                await more_discord_shots(env, browser, channel, player, lang, problems)
             if "en" in langs:
                 await legacy_shots(env, browser, guild, problems)
+
+
+async def more_discord_shots(env: simcord.Env, browser: Browser, channel: Any, player: Any, lang: str,
+                             problems: dict[str, list[str]]) -> None:
+    """The settings (the language's select menu), the text board (a ten is X), the questions before a game in
+    progress is abandoned (a new game, the daily deal), the daily board and the leaderboard: at 360 px, and the
+    text board at desktop width too."""
+
+    async def shoot(state: str, *widths: int) -> None:
+        for width in widths or (PHONE,):
+            size = "360" if width == PHONE else "desktop"
+            await shoot_preview(env, browser, channel, player, width, HERE / f"discord-{size}-{lang}-{state}.png",
+                                problems)
+
+    settings = (await player.slash(channel, "tripeaks settings")).response
+    await shoot("settings")
+    await player.click(settings, custom_id="tp:set:board:text")
+    message = (await player.slash(channel, "tripeaks new", code=CODE)).response
+    for action in winning_line(CODE)[:MIDGAME_MOVES]:
+        message = await click(player, message, command_of(action))
+    await shoot("midgame-text", PHONE, DESKTOP)
+    await player.click(message, custom_id=button(message, command="n")["custom_id"])
+    await shoot("question")
+    asked = (await player.slash(channel, "tripeaks daily")).response
+    await shoot("question-daily")
+    yes = next(b for b in buttons_of(asked) if b["custom_id"].startswith("tp:y:"))
+    await player.click(asked, custom_id=yes["custom_id"])
+    await shoot("daily")
+    await player.slash(channel, "tripeaks leaderboard")
+    await shoot("leaderboard")
 
 
 async def legacy_shots(env: simcord.Env, browser: Browser, guild: Any,

@@ -95,7 +95,7 @@ def menu_item(menu: ShownMenu, index: int) -> PayloadMenu:
     """The select menu for one of :func:`bot.render.platforms.discord_rows`' menus, the ``index``-th of its
     message: each option's value its command encoded, the chosen one the menu's default."""
     return PayloadMenu(f"tpm:{index}", [discord.SelectOption(label=option.label, value=encode(option.command),
-                                                             default=option.chosen)
+                                                             default=option.chosen, emoji=menu.emoji)
                                         for option in menu.options])
 
 
