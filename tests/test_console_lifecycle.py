@@ -171,7 +171,7 @@ async def test_the_settings_toggle_winnable_only(service: GameService) -> None:
     s = Session(service)
     await s.open()
     out = await s.say("settings")
-    assert "Only winnable deals: off (default: on for Classic)" in out and "[winnable] Only winnable: off" in out
+    assert "Only winnable deals: off\n(default: on for Classic)\n" in out and "[winnable] Only winnable: off" in out
     out = await s.say("winnable")
     assert "Only winnable deals: on\n" in out and "[winnable] ✓ Only winnable: on*" in out
     settings = await service.get_settings(s.chat.player)

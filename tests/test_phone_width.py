@@ -408,3 +408,69 @@ def test_japanese_questions_fit_one_telegram_line() -> None:
         header = render_confirm_start(current, request, "ja", elsewhere=True).header
         assert "\n" not in header and display_width(header) <= HEADER_COLUMNS, (header, display_width(header))
         assert header.endswith("？")
+
+
+def every_settings_state() -> Iterator[Settings]:
+    """Every combination a player can choose: explanations, the rules, winnable-only (never chosen too), the board,
+    four colours, and the language (automatic, or chosen)."""
+    import itertools
+
+    from bot.app.model import BoardStyle
+
+    for explain, rules, winnable, board, four, language in itertools.product(
+            (True, False), Rules, (None, True, False), BoardStyle, (True, False), (None, "ja")):
+        yield Settings(language=language, explain_refusals=explain, default_rules=rules, winnable_only=winnable,
+                       board=board, four_colour=four)
+
+
+def test_every_settings_line_fits_a_phone_on_both_platforms() -> None:
+    """The settings message, in every state and language, as each platform shows it: on Telegram every line of the
+    bold title and the status within a line (:data:`HEADER_COLUMNS`); on Discord the title within the heading and
+    every line of the status quote within :data:`QUOTE_COLUMNS`. Seen wrapping before: "Only winnable deals: off
+    (default: on for Classic)", and Japanese 「新しいゲームのルール：イージー」 broken inside 「イージー」. A line too
+    wide breaks where a reader breaks it (at its colon, between words), the rest indented; Discord keeps the
+    indent as no-break spaces, as it drops leading spaces."""
+    from bot.adapters.discord.views import INDENT_SPACE, status_text
+    from bot.render.view import QUOTE_COLUMNS
+
+    for locale in SUPPORTED_LOCALES:
+        for state in every_settings_state():
+            for pictures in (True, False):
+                view = render_settings(state, locale, pictures=pictures)
+                status = view.status or ""
+                for line in (view.header, *status.split("\n")):  # Telegram
+                    assert display_width(line) <= HEADER_COLUMNS, (locale, line)
+                heading, under = discord_header(view.header)
+                assert not under and display_width(heading) <= DISCORD_HEADING_COLUMNS, (locale, heading)
+                for line in status_text(status).split("\n"):
+                    assert line.startswith("> ") and not line.startswith(">  "), line
+                    shown = line.removeprefix("> ").replace("\\", "")  # the markdown escapes are not drawn
+                    assert display_width(shown) <= QUOTE_COLUMNS, (locale, shown, display_width(shown))
+                # each setting starts a line at the left (the default under winnable-only too), a broken one
+                # goes on indented
+                starts = [line for line in status.split("\n") if not line.startswith("  ")]
+                assert len(starts) == (6 if pictures else 4) + (state.winnable_only is None), (locale, status)
+                assert not any(line.startswith(INDENT_SPACE) for line in starts)
+                if locale == "ja" and state.default_rules is Rules.EASY:
+                    assert any("イージー" in line for line in status.split("\n"))
+
+
+def test_a_leaderboard_entry_keeps_its_indent_on_discord() -> None:
+    """Each entry is two lines, the second ("score · moves · time") indented under the name; Discord's markdown
+    drops a line's leading spaces, so its output starts that line with no-break spaces, which it keeps."""
+    from bot.adapters.discord.views import INDENT_SPACE, status_text
+    from bot.app.daily import DailyResult
+    from bot.render.replies import LEADERBOARD_INDENT, render_leaderboard
+
+    results = [DailyResult(name, str(i), 650 - i, 30 + i, i % 2 == 0, i, 0, 185.0 + i,
+                           dt.datetime(2026, 12, 31, 9, 0, tzinfo=dt.UTC))
+               for i, name in enumerate(["Ann", "Олександра", "山田花子"])]
+    for locale in SUPPORTED_LOCALES:
+        status = render_leaderboard(dt.date(2026, 12, 31), results, locale).status or ""
+        shown = status_text(status).split("\n")
+        for place, result in enumerate(results, start=1):
+            first, second = shown[2 * place - 2], shown[2 * place - 1]
+            assert first.startswith(f"> {place}\\. "), first
+            indent = INDENT_SPACE * len(LEADERBOARD_INDENT)
+            assert second.startswith(f"> {indent}") and second[2 + len(indent)] != " ", second
+            assert str(result.score) in second, (locale, second)

@@ -808,9 +808,10 @@ def test_settings_show_what_is_chosen() -> None:
     view = render_settings(Settings(language="ja", explain_refusals=False, default_rules=Rules.CLASSIC), "ja")
     tr = translator("ja")
     off = tr.gettext("Explain refused moves: {state}").format(state=tr.pgettext("setting", "off"))
-    winnable = tr.gettext("Only winnable deals: {state}").format(state=tr.gettext(
-        "{state} (default: on for Classic)").format(state=tr.pgettext("setting", "on")))
-    assert view.status == f"{off}\n新しいゲームのルール：クラシック\n{winnable}\n盤面の表示：画像\n4色のスート：オフ\n言語：日本語"
+    winnable = tr.gettext("Only winnable deals: {state}").format(state=tr.pgettext("setting", "on"))
+    default = tr.gettext("(default: on for Classic)")
+    assert view.status == (f"{off}\n新しいゲームのルール：\n  クラシック\n{winnable}\n{default}\n盤面の表示：画像\n"
+                           "4色のスート：オフ\n言語：日本語")
     only_winnable = tr.pgettext("button", "Only winnable: on")
     assert [b.label for b in view.all_buttons() if b.style is ButtonStyle.SUCCESS] == [
         "✓ クラシック", f"✓ {only_winnable}", "✓ 画像", "✓ 日本語"]  # winnable-only: on by default for Classic

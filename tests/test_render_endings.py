@@ -332,7 +332,7 @@ def test_the_winnable_only_toggle() -> None:
     toggles = [b for b in classic.all_buttons() if isinstance(decode(payload_of(b)), WinnableOnly)]
     assert [(b.label, decode(payload_of(b)), b.style) for b in toggles] == [
         ("✓ Only winnable: on", WinnableOnly(False), ButtonStyle.SUCCESS)]
-    assert "Only winnable deals: on (default: on for Classic)" in (classic.status or "")
+    assert "Only winnable deals: on\n(default: on for Classic)\n" in (classic.status or "")
     easy = render_settings(Settings(), "en")
     assert [(b.label, decode(payload_of(b))) for b in easy.all_buttons() if isinstance(decode(payload_of(b)), WinnableOnly)] \
         == [("Only winnable: off", WinnableOnly(True))]

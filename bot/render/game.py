@@ -13,6 +13,7 @@
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Sequence
 
 from babel.dates import format_date
@@ -120,6 +121,43 @@ def pack_line(groups: Sequence[str], width: int = HEADER_COLUMNS, separator: str
         else:
             lines.append(group)
     return "\n".join(lines)
+
+
+#: Where a line may break: after a space (not one before a French colon), after a Japanese full-width colon or
+#: comma, before a full-width bracket.
+_BREAKS = re.compile("(?<= )(?![:;!?])|(?<=[：、])|(?=（)")
+
+
+def wrap_words(line: str, width: int, indent: str = "  ") -> list[str]:
+    """``line`` on lines of at most ``width`` display columns, broken only where a reader breaks it (between words,
+    after a Japanese "：" or before its "（"), never inside a word as a narrow screen would; a line that fits stays
+    whole, a label and its value ("Rules for new games: Easy") break at the colon first, and the lines after the
+    first are indented by ``indent``, so they read as part of the one above.
+
+    >>> wrap_words("Rules for new games: Easy", 25)
+    ['Rules for new games: Easy']
+    >>> wrap_words("Объяснять отклонённые ходы: выключено", 25)
+    ['Объяснять отклонённые', '  ходы: выключено']
+    >>> wrap_words("Язык: автоматически (Русский)", 25)
+    ['Язык:', '  автоматически (Русский)']
+    >>> wrap_words("新しいゲームのルール：イージー", 25)
+    ['新しいゲームのルール：', '  イージー']
+    """
+    if display_width(line) <= width:
+        return [line]
+    colon = re.search(": |：", line)
+    if colon is not None:
+        head, tail = line[:colon.start() + 1], line[colon.end():]
+        if display_width(head) <= width and display_width(indent + tail) <= width:
+            return [head, indent + tail]
+    lines = [""]
+    for word in (piece for piece in _BREAKS.split(line) if piece):
+        room = width if len(lines) == 1 else width - display_width(indent)
+        if not lines[-1] or display_width((lines[-1] + word).rstrip()) <= room:
+            lines[-1] += word
+        else:
+            lines.append(word)
+    return [lines[0].rstrip(), *(indent + more.rstrip() for more in lines[1:])]
 
 
 def _header(snapshot: GameSnapshot, tr: Translator, *, owner_label: bool) -> str:

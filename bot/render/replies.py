@@ -42,9 +42,9 @@ from bot.app.model import BoardStyle, Settings, Stats
 from bot.i18n import LANGUAGE_NAMES, N_, SUPPORTED_LOCALES, translator
 from bot.render.console import card_key
 from bot.render.endings import daily_error_text
-from bot.render.game import RULE_NAMES, daily_title, pack_line, split_even
+from bot.render.game import RULE_NAMES, daily_title, pack_line, split_even, wrap_words
 from bot.render.tableau import card_label
-from bot.render.view import CHOSEN, Button, ButtonStyle, View, owner_name
+from bot.render.view import CHOSEN, QUOTE_COLUMNS, Button, ButtonStyle, View, owner_name
 from core.deal import GameCode, Rules
 from core.errors import InvalidCardError, InvalidCodeError
 
@@ -284,17 +284,15 @@ def render_settings(settings: Settings, locale: str, *, pictures: bool = True) -
     picture = settings.board is BoardStyle.PICTURE
     four = settings.four_colour
     winnable_state = tr.pgettext("setting", "on") if winnable else tr.pgettext("setting", "off")
-    if settings.winnable_only is None:
-        # TRANSLATORS: the state of the setting "Only winnable deals" when the player never chose it: {state} is on
-        # or off, and the default is on for Classic rules and off for Easy ("Only winnable deals: off (default: on
-        # for Classic)")
-        winnable_state = tr.gettext("{state} (default: on for Classic)").format(state=winnable_state)
     lines = [
         # TRANSLATORS: the setting that says why a tapped card was not played; {state} is on or off
         tr.gettext("Explain refused moves: {state}").format(state=state),
         tr.gettext("Rules for new games: {rules}").format(rules=tr.gettext(RULE_NAMES[settings.default_rules])),
         # TRANSLATORS: new random deals only among those the solver proved winnable
         tr.gettext("Only winnable deals: {state}").format(state=winnable_state),
+        # TRANSLATORS: a line of its own under "Only winnable deals: on/off" when the player never chose it: the
+        # setting is then on for Classic rules and off for Easy. At most 25 columns, or it breaks at its colon
+        *((tr.gettext("(default: on for Classic)"),) if settings.winnable_only is None else ()),
         # TRANSLATORS: how the game's board is shown on Discord and Telegram: {board} is "picture" or "text"
         tr.gettext("Board: {board}").format(
             # TRANSLATORS: the board setting's state: shown as a picture of the cards
@@ -309,7 +307,7 @@ def render_settings(settings: Settings, locale: str, *, pictures: bool = True) -
         tr.gettext("Language: {language}").format(language=language),
     ]
     if not pictures:
-        del lines[3:5]
+        del lines[-3:-1]
     explain_button = choice(
         # TRANSLATORS: settings button: the setting "Explain refused moves", on or off (shows the state it is in)
         tr.pgettext("button", "Explanations: on") if explain
@@ -342,7 +340,7 @@ def render_settings(settings: Settings, locale: str, *, pictures: bool = True) -
     return View(
         # TRANSLATORS: the title of the settings message
         header=tr.gettext("Settings"),
-        status="\n".join(lines),
+        status="\n".join(part for line in lines for part in wrap_words(line, QUOTE_COLUMNS)),
         buttons=((explain_button,), rules_row, (winnable_button,),
                  *((board_row, (four_button,)) if pictures else ()), (automatic,),
                  *split_even(languages, SETTINGS_PER_ROW)),

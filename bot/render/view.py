@@ -129,6 +129,11 @@ HEADER_COLUMNS = 36
 #: bold font, and on a 360-px phone a heading past about 24 columns wraps (``bot.render.platforms.discord_header``
 #: splits a wider one between its `` · `` groups; a title without them, such as a question, must fit whole).
 TITLE_COLUMNS = 24
+#: The widest line of a message's status, in display columns, where it must not wrap (the settings): Discord shows
+#: the status as a quote, whose bar and margin leave less than a header's line. Measured on SimCord's preview at
+#: 360 px: "Правила новых игр: Лёгкий" (25) fits and "Только выигрышные раздачи:" (26) wraps; Japanese wraps past
+#: 26, Latin past about 28.
+QUOTE_COLUMNS = 25
 
 #: Variation selectors: U+FE0F asks for a character's emoji form, U+FE0E for its text form.
 EMOJI = "\ufe0f"

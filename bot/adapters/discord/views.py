@@ -144,10 +144,21 @@ def header_text(header: str) -> str:
     return f"{heading}\n{plain(rest)}" if rest else heading
 
 
+#: What a status line's leading spaces become: Discord's markdown drops a line's leading spaces (a leaderboard
+#: entry's second line, a wrapped setting lost their indent), and keeps no-break spaces.
+INDENT_SPACE = "\u00a0"
+
+
 def status_text(status: str) -> str:
-    """The status lines (a refusal, a cleared peak, the end of the game) as a quote, so they stand apart from the
-    score above and the buttons below."""
-    return "\n".join(f"> {line}" if line.strip() else ">" for line in plain(status).split("\n"))
+    r"""The status lines (a refusal, a cleared peak, the end of the game) as a quote, so they stand apart from the
+    score above and the buttons below; a line's indent kept as no-break spaces.
+
+    >>> status_text("1. Ann\n  score 650")
+    '> 1\\. Ann\n> \xa0\xa0score 650'
+    """
+    lines = plain(status).split("\n")
+    kept = [INDENT_SPACE * (len(line) - len(line.lstrip(" "))) + line.lstrip(" ") for line in lines]
+    return "\n".join(f"> {line}" if line.strip() else ">" for line in kept)
 
 
 def tableau_of(view: View) -> str | None:
