@@ -86,7 +86,7 @@ async def test_subscribe_post_play_and_leaderboard(service: GameService) -> None
         board, sent = await slash(env, bob, channel, "tripeaks leaderboard")
         assert not sent.ephemeral
         # Discord shows "1. bob": the dot escaped (so the line is no numbered list), not the number
-        assert f"1\\. bob\n>   score {game.game.score} · {game.game.moves} moves · " in text_of(board)
+        assert f"1\\. bob\n> \u00a0\u00a0score {game.game.score} · {game.game.moves} moves · " in text_of(board)
         assert "\\1." not in text_of(board)
 
         # a restart: the new bot process does not post the day again

@@ -135,6 +135,6 @@ async def test_the_attempt_counts_on_the_server_wherever_played_then_daily_is_pr
         for action in winning_line(CODE):
             board, _ = await click(t.env, t.alice, board, button(board, command=str(action)))
         leaderboard, _ = await slash(t.env, t.bob, t.channel, "tripeaks leaderboard")
-        assert "1\\. alice 💡1\n>   score 752 · " in said(leaderboard)
+        assert "1\\. alice 💡1\n> \u00a0\u00a0score 752 · " in said(leaderboard)
         replay, _ = await slash(t.env, t.alice, t.channel, "tripeaks daily")
         assert "practice, unranked" in text_of(replay) and UNDO_ICON in labels_of(replay)
