@@ -1,5 +1,5 @@
 """The daily deal on Discord, on SimCord: a member with Manage Server subscribes a channel, the poster posts the
-day's code with a Play button at its time (once, also after a restart), Play starts the deal on the server's
+day's deal (its date, never its code) with a Play button at its time (once, also after a restart), Play starts the deal on the server's
 leaderboard, and /tripeaks leaderboard shows it."""
 
 from __future__ import annotations
@@ -75,10 +75,11 @@ async def test_subscribe_post_play_and_leaderboard(service: GameService) -> None
         clock.at(9, 30)
         assert await poster(service, env.bot, clock).run_once() == 1
         (post,) = daily_posts(channel)
-        assert "### Daily deal\nNovember 29, 2026" in text_of(post) and CODE in text_of(post)
+        assert "### Daily deal\nNovember 29, 2026" in text_of(post) and CODE not in text_of(post)
 
         result, _ = await click(env, bob, post, button(post, label="Play"))
-        assert f"\nDaily deal · Nov 29, 2026\n{CODE} · Easy\n" in text_of(result).split("```")[0]
+        header = text_of(result).split("```")[0]
+        assert "\nDaily deal · Nov 29, 2026\nEasy\n" in header and CODE not in header  # the day and the rules
         game = await service.current_game(PlayerKey("discord", str(bob.id)))
         assert game is not None
         for action in winning_line(CODE):

@@ -453,7 +453,7 @@ CONTEXT_DEPENDENT = [
     "TriPeaks {code}: score {score}, peaks {peaks}/3", "TriPeaks daily {date}: score {score}, peaks {peaks}/3",
     "{card} was not played. {reason}", "This game was abandoned", "Peak cleared: +100!", "Your game goes on",
     "Start {code}?", "Start a new game?", "Start an Easy game?", "Start a Classic game?", "Start the daily deal?",
-    "Your TriPeaks statistics", "Today's code: {code}",
+    "Your TriPeaks statistics", "daily deal of {date}",
     "✗ not won", "⏳ still playing", "💡 hints", "↶ undos", "score {score} · {moves} move · {time}",
     "This deal could not be won",
     "These are {name}'s settings: only they can change them",

@@ -8,6 +8,7 @@ header keeps to its short lines; every Telegram keyboard row fits the phone's wi
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import re
 from collections.abc import Iterator
@@ -299,7 +300,7 @@ DAYS = (*(dt.date(2026, month, 28) for month in range(1, 13)), dt.date(2026, 9, 
 
 def discord_titled_views(locale: str) -> Iterator[View]:
     """Every message Discord shows with a title (a header), with the longest names, dates and codes it takes."""
-    from bot.app.commands import ChallengeDeal, DailyDeal, DealByCode, RandomDeal
+    from bot.app.commands import ChallengeDeal, DailyDeal, DealByCode, RandomDeal, ReplayDeal
     from bot.app.daily import DailyResult
     from bot.render.endings import render_review, render_share
     from bot.render.lifecycle import render_confirm_start, render_kept
@@ -316,17 +317,20 @@ def discord_titled_views(locale: str) -> Iterator[View]:
     game.apply(Draw())
     for name in LONG_NAMES:
         for daily, practice in ((None, None), (DAYS[-1], None), (None, DAYS[-1])):
-            snapshot = GameSnapshot(MAX_ID, 1, PlayerKey("discord", "1"), name, game, daily=daily, practice_of=practice,
-                                    undos_used=100, hints_used=51, dealt_winnable=True)
-            for owner_label in (True, False):
-                yield render_game(snapshot, locale, Settings(), owner_label=owner_label)
+            for hidden in (False, True) if daily or practice else (False,):  # the day's code hidden while it runs
+                snapshot = GameSnapshot(MAX_ID, 1, PlayerKey("discord", "1"), name, game, daily=daily,
+                                        practice_of=practice, undos_used=100, hints_used=51, dealt_winnable=True,
+                                        code_hidden=hidden)
+                for owner_label in (True, False):
+                    yield render_game(snapshot, locale, Settings(), owner_label=owner_label)
         yield render_share(GameSnapshot(MAX_ID, 1, PlayerKey("discord", "1"), name, game), locale, replay="x")
     current = GameSnapshot(MAX_ID, 1, PlayerKey("discord", "1"), "", game)
     for request in (RandomDeal(), *(RandomDeal(rules=rules) for rules in Rules), DealByCode("TP1-C-ZZZZZZZ"),
-                    ChallengeDeal(1, "TP1-E-ZZZZZZZ"), ChallengeDeal(1, None), DailyDeal(), DailyDeal(DAYS[-1])):
+                    ChallengeDeal(1, "TP1-E-ZZZZZZZ"), ChallengeDeal(1, None), DailyDeal(), DailyDeal(DAYS[-1]),
+                    ReplayDeal(1)):
         yield render_confirm_start(current, request, locale, elsewhere=True)
     for day in DAYS:
-        yield render_daily(day, locale, GameCode(Rules.CLASSIC, 26**7 - 1))
+        yield render_daily(day, locale)
         yield render_leaderboard(day, [], locale)
     result = DailyResult("Ann", "1", 650, 30, True, 0, 0, 185.0, dt.datetime(2026, 12, 31, 9, 0, tzinfo=dt.UTC))
     yield render_leaderboard(DAYS[-1], [result], locale)
@@ -337,6 +341,8 @@ def discord_titled_views(locale: str) -> Iterator[View]:
     snapshot = GameSnapshot(MAX_ID, 1, PlayerKey("discord", "1"), "", game)  # a bot's game has a code (a deal card
     yield render_review(snapshot, None, locale)                               # by card is the command line's)
     yield render_review(snapshot, Review(False, 480, 700, True, None, 5), locale)
+    for day in DAYS:  # a daily deal's review while its code is hidden: by its day
+        yield render_review(dataclasses.replace(snapshot, daily=day, code_hidden=True), None, locale)
 
 
 def test_every_discord_title_fits_a_phone_in_every_language() -> None:

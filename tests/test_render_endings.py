@@ -12,6 +12,7 @@ import datetime as dt
 import functools
 
 import pytest
+from babel.dates import format_date
 
 from bot.app.codec import decode
 from bot.app.commands import (
@@ -27,13 +28,16 @@ from bot.app.commands import (
     WinnableOnly,
 )
 from bot.app.daily import DailyResult
-from bot.app.model import DealVerdict, GameSnapshot, Hint, PlayerKey, Settings, Stats
+from bot.app.errors import NotCurrentGame
+from bot.app.model import DealVerdict, GameSnapshot, Hint, Offers, PlayerKey, Settings, Stats
+from bot.i18n import SUPPORTED_LOCALES, translator
 from bot.render.console import console_rows
 from bot.render.endings import render_review, render_share, share_text
 from bot.render.game import play_ack, render_game
 from bot.render.lifecycle import render_confirm_start, render_kept, render_welcome
+from bot.render.offers import render_offers
 from bot.render.platforms import discord_rows, telegram_row_fits, telegram_rows
-from bot.render.replies import render_leaderboard, render_settings, render_stats
+from bot.render.replies import error_text, render_leaderboard, render_settings, render_stats
 from bot.render.view import ButtonStyle, View, strip_variation
 from core.deal import Rules
 from core.game import Draw, Game, Status, Tap
@@ -351,3 +355,42 @@ def test_the_leaderboard_marks_games_not_won_hints_and_undos() -> None:
                          "3. cat ✗ ↶1", "  score 470 · 30 moves · 3:20", "✗ not won · 💡 hints · ↶ undos"]
     plain = render_leaderboard(dt.date(2026, 11, 29), results[:1], "en").status or ""
     assert "✗" not in plain and "💡" not in plain  # no legend without marks
+
+
+# --- a daily deal's code while its day runs ------------------------------------------------------------------------
+
+
+@functools.cache
+def review_of_the_deal(code: str) -> Review:
+    return review(Game.from_code(code), [])
+
+
+@pytest.mark.parametrize("locale", SUPPORTED_LOCALES)
+def test_a_hidden_code_is_named_by_its_day_in_every_view_of_the_game(locale: str) -> None:
+    """The code deals every card: while its day runs, a daily deal's games (the attempt, a practice) show it in no
+    view, text or button, in any language: their board, its closed form, the review, the shared result (its Play
+    button and link), the question before abandoning it, the answer to a tap on an old board, the inline offer."""
+    code = "TP1-E-ATLPTSL"
+    game = Game.from_code(code)
+    day = dt.date(2026, 12, 2)
+    attempt = GameSnapshot(7, 3, PlayerKey("telegram", "1"), "Ann", game, daily=day, code_hidden=True,
+                           settings=Settings())
+    practice = dataclasses.replace(attempt, daily=None, practice_of=day)
+    for snapshot in (attempt, practice):
+        views = [render_game(snapshot, locale, snapshot.settings, owner_label=True),
+                 render_game(dataclasses.replace(snapshot, abandoned=True), locale, snapshot.settings, latest=False),
+                 render_review(snapshot, review_of_the_deal(code), locale),
+                 render_share(snapshot, locale, replay=None, challenge=True),
+                 render_confirm_start(snapshot, RandomDeal(), locale, elsewhere=False)]
+        texts = [str(view) for view in views]
+        texts.append(error_text(NotCurrentGame(snapshot), locale))
+        texts.append(str(render_offers(Offers(snapshot, None, day), locale, lambda request: repr(request))))
+        texts.append(share_text(snapshot, locale, replay=None))
+        for text in texts:
+            for letter in "EC":
+                assert f"TP1-{letter}-ATLPTSL" not in text and "ATLPTSL" not in text, text
+        assert format_date(day, format="medium", locale=translator(locale).babel_locale) in views[2].header
+    # once the day is over (the snapshot's code no longer hidden), a practice game names its code again
+    shown = dataclasses.replace(practice, code_hidden=False)
+    assert code in render_game(shown, locale, shown.settings).header
+    assert code in render_review(shown, review_of_the_deal(code), locale).header

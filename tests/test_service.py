@@ -16,6 +16,7 @@ from sqlalchemy.engine import URL
 
 from bot.app import errors
 from bot.app.codec import game_command
+from bot.app.commands import ChallengeDeal, ConfirmStart, Replay, ReplayDeal
 from bot.app.daily import daily_code
 from bot.app.model import DealVerdict, Hint, PlayerKey, Settings, Stats
 from bot.app.service import GameService
@@ -110,6 +111,47 @@ async def test_a_daily_game_is_marked_with_its_day(service: GameService) -> None
     assert (await service.current_game(ALICE)).daily == day  # type: ignore[union-attr]
     with pytest.raises(errors.BadPayload):  # a later day than today is a tampered button
         await service.new_daily_game(ALICE, "Alice", service.today() + dt.timedelta(days=1))
+
+
+async def test_a_daily_deals_code_is_hidden_in_every_game_of_it_while_its_day_runs(service: GameService) -> None:
+    """A code deals every card. While the day runs, the attempt, its replay (by button, or asked first: the
+    question's Yes names the game, not the code), the code typed under the other letter once the attempt is over
+    and a friend's challenge of it are games of the day's deal (``practice_of``) whose code is hidden; the next day
+    their codes show, but for an attempt still being played."""
+    day = dt.date(2026, 12, 2)
+    now = [dt.datetime.combine(day, dt.time(23), tzinfo=dt.UTC)]
+    service.daily_codes.clock = lambda: now[0]
+    service.daily_codes.function = lambda d, secret: GameCode.parse(WIN_CODE if d == day else "TP1-E-AAAAAAD")
+    carol = PlayerKey("discord", "300")
+    playing = await service.new_daily_game(carol, "Carol", day)
+    attempt = await service.new_daily_game(ALICE, "Alice", day)
+    assert attempt.code_hidden and playing.code_hidden
+    await play(service, ALICE, attempt.game_id, attempt.version, winning_line(WIN_CODE))
+    assert (await service.game(attempt.game_id)).code_hidden
+    replay = await service.act(ALICE, "Alice", Replay(attempt.game_id))
+    assert (replay.daily, replay.practice_of, replay.code_hidden) == (None, day, True)
+    await play(service, ALICE, replay.game_id, replay.version, [DRAW])
+    with pytest.raises(errors.ConfirmAbandon) as asked:
+        await service.act(ALICE, "Alice", Replay(attempt.game_id), ask=True)
+    assert asked.value.request == ReplayDeal(attempt.game_id)
+    again = await service.start(ALICE, "Alice", ConfirmStart(replay.game_id, ReplayDeal(attempt.game_id)))
+    assert (str(again.game.code), again.practice_of, again.code_hidden) == (WIN_CODE, day, True)
+    with pytest.raises(errors.NotYourGame):  # a replay by game is of one's own game only
+        await service.start(BOB, "Bob", ReplayDeal(attempt.game_id))
+    classic = str(GameCode(Rules.CLASSIC, GameCode.parse(WIN_CODE).number))
+    typed = await service.new_game(ALICE, "Alice", code=classic)
+    assert (typed.game.rules, typed.practice_of, typed.code_hidden) == (Rules.CLASSIC, day, True)
+    await service.new_daily_game(BOB, "Bob", day)
+    await service.new_game(BOB, "Bob")  # his attempt abandoned: over
+    challenged = await service.start(BOB, "Bob", ChallengeDeal(attempt.game_id, None))
+    assert (challenged.practice_of, challenged.code_hidden) == (day, True)
+    other = await service.new_game(BOB, "Bob", code="TP1-E-AAAAAAB")
+    assert (other.practice_of, other.code_hidden) == (None, False)
+
+    now[0] += dt.timedelta(hours=2)  # the day is over
+    for game_id in (attempt.game_id, replay.game_id, again.game_id, typed.game_id, challenged.game_id):
+        assert not (await service.game(game_id)).code_hidden, game_id
+    assert (await service.game(playing.game_id)).code_hidden  # Carol's attempt is still being played
 
 
 async def test_players_are_keyed_by_platform_and_user_id(service: GameService) -> None:

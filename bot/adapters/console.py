@@ -333,7 +333,7 @@ def _commands(view: View) -> dict[str, Command]:
 
 def _replay_of(content: Content) -> str | None:
     """How a shared result's reader plays the same deal: none for a daily deal, whose code would give it away."""
-    if not isinstance(content, ShareOf) or content.snapshot.daily is not None:
+    if not isinstance(content, ShareOf) or content.snapshot.daily is not None or content.snapshot.code_hidden:
         return None
     return REPLAY_TEXT.format(code=content.snapshot.game.code)
 

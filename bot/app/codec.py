@@ -14,6 +14,8 @@ Language(locale='uk')
 ConfirmStart(abandon=42, request=DealByCode(code='TP1-E-AAAAAAB'))
 >>> decode("tp:b:x:42:TP1-E-AAAAAAB")
 Begin(request=ChallengeDeal(game_id=42, code='TP1-E-AAAAAAB'))
+>>> decode("tp:y:42:r:41")
+ConfirmStart(abandon=42, request=ReplayDeal(game_id=41))
 >>> decode("tp:g:42:7:99")
 Traceback (most recent call last):
 ...
@@ -46,6 +48,7 @@ from bot.app.commands import (
     PlayDaily,
     RandomDeal,
     Replay,
+    ReplayDeal,
     Resume,
     Review,
     Share,
@@ -67,9 +70,11 @@ HINT = "h"
 NEW_GAME = "n"
 _FINISHED_WORDS: dict[str, type[Replay] | type[Review] | type[Share]] = {"r": Replay, "v": Review, "s": Share}
 _GAME_RE = re.compile(r"^tp:g:(\d{1,18}):(\d{1,9}):(\d{1,2}|[dunhrvs])$")
-_CONFIRM_RE = re.compile(r"^tp:y:(\d{1,18}):(?:n:([ec-]):([01-])|c:(TP1-[A-Z]-[A-Z]{1,7})|d:(\d{4}-\d{2}-\d{2}|-)|x:(\d{1,18}):(TP1-[A-Z]-[A-Z]{1,7}|-))$")
+_REQUEST = (r"(?:n:([ec-]):([01-])|c:(TP1-[A-Z]-[A-Z]{1,7})|d:(\d{4}-\d{2}-\d{2}|-)|x:(\d{1,18}):(TP1-[A-Z]-[A-Z]{1,7}|-)"
+            r"|r:(\d{1,18}))")
+_CONFIRM_RE = re.compile(rf"^tp:y:(\d{{1,18}}):{_REQUEST}$")
 _KEEP_RE = re.compile(r"^tp:k:(\d{1,18})$")
-_BEGIN_RE = re.compile(r"^tp:b:(?:n:([ec-]):([01-])|c:(TP1-[A-Z]-[A-Z]{1,7})|d:(\d{4}-\d{2}-\d{2}|-)|x:(\d{1,18}):(TP1-[A-Z]-[A-Z]{1,7}|-))$")
+_BEGIN_RE = re.compile(rf"^tp:b:{_REQUEST}$")
 _RULES = "tp:rules"
 _RESUME = "tp:resume"
 _BLANK_RE = re.compile(r"^tp:-:(\d)$")
@@ -233,13 +238,17 @@ def _request_text(request: StartRequest) -> str:
             return f"d:{day.isoformat() if day is not None else '-'}"
         case ChallengeDeal(game_id, code):
             return f"x:{game_id}:{code or '-'}"
+        case ReplayDeal(game_id):
+            return f"r:{game_id}"
     raise TypeError(f"not a start request: {request!r}")
 
 
 def _request(match: re.Match[str]) -> StartRequest:
     """The start request in a confirmation's or a start button's payload (the groups after its prefix)."""
     groups = match.groups()
-    rules_letter, winnable, code, day, challenged, challenge_code = groups[-6:]
+    rules_letter, winnable, code, day, challenged, challenge_code, replayed = groups[-7:]
+    if replayed is not None:
+        return ReplayDeal(int(replayed))
     if challenged is not None:
         return ChallengeDeal(int(challenged), None if challenge_code == "-" else challenge_code)
     if code is not None:

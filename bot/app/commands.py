@@ -103,8 +103,16 @@ class ChallengeDeal:
     code: str | None
 
 
+@dataclass(frozen=True)
+class ReplayDeal:
+    """Replay of the player's game ``game_id`` whose code must stay unsaid (a daily deal while its day runs): the same
+    deal again, ranked nowhere. Other games are replayed by their code (:class:`DealByCode`)."""
+
+    game_id: int
+
+
 #: What a player asks to start.
-StartRequest = RandomDeal | DealByCode | DailyDeal | ChallengeDeal
+StartRequest = RandomDeal | DealByCode | DailyDeal | ChallengeDeal | ReplayDeal
 
 
 @dataclass(frozen=True)

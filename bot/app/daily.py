@@ -85,11 +85,11 @@ class Subscription:
 
 @dataclass(frozen=True)
 class DailyPost:
-    """The post of a day's deal to a subscribed channel, in its language (``code``: the deal, when known)."""
+    """The post of a day's deal to a subscribed channel, in its language: the day, never the code (which deals every
+    card)."""
 
     day: dt.date
     locale: str
-    code: GameCode | None = None
 
 
 @dataclass(frozen=True)

@@ -70,13 +70,23 @@ class DailyCodes:
                 del self._codes[min(self._codes)]
         return code
 
-    async def check_unlocked(self, player: PlayerKey, code: GameCode) -> None:
-        """Today's or yesterday's daily deal cannot be started as a practice game, under either rule set (a deal
-        is its number), until the player's attempt at it has ended (:class:`DailyCodeLocked`)."""
+    async def day_of(self, code: GameCode) -> dt.date | None:
+        """The recent day (today or yesterday) whose daily deal ``code`` deals, under either rule set (a deal is its
+        number), or None."""
         now = self.today()
         for day in (now, now - dt.timedelta(days=1)):
             if (await self.code(day)).number == code.number:
-                async with self.db.transaction() as tx:
-                    attempt = await stored_games.daily_attempt(tx, player.platform, player.user_id, day)
-                if attempt is None or attempt.active:
-                    raise DailyCodeLocked(day)
+                return day
+        return None
+
+    async def check_unlocked(self, player: PlayerKey, code: GameCode) -> dt.date | None:
+        """Today's or yesterday's daily deal cannot be started as a practice game, under either rule set (a deal
+        is its number), until the player's attempt at it has ended (:class:`DailyCodeLocked`). Returns the day
+        whose daily deal ``code`` deals (a game of it is that day's practice, ranked nowhere), or None."""
+        day = await self.day_of(code)
+        if day is not None:
+            async with self.db.transaction() as tx:
+                attempt = await stored_games.daily_attempt(tx, player.platform, player.user_id, day)
+            if attempt is None or attempt.active:
+                raise DailyCodeLocked(day)
+        return day

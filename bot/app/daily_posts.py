@@ -169,14 +169,14 @@ class DailyPoster:
         waiting = await self.subscriptions.unsent(day, tuple(self.senders))
         if not waiting:
             return 0
-        code = await self.code_for(day)
+        await self.code_for(day)  # found once, before the first Play under a post (the post names no code)
         slots = asyncio.Semaphore(self.concurrency)
 
         async def claim_and_post(subscription: Subscription) -> int:
             async with slots:
                 if not await self.subscriptions.claim(subscription.id, day, self.now(), self.lease):
                     return 0
-                return await self._post(subscription, day, code)
+                return await self._post(subscription, day)
 
         results = await asyncio.gather(*(claim_and_post(s) for s in waiting), return_exceptions=True)
         for subscription, result in zip(waiting, results, strict=True):
@@ -187,10 +187,10 @@ class DailyPoster:
                           exc_info=result)
         return sum(result for result in results if isinstance(result, int))
 
-    async def _post(self, subscription: Subscription, day: dt.date, code: GameCode) -> int:
+    async def _post(self, subscription: Subscription, day: dt.date) -> int:
         sender = self.senders[subscription.platform]
         limiter = self.limiters[subscription.platform]
-        post = DailyPost(day, subscription.locale, code)
+        post = DailyPost(day, subscription.locale)
         where = f"{subscription.platform} {subscription.channel_id}"
         try:
             for attempt in range(1, self.max_attempts + 1):

@@ -5,34 +5,35 @@ from __future__ import annotations
 
 from bot.app.errors import GameNotOver
 from bot.app.model import BoardRef, GameSnapshot, PlayerKey
-from bot.app.records import load_game, load_owned, snapshot_of
+from bot.app.records import Today, load_game, load_owned, snapshot_of
 from bot.store import games as stored_games
 from bot.store.engine import Database
 from bot.store.schema import PLAYING
 
 
 class Games:
-    """Games as they stand."""
+    """Games as they stand, on the day ``today`` says."""
 
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Database, today: Today) -> None:
         self.db = db
+        self.today = today
 
     async def current_game(self, player: PlayerKey) -> GameSnapshot | None:
         """The player's game in progress (playing, or blocked and so still open to undo), or None."""
         async with self.db.transaction() as tx:
             record = await stored_games.active_of(tx, player.platform, player.user_id)
-        return None if record is None else snapshot_of(record)
+        return None if record is None else snapshot_of(record, today=self.today())
 
     async def latest_game(self, player: PlayerKey) -> GameSnapshot | None:
         """The player's newest game, whatever its status, or None."""
         async with self.db.transaction() as tx:
             record = await stored_games.latest_of(tx, player.platform, player.user_id)
-        return None if record is None else snapshot_of(record)
+        return None if record is None else snapshot_of(record, today=self.today())
 
     async def game(self, game_id: int) -> GameSnapshot:
         """Any game as it stands, whoever owns it (to redraw a board); :class:`GameNotFound` if none."""
         async with self.db.transaction() as tx:
-            return snapshot_of(await load_game(tx, game_id))
+            return snapshot_of(await load_game(tx, game_id), today=self.today())
 
     async def finished_game(self, player: PlayerKey, game_id: int) -> GameSnapshot:
         """The player's game ``game_id`` once it is over, for its Review or Share (:class:`NotYourGame` for another
@@ -41,7 +42,7 @@ class Games:
             record = await load_owned(tx, player, game_id)
         if record.status == PLAYING:
             raise GameNotOver(f"game {game_id} is still being played")
-        return snapshot_of(record)
+        return snapshot_of(record, today=self.today())
 
     async def show_board(self, game_id: int, where: BoardRef) -> None:
         """Note where the game's live board now is (the adapter that sent or moved it says so), so that it can be

@@ -127,8 +127,12 @@ class GameSnapshot:
     waste_changed: bool = False
     #: the game this one answers, when it was started from a challenge
     challenge: Challenge | None = None
-    #: a replay of that day's daily deal after the player's attempt: practice, ranked nowhere
+    #: a game of that day's daily deal outside the attempt (a practice replay, a challenge, the code typed once the
+    #: attempt was over): ranked nowhere
     practice_of: dt.date | None = None
+    #: the deal is a daily deal whose day is not over (or an attempt still being played): nothing the bot shows may
+    #: name its code, which deals every card (:func:`bot.app.records.code_hidden`)
+    code_hidden: bool = False
 
 
 

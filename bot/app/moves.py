@@ -35,7 +35,7 @@ from bot.app.errors import (
     StaleGame,
 )
 from bot.app.model import GameSnapshot, PlayerKey, clean_name
-from bot.app.records import owner_of, snapshot_of, stale_error
+from bot.app.records import Today, owner_of, snapshot_of, stale_error
 from bot.app.solving import Verdicts
 from bot.store import games as stored_games
 from bot.store import players as stored_players
@@ -89,11 +89,12 @@ def _named_slot(game: Game, text: str) -> int:
 
 class Moves:
     """Moves, committed in batches (:class:`~bot.app.batcher.TapBatcher`); a game that ends has its deal's
-    verdict computed by ``verdicts``."""
+    verdict computed by ``verdicts``; ``today`` tells the day (whose daily deal's code stays hidden)."""
 
-    def __init__(self, db: Database, verdicts: Verdicts) -> None:
+    def __init__(self, db: Database, verdicts: Verdicts, today: Today) -> None:
         self.db = db
         self.verdicts = verdicts
+        self.today = today
         self._taps: TapBatcher[_Tap, GameSnapshot] = TapBatcher(self._apply_taps)
         # the engine of games this process wrote last, by id, to skip replaying their state on the next tap
         self._engines: dict[int, tuple[str, Game]] = {}
@@ -120,7 +121,7 @@ class Moves:
             record = await stored_games.active_of(tx, player.platform, player.user_id)
         if record is None:
             raise NoActiveGame()
-        current = snapshot_of(record)
+        current = snapshot_of(record, today=self.today())
         slot = _named_slot(current.game, text)
         return await self._taps.submit(_Tap(player, name, current.game_id, current.version, Tap(slot)))
 
@@ -131,7 +132,7 @@ class Moves:
         results: list[GameSnapshot | Exception] = []
         writes: list[StateWrite] = []
         written: list[tuple[GameRecord, Game]] = []
-        now = utcnow()
+        now, today = utcnow(), self.today()
         async with self.db.transaction() as tx:
             # SQLite's BEGIN IMMEDIATE already holds the write lock
             records = await stored_games.load_for_update(tx, [tap.game_id for tap in batch],
@@ -146,23 +147,24 @@ class Moves:
                     continue
                 if record.version != tap.version and not (isinstance(tap.action, Tap) and record.active
                                                           and record.status == PLAYING):
-                    results.append(await stale_error(tx, record))
+                    results.append(await stale_error(tx, record, today))
                     continue
                 if record.daily is not None and isinstance(tap.action, Undo):
                     results.append(NoUndoInDaily())
                     continue
                 game = self._engine_of(record)
                 if record.status == ABANDONED or not record.active:
-                    results.append(snapshot_of(record, game, outcome=Outcome(tap.action, Reason.GAME_OVER)))
+                    results.append(snapshot_of(record, game, today=today,
+                                               outcome=Outcome(tap.action, Reason.GAME_OVER)))
                     continue
                 outcome = game.apply(tap.action)
                 if not outcome.ok:
                     older = record.version != tap.version  # a card tapped on an older board: moves came since
                     if older and outcome.reason is Reason.REMOVED:
                         # the same card tapped twice: the first tap played it; the board as it stands, no word
-                        results.append(snapshot_of(record, game))
+                        results.append(snapshot_of(record, game, today=today))
                     else:
-                        results.append(snapshot_of(record, game, outcome=outcome,
+                        results.append(snapshot_of(record, game, today=today, outcome=outcome,
                                                    waste_changed=older and outcome.reason is Reason.NOT_ADJACENT))
                     continue
                 undos = record.undos_used + isinstance(tap.action, Undo)
@@ -179,13 +181,13 @@ class Moves:
                                              status=status, active=active,
                                              moves=game.moves, undos_used=undos)
                 written.append((record, game))
-                results.append(snapshot_of(record, game, outcome=outcome))
+                results.append(snapshot_of(record, game, today=today, outcome=outcome))
             if writes and not await stored_games.write_states(tx, writes):
                 # another action committed in between (only possible without the row locks above)
                 if len(batch) > 1:
                     raise _Retry()
                 reloaded = await stored_games.load(tx, batch[0].game_id)
-                raise StaleGame(snapshot_of(reloaded)) if reloaded else GameNotFound(batch[0].game_id)
+                raise StaleGame(snapshot_of(reloaded, today=today)) if reloaded else GameNotFound(batch[0].game_id)
         for record, game in written:
             self._remember(record, game)
             if record.status != PLAYING and record.verdict_at is None:

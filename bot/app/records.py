@@ -1,7 +1,14 @@
 """Game rows as the app reads and hands them out: loading one for a player (with the checks every tap needs), a
-stored record made into a frozen snapshot, and a typed-in code checked."""
+stored record made into a frozen snapshot, and a typed-in code checked.
+
+A snapshot says whether its code may be shown (:func:`code_hidden`): a game code deals every card, so the code of a
+daily deal stays unsaid while its day runs, on every board and message of every game of it (the attempt, a
+practice game, a challenge, a replay), and on an attempt still being played whatever the day."""
 
 from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable
 
 from bot.app.errors import BadGameCode, GameNotFound, NotCurrentGame, NotYourGame, StaleGame
 from bot.app.model import (
@@ -54,13 +61,28 @@ def challenge_of(record: GameRecord) -> Challenge | None:
                      record.challenger_status in (WON, BLOCKED, ABANDONED))
 
 
+#: Today's date (UTC) by the service's clock: :meth:`bot.app.daily_codes.DailyCodes.today`.
+Today = Callable[[], dt.date]
+
+
+def code_hidden(record: GameRecord, today: dt.date) -> bool:
+    """Whether ``record``'s code must not be shown on ``today``: its deal is a daily deal (its attempt, or a game of
+    that deal after it: ``practice_of``) whose day is not over, or it is an attempt still being played."""
+    day = record.daily or record.practice_of
+    if day is None:
+        return False
+    return day >= today or (record.daily is not None and record.active)
+
+
 def owner_of(record: GameRecord) -> PlayerKey:
     return PlayerKey(record.platform, record.user_id)
 
 
-def snapshot_of(record: GameRecord, game: Game | None = None, *, outcome: Outcome | None = None,
+def snapshot_of(record: GameRecord, game: Game | None = None, *, today: dt.date, outcome: Outcome | None = None,
                 hint: Hint | None = None, replaced: GameSnapshot | None = None,
                 waste_changed: bool = False) -> GameSnapshot:
+    """``record`` as a frozen snapshot (``game``: its engine, when at hand), on ``today`` (whether its code may be
+    shown)."""
     board = (BoardRef(record.chat_id, record.message_id)
              if record.chat_id is not None and record.message_id is not None else None)
     return GameSnapshot(
@@ -69,7 +91,8 @@ def snapshot_of(record: GameRecord, game: Game | None = None, *, outcome: Outcom
         hint=hint, verdict=verdict_of(record) if record.status in (WON, BLOCKED) else None,
         hints_used=record.hints_used, abandoned=record.status == ABANDONED, settings=settings_of(record),
         undos_used=record.undos_used, dealt_winnable=record.dealt_winnable, board=board, replaced=replaced,
-        waste_changed=waste_changed, challenge=challenge_of(record), practice_of=record.practice_of)
+        waste_changed=waste_changed, challenge=challenge_of(record), practice_of=record.practice_of,
+        code_hidden=code_hidden(record, today))
 
 
 async def load_game(tx: Transaction, game_id: int) -> GameRecord:
@@ -87,20 +110,20 @@ async def load_owned(tx: Transaction, player: PlayerKey, game_id: int) -> GameRe
     return record
 
 
-async def load_checked(tx: Transaction, player: PlayerKey, game_id: int, version: int) -> GameRecord:
-    """The player's game ``game_id``, which must still be at ``version``."""
+async def load_checked(tx: Transaction, player: PlayerKey, game_id: int, version: int, today: dt.date) -> GameRecord:
+    """The player's game ``game_id``, which must still be at ``version`` (the error's snapshots are of ``today``)."""
     record = await load_owned(tx, player, game_id)
     if record.version != version:
-        raise await stale_error(tx, record)
+        raise await stale_error(tx, record, today)
     return record
 
 
-async def stale_error(tx: Transaction, record: GameRecord) -> StaleGame | NotCurrentGame:
+async def stale_error(tx: Transaction, record: GameRecord, today: dt.date) -> StaleGame | NotCurrentGame:
     """The error for a tap from an old board of ``record``: the game as it stands if it is still the player's
     latest, else a private note pointing at the game that is (the board must not turn into another game)."""
     if record.active:
-        return StaleGame(snapshot_of(record))
+        return StaleGame(snapshot_of(record, today=today))
     latest = await stored_games.latest_of(tx, record.platform, record.user_id)
     if latest is not None and latest.id == record.id:
-        return StaleGame(snapshot_of(record))
-    return NotCurrentGame(snapshot_of(latest) if latest is not None and latest.active else None)
+        return StaleGame(snapshot_of(record, today=today))
+    return NotCurrentGame(snapshot_of(latest, today=today) if latest is not None and latest.active else None)

@@ -86,11 +86,12 @@ class GameService:
         self.solver = SolverPool(executor)
         self._owns_database = owns_database
         self.verdicts = Verdicts(db, self.solver, verdict_function, verdict_budget)
-        self.advice = Advice(db, self.solver, hint_function, review_function, hint_budget)
         self.daily_codes = DailyCodes(db, self.solver, daily_code_function, clock)
+        today = self.daily_codes.today
+        self.advice = Advice(db, self.solver, hint_function, review_function, hint_budget, today)
         self.starts = Starts(db, self.verdicts, self.daily_codes, winnable_budget)
-        self.moves = Moves(db, self.verdicts)
-        self.games = Games(db)
+        self.moves = Moves(db, self.verdicts, today)
+        self.games = Games(db, today)
         self.players = Players(db)
         self.leaderboards = Leaderboards(db)
         self.subscriptions = Subscriptions(db)

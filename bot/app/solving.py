@@ -16,7 +16,7 @@ import secrets
 
 from bot.app.errors import NoWinnableDeal, StaleGame
 from bot.app.model import DealVerdict, GameSnapshot, Hint, PlayerKey
-from bot.app.records import load_checked, load_game, snapshot_of, verdict_of
+from bot.app.records import Today, load_checked, load_game, snapshot_of, verdict_of
 from bot.app.solver_pool import (
     BACKGROUND,
     INTERACTIVE,
@@ -115,11 +115,12 @@ class Verdicts:
 
 class Advice:
     """The hint on a position and the review of a finished game, each in the solver pool. ``hint_budget`` is the
-    seconds a hint may think."""
+    seconds a hint may think; ``today`` tells the day (whose daily deal's code stays hidden)."""
 
     def __init__(self, db: Database, solver: SolverPool, hint_function: HintFunction,
-                 review_function: ReviewFunction, hint_budget: float) -> None:
+                 review_function: ReviewFunction, hint_budget: float, today: Today) -> None:
         self.db = db
+        self.today = today
         self.solver = solver
         self.hint_function = hint_function
         self.review_function = review_function
@@ -129,24 +130,25 @@ class Advice:
         """Hint tapped on the player's game at ``version``: the game with the advice (counted as a hint used only
         when there is something to suggest, and once per position: asking again at the same version is free). A
         ranked daily attempt is never advised to undo."""
+        today = self.today()
         async with self.db.transaction() as tx:
-            record = await load_checked(tx, player, game_id, version)
+            record = await load_checked(tx, player, game_id, version, today)
         game = Game.from_text(record.state)
         if record.status == ABANDONED or (record.status == BLOCKED and not record.active):
-            return snapshot_of(record, game, hint=_NO_HINT)
+            return snapshot_of(record, game, today=today, hint=_NO_HINT)
         if record.status == WON:
-            return snapshot_of(record, game, hint=Hint(None, True, game.score))
+            return snapshot_of(record, game, today=today, hint=Hint(None, True, game.score))
         hint = await self.solver.run(INTERACTIVE, self.hint_budget + HINT_GRACE, self.hint_function, record.state,
                                      self.hint_budget) or _NO_HINT
         if record.daily is not None and isinstance(hint.action, Undo):
             hint = _NO_HINT
         if hint.action is None:
-            return snapshot_of(record, game, hint=hint)  # nothing to suggest: not counted as a hint used
+            return snapshot_of(record, game, today=today, hint=hint)  # nothing to suggest: not counted as a hint used
         async with self.db.transaction() as tx:
             used = await stored_games.count_hint(tx, game_id, version)
             if used is None:
-                raise StaleGame(snapshot_of(await load_game(tx, game_id)))
-        return snapshot_of(dataclasses.replace(record, hints_used=used), game, hint=hint)
+                raise StaleGame(snapshot_of(await load_game(tx, game_id), today=today))
+        return snapshot_of(dataclasses.replace(record, hints_used=used), game, today=today, hint=hint)
 
     async def review(self, game_id: int) -> GameReview | None:
         """The exact solver's review of a game's line (None if it is still being played, or the solver failed):

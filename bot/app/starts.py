@@ -23,13 +23,14 @@ from bot.app.commands import (
     NewGame,
     RandomDeal,
     Replay,
+    ReplayDeal,
     StartRequest,
 )
 from bot.app.daily_codes import DailyCodes
 from bot.app.errors import AlreadyDone, BadPayload, ConfirmAbandon, GameNotFound, GameNotOver, NotCurrentGame
 from bot.app.model import GameSnapshot, PlayerKey
 from bot.app.players import name_columns
-from bot.app.records import load_checked, load_game, load_owned, parse_code, snapshot_of
+from bot.app.records import code_hidden, load_checked, load_game, load_owned, parse_code, snapshot_of
 from bot.app.solving import Verdicts
 from bot.store import daily as stored_daily
 from bot.store import games as stored_games
@@ -45,8 +46,9 @@ from core.game import Game
 class Deal:
     """What a start deals: the deal ``code`` when chosen (its letter sets the rules), else a random deal under
     ``rules`` (None: the player's default rule set), proved winnable when ``winnable`` says so (None: the player's
-    setting). ``daily``: the game is the player's attempt at that day's deal; ``practice_of``: a replay of that
-    day's deal after the attempt (ranked nowhere); ``challenge``: the game it answers."""
+    setting). ``daily``: the game is the player's attempt at that day's deal; ``practice_of``: another game of that
+    day's deal (a replay after the attempt, a challenge, its code typed: ranked nowhere, and its code as hidden as
+    the attempt's while the day runs); ``challenge``: the game it answers."""
 
     code: GameCode | None = None
     rules: Rules | None = None
@@ -113,6 +115,11 @@ class Starts:
             case ChallengeDeal():
                 return await self.take_challenge(player, name, request, chat_id=chat_id, ask=ask,
                                                  abandoning=abandoning)
+            case ReplayDeal(game_id):
+                async with self.db.transaction() as tx:
+                    record = await load_owned(tx, player, game_id)  # only one's own game is replayed
+                return await self._start(self._replay(player, name, record, request, ask=ask, replaces=abandoning,
+                                                      confirmed=abandoning is not None))
         raise BadPayload(f"not a start request: {request!r}")
 
     async def new_game(self, player: PlayerKey, name: str, *, code: str | GameCode | None = None,
@@ -129,10 +136,9 @@ class Starts:
           winnable within ``winnable_budget``).
         """
         chosen = parse_code(code) if code is not None else None
-        if chosen is not None:
-            await self.daily_codes.check_unlocked(player, chosen)
+        day = await self.daily_codes.check_unlocked(player, chosen) if chosen is not None else None
         request = DealByCode(str(chosen)) if chosen is not None else RandomDeal(rules, winnable)
-        deal = Deal(code=chosen) if chosen is not None else Deal(rules=rules, winnable=winnable)
+        deal = Deal(code=chosen, practice_of=day) if chosen is not None else Deal(rules=rules, winnable=winnable)
         return await self._start(StartOrder(player, name, deal, request, chat_id=chat_id, community=community,
                                             ask=ask, replaces=abandoning, confirmed=abandoning is not None))
 
@@ -142,15 +148,17 @@ class Starts:
         """Play this deal, tapped under the shared game ``challenge.game_id``: a game of its deal that remembers it,
         to be compared with it when it ends; an ordinary game otherwise (it counts in the stats, ranks nowhere).
         :class:`GameNotFound` when the code is not that game's (a guessed game number), or is missing and the game
-        is no daily attempt; a recent daily deal is locked as any code is (:class:`DailyCodeLocked` until the
+        is no game of a daily deal; a recent daily deal is locked as any code is (:class:`DailyCodeLocked` until the
         player's own attempt has ended)."""
         async with self.db.transaction() as tx:
             challenged = await load_game(tx, challenge.game_id)
-        if challenged.code != challenge.code and not (challenge.code is None and challenged.daily is not None):
+        of_daily = (challenged.daily or challenged.practice_of) is not None
+        if challenged.code != challenge.code and not (challenge.code is None and of_daily):
             raise GameNotFound(challenge.game_id)
         code = parse_code(challenged.code)
-        await self.daily_codes.check_unlocked(player, code)
-        return await self._start(StartOrder(player, name, Deal(code=code, challenge=challenged.id), challenge,
+        day = await self.daily_codes.check_unlocked(player, code)
+        deal = Deal(code=code, challenge=challenged.id, practice_of=day)
+        return await self._start(StartOrder(player, name, deal, challenge,
                                             chat_id=chat_id, ask=ask, replaces=abandoning,
                                             confirmed=abandoning is not None))
 
@@ -170,7 +178,7 @@ class Starts:
             if community is not None:
                 async with self.db.transaction() as tx:
                     await stored_daily.seen_in(tx, attempt.owner_id, community, utcnow())
-            return snapshot_of(attempt)  # resumed: restarting the attempt is not allowed
+            return snapshot_of(attempt, today=day)  # resumed: restarting the attempt is not allowed
         deal = Deal(code=code, daily=day) if attempt is None else Deal(code=code, practice_of=day)
         return await self._start(StartOrder(player, name, deal, DailyDeal(day), chat_id=chat_id,
                                             community=community, ask=ask, replaces=abandoning,
@@ -182,35 +190,43 @@ class Starts:
         tapped on a board of ``command``'s game, which must still be the player's latest."""
         async with self.db.transaction() as tx:
             if isinstance(command, NewGame):
-                record = await load_checked(tx, player, command.game_id, command.version)
+                record = await load_checked(tx, player, command.game_id, command.version, self.daily_codes.today())
             else:
                 record = await load_owned(tx, player, command.game_id)
-        if isinstance(command, Replay) and record.daily is not None and record.status == PLAYING:
-            raise GameNotOver(f"the daily attempt {record.id} is still being played")  # no peek at its deal
-        order: StartOrder
-        if isinstance(command, NewGame):
-            rules = Rules(record.rules)
-            order = StartOrder(player, name, Deal(rules=rules, winnable=record.dealt_winnable),
-                               RandomDeal(rules, record.dealt_winnable), chat_id=record.chat_id, ask=ask,
-                               replaces=command.game_id)
-        else:
-            order = StartOrder(player, name, Deal(code=GameCode.parse(record.code)), DealByCode(record.code),
-                               chat_id=record.chat_id, ask=ask, replaces=command.game_id)
-        return await self._start(order)
+        if isinstance(command, Replay):
+            hidden = code_hidden(record, self.daily_codes.today())
+            request = ReplayDeal(record.id) if hidden else DealByCode(record.code)
+            return await self._start(self._replay(player, name, record, request, ask=ask, replaces=command.game_id))
+        rules = Rules(record.rules)
+        return await self._start(StartOrder(player, name, Deal(rules=rules, winnable=record.dealt_winnable),
+                                            RandomDeal(rules, record.dealt_winnable), chat_id=record.chat_id,
+                                            ask=ask, replaces=command.game_id))
+
+    @staticmethod
+    def _replay(player: PlayerKey, name: str, record: GameRecord, request: ReplayDeal | DealByCode, *, ask: bool,
+                replaces: int | None, confirmed: bool = False) -> StartOrder:
+        """The start of ``record``'s deal again (a game of a daily deal stays one: ranked nowhere, its code as
+        hidden as the day's), asked for by ``request`` (which names the code only where it may be shown). Not of
+        a daily attempt still being played (:class:`GameNotOver`: no peek at its deal)."""
+        if record.daily is not None and record.status == PLAYING:
+            raise GameNotOver(f"the daily attempt {record.id} is still being played")
+        deal = Deal(code=GameCode.parse(record.code), practice_of=record.daily or record.practice_of)
+        return StartOrder(player, name, deal, request, chat_id=record.chat_id, ask=ask, replaces=replaces,
+                          confirmed=confirmed)
 
     async def keep_playing(self, player: PlayerKey, game_id: int) -> GameSnapshot:
         """No on "abandon your game in progress?": the game goes on (:class:`NotYourGame` for anyone else)."""
         async with self.db.transaction() as tx:
-            return snapshot_of(await load_owned(tx, player, game_id))
+            return snapshot_of(await load_owned(tx, player, game_id), today=self.daily_codes.today())
 
     async def _start(self, order: StartOrder) -> GameSnapshot:
         """Start the game ``order`` asks for (see :class:`StartOrder` for the questions asked first)."""
-        player, deal = order.player, order.deal
+        player, deal, today = order.player, order.deal, self.daily_codes.today()
         async with self.db.transaction() as tx:  # asked before any search for a winnable deal
             latest = await stored_games.latest_of(tx, player.platform, player.user_id)
         if order.must_ask(latest):
             assert latest is not None
-            raise ConfirmAbandon(snapshot_of(latest), order.request)
+            raise ConfirmAbandon(snapshot_of(latest, today=today), order.request)
         code, rules, winnable = deal.code, deal.rules, deal.winnable
         if code is None:
             async with self.db.transaction() as tx:
@@ -234,16 +250,16 @@ class Starts:
                 # insert or get: a concurrent start (this player's row is locked now) may have made the attempt
                 attempt = await stored_games.daily_attempt(tx, player.platform, player.user_id, deal.daily)
                 if attempt is not None:
-                    return snapshot_of(attempt)
+                    return snapshot_of(attempt, today=today)
             latest = await stored_games.latest_of(tx, player.platform, player.user_id)
             if order.replaces is not None and (latest is None or latest.id != order.replaces):
                 if latest is not None and latest.id > order.replaces and (
-                        order.confirmed or isinstance(order.request, DealByCode) and latest.code == order.request.code):
+                        order.confirmed or deal.code is not None and latest.code == str(deal.code)):
                     raise AlreadyDone()  # Yes or Replay tapped twice: the game it starts has started
-                raise NotCurrentGame(snapshot_of(latest) if latest is not None else None)
+                raise NotCurrentGame(snapshot_of(latest, today=today) if latest is not None else None)
             if order.must_ask(latest):
                 assert latest is not None
-                raise ConfirmAbandon(snapshot_of(latest), order.request)
+                raise ConfirmAbandon(snapshot_of(latest, today=today), order.request)
             chosen = code is not None and not winnable
             if code is None:
                 code = GameCode(rules or Rules(owner.default_rules), secrets.randbelow(DEAL_COUNT))
@@ -266,4 +282,5 @@ class Starts:
                 record = await stored_games.load(tx, record.id) or record
         if record.verdict_at is None:
             self.verdicts.schedule(record.code)
-        return snapshot_of(record, game, replaced=snapshot_of(replaced) if replaced is not None else None)
+        return snapshot_of(record, game, today=today,
+                           replaced=snapshot_of(replaced, today=today) if replaced is not None else None)

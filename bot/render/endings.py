@@ -42,6 +42,8 @@ _LOST_AFTER = (
     N_("After move {n}, {card} from the middle peak, the deal could no longer be won"),
     N_("After move {n}, {card} from the right peak, the deal could no longer be won"),
 )
+#: The daily deal as a title: :func:`bot.render.game.daily_title`'s message (marked for translation there).
+DAILY_TITLE = "Daily deal"
 # TRANSLATORS: in the review; {n} is the number of the move, {card} the card that was drawn from the stock
 _LOST_AFTER_DRAW = N_("After move {n}, drawing {card}, the deal could no longer be won")
 
@@ -159,12 +161,18 @@ def share_line(day: dt.date | None, game: Game, hinted: bool, locale: str) -> st
     return line
 
 
+def shared_day(snapshot: GameSnapshot) -> dt.date | None:
+    """The day a shared result names the game's deal by: a daily attempt's always, another game of a daily deal's
+    while its code is hidden; None: the result names the code."""
+    return snapshot.daily or (snapshot.practice_of if snapshot.code_hidden else None)
+
+
 def share_text(snapshot: GameSnapshot, locale: str, *, replay: str | None) -> str:
     """The result to paste in a chat: code (a daily deal's day), score, peaks, par when known, and ``replay`` (a
     link or a command; None: none, as for a daily deal, whose code no command may name) to play the same deal. It
     names no card."""
     tr = translator(locale)
-    line = share_line(snapshot.daily, snapshot.game, snapshot.hints_used > 0, locale)
+    line = share_line(shared_day(snapshot), snapshot.game, snapshot.hints_used > 0, locale)
     verdict = snapshot.verdict
     if verdict is not None and verdict.winnable and verdict.best_score is not None:
         # TRANSLATORS: added to the shareable result: the deal's best possible score
@@ -177,10 +185,12 @@ def share_text(snapshot: GameSnapshot, locale: str, *, replay: str | None) -> st
 
 def challenge_of(snapshot: GameSnapshot) -> ChallengeDeal | None:
     """The challenge a shared game makes: its deal, compared with it (None for a custom deal, which has no code).
-    A daily game's challenge names no code: the daily deal is nobody's to give away."""
+    A daily attempt's challenge names no code, nor does another game of a daily deal while the code is hidden: the
+    daily deal is nobody's to give away."""
     if not snapshot.game.code:
         return None
-    return ChallengeDeal(snapshot.game_id, None if snapshot.daily is not None else str(snapshot.game.code))
+    hidden = snapshot.daily is not None or snapshot.code_hidden
+    return ChallengeDeal(snapshot.game_id, None if hidden else str(snapshot.game.code))
 
 
 def render_share(snapshot: GameSnapshot, locale: str, *, replay: str | None, url: str | None = None,
@@ -238,15 +248,46 @@ def best_line_text(snapshot: GameSnapshot, review: GameReview, tr: Translator) -
         score=score if score is not None else "?", steps=shown)
 
 
+def deal_name(snapshot: GameSnapshot, tr: Translator) -> str:
+    """What names the game's deal in a sentence: its code; "Custom deal" for a deal given card by card; a daily
+    deal by its day while its code is hidden (:attr:`~bot.app.model.GameSnapshot.code_hidden`: the code deals every
+    card).
+
+    >>> import datetime as dt
+    >>> from core.game import Game
+    >>> from bot.app.model import GameSnapshot, PlayerKey
+    >>> snap = GameSnapshot(1, 0, PlayerKey("console", "1"), "ann", Game.from_code("TP1-E-AAAAAAB"))
+    >>> deal_name(snap, translator("en"))
+    'TP1-E-AAAAAAB'
+    >>> hidden = GameSnapshot(1, 0, PlayerKey("console", "1"), "ann", Game.from_code("TP1-E-AAAAAAB"),
+    ...                       practice_of=dt.date(2026, 12, 2), code_hidden=True)
+    >>> deal_name(hidden, translator("en"))
+    'daily deal of Dec 2, 2026'
+    """
+    day = snapshot.daily or snapshot.practice_of
+    if snapshot.code_hidden and day is not None:
+        date = format_date(day, format="medium", locale=tr.babel_locale)
+        # TRANSLATORS: names a daily deal in place of its code, which stays secret while its day runs, in
+        # "Your game in progress ({code}, score …)" and "The deal you are playing: {code}": the subject case,
+        # lower case where the language allows; {date} such as 2 Dec 2026
+        return tr.gettext("daily deal of {date}").format(date=date)
+    # TRANSLATORS: in place of a game code: a deal given card by card, which has no code
+    return str(snapshot.game.code) if snapshot.game.code else tr.gettext("Custom deal")
+
+
 def render_review(snapshot: GameSnapshot, review: GameReview | None, locale: str) -> View:
     """The review of a finished game: the score against par, where a winnable deal was lost and the best line from
     just before that, the longest chain of removals. ``review`` None: the solver could not make it."""
     tr = translator(locale)
-    game = snapshot.game
-    # TRANSLATORS: in place of a game code: a deal given card by card, which has no code
-    code = str(game.code) if game.code else tr.gettext("Custom deal")
-    # TRANSLATORS: the review's title; {code} is the deal's code, or "Custom deal"
-    header = tr.gettext("Review: {code}").format(code=code)
+    day = snapshot.daily or snapshot.practice_of
+    if snapshot.code_hidden and day is not None:
+        # the day in place of the code, as groups a phone's heading splits between ("Review · Daily deal · Dec 2,
+        # 2026"); the button's word is the title's in every language
+        header = " · ".join((tr.pgettext("button", "Review"), tr.gettext(DAILY_TITLE),
+                             format_date(day, format="medium", locale=tr.babel_locale)))
+    else:
+        # TRANSLATORS: the review's title; {code} is the deal's code, or "Custom deal"
+        header = tr.gettext("Review: {code}").format(code=deal_name(snapshot, tr))
     if review is None:
         return View(header=header, status=tr.gettext("The review could not be made in time; please try again"))
     lines = []

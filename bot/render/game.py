@@ -22,7 +22,7 @@ from babel.numbers import format_percent
 from bot.app.commands import AskHint, Blank, Move, NewGame
 from bot.app.model import BoardStyle, GameSnapshot, Hint, Settings
 from bot.i18n import N_, Translator, translator
-from bot.render.endings import ending_buttons, ending_lines
+from bot.render.endings import deal_name, ending_buttons, ending_lines
 from bot.render.endings import share_line as share_line  # where tests/test_daily.py has always found it
 from bot.render.table import seen_table, table_alt
 from bot.render.tableau import CARD_PLACES, card_label, card_place, narrow_tableau_text, tableau_text
@@ -161,9 +161,10 @@ def wrap_words(line: str, width: int, indent: str = "  ") -> list[str]:
 
 
 def _header(snapshot: GameSnapshot, tr: Translator, *, owner_label: bool) -> str:
-    """Whose game (in a group), code and rules (and that the deal is proven winnable), then score and moves, then
-    the undos and hints used (when any, and always on a daily deal): packed into short lines that fit a phone (the
-    stock's count is in the tableau, beside the stock)."""
+    """Whose game (in a group), code and rules (and that the deal is proven winnable; a daily deal's day instead of
+    its code while the code is hidden), then score and moves, then the undos and hints used (when any, and always on
+    a daily deal): packed into short lines that fit a phone (the stock's count is in the tableau, beside the
+    stock)."""
     game = snapshot.game
     groups = []
     owner = ""
@@ -178,8 +179,9 @@ def _header(snapshot: GameSnapshot, tr: Translator, *, owner_label: bool) -> str
         # TRANSLATORS: in the header of the daily deal played again after the player's attempt (after "Daily deal"
         # and its date): it counts nowhere. A line of its own on a phone: at most 30 columns
         groups.append(tr.gettext("practice, unranked"))
-    groups.append(" · ".join((str(game.code) if game.code else tr.gettext("Custom deal"),
-                              tr.gettext(RULE_NAMES[game.rules]))))
+    rules = tr.gettext(RULE_NAMES[game.rules])
+    # a daily deal's code while its day runs: its day above names it (the code would deal every card)
+    groups.append(rules if snapshot.code_hidden else " · ".join((deal_name(snapshot, tr), rules)))
     if snapshot.dealt_winnable:
         # TRANSLATORS: in the header: this deal was dealt as one the solver proved winnable (short)
         groups.append(tr.pgettext("header", "winnable"))

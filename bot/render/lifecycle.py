@@ -16,12 +16,14 @@ from bot.app.commands import (
     DealByCode,
     KeepPlaying,
     RandomDeal,
+    ReplayDeal,
     Resume,
     ShowRules,
     StartRequest,
 )
 from bot.app.model import GameSnapshot
 from bot.i18n import Translator, translator
+from bot.render.endings import deal_name
 from bot.render.view import Button, ButtonStyle, View
 from core.deal import GameCode, Rules
 from core.errors import TriPeaksError
@@ -47,7 +49,7 @@ def _request_text(request: StartRequest, tr: Translator) -> str:
             # TRANSLATORS: a title, the question before the deal of a game code ({code}, 13 columns such as
             # TP1-E-AAAAAAB) starts and abandons the game in progress. At most 24 columns with the code
             return tr.gettext("Start {code}?").format(code=shown)
-        case DailyDeal():  # only today's can be started
+        case DailyDeal() | ReplayDeal():  # only today's can be started; a replay by game is of a hidden code: today's
             # TRANSLATORS: a title, the question before today's daily deal starts and abandons the game in progress.
             # At most 24 columns
             return tr.gettext("Start the daily deal?")
@@ -60,7 +62,7 @@ def render_confirm_start(current: GameSnapshot, request: StartRequest, locale: s
     it abandons the game; :class:`~bot.app.commands.ConfirmStart`) or No (keep playing)."""
     tr = translator(locale)
     game = current.game
-    code = str(game.code) if game.code else tr.gettext("Custom deal")
+    code = deal_name(current, tr)
     # TRANSLATORS: before starting another game; {code} is the game in progress, {score} its score
     lines = [tr.ngettext("Your game in progress ({code}, score {score}, {n} move) will be abandoned and count as "
                          "played and not won.",

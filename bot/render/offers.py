@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from bot.app.commands import ChallengeDeal, DailyDeal, DealByCode
 from bot.app.model import Offers
 from bot.i18n import translator
-from bot.render.endings import challenge_of, render_share, share_line
+from bot.render.endings import challenge_of, deal_name, render_share, share_line, shared_day
 from bot.render.game import RULE_NAMES
 from bot.render.replies import render_daily
 from bot.render.view import Button, ButtonStyle, View
@@ -49,11 +49,11 @@ def render_offers(offers: Offers, locale: str,
         title = tr.gettext("Challenge your friends with this deal")
         if game.is_over:
             message = render_share(latest, locale, replay=url, url=url)
-            description = share_line(latest.daily, game, latest.hints_used > 0, locale)
+            description = share_line(shared_day(latest), game, latest.hints_used > 0, locale)
         else:
             name = " ".join(latest.owner_name.split()) or "TriPeaks"
             # TRANSLATORS: Telegram inline mode: under the title, for a game still being played; {code} its deal
-            description = tr.gettext("The deal you are playing: {code}").format(code=game.code)
+            description = tr.gettext("The deal you are playing: {code}").format(code=deal_name(latest, tr))
             message = View(
                 # TRANSLATORS: a challenge sent to a chat: {name} is the player who sent it
                 header=tr.gettext("{name} challenges you to a TriPeaks deal").format(name=name),
@@ -76,7 +76,7 @@ def render_offers(offers: Offers, locale: str,
                 header=tr.gettext("A winnable TriPeaks deal: {code}").format(code=code),
                 status=tr.gettext("Play this deal: {replay}").format(replay=url),
                 buttons=((Button(play, None, ButtonStyle.PRIMARY, url=url),),))))
-    daily = render_daily(offers.day, locale)  # no code: the link names no deal
+    daily = render_daily(offers.day, locale)  # the link names no deal
     url = link(DailyDeal())
     found.append(Offer(
         f"daily-{offers.day.isoformat()}", daily.header, daily.status or "",

@@ -45,7 +45,7 @@ from bot.render.endings import daily_error_text
 from bot.render.game import RULE_NAMES, daily_title, pack_line, split_even, wrap_words
 from bot.render.tableau import card_label
 from bot.render.view import CHOSEN, QUOTE_COLUMNS, Button, ButtonStyle, View, owner_name
-from core.deal import GameCode, Rules
+from core.deal import Rules
 from core.errors import InvalidCardError, InvalidCodeError
 
 _RULES_HELP = (
@@ -132,17 +132,14 @@ def render_stats(stats: Stats, locale: str) -> View:
     return View(header=title, status="\n".join(lines) + "\n\n" + counting)
 
 
-def render_daily(day: dt.date, locale: str, code: GameCode | None = None) -> View:
-    """The post announcing a daily deal (with its code, when given), with its Play button."""
+def render_daily(day: dt.date, locale: str) -> View:
+    """The post announcing a daily deal, with its Play button: the day, never the code (which would deal every card
+    to whoever reads it while the day runs)."""
     tr = translator(locale)
     date = format_date(day, format="long", locale=tr.babel_locale)
-    status = tr.gettext("Everyone gets the same cards today. Who scores best?")
-    if code is not None:
-        # TRANSLATORS: under the daily post; {code} is the deal's code, such as TP1-E-AAAAAAB
-        status += "\n" + tr.gettext("Today's code: {code}").format(code=code)
     return View(
         header=pack_line([daily_title(tr), date]),
-        status=status,
+        status=tr.gettext("Everyone gets the same cards today. Who scores best?"),
         # TRANSLATORS: under the daily post: play this daily deal
         buttons=((Button(tr.pgettext("button", "Play"), PlayDaily(day), ButtonStyle.PRIMARY),),),
     )
@@ -365,7 +362,14 @@ def error_text(error: Exception, locale: str, new_command: str = "/tripeaks new"
     if isinstance(error, NotCurrentGame):
         if error.current is None or error.current.game.is_over:
             return tr.gettext("That game is over; start a new one with {command}").format(command=new_command)
-        code = error.current.game.code
+        current = error.current
+        day = current.daily or current.practice_of
+        if current.code_hidden and day is not None:
+            # TRANSLATORS: a tap on the board of an older game while the player's game now is a daily deal (named
+            # by its day: its code stays secret while the day runs); {date} such as 2 Dec 2026
+            return tr.gettext("That board is not your current game; your game now is the daily deal of {date}, on "
+                              "its own board").format(date=format_date(day, format="medium", locale=tr.babel_locale))
+        code = current.game.code
         # TRANSLATORS: a tap on the board of an older game; {code} is the player's game now
         return tr.gettext("That board is not your current game; your game now is {code}, on its own board").format(
             code=code if code is not None else tr.gettext("Custom deal"))

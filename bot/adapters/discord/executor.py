@@ -112,7 +112,8 @@ class DiscordExecutor:
             case ShareOf(snapshot):
                 # the command by its canonical name: the readers' Discord clients may speak other languages; none
                 # for a daily deal, whose code would give the day's cards away (its Play button deals them)
-                replay = None if snapshot.daily is not None else f"/{GROUP} new code:{snapshot.game.code}"
+                hidden = snapshot.daily is not None or snapshot.code_hidden
+                replay = None if hidden else f"/{GROUP} new code:{snapshot.game.code}"
                 return draw(content, locale, replay=replay, challenge=True)
         return draw(content, locale)
 
