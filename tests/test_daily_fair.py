@@ -10,13 +10,16 @@ paths: tests/test_daily_fair_discord.py.
 5. nobody else's Review or Share;
 6. the attempt counts on every group its player was seen in, wherever played; then /daily gives practice;
 7. a hint is counted once per position; the board ranks by what it shows and says so; abandoned is lost;
-8. only today's daily can be started.
+8. only today's daily can be started;
+9. the day's code reaches nobody while the day runs (it deals every card): boards, posts, questions, reviews,
+   shares, challenges, inline results and every button's payload name the day instead.
 """
 
 from __future__ import annotations
 
 import asyncio
 import datetime as dt
+import json
 from collections.abc import AsyncIterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
@@ -24,12 +27,15 @@ from contextlib import asynccontextmanager
 import pytest
 from sqlalchemy import func, select
 from sqlalchemy.engine import URL
+from telegram import Bot
 
+from bot.adapters.telegram.sender import TelegramSender
 from bot.app.codec import encode
-from bot.app.commands import AskHint, Move, PlayDaily, Replay, Review, Share
+from bot.app.commands import AskHint, Begin, DealByCode, Move, PlayDaily, Replay, Review, Share
 from bot.app.daily import DailyResult, rank
 from bot.app.daily_codes import REMEMBERED_DAYS
-from bot.app.model import PlayerKey
+from bot.app.daily_posts import DailyPoster
+from bot.app.model import BoardStyle, PlayerKey
 from bot.app.service import GameService
 from bot.render.game import HINT_ICON, NEW_GAME_ICON, UNDO_ICON
 from bot.store.database import open_database
@@ -158,7 +164,9 @@ async def test_the_days_deal_is_locked_under_either_rule_letter_until_the_attemp
         board = await command(api, alice, chat, "/daily")
         await play_line(api, alice, chat, board, winning_line(CODE))
         practice = await command(api, alice, chat, f"/tripeaks {other_letter}")  # over: practice is open
-        assert other_letter in practice.text
+        # a practice of the day's deal under Classic rules, its code unsaid while the day runs
+        assert "Daily deal · Dec 2, 2026\npractice, unranked · Classic\n" in practice.text
+        assert other_letter not in practice.text and CODE not in practice.text
 
 
 # --- 4. one attempt, whatever the taps ----------------------------------------------------------------------------
@@ -262,7 +270,7 @@ async def test_a_review_asked_for_in_a_group_goes_to_its_player_only(api: FakeBo
         in_group = len(api.bot_messages(group))
         answer, _ = await tap(api, alice, group, board, encode(Review(alice_game)))
         assert answer.text == "Your review is in your private chat with the bot" and answer.url is None
-        assert api.last_message(api.private_chat(alice)).text.startswith("Review: ")
+        assert api.last_message(api.private_chat(alice)).text.startswith("Review · Daily deal · Dec 2, 2026\n")
         # carol never started the bot: the tap opens her private chat with a link that shows it there
         answer, _ = await tap(api, carol, group, carols, encode(Review(carol_game)))
         assert answer.text is None and answer.url == f"https://t.me/{api.bot_username}?start=review-{carol_game}"
@@ -371,3 +379,144 @@ async def test_only_todays_daily_can_be_started(api: FakeBotAPI, db_url: URL) ->
         answer, _ = await tap(api, alice, group, post, encode(PlayDaily(DAY)), check_button=False)
         current = await service.current_game(player)
         assert current is not None and current.daily == DAY
+
+
+# --- 9. the day's code reaches nobody while the day runs -------------------------------------------------------------
+
+#: The day's deal under either rule letter: a code deals every card (``tripeaks solve CODE`` plays it offline).
+SECRET = tuple(str(GameCode(rules, GameCode.parse(CODE).number)) for rules in Rules)
+
+
+def everything_sent(api: FakeBotAPI) -> str:
+    """Everything the bot sent, as one string: the parameters of each request it made of the Bot API (texts,
+    captions, every button's callback data, link or inline query, toasts and their links, inline results), a
+    photo's bytes left out."""
+    return "\n".join(request.method + " " + json.dumps(request.params, ensure_ascii=False, default=lambda data: "<bytes>")
+                     for request in api.requests if request.method != "getUpdates")
+
+
+def assert_no_secret(sent: str) -> None:
+    for code in SECRET:
+        assert code.lower() not in sent.lower(), code
+
+
+def button_data(message: StoredMessage, label: str) -> str:
+    (data,) = [data for text, data in message.buttons if text == label and data is not None]
+    return data
+
+
+async def reply_to_tap(api: FakeBotAPI, user: FakeUser, chat: FakeChat, message: StoredMessage,
+                       data: str) -> StoredMessage:
+    """Tap a button that makes the bot send a new message to the chat; that message."""
+    before = len(api.bot_messages(chat))
+    await tap(api, user, chat, message, data)
+    return api.bot_messages(chat)[before]
+
+
+@pytest.mark.parametrize("inline", [False, True], ids=["share-posts", "inline-mode"])
+async def test_the_days_code_reaches_no_player_while_the_day_runs(db_url: URL, inline: bool) -> None:
+    """A cheating player reads everything the bot sends during the day (texts, captions, every button's payload,
+    toasts, links, inline results): the ranked attempt, a question before abandoning it, its review, share and
+    replay, practice games, a friend's challenge, the leaderboard and the statistics, on a picture board and a
+    text board, in a group and in private. The day's code shows nowhere under either rule letter; boards name the
+    day and the rules. A forged payload naming the code is refused as before. Once the day is over, the code is
+    shown."""
+    HANDLED.clear()
+    async with FakeBotAPI(supports_inline_queries=inline) as api:
+        alice, bob = api.user("Alice"), api.user("Bob")
+        group = api.group("Club", members=[alice, bob], admins=[alice])
+        alice_chat, bob_chat = api.private_chat(alice), api.private_chat(bob)
+        bob_key = PlayerKey("telegram", str(bob.id))
+        async with daily_bot(api, db_url) as service:
+            await service.update_settings(bob_key, board=BoardStyle.TEXT)  # Alice has the picture board
+            # the day's post in the group
+            await command(api, alice, group, "/subscribe")
+            async with Bot(api.token, base_url=api.base_url) as client:
+                assert await DailyPoster(service, [TelegramSender(client)], post_time=dt.time(9),
+                                         clock=lambda: NOON).run_once() == 1
+            post = api.bot_messages(group)[-1]
+            assert post.text.startswith("Daily deal · December 2, 2026")
+
+            # Bob forges payloads that name the day's deal under either letter: refused, as before his attempt
+            for code in SECRET:
+                answer, _ = await tap(api, bob, group, post, encode(Begin(DealByCode(code))), check_button=False)
+                assert answer.text is not None and answer.text.startswith("That code is the daily deal of Dec 2")
+            assert await service.current_game(bob_key) is None
+
+            # Alice's ranked attempt, in the group: the day and the rules on the board, a hint, a few moves
+            line = winning_line(CODE)
+            board = await reply_to_tap(api, alice, group, post, button_data(post, "Play"))
+            assert board.is_photo and board.text.startswith("Alice's game\nDaily deal · Dec 2, 2026 · Easy\n")
+            attempt_id, version = game_of(board)
+            _, board = await tap(api, alice, group, board, encode(AskHint(attempt_id, version)))
+            board = await play_line(api, alice, group, board, line[:3])
+            if inline:  # the deal she is playing, offered to a chat
+                offers = await api.inline_query(alice, "").answer()
+                assert "The deal you are playing: daily deal of Dec 2, 2026" in str(offers.results)
+            # a new game would abandon the attempt: the question names it by its day; No, then back to it
+            question = await command(api, alice, group, "/tripeaks")
+            assert "(daily deal of Dec 2, 2026, score" in question.text
+            _, kept = await tap(api, alice, group, question, button_data(question, "Keep playing"))
+            old = board
+            board = await reply_to_tap(api, alice, group, kept, button_data(kept, "Back to the game"))
+            await tap(api, alice, group, old, encode(Move(attempt_id, 1, DRAW)), check_button=False)  # stale
+            board = await play_line(api, alice, group, board, line[3:])
+            assert "You won!" in board.text
+
+            # once over: her review (in private), her share, her replay (practice, unranked)
+            await tap(api, alice, group, board, encode(Review(attempt_id)))
+            review = api.last_message(alice_chat)
+            assert review.text.startswith("Review · Daily deal · Dec 2, 2026\n")
+            if inline:
+                offers = await api.inline_query(alice, "").answer()
+                api.choose_inline_result(alice, group, offers, f"challenge-{attempt_id}")
+            else:
+                await tap(api, alice, group, board, encode(Share(attempt_id)))
+            practice = await reply_to_tap(api, alice, group, board, encode(Replay(attempt_id)))
+            assert practice.text.startswith("Alice's game\nDaily deal · Dec 2, 2026\npractice, unranked · Easy\n")
+            practice = await play_line(api, alice, group, practice, line[:1])
+            # a new game asks first, naming the practice game by its day; Yes
+            question = await command(api, alice, group, "/tripeaks")
+            assert "(daily deal of Dec 2, 2026, score" in question.text
+            other = await reply_to_tap(api, alice, group, question, button_data(question, "Yes, start"))
+            other_id, other_version = game_of(other)
+            _, other = await tap(api, alice, group, other, data_for(other, DRAW))
+            # Replay under the review, with that game in progress: asked first, by the day; Yes
+            question = await reply_to_tap(api, alice, alice_chat, review, button_data(review, "Replay"))
+            assert question.text.startswith("Start the daily deal?")
+            practice = await reply_to_tap(api, alice, alice_chat, question, button_data(question, "Yes, start"))
+            assert "practice, unranked" in practice.text
+            # a tap on the board of the game she left points at the practice game, by its day
+            answer, _ = await tap(api, alice, group, other, encode(Move(other_id, other_version, DRAW)),
+                                  check_button=False)
+            assert answer.text == "That board is not your current game; your game now is the daily deal of Dec 2, " \
+                                  "2026, on its own board"
+            if inline:
+                offers = await api.inline_query(alice, "").answer()
+                assert f"x{game_of(practice)[0]}_daily" in str(offers.results)
+
+            # Bob takes Alice's challenge: locked until his own attempt is over, then a practice game of the day
+            challenge = f"/start x{attempt_id}_daily"
+            locked = await command(api, bob, bob_chat, challenge)
+            assert locked.text.startswith("That code is the daily deal of Dec 2, 2026")
+            attempt = await command(api, bob, bob_chat, "/daily")
+            attempt = await play_line(api, bob, bob_chat, attempt, blocking_line(CODE))
+            assert "Your daily attempt is over: not won." in attempt.text
+            await tap(api, bob, bob_chat, attempt, encode(Review(game_of(attempt)[0])))
+            answered = await command(api, bob, bob_chat, challenge)
+            assert answered.text.startswith("Daily deal · Dec 2, 2026\npractice, unranked · Easy\n")
+            await command(api, bob, group, "/leaderboard")
+            await command(api, alice, group, "/stats")
+            await command(api, bob, bob_chat, "/daily")  # practice again: asked first (his challenge has no moves)
+
+            sent = everything_sent(api)
+            for seen in ("Daily deal · Dec 2, 2026", "Review · Daily deal · Dec 2, 2026", "Daily leaderboard",
+                         "sendPhoto", "editMessageMedia", "x" + str(attempt_id) + "_daily"):
+                assert seen in sent, seen  # what was read covers the paths above
+            assert ("answerInlineQuery" in sent) is inline
+            assert_no_secret(sent)
+
+            # the next day, the code may be shown: the review of yesterday's attempt names it
+            service.daily_codes.clock = lambda: NOON + dt.timedelta(days=1)
+            review = await command(api, alice, alice_chat, f"/start review-{attempt_id}")
+            assert review.text.startswith(f"Review: {CODE}\n")

@@ -8,13 +8,17 @@ callback data a modified client can set freely; here the buttons a player gets a
 from __future__ import annotations
 
 import datetime as dt
+import json
 
 import discord
 import pytest
+import simcord
 
+from bot.adapters.discord.sender import DiscordSender
 from bot.adapters.discord.views import layout
 from bot.app import daily
-from bot.app.model import PlayerKey
+from bot.app.daily_posts import DailyPoster
+from bot.app.model import BoardStyle, PlayerKey
 from bot.app.service import GameService
 from bot.render.game import HINT_ICON, NEW_GAME_ICON, UNDO_ICON
 from bot.render.replies import render_daily
@@ -138,3 +142,92 @@ async def test_the_attempt_counts_on_the_server_wherever_played_then_daily_is_pr
         assert "1\\. alice 💡1\n> \u00a0\u00a0score 752 · " in said(leaderboard)
         replay, _ = await slash(t.env, t.alice, t.channel, "tripeaks daily")
         assert "practice, unranked" in text_of(replay) and UNDO_ICON in labels_of(replay)
+
+
+def everything_sent(env: simcord.Env) -> str:
+    """Everything the bot sent to Discord, as one string: each REST request's path, query and JSON body (messages,
+    interaction responses and follow-ups with their texts, every component's custom_id and label, attachments'
+    descriptions: the picture's alt text)."""
+    return "\n".join(f"{entry.method} {entry.path} " + json.dumps([entry.params, entry.json], ensure_ascii=False,
+                                                                  default=str)
+                     for entry in env.http_requests)
+
+
+async def test_the_days_code_reaches_no_player_while_the_day_runs(
+        game_service: GameService, monkeypatch: pytest.MonkeyPatch) -> None:
+    """What a cheating player can read on Discord during the day (every message, ephemeral or not, every button's
+    custom_id, the picture's description): the post, the ranked attempt on a picture board, the question before
+    abandoning it, its review, share card and replay, practice games, a friend's challenge, the leaderboard and the
+    statistics. The day's code is in none of it, under either rule letter. Once the day is over, it is shown."""
+    async with table(game_service, monkeypatch) as t:
+        alice_key = PlayerKey("discord", str(t.alice.id))
+        await game_service.update_settings(alice_key, board=BoardStyle.PICTURE)
+        await game_service.subscribe("discord", str(t.channel.id), community=str(t.channel.guild.id), locale="en")
+        poster = DailyPoster(game_service, [DiscordSender(t.env.bot)], post_time=dt.time(9),
+                             clock=lambda: dt.datetime.combine(DAY, dt.time(12), tzinfo=dt.UTC))
+        assert await poster.run_once() == 1
+        (post,) = [m for m in t.public_messages() if labels_of(m) == ["Play"]]
+        assert "### Daily deal\nDecember 2, 2026\n" in text_of(post)
+
+        # the ranked attempt on a picture board: the day and the rules; a hint, a few moves
+        line = winning_line(CODE)
+        board, _ = await click(t.env, t.alice, post, button(post, label="Play"))
+        assert "\nDaily deal · Dec 2, 2026\nEasy\n" in text_of(board)
+        board, _ = await click(t.env, t.alice, board, button(board, command="h"))
+        for action in line[:3]:
+            board, _ = await click(t.env, t.alice, board, button(board, command=str(action)))
+        # a new game would abandon it: the question names it by its day; No, then back to it
+        question, _ = await slash(t.env, t.alice, t.channel, "tripeaks new")
+        assert "(daily deal of Dec 2, 2026, score" in text_of(question)
+        kept, _ = await click(t.env, t.alice, question, button(question, label="Keep playing"))
+        old = board
+        board, _ = await click(t.env, t.alice, kept, button(kept, label="Back to the game"))
+        for action in line[3:]:
+            board, _ = await click(t.env, t.alice, board, button(board, command=str(action)))
+        assert "You won!" in text_of(board)
+
+        # once over: review, share card, replay (practice)
+        review, _ = await click(t.env, t.alice, board, button(board, label="Review"))
+        assert "### Review · Daily deal\nDec 2, 2026\n" in text_of(review)
+        card, _ = await click(t.env, t.alice, board, button(board, label="Share"))
+        practice, _ = await click(t.env, t.alice, board, button(board, label="Replay"))
+        assert "\nDaily deal · Dec 2, 2026\npractice, unranked · Easy\n" in text_of(practice)
+        practice, _ = await click(t.env, t.alice, practice, button(practice, command="d"))
+        # a new game asks first, naming the practice game by its day; Yes; then Replay under the review asks,
+        # by the day, and Yes deals the practice game again
+        question, _ = await slash(t.env, t.alice, t.channel, "tripeaks new")
+        assert "(daily deal of Dec 2, 2026, score" in text_of(question)
+        other, _ = await click(t.env, t.alice, question, button(question, label="Yes, start"))
+        other, _ = await click(t.env, t.alice, other, button(other, command="d"))
+        question, _ = await click(t.env, t.alice, review, button(review, label="Replay"))
+        assert "Start the daily deal?" in text_of(question)
+        practice, _ = await click(t.env, t.alice, question, button(question, label="Yes, start"))
+        assert "practice, unranked" in text_of(practice)
+        # a click on the attempt's board from before "Back to the game" points at the practice game, by its day
+        note, _ = await click(t.env, t.alice, old, button(old, command="d"))
+        assert "your game now is the daily deal of Dec 2, 2026" in said(note)
+
+        # Bob takes the challenge: refused until his own attempt is over, then a practice game of the day
+        play = button(card, label="Play this deal")
+        refused, _ = await click(t.env, t.bob, card, play)
+        assert "That code is the daily deal of Dec 2, 2026" in said(refused)
+        attempt, _ = await slash(t.env, t.bob, t.channel, "tripeaks daily")
+        for action in blocking_line(CODE):
+            attempt, _ = await click(t.env, t.bob, attempt, button(attempt, command=str(action)))
+        answered, _ = await click(t.env, t.bob, card, play)
+        assert "practice, unranked" in text_of(answered)
+        await slash(t.env, t.bob, t.channel, "tripeaks leaderboard")
+        await slash(t.env, t.alice, t.channel, "tripeaks stats")
+
+        sent = everything_sent(t.env)
+        for seen in ("Daily deal · Dec 2, 2026", "Review · Daily deal", "Daily leaderboard",
+                     '"description": "Face-up cards: ', "tp:b:x:"):
+            assert seen in sent, seen  # what was read covers the paths above
+        number = GameCode.parse(CODE).number
+        for code in (GameCode(Rules.EASY, number), GameCode(Rules.CLASSIC, number)):
+            assert str(code).lower() not in sent.lower(), code
+
+        # the next day the code may be shown: the review of yesterday's attempt names it
+        monkeypatch.setattr(daily, "today", lambda now=None: DAY + dt.timedelta(days=1))
+        again, _ = await click(t.env, t.bob, attempt, button(attempt, label="Review"))
+        assert f"Review: {CODE}" in text_of(again)
