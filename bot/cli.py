@@ -99,8 +99,6 @@ def _console_database_url(given: str) -> str:
 
 
 def cmd_db(args: argparse.Namespace) -> int:
-    from bot.store.migrate import MigrationError, current_revision, downgrade_database, upgrade_database
-
     if args.action in ("backup", "restore"):
         if args.revision is None:
             raise UsageError(f"db {args.action} needs a FILE")
@@ -116,6 +114,8 @@ def cmd_db(args: argparse.Namespace) -> int:
     url = _load_config().database_url
     if args.action != "upgrade":
         _existing_sqlite_file(url)  # reading or undoing creates no database
+    # Alembic only now: a mistake on the command line is told at once
+    from bot.store.migrate import MigrationError, current_revision, downgrade_database, upgrade_database
 
     async def main() -> int:
         try:
@@ -205,8 +205,6 @@ def cmd_daily(args: argparse.Namespace) -> int:
     import datetime as dt
 
     from bot.app.daily import daily_code, today
-    from bot.store import deployment
-    from bot.store.database import open_database
 
     if args.date is None:
         day = today()
@@ -217,6 +215,8 @@ def cmd_daily(args: argparse.Namespace) -> int:
             raise UsageError(f"not a date: {args.date!r} (expected YYYY-MM-DD)") from None
     url = _load_config().database_url
     _existing_sqlite_file(url)  # another folder's database would have another secret
+    from bot.store import deployment
+    from bot.store.database import open_database
 
     async def main() -> int:
         db = await open_database(url)

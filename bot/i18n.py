@@ -23,12 +23,13 @@ import functools
 import io
 from dataclasses import dataclass
 from importlib import resources
+from typing import TYPE_CHECKING
 
-from babel import Locale
-from babel.messages.catalog import Catalog
-from babel.messages.mofile import write_mo
-from babel.messages.pofile import read_po
-from babel.support import Translations
+if TYPE_CHECKING:  # Babel is imported when a catalogue is first read: the command's start and the solver workers,
+    # which read the supported languages but never a catalogue, do without it
+    from babel import Locale
+    from babel.messages.catalog import Catalog
+    from babel.support import Translations
 
 #: The languages players are answered in; the first is the fallback. A code is a catalogue's directory name under
 #: ``bot/locales`` and a Babel locale: a language (``de``), or a language and region (``pt_BR``) where we speak only
@@ -118,12 +119,17 @@ def read_catalogue(locale: str) -> Catalog:
     """Parse the ``.po`` catalogue of a supported language."""
     if locale not in SUPPORTED_LOCALES:
         raise ValueError(f"unsupported locale {locale!r}: use one of {', '.join(SUPPORTED_LOCALES)}")
+    from babel.messages.pofile import read_po
+
     with catalogue_path(locale).open("rb") as handle:
         return read_po(handle, locale=locale, domain=DOMAIN)
 
 
 def compile_catalogue(catalog: Catalog) -> Translations:
     """Compile a catalogue in memory, as ``pybabel compile`` would, skipping fuzzy entries."""
+    from babel.messages.mofile import write_mo
+    from babel.support import Translations
+
     buffer = io.BytesIO()
     write_mo(buffer, catalog, use_fuzzy=False)
     buffer.seek(0)
@@ -156,6 +162,8 @@ class Translator:
     @property
     def babel_locale(self) -> Locale:
         """For Babel's number and date formatting."""
+        from babel import Locale
+
         return Locale.parse(self.locale)
 
 

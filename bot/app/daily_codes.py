@@ -10,7 +10,8 @@ from bot.app import daily
 from bot.app.daily import Clock
 from bot.app.errors import BadPayload, DailyCodeLocked, DailyOver, NoWinnableDeal
 from bot.app.model import PlayerKey
-from bot.app.solver_pool import INTERACTIVE, DailyCodeFunction, SolverPool
+from bot.app.solver_calls import DailyCodeFunction
+from bot.app.solver_pool import INTERACTIVE, SolverPool
 from bot.store import deployment
 from bot.store import games as stored_games
 from bot.store.engine import Database
@@ -24,7 +25,7 @@ REMEMBERED_DAYS = 4
 
 class DailyCodes:
     """Today by ``clock`` and the daily deal of a day, searched for with ``function``
-    (:func:`bot.app.solver_pool.daily_code_of`)."""
+    (:func:`bot.app.solver_calls.daily_code_of`)."""
 
     def __init__(self, db: Database, solver: SolverPool, function: DailyCodeFunction, clock: Clock) -> None:
         self.db = db

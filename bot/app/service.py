@@ -36,17 +36,17 @@ from bot.app.leaderboards import Leaderboards
 from bot.app.model import BoardRef, DealVerdict, GameSnapshot, Offers, PlayerKey, Settings, Stats
 from bot.app.moves import Moves
 from bot.app.players import Players
-from bot.app.solver_pool import (
+from bot.app.solver_calls import (
     DailyCodeFunction,
     HintFunction,
     ReviewFunction,
-    SolverPool,
     VerdictFunction,
     daily_code_of,
     fair_hint,
     solver_review,
     solver_verdict,
 )
+from bot.app.solver_pool import SolverPool
 from bot.app.solving import Advice, Verdicts
 from bot.app.starts import Starts
 from bot.app.subscriptions import Subscriptions

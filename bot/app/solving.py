@@ -17,14 +17,8 @@ import secrets
 from bot.app.errors import NoWinnableDeal, StaleGame
 from bot.app.model import DealVerdict, GameSnapshot, Hint, PlayerKey
 from bot.app.records import Today, load_checked, load_game, snapshot_of, verdict_of
-from bot.app.solver_pool import (
-    BACKGROUND,
-    INTERACTIVE,
-    HintFunction,
-    ReviewFunction,
-    SolverPool,
-    VerdictFunction,
-)
+from bot.app.solver_calls import HintFunction, ReviewFunction, VerdictFunction
+from bot.app.solver_pool import BACKGROUND, INTERACTIVE, SolverPool
 from bot.store import games as stored_games
 from bot.store.engine import Database
 from bot.store.schema import ABANDONED, BLOCKED, PLAYING, WON, utcnow

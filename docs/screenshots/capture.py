@@ -67,7 +67,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from bot.app.service import GameService  # noqa: E402
-from bot.app.solver_pool import fair_hint  # noqa: E402
+from bot.app.solver_calls import fair_hint  # noqa: E402
 from bot.store.database import open_database  # noqa: E402
 from bot.store.migrate import upgrade_database  # noqa: E402
 from core.game import Action, Game, Tap  # noqa: E402
