@@ -16,6 +16,7 @@ All texts are plain: adapters escape them for their markup (Telegram HTML, Disco
 from __future__ import annotations
 
 import enum
+import functools
 import unicodedata
 from dataclasses import dataclass
 
@@ -147,8 +148,16 @@ def display_width(text: str) -> int:
     >>> display_width("山札 23"), display_width("10♥"), display_width("Взять")
     (7, 3, 5)
     """
-    return sum(0 if unicodedata.combining(ch) or ch in (EMOJI, TEXT) else
-               2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
+    if text.isascii():  # one column each (measured for every line of every board: the common case, made quick)
+        return len(text)
+    return sum(map(_char_width, text))
+
+
+@functools.lru_cache(maxsize=4096)
+def _char_width(ch: str) -> int:
+    if unicodedata.combining(ch) or ch in (EMOJI, TEXT):
+        return 0
+    return 2 if unicodedata.east_asian_width(ch) in "WF" else 1
 
 
 def label_width(text: str) -> int:
