@@ -25,6 +25,12 @@ XDIST = -n $(PYTEST_WORKERS) --dist worksteal
 
 test: $(STAMP) lint typecheck pytest
 
+# The tests keep Python's bytecode cache on even where PYTHONDONTWRITEBYTECODE is set: they start some hundreds of
+# Python processes (the tripeaks command, its solver workers, pytest's own workers), and without the cache each one
+# compiles the project again (and each pytest worker rewrites every test module again: seconds each). The cache is
+# the __pycache__ folders git ignores.
+check pytest: export PYTHONDONTWRITEBYTECODE =
+
 # Ruff, mypy and the unit tests: --unit leaves out the `e2e` modules and the `postgres` tests (tests/conftest.py).
 check: $(STAMP) lint typecheck
 	$(BIN)/pytest -q $(XDIST) --unit $(PYTEST_ARGS)
