@@ -10,9 +10,11 @@ server answers, the PostgreSQL tests are skipped and the run's summary says why;
 from __future__ import annotations
 
 import asyncio
+import functools
 import os
 import secrets
 import shutil
+import sys
 from collections.abc import AsyncIterator, Coroutine, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -118,6 +120,29 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
             terminalreporter.write_line(f"PostgreSQL tests SKIPPED: {reason}; set TEST_POSTGRES_URL to run them.",
                                         yellow=True)
             return
+
+
+@pytest.fixture(scope="session", autouse=True)
+def one_tls_context_for_the_http_clients() -> Iterator[None]:
+    """python-telegram-bot makes two HTTPX clients for each Application, and HTTPX loads the system's certificates
+    into a new TLS context for each (some 40 ms of CPU, a hundred bots over the suite). The tests' Bot API is the
+    fake one, over plain HTTP, so here the clients share one default context, loaded once: nothing a test sees
+    changes. Only where HTTPX is already in use (not in `make check`)."""
+    transports = sys.modules.get("httpx._transports.default")
+    create = getattr(transports, "create_ssl_context", None)
+    if transports is None or create is None:
+        yield
+        return
+    shared = functools.cache(create)
+
+    def reuse(verify: Any = True, cert: Any = None, trust_env: bool = True) -> Any:
+        if verify is True and cert is None and trust_env:
+            return shared()
+        return create(verify=verify, cert=cert, trust_env=trust_env)
+
+    transports.create_ssl_context = reuse
+    yield
+    transports.create_ssl_context = create
 
 
 # --- which tests are end to end --------------------------------------------------------------------------------

@@ -581,6 +581,9 @@ async def solving_service(database: Database) -> AsyncIterator[GameService]:
             yield svc
 
 
+# On SQLite only: the advice never touches the database (the service hands the position to the advisor), and how a
+# hint is counted and stored is tested on both databases above (test_a_hint_shows_the_solvers_move...).
+@pytest.mark.parametrize("backend", ["sqlite"])
 async def test_hints_are_the_fair_advisors_from_what_the_player_sees(solving_service: GameService) -> None:
     start = await solving_service.new_game(ALICE, "Alice", code=WIN_CODE)
     version = start.version
