@@ -66,7 +66,8 @@ Waiting: every user action (``send_text``, ``press``, ``queue_update``, ``post_u
 mark; ``wait_for_request``/``wait_for_message`` look only at requests made after the latest mark (or
 after ``since=``), including ones that already happened, so there is no race and no sleep.
 ``wait_until(predicate)`` re-checks the predicate whenever a request arrives or is answered (and every
-20 ms, for predicates over the test's own state). Timeouts raise ``TimeoutError`` with a transcript.
+20 ms, for predicates over the test's own state). Timeouts (``WAIT_TIMEOUT`` by default, generous) raise
+``TimeoutError`` with a transcript.
 
 Inline mode (``FakeBotAPI(supports_inline_queries=True)``, as BotFather's ``/setinline`` turns it on):
 ``api.inline_query(user, "text")`` queues an ``inline_query`` update and returns a handle whose ``answer()`` is the
@@ -150,6 +151,11 @@ NOT_MODIFIED = (
     "as a current content and reply markup of the message"
 )
 QUERY_TOO_OLD = "query is too old and response timeout expired or query ID is invalid"
+
+#: How long the ``wait_*`` helpers wait by default (seconds) before they fail. What they wait for must happen; how
+#: quickly is not their question, and a loaded machine can be slow: a burst of twenty updates at once, handled in
+#: about a second on a quiet machine, took 20-35 s with the test process niced on two busy cores.
+WAIT_TIMEOUT = 60.0
 
 
 # --------------------------------------------------------------------------------------------------
@@ -1317,19 +1323,19 @@ class UpdateHandle:
         """True once the bot confirmed the update (getUpdates offset) or its webhook took it."""
         return not any(u["update_id"] == self.update_id for u in self.api._queue)
 
-    async def wait_consumed(self, timeout: float = 5.0) -> None:
+    async def wait_consumed(self, timeout: float = WAIT_TIMEOUT) -> None:
         """Wait until the bot has fetched and confirmed this update."""
         await self.api.wait_until(
             lambda: self.consumed, timeout, what=f"update {self.update_id} to be consumed"
         )
 
     async def wait_for_request(
-        self, method: str | None = None, *, timeout: float = 5.0, **kwargs: Any
+        self, method: str | None = None, *, timeout: float = WAIT_TIMEOUT, **kwargs: Any
     ) -> RecordedRequest:
         """The first matching request made after this update was queued."""
         return await self.api.wait_for_request(method, since=self.mark, timeout=timeout, **kwargs)
 
-    async def reply(self, timeout: float = 5.0) -> StoredMessage:
+    async def reply(self, timeout: float = WAIT_TIMEOUT) -> StoredMessage:
         """The first message the bot sent to this update's chat after the update was queued."""
         return await self.api.wait_for_message(self.chat, since=self.mark, timeout=timeout)
 
@@ -1365,7 +1371,7 @@ class InlineQueryHandle:
         self.mark = mark
         self.record = record
 
-    async def answer(self, timeout: float = 5.0) -> InlineAnswer:
+    async def answer(self, timeout: float = WAIT_TIMEOUT) -> InlineAnswer:
         await self.api.wait_until(lambda: self.record.answer is not None, timeout,
                                   what=f"an answer to inline query {self.record.id}")
         assert self.record.answer is not None
@@ -1392,7 +1398,7 @@ class CallbackHandle(UpdateHandle):
         """True once the bot answered the query."""
         return self.record.answer is not None
 
-    async def answer(self, timeout: float = 5.0) -> CallbackAnswer:
+    async def answer(self, timeout: float = WAIT_TIMEOUT) -> CallbackAnswer:
         """Wait for the bot's answerCallbackQuery for this press."""
         await self.api.wait_until(
             lambda: self.answered, timeout, what=f"an answer to callback query {self.query_id}"
@@ -1400,7 +1406,7 @@ class CallbackHandle(UpdateHandle):
         assert self.record.answer is not None
         return self.record.answer
 
-    async def edited(self, timeout: float = 5.0) -> StoredMessage:
+    async def edited(self, timeout: float = WAIT_TIMEOUT) -> StoredMessage:
         """Wait until the pressed message has been edited after the press; returns it."""
         message = self.api.message(self.chat, self.record.message_id)
         await self.api.wait_until(
@@ -2167,7 +2173,7 @@ class FakeBotAPI:
         ]
 
     async def wait_until(
-        self, predicate: Callable[[], bool], timeout: float = 5.0, *, what: str | None = None
+        self, predicate: Callable[[], bool], timeout: float = WAIT_TIMEOUT, *, what: str | None = None
     ) -> None:
         """Wait until ``predicate()`` is true.
 
@@ -2193,7 +2199,7 @@ class FakeBotAPI:
         since: int | UpdateHandle | None = None,
         predicate: Callable[[RecordedRequest], bool] | None = None,
         ok: bool | None = None,
-        timeout: float = 5.0,
+        timeout: float = WAIT_TIMEOUT,
     ) -> RecordedRequest:
         """The first finished matching request after ``since`` (default: the latest user action)."""
         start = self._since(since)
@@ -2210,7 +2216,7 @@ class FakeBotAPI:
         return found[0]
 
     async def wait_for_message(
-        self, chat: ChatRef, *, since: int | UpdateHandle | None = None, timeout: float = 5.0
+        self, chat: ChatRef, *, since: int | UpdateHandle | None = None, timeout: float = WAIT_TIMEOUT
     ) -> StoredMessage:
         """The first message (a text or a photo) the bot sent successfully to ``chat`` after ``since``."""
         resolved = self._chat(chat)
