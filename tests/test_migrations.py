@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import shutil
 import sqlite3
 import subprocess
 import sys
@@ -14,11 +15,13 @@ from alembic.script import ScriptDirectory
 from sqlalchemy import inspect
 from sqlalchemy.engine import URL
 
+from bot.store import migrate
 from bot.store.engine import create_engine
 from bot.store.migrate import (
     alembic_config,
     current_revision,
     downgrade_database,
+    latest_revision,
     migrations_dir,
     upgrade_database,
 )
@@ -51,6 +54,18 @@ def test_the_migrations_form_one_line() -> None:
     assert Path(script.dir) == migrations_dir() == REPO / "migrations"
     assert len(script.get_heads()) == 1
     assert [rev.down_revision for rev in script.walk_revisions()][-1] is None
+
+
+def test_the_latest_revision_read_without_alembic_is_alembics_head(tmp_path: Path,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every start reads the latest revision from the scripts' text to see whether there is anything to do (see
+    migrate._run_alembic); it must be Alembic's head, and a script it cannot read plainly leaves it to Alembic."""
+    assert latest_revision() == ScriptDirectory.from_config(alembic_config()).get_current_head()
+    copy = tmp_path / "migrations"
+    shutil.copytree(migrations_dir(), copy)
+    (copy / "versions" / "0099_merge.py").write_text('revision = "0099"\ndown_revision = ("0006", "0007")\n')
+    monkeypatch.setattr(migrate, "MIGRATIONS_DIR", copy)
+    assert latest_revision() is None
 
 
 async def test_upgrade_an_empty_database_to_head_and_back(fresh_url: URL) -> None:

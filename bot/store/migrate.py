@@ -3,18 +3,21 @@
 from __future__ import annotations
 
 import logging
+import re
 from pathlib import Path
 from typing import Any
 
-from alembic.util.exc import CommandError
-from sqlalchemy import Connection, event, text
+from sqlalchemy import Connection, event, inspect, text
 from sqlalchemy.engine import URL
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from bot.store.engine import create_engine
 
-#: What Alembic raises for an unknown revision or a move that is not possible from the database's revision.
-MigrationError = CommandError
+
+class MigrationError(Exception):
+    """An unknown revision, a move that is not possible from the database's revision (Alembic's message), or a
+    migration that would leave rows pointing at nothing."""
+
 
 log = logging.getLogger(__name__)
 
@@ -52,13 +55,50 @@ def revisions() -> list[str]:
     return [revision.revision for revision in reversed(list(script.walk_revisions()))]
 
 
+#: A revision script's own revision and the one it follows, as Alembic's template writes them.
+_REVISION_LINE = re.compile(r"""^(revision|down_revision)\b[^=]*= *(None|"([^"]+)"|'([^']+)')\s*$""", re.M)
+
+
+def latest_revision() -> str | None:
+    """The latest revision, read from the scripts' text without Alembic (which takes a good part of a second to
+    import and read them): the one revision no other script follows. None when the scripts are not one plain
+    line (a merge, a branch, a line written another way): the caller then asks Alembic."""
+    revisions: dict[str, str | None] = {}
+    for script in migrations_dir().joinpath("versions").glob("*.py"):
+        if script.name.startswith("__"):
+            continue
+        found = {name: own or other or None for name, _, own, other in _REVISION_LINE.findall(script.read_text())}
+        if found.get("revision") is None or "down_revision" not in found:
+            return None
+        revisions[str(found["revision"])] = found["down_revision"]
+    heads = set(revisions) - set(revisions.values())
+    if len(heads) != 1 or sum(1 for down in revisions.values() if down is None) != 1:
+        return None
+    return heads.pop()
+
+
+def _recorded_revisions(connection: Connection) -> list[str]:
+    """The revisions the database's ``alembic_version`` table holds (none for a database without one)."""
+    if not inspect(connection).has_table("alembic_version"):
+        return []
+    return [str(row[0]) for row in connection.exec_driver_sql("SELECT version_num FROM alembic_version")]
+
+
 def _run_alembic(connection: Connection, command_name: str, revision: str) -> None:
+    if command_name == "upgrade" and revision == "head":
+        latest = latest_revision()
+        if latest is not None and _recorded_revisions(connection) == [latest]:
+            return  # up to date: what Alembic would find, without importing it (every start of the bot asks)
     from alembic import command
+    from alembic.util.exc import CommandError
 
     config = alembic_config()
     # migrations/env.py runs on this connection (and inside its transaction) when it is given one
     config.attributes["connection"] = connection
-    getattr(command, command_name)(config, revision)
+    try:
+        getattr(command, command_name)(config, revision)
+    except CommandError as error:
+        raise MigrationError(str(error)) from error
 
 
 async def _take_migration_lock(connection: AsyncConnection) -> None:
