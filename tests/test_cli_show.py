@@ -3,6 +3,7 @@ console's colours, only where they belong."""
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 import os
@@ -13,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from bot.app.model import BoardStyle, GameSnapshot, PlayerKey, Settings
+from bot.cli import main
 from bot.render.console import colour_tableau, console_text
 from bot.render.game import render_game
 from bot.render.platforms import telegram_rows
@@ -20,6 +22,15 @@ from core.game import Game, Tap
 
 
 def show(*args: str) -> subprocess.CompletedProcess[str]:
+    """``tripeaks show ARGS`` run by the command's ``main`` in this process (as tests/test_cli_engine.py runs the
+    others): its exit status and what it printed. :func:`show_process` starts the command itself."""
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        status = main(["show", *args])
+    return subprocess.CompletedProcess(["tripeaks", "show", *args], status, out.getvalue(), err.getvalue())
+
+
+def show_process(*args: str) -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "TELEGRAM_", "DATABASE_"))}
     return subprocess.run([sys.executable, "-m", "bot.cli", "show", *args], capture_output=True, text=True,
                           env=env, timeout=60, check=False)
@@ -28,7 +39,8 @@ def show(*args: str) -> subprocess.CompletedProcess[str]:
 def test_telegram_message_as_sent() -> None:
     from bot.adapters.telegram.keyboard import caption_text, keyboard, message_text
 
-    done = show("TP1-E-AAAAAAB", "21", "--lang", "ja", "--platform", "telegram", "--board", "text", "--json")
+    done = show_process("TP1-E-AAAAAAB", "21", "--lang", "ja", "--platform", "telegram", "--board", "text",
+                        "--json")
     assert done.returncode == 0, done.stderr
     shown = json.loads(done.stdout)
     game = Game.from_code("TP1-E-AAAAAAB")
