@@ -6,7 +6,7 @@ import functools
 
 from core.cards import FULL_DECK, Card, Rank, Suit
 from core.deal import Deal
-from core.game import Action, Game
+from core.game import DRAW, Action, Game, Status, Tap
 from core.solver import solve
 
 
@@ -61,3 +61,16 @@ def winning_line(code: str) -> tuple[Action, ...]:
     solution = solve(Game.from_code(code))
     assert solution.winnable and solution.line is not None, f"{code} cannot be won"
     return solution.line
+
+
+def blocking_line(code: str) -> list[Action]:
+    """Draw the whole stock first, then play what fits: a poor game that ends blocked."""
+    game = Game.from_code(code)
+    line: list[Action] = []
+    while game.status is Status.PLAYING:
+        fits = [Tap(s) for s in game.playable_slots() if game.fits(s)]
+        action: Action = DRAW if game.stock_left else fits[0]
+        game.push(action)
+        line.append(action)
+    assert game.status is Status.BLOCKED
+    return line

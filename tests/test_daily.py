@@ -30,8 +30,8 @@ from bot.render.endings import share_text
 from bot.render.game import render_game, share_line
 from bot.store.schema import daily_subscriptions
 from core.deal import GameCode
-from core.game import DRAW, Action, Game, Status, Tap
-from tests.core_helpers import winning_line
+from core.game import Action, Game, Status
+from tests.core_helpers import blocking_line, winning_line
 from tests.fakes.telegram_bot_api import FakeBotAPI
 from tests.test_telegram_e2e import HANDLED, command, running_bot
 
@@ -253,19 +253,6 @@ async def test_a_claim_is_taken_once_and_a_dead_processs_claim_after_its_lease(c
 
 
 # --- the leaderboard -----------------------------------------------------------------------------------------------
-
-
-def blocking_line(code: str) -> list[Action]:
-    """Draw the whole stock first, then play what fits: a poor game that ends blocked."""
-    game = Game.from_code(code)
-    line: list[Action] = []
-    while game.status is Status.PLAYING:
-        fits = [Tap(s) for s in game.playable_slots() if game.fits(s)]
-        action: Action = DRAW if game.stock_left else fits[0]
-        game.push(action)
-        line.append(action)
-    assert game.status is Status.BLOCKED
-    return line
 
 
 async def play(service: GameService, who: str, line: list[Action] | tuple[Action, ...], *, board: str | None,

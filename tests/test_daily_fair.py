@@ -41,9 +41,9 @@ from bot.render.game import HINT_ICON, NEW_GAME_ICON, UNDO_ICON
 from bot.store.database import open_database
 from bot.store.schema import games
 from core.deal import GameCode, Rules
-from core.game import DRAW, Action, Game, Status, Tap, Undo
+from core.game import DRAW, Action, Status, Undo
 from tests.conftest import fake_hint, fake_verdict
-from tests.core_helpers import winning_line
+from tests.core_helpers import blocking_line, winning_line
 from tests.fakes.telegram_bot_api import FakeBotAPI, FakeChat, FakeUser, StoredMessage
 from tests.test_telegram_e2e import HANDLED, command, data_for, game_of, running_bot, tap
 
@@ -52,19 +52,6 @@ pytestmark = pytest.mark.timeout(180)
 DAY = dt.date(2026, 12, 2)
 CODE = "TP1-E-AAAAAAC"  # winnable (tests/test_telegram_e2e.py wins it)
 NOON = dt.datetime.combine(DAY, dt.time(12), tzinfo=dt.UTC)
-
-
-def blocking_line(code: str) -> list[Action]:
-    """Draw the whole stock first, then play what fits: a poor game that ends blocked."""
-    game = Game.from_code(code)
-    line: list[Action] = []
-    while game.status is Status.PLAYING:
-        fits = [Tap(s) for s in game.playable_slots() if game.fits(s)]
-        action: Action = DRAW if game.stock_left else fits[0]
-        game.push(action)
-        line.append(action)
-    assert game.status is Status.BLOCKED
-    return line
 
 
 def on_day(service: GameService) -> GameService:
