@@ -54,7 +54,7 @@ from core.layout import COVER_MASKS, COVERS  # noqa: E402
 from core.solver import solve  # noqa: E402
 
 #: The columns of a ``--pairs`` file: one advised decision a row.
-PAIR_FIELDS = ("rules", "deal", "stock_left", "face_down", "wins", "samples", "certain", "won")
+PAIR_FIELDS = ("rules", "deal", "stock_left", "face_down", "wins", "samples", "certain", "start", "won")
 
 
 def wilson(wins: int, total: int, z: float = 1.96) -> tuple[float, float]:
@@ -168,11 +168,20 @@ def percentiles(values: list[float]) -> dict[str, float]:
             "max": ordered[-1], "mean": statistics.fmean(ordered)}
 
 
-def shown_of(rules: Rules, decision: list[int]) -> tuple[float, float]:
-    """The raw and the shown chance of a recorded decision."""
+def at_start(index: int) -> bool:
+    """Whether a game's ``index``-th advised decision is at the start, where no card is removed yet and the hint
+    maps the chance by the start's own table: the first (only forced draws come before it). A voluntary draw before
+    the first removal, about one first decision in 40, leaves the next one at the start too; the log does not tell
+    it apart, and counts it in its stage of unseen cards."""
+    return index == 0
+
+
+def shown_of(rules: Rules, index: int, decision: list[int]) -> tuple[float, float]:
+    """The raw and the shown chance of a game's ``index``-th recorded decision."""
     stock_left, face_down, wins, used, certain = decision
     raw = wins / used
-    return raw, shown_chance(raw, rules, stock_left, face_down, certain=bool(certain))
+    return raw, shown_chance(raw, rules, stock_left, face_down, certain=bool(certain),
+                             start=at_start(index))
 
 
 def summarise(rules: Rules, records: list[dict[str, Any]]) -> dict[str, Any]:
@@ -190,7 +199,7 @@ def summarise(rules: Rules, records: list[dict[str, Any]]) -> dict[str, Any]:
                          "cut_by_budget": sum(p["cut"] for p in played),
                          "decision_seconds": percentiles([s for p in played for s in p["seconds"]]),
                          "decision_cpu_seconds": percentiles([s for p in played for s in p["cpu"]])}
-    starts = [shown_of(rules, r["advisor"]["decisions"][0])[1] for r in records if r["advisor"]["decisions"]]
+    starts = [shown_of(rules, 0, r["advisor"]["decisions"][0])[1] for r in records if r["advisor"]["decisions"]]
     summary["first_move"] = {"mean_shown": statistics.fmean(starts) if starts else None,
                              "win_rate": summary["advisor"]["rate"], "deals": len(starts)}
     summary["lost_winnable"] = [{"deal": r["number"], **r["advisor"]["lost"]} for r in records
@@ -200,8 +209,8 @@ def summarise(rules: Rules, records: list[dict[str, Any]]) -> dict[str, Any]:
 
 def calibration(records: list[dict[str, Any]]) -> dict[str, Any]:
     """Deciles of the shown chance over every advised decision, with the share won from there, and Brier scores."""
-    return reliability((*shown_of(Rules(record["rules"]), decision), record["advisor"]["won"])
-                       for record in records for decision in record["advisor"]["decisions"])
+    return reliability((*shown_of(Rules(record["rules"]), index, decision), record["advisor"]["won"])
+                       for record in records for index, decision in enumerate(record["advisor"]["decisions"]))
 
 
 def show(summary: dict[str, Any]) -> None:
@@ -256,8 +265,8 @@ def write_pairs(path: Path, records: list[dict[str, Any]]) -> None:
         writer.writerow(PAIR_FIELDS)
         for record in records:
             won = int(record["advisor"]["won"])
-            for decision in record["advisor"]["decisions"]:
-                writer.writerow([record["rules"], record["number"], *decision, won])
+            for index, decision in enumerate(record["advisor"]["decisions"]):
+                writer.writerow([record["rules"], record["number"], *decision, int(at_start(index)), won])
 
 
 def main() -> int:
@@ -300,7 +309,7 @@ def main() -> int:
     table = calibration(records)
     if args.json:
         games = [{"code": r["code"], "rules": r["rules"], "won": r["advisor"]["won"],
-                  "shown_at_start": shown_of(Rules(r["rules"]), r["advisor"]["decisions"][0])[1]
+                  "shown_at_start": shown_of(Rules(r["rules"]), 0, r["advisor"]["decisions"][0])[1]
                   if r["advisor"]["decisions"] else None} for r in records]
         print(json.dumps({"runs": summaries, "games": games, "calibration": table}))
     else:

@@ -335,15 +335,17 @@ def advise(position: VisiblePosition, *, samples: int = DEFAULT_SAMPLES, seed: i
     best = max(range(len(actions)), key=lambda index: (wins[index], reveals[index], -index))
     raw = wins[best] / used
     advice = Advice(actions[best], raw, used, counted, exact, raw)
+    start = removed == 0
     return replace(advice, win_chance=shown_chance(raw, position.rules, position.stock_left, len(face_down),
-                                                   certain=advice.certain))
+                                                   certain=advice.certain, start=start))
 
 
 def shown_chance(raw: float, rules: Rules, stock_left: int, face_down: int, *, certain: bool,
-                 table: Calibration | None = None) -> float:
+                 start: bool = False, table: Calibration | None = None) -> float:
     """The chance a hint shows for a raw share ``raw`` of winning samples: the raw share itself when it is
     ``certain`` (every arrangement of the unseen cards was solved, and there is only one or none wins), else mapped
-    by the calibration ``table`` (the shipped one by default, :func:`core.calibration.shipped`)."""
+    by the calibration ``table`` (the shipped one by default, :func:`core.calibration.shipped`); ``start``: no card
+    removed yet (a game's first decision), which the table maps on its own."""
     if certain:
         return raw
-    return (table or _SHIPPED).chance(raw, rules, stock_left, face_down)
+    return (table or _SHIPPED).chance(raw, rules, stock_left, face_down, start=start)

@@ -43,6 +43,9 @@ def test_the_json_report_its_log_and_its_pairs(tmp_path: Path) -> None:
         rows = list(csv.DictReader(source))
     assert len(rows) == decisions
     assert {row["won"] for row in rows if row["rules"] == "easy"} == {str(int(report["games"][0]["won"]))}
+    for rules in ("easy", "classic"):  # a game's first decision is at the start (no card removed yet)
+        game_rows = [row for row in rows if row["rules"] == rules]
+        assert [row["start"] for row in game_rows] == ["1"] + ["0"] * (len(game_rows) - 1)
     # a second run reuses the log: the same report, nothing played again
     assert len(log.read_text().splitlines()) == 2
     again = json.loads(bench("--json", "--log", str(log)).splitlines()[-1])
