@@ -184,6 +184,12 @@ def shown_of(rules: Rules, index: int, decision: list[int]) -> tuple[float, floa
                              start=at_start(index))
 
 
+def shown_at_start(record: dict[str, Any]) -> float | None:
+    """The chance the hint showed at a played deal's first advised decision (None when every move was forced)."""
+    decisions = record["advisor"]["decisions"]
+    return shown_of(Rules(record["rules"]), 0, decisions[0])[1] if decisions else None
+
+
 def summarise(rules: Rules, records: list[dict[str, Any]]) -> dict[str, Any]:
     n = len(records)
     summary: dict[str, Any] = {"rules": rules.value, "deals": n,
@@ -199,7 +205,7 @@ def summarise(rules: Rules, records: list[dict[str, Any]]) -> dict[str, Any]:
                          "cut_by_budget": sum(p["cut"] for p in played),
                          "decision_seconds": percentiles([s for p in played for s in p["seconds"]]),
                          "decision_cpu_seconds": percentiles([s for p in played for s in p["cpu"]])}
-    starts = [shown_of(rules, 0, r["advisor"]["decisions"][0])[1] for r in records if r["advisor"]["decisions"]]
+    starts = [shown for shown in map(shown_at_start, records) if shown is not None]
     summary["first_move"] = {"mean_shown": statistics.fmean(starts) if starts else None,
                              "win_rate": summary["advisor"]["rate"], "deals": len(starts)}
     summary["lost_winnable"] = [{"deal": r["number"], **r["advisor"]["lost"]} for r in records
@@ -309,8 +315,7 @@ def main() -> int:
     table = calibration(records)
     if args.json:
         games = [{"code": r["code"], "rules": r["rules"], "won": r["advisor"]["won"],
-                  "shown_at_start": shown_of(Rules(r["rules"]), 0, r["advisor"]["decisions"][0])[1]
-                  if r["advisor"]["decisions"] else None} for r in records]
+                  "shown_at_start": shown_at_start(r)} for r in records]
         print(json.dumps({"runs": summaries, "games": games, "calibration": table}))
     else:
         for summary in summaries:
