@@ -14,7 +14,8 @@ run stopped early is balanced), it plays each deal to its end:
   otherwise the draw;
 - omniscient: whether the exact solver, which sees every card, can win the deal (the upper bound of any player).
 
-It prints the win rates with 95% Wilson intervals, the time per decision of both advisors (wall clock and CPU:
+It prints the win rates with 95% Wilson intervals, the deals only one of the two advisors won (with the exact
+McNemar p-value: per rule set, then over both), the time per decision of both advisors (wall clock and CPU:
 median, p99, max; a busy machine stretches the wall clock, the CPU time is what a hint costs a worker), and how
 true the shown chance comes: at the first move, the mean chance shown against the share of deals won; over every
 decision, deciles of the shown chance (decisions, mean shown, share won from there) and the Brier score of the shown
@@ -65,6 +66,14 @@ def wilson(wins: int, total: int, z: float = 1.96) -> tuple[float, float]:
     centre = (p + z * z / (2 * total)) / (1 + z * z / total)
     half = z * math.sqrt(p * (1 - p) / total + z * z / (4 * total * total)) / (1 + z * z / total)
     return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def mcnemar(only_first: int, only_second: int) -> float:
+    """The exact two-sided McNemar p-value of two players on the same deals, from the deals only one of them won:
+    how likely a split at least this uneven is when both are equally strong (each such deal a fair coin)."""
+    deals = only_first + only_second
+    tail = sum(math.comb(deals, k) for k in range(min(only_first, only_second) + 1))
+    return min(1.0, 2 * tail / (1 << deals))
 
 
 def greedy_action(game: Game) -> Tap | Draw:
@@ -205,6 +214,10 @@ def summarise(rules: Rules, records: list[dict[str, Any]]) -> dict[str, Any]:
                          "cut_by_budget": sum(p["cut"] for p in played),
                          "decision_seconds": percentiles([s for p in played for s in p["seconds"]]),
                          "decision_cpu_seconds": percentiles([s for p in played for s in p["cpu"]])}
+    if "today" in summary:
+        ahead = sum(r["advisor"]["won"] and not r["today"]["won"] for r in records)
+        behind = sum(r["today"]["won"] and not r["advisor"]["won"] for r in records)
+        summary["paired"] = {"advisor_only": ahead, "today_only": behind, "p": mcnemar(ahead, behind)}
     starts = [shown for shown in map(shown_at_start, records) if shown is not None]
     summary["first_move"] = {"mean_shown": statistics.fmean(starts) if starts else None,
                              "win_rate": summary["advisor"]["rate"], "deals": len(starts)}
@@ -236,6 +249,10 @@ def show(summary: dict[str, Any]) -> None:
             t = r[key]
             print(f"    time per decision, {label}: median {1000 * t['median']:.0f} ms, p99 {1000 * t['p99']:.0f} "
                   f"ms, max {1000 * t['max']:.0f} ms")
+    if "paired" in summary:
+        paired = summary["paired"]
+        print(f"  deals only one advisor won: advisor {paired['advisor_only']}, today's {paired['today_only']} "
+              f"(exact McNemar p {paired['p']:.3f})")
     first = summary["first_move"]
     if first["mean_shown"] is not None:
         print(f"  first move: mean chance shown {100 * first['mean_shown']:.1f}%, advisor won "
@@ -313,13 +330,20 @@ def main() -> int:
         write_pairs(args.pairs, records)
     summaries = [summarise(rules, [r for r in records if r["rules"] == rules.value]) for rules in Rules]
     table = calibration(records)
+    both = None
+    if all("paired" in summary for summary in summaries):
+        ahead, behind = (sum(summary["paired"][key] for summary in summaries) for key in ("advisor_only", "today_only"))
+        both = {"advisor_only": ahead, "today_only": behind, "p": mcnemar(ahead, behind)}
     if args.json:
         games = [{"code": r["code"], "rules": r["rules"], "won": r["advisor"]["won"],
                   "shown_at_start": shown_at_start(r)} for r in records]
-        print(json.dumps({"runs": summaries, "games": games, "calibration": table}))
+        print(json.dumps({"runs": summaries, "games": games, "calibration": table, "paired": both}))
     else:
         for summary in summaries:
             show(summary)
+        if both:
+            print(f"both rule sets: deals only one advisor won: advisor {both['advisor_only']}, today's "
+                  f"{both['today_only']} (exact McNemar p {both['p']:.3f})")
         show_reliability("how true the shown chance comes (every advised decision)", table)
     return 0
 

@@ -9,6 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from bench.advisor import mcnemar
 from core.advisor import VisiblePosition, advise
 from core.deal import Deal, Rules
 from core.game import Game
@@ -39,6 +40,12 @@ def test_the_json_report_its_log_and_its_pairs(tmp_path: Path) -> None:
     runs = {run["rules"]: run for run in report["runs"]}
     assert decisions == sum(run["advisor"]["decisions"] for run in runs.values())
     assert set(runs) == {"easy", "classic"} and all("today" in run for run in runs.values())
+    for run in runs.values():  # the deals only one advisor won account for the gap between their wins
+        paired = run["paired"]
+        assert paired["advisor_only"] - paired["today_only"] == run["advisor"]["wins"] - run["today"]["wins"]
+        assert paired["advisor_only"] + paired["today_only"] <= 1 and 0.0 < paired["p"] <= 1.0
+    assert report["paired"]["advisor_only"] == sum(run["paired"]["advisor_only"] for run in runs.values())
+    assert report["paired"]["today_only"] == sum(run["paired"]["today_only"] for run in runs.values())
     with pairs.open() as source:
         rows = list(csv.DictReader(source))
     assert len(rows) == decisions
@@ -51,3 +58,11 @@ def test_the_json_report_its_log_and_its_pairs(tmp_path: Path) -> None:
     again = json.loads(bench("--json", "--log", str(log)).splitlines()[-1])
     assert again["games"] == report["games"] and again["calibration"] == table
     assert len(log.read_text().splitlines()) == 2
+
+
+def test_the_mcnemar_p_value_is_the_chance_of_a_split_at_least_as_uneven() -> None:
+    assert mcnemar(0, 0) == 1.0  # no deal told them apart
+    assert mcnemar(3, 3) == 1.0
+    assert mcnemar(5, 0) == mcnemar(0, 5) == 2 / 2 ** 5  # five heads, or five tails, in five fair tosses
+    assert mcnemar(6, 1) == 2 * (1 + 7) / 2 ** 7  # at most one of seven tosses the other way, either way
+    assert 0.13 < mcnemar(39, 26) < 0.14
