@@ -20,9 +20,9 @@ median, p99, max; a busy machine stretches the wall clock, the CPU time is what 
 true the shown chance comes: at the first move, the mean chance shown against the share of deals won; over every
 decision, deciles of the shown chance (decisions, mean shown, share won from there) and the Brier score of the shown
 chance beside the raw share's. The shown chance is the shipped calibration's (:mod:`core.calibration_table`), which
-was fitted on deals 100000 and up: report it on other deals. ``--lost`` adds, for each deal the advisor lost that
-could be won, the decision that lost it (the advisor's chance for its choice and for each action that kept the deal
-winnable; a few exact solves a deal).
+was fitted on deals 100000-100239 and 300-599 (bench/calibrate.py): report it on others. ``--lost`` adds, for
+each deal the advisor lost that could be won, the decision that lost it (the advisor's chance for its choice and for
+each action that kept the deal winnable; a few exact solves a deal).
 
 ``--log FILE`` appends each played deal as a JSON line and reuses the deals already there (a long run can be stopped
 and resumed, and summarised again at once); ``--pairs FILE`` writes the advisor's decisions as CSV for
