@@ -16,11 +16,13 @@ won, 70% of all deals) and 34.6% where 24.6% were won in the 30-40% decile: 240 
 game's first decision is the stage "start" (no card removed yet): fitted with the later decisions that still see as
 many cards unseen, the first move showed 3 points more than was won; on its own (``--cross-check``, 540 games a rule
 set) 56.2% against 56.5% in Easy and 25.1% against 25.4% in Classic, every decile within 4.5 points, Brier 0.176.
+On deals 600-899, played after this fit (``bench/logs/advisor-600-240k.jsonl``): 56.8% against 54.0% and 26.2%
+against 26.7%, every decile within 4.8 points.
 
 The pairs (one advised decision a row: the rule set, the cards in the stock and face down, the samples that win
 after the action chosen, the samples solved, whether nothing was hidden, whether it is at the start, whether the
-advisor won the game) come from advisor games on deals 100000 and up, which the reports of ``bench/advisor.py``
-leave out. Decisions whose raw share is certain (every arrangement of the unseen cards solved, and only one or none
+advisor won the game) come from advisor games on deals 100000-100239 and 300-599: a report of ``bench/advisor.py``
+on the shown chance is a fair one on other deals only. Decisions whose raw share is certain (every arrangement of the unseen cards solved, and only one or none
 wins) are left out: their chance is shown as it is. The fit (:func:`core.calibration.fit`): for each rule set and
 stage of the game (the start, then the unseen cards by :data:`EDGES`), the isotonic map from the raw share to
 the share of games won. ``--check`` writes nothing and exits 1 when the shipped table differs from the fit;
