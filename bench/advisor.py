@@ -76,6 +76,21 @@ def mcnemar(only_first: int, only_second: int) -> float:
     return min(1.0, 2 * tail / (1 << deals))
 
 
+def paired(records: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """The deals of ``records`` only the advisor won and only today's won, with their McNemar p-value (None when
+    today's was not played)."""
+    if not all("today" in r for r in records):
+        return None
+    ahead = sum(r["advisor"]["won"] and not r["today"]["won"] for r in records)
+    behind = sum(r["today"]["won"] and not r["advisor"]["won"] for r in records)
+    return {"advisor_only": ahead, "today_only": behind, "p": mcnemar(ahead, behind)}
+
+
+def paired_text(counts: dict[str, Any]) -> str:
+    return (f"deals only one advisor won: advisor {counts['advisor_only']}, today's {counts['today_only']} "
+            f"(exact McNemar p {counts['p']:.3f})")
+
+
 def greedy_action(game: Game) -> Tap | Draw:
     taps = [Tap(slot) for slot in game.playable_slots() if game.fits(slot)]
     if not taps:
@@ -215,9 +230,7 @@ def summarise(rules: Rules, records: list[dict[str, Any]]) -> dict[str, Any]:
                          "decision_seconds": percentiles([s for p in played for s in p["seconds"]]),
                          "decision_cpu_seconds": percentiles([s for p in played for s in p["cpu"]])}
     if "today" in summary:
-        ahead = sum(r["advisor"]["won"] and not r["today"]["won"] for r in records)
-        behind = sum(r["today"]["won"] and not r["advisor"]["won"] for r in records)
-        summary["paired"] = {"advisor_only": ahead, "today_only": behind, "p": mcnemar(ahead, behind)}
+        summary["paired"] = paired(records)
     starts = [shown for shown in map(shown_at_start, records) if shown is not None]
     summary["first_move"] = {"mean_shown": statistics.fmean(starts) if starts else None,
                              "win_rate": summary["advisor"]["rate"], "deals": len(starts)}
@@ -250,9 +263,7 @@ def show(summary: dict[str, Any]) -> None:
             print(f"    time per decision, {label}: median {1000 * t['median']:.0f} ms, p99 {1000 * t['p99']:.0f} "
                   f"ms, max {1000 * t['max']:.0f} ms")
     if "paired" in summary:
-        paired = summary["paired"]
-        print(f"  deals only one advisor won: advisor {paired['advisor_only']}, today's {paired['today_only']} "
-              f"(exact McNemar p {paired['p']:.3f})")
+        print(f"  {paired_text(summary['paired'])}")
     first = summary["first_move"]
     if first["mean_shown"] is not None:
         print(f"  first move: mean chance shown {100 * first['mean_shown']:.1f}%, advisor won "
@@ -330,10 +341,7 @@ def main() -> int:
         write_pairs(args.pairs, records)
     summaries = [summarise(rules, [r for r in records if r["rules"] == rules.value]) for rules in Rules]
     table = calibration(records)
-    both = None
-    if all("paired" in summary for summary in summaries):
-        ahead, behind = (sum(summary["paired"][key] for summary in summaries) for key in ("advisor_only", "today_only"))
-        both = {"advisor_only": ahead, "today_only": behind, "p": mcnemar(ahead, behind)}
+    both = paired(records)
     if args.json:
         games = [{"code": r["code"], "rules": r["rules"], "won": r["advisor"]["won"],
                   "shown_at_start": shown_at_start(r)} for r in records]
@@ -342,8 +350,7 @@ def main() -> int:
         for summary in summaries:
             show(summary)
         if both:
-            print(f"both rule sets: deals only one advisor won: advisor {both['advisor_only']}, today's "
-                  f"{both['today_only']} (exact McNemar p {both['p']:.3f})")
+            print(f"both rule sets: {paired_text(both)}")
         show_reliability("how true the shown chance comes (every advised decision)", table)
     return 0
 

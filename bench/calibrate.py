@@ -22,12 +22,12 @@ against 26.7%, every decile within 4.8 points.
 The pairs (one advised decision a row: the rule set, the cards in the stock and face down, the samples that win
 after the action chosen, the samples solved, whether nothing was hidden, whether it is at the start, whether the
 advisor won the game) come from advisor games on deals 100000-100239 and 300-599: a report of ``bench/advisor.py``
-on the shown chance is a fair one on other deals only. Decisions whose raw share is certain (every arrangement of the unseen cards solved, and only one or none
-wins) are left out: their chance is shown as it is. The fit (:func:`core.calibration.fit`): for each rule set and
-stage of the game (the start, then the unseen cards by :data:`EDGES`), the isotonic map from the raw share to
-the share of games won. ``--check`` writes nothing and exits 1 when the shipped table differs from the fit;
-``--cross-check`` writes nothing and shows how true the chance comes on deals left out of the fit (two folds: odd
-and even deals).
+on the shown chance is a fair one on other deals only. Decisions whose raw share is certain (every arrangement of
+the unseen cards solved, and only one or none wins) are left out: their chance is shown as it is. The fit
+(:func:`core.calibration.fit`): for each rule set and stage of the game (the start, then the unseen cards by
+:data:`EDGES`), the isotonic map from the raw share to the share of games won. ``--check`` writes nothing and exits 1
+when the shipped table differs from the fit; ``--cross-check`` writes nothing and shows how true the chance comes on
+deals left out of the fit (two folds: odd and even deals).
 """
 
 from __future__ import annotations
