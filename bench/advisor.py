@@ -25,9 +25,10 @@ each deal the advisor lost that could be won, the decision that lost it (the adv
 each action that kept the deal winnable; a few exact solves a deal).
 
 ``--log FILE`` appends each played deal as a JSON line and reuses the deals already there (a long run can be stopped
-and resumed, and summarised again at once); ``--pairs FILE`` writes the advisor's decisions as CSV for
-``bench/calibrate.py``. ``--json`` prints one JSON object as the last line: ``runs`` (per rule set), ``games``
-(``code``, ``rules``, ``won``, ``shown_at_start``) and ``calibration`` (``bins``, ``brier``, ``brier_raw``).
+and resumed, and summarised again at once; a deal logged with ``--no-today`` gets only today's advisor played);
+``--pairs FILE`` writes the advisor's decisions as CSV for ``bench/calibrate.py``. ``--json`` prints one JSON object
+as the last line: ``runs`` (per rule set), ``games`` (``code``, ``rules``, ``won``, ``shown_at_start``) and
+``calibration`` (``bins``, ``brier``, ``brier_raw``).
 ``--jobs 2`` plays deals in two processes (the times are then measured with both cores busy).
 """
 
@@ -55,6 +56,9 @@ from core.layout import COVER_MASKS, COVERS  # noqa: E402
 from core.solver import solve  # noqa: E402
 
 #: The columns of a ``--pairs`` file: one advised decision a row.
+#: A deal to play: rules, deal number, samples, node budget, with today's advisor, with the losing decision, and
+#: the logged record to add today's advisor to (None: play it every way).
+Task = tuple[Rules, int, int, int, bool, bool, "dict[str, Any] | None"]
 PAIR_FIELDS = ("rules", "deal", "stock_left", "face_down", "wins", "samples", "certain", "start", "won")
 
 
@@ -159,10 +163,16 @@ def losing_decision(start: Game, moves: list[tuple[str, dict[str, float]]]) -> d
     return None
 
 
-def play_deal(task: tuple[Rules, int, int, int, bool, bool]) -> dict[str, Any]:
-    """One deal played every way; a JSON-ready record (the log's line)."""
-    rules, number, samples, node_budget, with_today, with_lost = task
+def play_deal(task: Task) -> dict[str, Any]:
+    """One deal played every way; a JSON-ready record (the log's line). Given the logged record of the deal played
+    without today's advisor, only today's is played and added to it (both advisors play a deal the same way every
+    time: seeded by the deal number, stopped by the node budget alone)."""
+    rules, number, samples, node_budget, with_today, with_lost, logged = task
     deal = Deal.from_number(number)
+    if logged is not None:
+        today = play_advisor(Game(deal, rules), number, samples, node_budget, today=True)
+        today.pop("moves")
+        return {**logged, "today": today}
     omniscient = bool(solve(Game(deal, rules)).winnable)
     greedy = Game(deal, rules)
     while greedy.status is Status.PLAYING:
@@ -285,7 +295,7 @@ def read_log(path: Path | None) -> dict[tuple[str, int], dict[str, Any]]:
     return records
 
 
-def played(tasks: list[tuple[Rules, int, int, int, bool, bool]], jobs: int) -> Iterator[dict[str, Any]]:
+def played(tasks: list[Task], jobs: int) -> Iterator[dict[str, Any]]:
     if jobs > 1:
         with ProcessPoolExecutor(jobs) as pool:
             yield from pool.map(play_deal, tasks)
@@ -319,13 +329,18 @@ def main() -> int:
     wanted = [(rules, number) for number in range(args.first, args.first + args.deals) for rules in Rules]
     known = read_log(args.log)
 
-    def fits(record: dict[str, Any]) -> bool:
+    def fits(record: dict[str, Any], *, today: bool = not args.no_today) -> bool:
         return (record["samples"], record["node_budget"]) == (args.samples, args.node_budget) and (
-            args.no_today or "today" in record) and (not args.lost or "lost" in record["advisor"]
-                                                     or record["advisor"]["won"] or not record["omniscient"])
+            not today or "today" in record) and (not args.lost or "lost" in record["advisor"]
+                                                 or record["advisor"]["won"] or not record["omniscient"])
 
-    tasks = [(rules, number, args.samples, args.node_budget, not args.no_today, args.lost) for rules, number in wanted
-             if not ((rules.value, number) in known and fits(known[rules.value, number]))]
+    tasks: list[Task] = []
+    for rules, number in wanted:
+        record = known.get((rules.value, number))
+        if record is not None and fits(record):
+            continue
+        logged = record if record is not None and fits(record, today=False) else None  # it lacks today's only
+        tasks.append((rules, number, args.samples, args.node_budget, not args.no_today, args.lost, logged))
     log = args.log.open("a") if args.log else None
     try:
         for record in played(tasks, args.jobs):

@@ -66,3 +66,19 @@ def test_the_mcnemar_p_value_is_the_chance_of_a_split_at_least_as_uneven() -> No
     assert mcnemar(5, 0) == mcnemar(0, 5) == 2 / 2 ** 5  # five heads, or five tails, in five fair tosses
     assert mcnemar(6, 1) == 2 * (1 + 7) / 2 ** 7  # at most one of seven tosses the other way, either way
     assert 0.13 < mcnemar(39, 26) < 0.14
+
+
+def test_a_deal_logged_without_todays_advisor_gets_only_todays_played(tmp_path: Path) -> None:
+    log, fresh = tmp_path / "log.jsonl", tmp_path / "fresh.jsonl"
+    bench("--no-today", "--log", str(log))
+    alone = [json.loads(line) for line in log.read_text().splitlines()]
+    assert [("today" in record) for record in alone] == [False, False]
+    bench("--log", str(log))  # today's is added to each logged deal; the advisor's play is kept as logged
+    added = [json.loads(line) for line in log.read_text().splitlines()][2:]
+    assert [{k: v for k, v in record.items() if k != "today"} for record in added] == alone
+    bench("--log", str(fresh))  # both advisors played from scratch: the same games, move for move
+    played = [json.loads(line) for line in fresh.read_text().splitlines()]
+    for record, whole in zip(added, played, strict=True):
+        for name in ("advisor", "today"):
+            assert record[name]["won"] == whole[name]["won"]
+            assert record[name]["decisions"] == whole[name]["decisions"]
