@@ -43,6 +43,7 @@ import sys
 import time
 from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -56,10 +57,21 @@ from core.layout import COVER_MASKS, COVERS  # noqa: E402
 from core.solver import solve  # noqa: E402
 
 #: The columns of a ``--pairs`` file: one advised decision a row.
-#: A deal to play: rules, deal number, samples, node budget, with today's advisor, with the losing decision, and
-#: the logged record to add today's advisor to (None: play it every way).
-Task = tuple[Rules, int, int, int, bool, bool, "dict[str, Any] | None"]
 PAIR_FIELDS = ("rules", "deal", "stock_left", "face_down", "wins", "samples", "certain", "start", "won")
+
+
+@dataclass(frozen=True)
+class Task:
+    """A deal to play, and how: ``logged`` is the deal's logged record to add today's advisor to (None: play it
+    every way)."""
+
+    rules: Rules
+    number: int
+    samples: int
+    node_budget: int
+    with_today: bool
+    with_lost: bool
+    logged: dict[str, Any] | None = None
 
 
 def wilson(wins: int, total: int, z: float = 1.96) -> tuple[float, float]:
@@ -91,6 +103,7 @@ def paired(records: list[dict[str, Any]]) -> dict[str, Any] | None:
 
 
 def paired_text(counts: dict[str, Any]) -> str:
+    """The line that reports :func:`paired`'s counts."""
     return (f"deals only one advisor won: advisor {counts['advisor_only']}, today's {counts['today_only']} "
             f"(exact McNemar p {counts['p']:.3f})")
 
@@ -167,12 +180,12 @@ def play_deal(task: Task) -> dict[str, Any]:
     """One deal played every way; a JSON-ready record (the log's line). Given the logged record of the deal played
     without today's advisor, only today's is played and added to it (both advisors play a deal the same way every
     time: seeded by the deal number, stopped by the node budget alone)."""
-    rules, number, samples, node_budget, with_today, with_lost, logged = task
+    rules, number, samples, node_budget = task.rules, task.number, task.samples, task.node_budget
     deal = Deal.from_number(number)
-    if logged is not None:
+    if task.logged is not None:
         today = play_advisor(Game(deal, rules), number, samples, node_budget, today=True)
         today.pop("moves")
-        return {**logged, "today": today}
+        return {**task.logged, "today": today}
     omniscient = bool(solve(Game(deal, rules)).winnable)
     greedy = Game(deal, rules)
     while greedy.status is Status.PLAYING:
@@ -180,10 +193,10 @@ def play_deal(task: Task) -> dict[str, Any]:
     record: dict[str, Any] = {"code": str(GameCode(rules, number)), "rules": rules.value, "number": number,
                               "samples": samples, "node_budget": node_budget, "omniscient": omniscient,
                               "greedy": greedy.status is Status.WON}
-    for name in ("advisor", "today") if with_today else ("advisor",):
+    for name in ("advisor", "today") if task.with_today else ("advisor",):
         played = play_advisor(Game(deal, rules), number, samples, node_budget, today=name == "today")
         moves = played.pop("moves")
-        if name == "advisor" and with_lost and omniscient and not played["won"]:
+        if name == "advisor" and task.with_lost and omniscient and not played["won"]:
             played["lost"] = losing_decision(Game(deal, rules), moves)
         record[name] = played
     return record
@@ -340,7 +353,7 @@ def main() -> int:
         if record is not None and fits(record):
             continue
         logged = record if record is not None and fits(record, today=False) else None  # it lacks today's only
-        tasks.append((rules, number, args.samples, args.node_budget, not args.no_today, args.lost, logged))
+        tasks.append(Task(rules, number, args.samples, args.node_budget, not args.no_today, args.lost, logged))
     log = args.log.open("a") if args.log else None
     try:
         for record in played(tasks, args.jobs):
