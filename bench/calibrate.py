@@ -16,8 +16,8 @@ won, 70% of all deals) and 34.6% where 24.6% were won in the 30-40% decile: 240 
 game's first decision is the stage "start" (no card removed yet): fitted with the later decisions that still see as
 many cards unseen, the first move showed 3 points more than was won; on its own (``--cross-check``, 540 games a rule
 set) 56.2% against 56.5% in Easy and 25.1% against 25.4% in Classic, every decile within 4.5 points, Brier 0.176.
-On deals 600-899, played after this fit (``bench/logs/advisor-600-240k.jsonl``): 56.8% against 54.0% and 26.2%
-against 26.7%, every decile within 4.8 points.
+On deals 600-1499, played after this fit (``bench/logs/advisor-600-240k.jsonl``): 56.8% against 55.9% and 26.0%
+against 26.6%, every decile within 2.4 points.
 
 The pairs (one advised decision a row: the rule set, the cards in the stock and face down, the samples that win
 after the action chosen, the samples solved, whether nothing was hidden, whether it is at the start, whether the
