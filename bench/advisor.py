@@ -41,11 +41,11 @@ import math
 import statistics
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -56,6 +56,7 @@ from core.game import DRAW, Draw, Game, Status, Tap  # noqa: E402
 from core.layout import COVER_MASKS, COVERS  # noqa: E402
 from core.solver import solve  # noqa: E402
 
+T = TypeVar("T")
 #: The columns of a ``--pairs`` file: one advised decision a row.
 PAIR_FIELDS = ("rules", "deal", "stock_left", "face_down", "wins", "samples", "certain", "start", "won")
 
@@ -308,12 +309,13 @@ def read_log(path: Path | None) -> dict[tuple[str, int], dict[str, Any]]:
     return records
 
 
-def played(tasks: list[Task], jobs: int) -> Iterator[dict[str, Any]]:
+def in_processes(play: Callable[[T], dict[str, Any]], tasks: list[T], jobs: int) -> Iterator[dict[str, Any]]:
+    """``play`` of each task in turn, in ``jobs`` processes when more than one (in the order of ``tasks``)."""
     if jobs > 1:
         with ProcessPoolExecutor(jobs) as pool:
-            yield from pool.map(play_deal, tasks)
+            yield from pool.map(play, tasks)
     else:
-        yield from map(play_deal, tasks)
+        yield from map(play, tasks)
 
 
 def write_pairs(path: Path, records: list[dict[str, Any]]) -> None:
@@ -356,7 +358,7 @@ def main() -> int:
         tasks.append(Task(rules, number, args.samples, args.node_budget, not args.no_today, args.lost, logged))
     log = args.log.open("a") if args.log else None
     try:
-        for record in played(tasks, args.jobs):
+        for record in in_processes(play_deal, tasks, args.jobs):
             known[record["rules"], record["number"]] = record
             if log:
                 log.write(json.dumps(record) + "\n")
