@@ -6,9 +6,7 @@ from __future__ import annotations
 import doctest
 import json
 import random
-import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
@@ -18,7 +16,6 @@ from core.advisor import VisiblePosition, advise
 from core.deal import Deal, Rules
 from core.game import DRAW, Game, Status, Tap
 
-ROOT = Path(__file__).resolve().parents[1]
 #: An Easy deal played to 5 unseen cards (a face-down top card and 4 in the stock) where the hindsight judgement
 #: misleads: taking the top card wins 30 of the 120 arrangements in hindsight against the draw's 27, but a player
 #: who cannot see them wins less often after it than after the draw.
@@ -83,15 +80,16 @@ def test_a_position_over_the_node_budget_is_refused() -> None:
         fair_values(VisiblePosition.of(Game.from_text(MISLED)), node_budget=3)
 
 
-def bench(*args: str) -> dict:
-    done = subprocess.run([sys.executable, str(ROOT / "bench" / "regret.py"), "--first", "1502", "--deals", "1",
-                           "--samples", "8", "--advisor-budget", "5000", "--json", *args],
-                          capture_output=True, text=True, check=True, timeout=600)
-    return json.loads(done.stdout.splitlines()[-1])
+def bench(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, *args: str) -> dict:
+    """bench/regret.py's JSON report, run in this process."""
+    monkeypatch.setattr(sys, "argv", ["regret.py", "--first", "1502", "--deals", "1", "--samples", "8",
+                                      "--advisor-budget", "5000", "--json", *args])
+    assert regret.main() == 0
+    return json.loads(capsys.readouterr().out.splitlines()[-1])
 
 
-def test_the_report() -> None:
-    runs = {run["rules"]: run for run in bench("--max-unseen", "8")["runs"]}
+def test_the_report(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    runs = {run["rules"]: run for run in bench(capsys, monkeypatch, "--max-unseen", "8")["runs"]}
     assert set(runs) == {"easy", "classic"}
     measured = sum(run["solved"] for run in runs.values())
     assert measured > 0 and all(run["unsolved"] == 0 and run["deals"] == 1 for run in runs.values())
@@ -100,7 +98,7 @@ def test_the_report() -> None:
         assert all(r["best"] > r["chosen"] and r["unseen"] <= 8 for r in run["regrets"])
     # the same decisions (the advisor plays the same game), most over a budget of one state: counted as unsolved,
     # and no regret claimed for them
-    starved = {run["rules"]: run for run in bench("--max-unseen", "8", "--node-budget", "1")["runs"]}
+    starved = {run["rules"]: run for run in bench(capsys, monkeypatch, "--max-unseen", "8", "--node-budget", "1")["runs"]}
     assert sum(run["solved"] + run["unsolved"] for run in starved.values()) == measured
     assert sum(run["unsolved"] for run in starved.values()) > 0
     assert all(starved[rules]["regret_points"] <= runs[rules]["regret_points"] for rules in runs)
