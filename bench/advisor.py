@@ -53,7 +53,7 @@ from bench.calibrate import reliability, show_reliability  # noqa: E402
 from core.advisor import DEFAULT_NODE_BUDGET, DEFAULT_SAMPLES, VisiblePosition, advise, shown_chance  # noqa: E402
 from core.deal import Deal, GameCode, Rules  # noqa: E402
 from core.game import DRAW, Draw, Game, Status, Tap  # noqa: E402
-from core.layout import COVER_MASKS, COVERS  # noqa: E402
+from core.layout import turned_up  # noqa: E402
 from core.solver import solve  # noqa: E402
 
 T = TypeVar("T")
@@ -114,11 +114,7 @@ def greedy_action(game: Game) -> Tap | Draw:
     if not taps:
         return DRAW
 
-    def uncovers(tap: Tap) -> bool:
-        after = game.removed | 1 << tap.slot
-        return any(after & COVER_MASKS[c] == COVER_MASKS[c] for c in COVERS[tap.slot])
-
-    return next((tap for tap in taps if uncovers(tap)), taps[0])
+    return next((tap for tap in taps if turned_up(tap.slot, game.removed)), taps[0])
 
 
 def play_advisor(game: Game, number: int, samples: int, node_budget: int, today: bool) -> dict[str, Any]:

@@ -40,7 +40,7 @@ from core.advisor import DEFAULT_NODE_BUDGET, DEFAULT_SAMPLES, VisiblePosition, 
 from core.cards import Card  # noqa: E402
 from core.deal import Deal, Rules  # noqa: E402
 from core.game import DRAW, Draw, Game, Status, Tap  # noqa: E402
-from core.layout import ALL_SLOTS_MASK, COVER_MASKS, COVERS  # noqa: E402
+from core.layout import ALL_SLOTS_MASK, turned_up  # noqa: E402
 
 #: Ranks run 1-13; index 0 of a rank count is unused, and rank 0 in a slot means no card is seen there.
 _RANKS = range(1, 14)
@@ -105,13 +105,11 @@ class _FairSearch:
     def chance(self, state: _Information, action: Tap | Draw) -> float:
         if isinstance(action, Draw):
             return self._turn_up(state, (None,))
-        after = state.removed | 1 << action.slot
         ranks = list(state.ranks)
         ranks[action.slot] = 0
-        turned = tuple(covered for covered in COVERS[action.slot]
-                       if after & COVER_MASKS[covered] == COVER_MASKS[covered])
-        moved = _Information(tuple(ranks), after, state.ranks[action.slot], state.unseen, state.stock_left)
-        return self._turn_up(moved, turned)
+        moved = _Information(tuple(ranks), state.removed | 1 << action.slot, state.ranks[action.slot],
+                             state.unseen, state.stock_left)
+        return self._turn_up(moved, turned_up(action.slot, state.removed))
 
     def _turn_up(self, state: _Information, slots: tuple[int | None, ...]) -> float:
         """The mean value over the ranks the first of ``slots`` may turn up (None: the next stock card)."""
@@ -172,9 +170,9 @@ class Task:
 
 def play_deal(task: Task) -> dict[str, Any]:
     """Play the deal to its end by the advisor: whether it won, and for each decision measured the unseen cards,
-    the best exact chance, the advisor's choice and its exact chance (None for both when out of budget)."""
+    the best action's exact chance and that of the advisor's choice (None for both when out of budget)."""
     game = Game(Deal.from_number(task.number), task.rules)
-    decisions = []
+    decisions: list[dict[str, float | None]] = []
     while game.status is Status.PLAYING:
         position = VisiblePosition.of(game)
         legal = position.legal_actions()
@@ -185,10 +183,9 @@ def play_deal(task: Task) -> dict[str, Any]:
         if len(legal) > 1 and unseen <= task.max_unseen:
             try:
                 values = fair_values(position, node_budget=task.node_budget)
-                decisions.append({"unseen": unseen, "best": max(values.values()), "chosen": values[action],
-                                  "action": str(action)})
+                decisions.append({"unseen": unseen, "best": max(values.values()), "chosen": values[action]})
             except OutOfBudget:
-                decisions.append({"unseen": unseen, "best": None, "chosen": None, "action": str(action)})
+                decisions.append({"unseen": unseen, "best": None, "chosen": None})
         game.push(action)
     return {"rules": task.rules.value, "number": task.number, "won": game.status is Status.WON,
             "decisions": decisions}

@@ -48,7 +48,7 @@ from core.cards import FULL_DECK, Card
 from core.deal import Rules, _uniform_below, splitmix64
 from core.errors import GameOverError, InvalidLayoutError
 from core.game import DRAW, Draw, Game, Status, Tap
-from core.layout import ALL_SLOTS_MASK, COVER_MASKS, COVERS, SLOT_COUNT, STOCK_SIZE
+from core.layout import ALL_SLOTS_MASK, COVER_MASKS, SLOT_COUNT, STOCK_SIZE, turned_up
 from core.solver import winnable_actions
 
 __all__ = ["DEFAULT_NODE_BUDGET", "DEFAULT_SAMPLES", "Advice", "SlotState", "VisiblePosition", "advise",
@@ -246,10 +246,7 @@ def _close(wins: list[int], used: int) -> bool:
 
 def _reveals(action: Tap | Draw, removed: int) -> bool:
     """Whether ``action`` removes a card and so turns a face-down card face up."""
-    if not isinstance(action, Tap):
-        return False
-    after = removed | 1 << action.slot
-    return any(after & COVER_MASKS[covered] == COVER_MASKS[covered] for covered in COVERS[action.slot])
+    return isinstance(action, Tap) and bool(turned_up(action.slot, removed))
 
 
 def advise(position: VisiblePosition, *, samples: int = DEFAULT_SAMPLES, seed: int = 0,

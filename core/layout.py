@@ -55,3 +55,14 @@ PEAK_SLOTS: tuple[tuple[int, ...], ...] = tuple(
 PEAK_MASKS: tuple[int, ...] = tuple(sum(1 << s for s in slots) for slots in PEAK_SLOTS)
 COVER_MASKS: tuple[int, ...] = tuple(sum(1 << s for s in c) for c in COVERED_BY)
 ALL_SLOTS_MASK = (1 << SLOT_COUNT) - 1
+
+
+def turned_up(slot: int, removed: int) -> tuple[int, ...]:
+    """The slots that turn face up when the card in ``slot`` is removed, ``removed`` (bit ``s`` set when slot ``s``
+    is empty) holding the slots emptied before it.
+
+    >>> turned_up(18, 0), turned_up(19, 1 << 18), turned_up(27, 0)
+    ((), (9,), ())
+    """
+    after = removed | 1 << slot
+    return tuple(covered for covered in COVERS[slot] if after & COVER_MASKS[covered] == COVER_MASKS[covered])

@@ -44,7 +44,8 @@ def few_unseen(count: int, most: int, *, face_down: bool = True) -> list[Visible
 
 
 def test_the_docstring_example() -> None:
-    assert doctest.testmod(regret).attempted and doctest.testmod(regret).failed == 0
+    result = doctest.testmod(regret)
+    assert result.attempted and result.failed == 0
 
 
 @pytest.mark.parametrize("position", few_unseen(12, 5))
