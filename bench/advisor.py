@@ -8,8 +8,9 @@ run stopped early is balanced), it plays each deal to its end:
 
 - advisor: every action is :func:`core.advisor.advise`'s choice for the position the player sees (seed: the deal
   number); a forced action (only the draw is legal) is played without asking;
-- today: the advisor as it was before its second look and its tie-break toward turning cards face up
-  (``advise(..., second_look=False, prefer_reveals=False)``), on the same deals (``--no-today`` leaves it out);
+- today: the advisor as it was before its second look, its tie-break toward turning cards face up and its draw
+  margin (``advise(..., second_look=False, prefer_reveals=False, draw_margin=False)``), on the same deals
+  (``--no-today`` leaves it out);
 - greedy: a fitting card when there is one, preferring one whose removal turns a card face up (then the lower slot),
   otherwise the draw;
 - omniscient: whether the exact solver, which sees every card, can win the deal (the upper bound of any player).
@@ -138,7 +139,7 @@ def play_advisor(game: Game, number: int, samples: int, node_budget: int, today:
             continue
         started, started_cpu = time.perf_counter(), time.process_time()
         advice = advise(position, samples=samples, seed=number, node_budget=node_budget,
-                        second_look=not today, prefer_reveals=not today)
+                        second_look=not today, prefer_reveals=not today, draw_margin=not today)
         seconds.append(time.perf_counter() - started)
         cpu.append(time.process_time() - started_cpu)
         assert advice.action is not None  # no time budget: at least one sample is solved

@@ -11,8 +11,10 @@ it can still be won. The same samples serve every action (common random numbers)
 by luck. A close call (the best action loses in some samples and the runner-up trails it by at most an eighth of
 them) gets a second look: as many samples again, the stream of samples going on. It chooses the action that wins
 in the most samples (ties: a removal that turns a card face up, then any removal before the draw, then the lower
-slot: a card turned up is seen, and later choices are made knowing it), and ``raw_chance`` is that action's share
-of the samples. When the unseen cards can only be arranged in a few ways (no more than ``samples`` orders of their
+slot: a card turned up is seen, and later choices are made knowing it), except that it draws while a card fits
+only when the draw wins in more samples than the best removal by a margin (one sample in 16, at least one): each
+sample is solved knowing which card the draw brings, which a player does not. ``raw_chance`` is the chosen action's
+share of the samples. When the unseen cards can only be arranged in a few ways (no more than ``samples`` orders of their
 ranks), every arrangement is solved once.
 
 The raw share is optimistic: each sample is solved as if its hidden cards were known from the next move on, while
@@ -244,6 +246,17 @@ def _close(wins: list[int], used: int) -> bool:
     return second > 0 and first < used and (first - second) * 8 <= used
 
 
+def _draw_margin(used: int) -> int:
+    """How many samples more than the best removal the draw must win in before it is chosen while a card fits: one in
+    16 of those ``used``, at least one. The samples see the card the draw brings; a player does not, and a draw
+    preferred by a hair was measured to lose games (bench/advisor.py, the README's benchmarks).
+
+    >>> _draw_margin(17), _draw_margin(64), _draw_margin(128)
+    (1, 4, 8)
+    """
+    return max(1, used // 16)
+
+
 def _reveals(action: Tap | Draw, removed: int) -> bool:
     """Whether ``action`` removes a card and so turns a face-down card face up."""
     return isinstance(action, Tap) and bool(turned_up(action.slot, removed))
@@ -251,12 +264,14 @@ def _reveals(action: Tap | Draw, removed: int) -> bool:
 
 def advise(position: VisiblePosition, *, samples: int = DEFAULT_SAMPLES, seed: int = 0,
            node_budget: int | None = DEFAULT_NODE_BUDGET, time_budget: float | None = None,
-           second_look: bool = True, prefer_reveals: bool = True) -> Advice:
+           second_look: bool = True, prefer_reveals: bool = True, draw_margin: bool = True) -> Advice:
     """The action that can still win in the most arrangements of the unseen cards, and its chance.
 
     ``samples`` random arrangements are solved (all arrangements, once each, when there are no more than that); a
     close call gets as many again when ``second_look``. ``prefer_reveals`` breaks a tie toward a removal that turns
-    a card face up (both are on by default; off, the advisor is as it was first written, for the bench).
+    a card face up. ``draw_margin`` plays a fitting card unless the draw wins in more samples than the best of them
+    by more than :func:`_draw_margin` (all three are on by default; off, the advisor is as it was first written, for
+    the bench).
     ``node_budget`` (positions and masks the solver examines, over all samples) and ``time_budget`` (seconds) stop
     the sampling early, keeping the samples solved so far; None for no limit. The first sample is always solved
     whatever the node budget, so at least one sample is used unless the time budget runs out during it: then the
@@ -326,10 +341,12 @@ def advise(position: VisiblePosition, *, samples: int = DEFAULT_SAMPLES, seed: i
     counted = tuple(zip(actions, wins, strict=True))
     if not used:
         return Advice(None, None, 0, counted, False)
-    # the most wins; on a tie a removal that turns a card face up, then any removal (listed first, in slot order)
-    # before the draw
+    # the most wins, a removal counted with the draw margin's samples more; on a tie a removal that turns a card face
+    # up, then any removal (listed first, in slot order) before the draw
+    margin = _draw_margin(used) if draw_margin else 0
     reveals = [prefer_reveals and _reveals(action, removed) for action in actions]
-    best = max(range(len(actions)), key=lambda index: (wins[index], reveals[index], -index))
+    best = max(range(len(actions)),
+               key=lambda index: (wins[index] + margin * isinstance(actions[index], Tap), reveals[index], -index))
     raw = wins[best] / used
     advice = Advice(actions[best], raw, used, counted, exact, raw)
     start = removed == 0

@@ -218,6 +218,34 @@ def test_a_tie_goes_to_a_removal_that_turns_a_card_face_up_then_any_removal_then
     assert today.action == tied[0] or today.wins != advice.wins
 
 
+def test_a_draw_while_a_card_fits_needs_a_margin_of_samples() -> None:
+    # Each sample knows the card a draw brings; a player does not. The draw is chosen over a fitting card only when it
+    # wins in more samples than the best removal by more than one in 16 (at least one); otherwise the advice is the
+    # same as without the margin, and so are the counts.
+    changed = 0
+    for number in range(13):
+        for steps in (6, 12):
+            game = played(number, Rules.CLASSIC, steps, number)
+            if game.status is not Status.PLAYING:
+                continue
+            seen = VisiblePosition.of(game)
+            advice = advise(seen, samples=8, seed=number, node_budget=None)
+            plain = advise(seen, samples=8, seed=number, node_budget=None, draw_margin=False)
+            assert advice.wins == plain.wins
+            counts = dict(advice.wins)
+            taps = [wins for action, wins in advice.wins if isinstance(action, Tap)]
+            if not taps or DRAW not in counts:
+                assert advice == plain
+                continue
+            margin = max(1, advice.samples_used // 16)
+            assert (advice.action == DRAW) == (counts[DRAW] > max(taps) + margin)
+            if advice.action != plain.action:
+                assert plain.action == DRAW and isinstance(advice.action, Tap)
+                assert advice.raw_chance == counts[advice.action] / advice.samples_used
+                changed += 1
+    assert changed >= 1
+
+
 def test_a_close_call_gets_a_second_look_from_the_same_stream_of_samples() -> None:
     # Positions where the best action loses some samples and the runner-up is close get as many samples again; the
     # first samples are the same ones, so the counts only grow.
