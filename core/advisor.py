@@ -14,8 +14,8 @@ in the most samples (ties: a removal that turns a card face up, then any removal
 slot: a card turned up is seen, and later choices are made knowing it), except that it draws while a card fits
 only when the draw wins in more samples than the best removal by a margin (one sample in 16, at least one): each
 sample is solved knowing which card the draw brings, which a player does not. ``raw_chance`` is the chosen action's
-share of the samples. When the unseen cards can only be arranged in a few ways (no more than ``samples`` orders of their
-ranks), every arrangement is solved once.
+share of the samples. When the unseen cards can only be arranged in a few ways (no more than ``samples`` orders of
+their ranks), every arrangement is solved once.
 
 The raw share is optimistic: each sample is solved as if its hidden cards were known from the next move on, while
 the player will still be guessing. ``win_chance``, the chance a hint shows, is the raw share mapped through the
