@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from bot.app.assembly import App
 from bot.app.model import PlayerKey
-from bot.app.service import GameService
 from bot.store.database import open_database
 from tests.fakes.telegram_bot_api import FakeBotAPI
 from tests.processes import descendants, still_running
@@ -62,6 +62,6 @@ async def test_run_serves_telegram_and_stops_cleanly(tmp_path: Path, stop_signal
     assert {"time", "level", "logger", "message"} <= set(entries[0])
     assert any(entry["message"] == "stopped" for entry in entries)
     # the tap is on disk after the stop
-    async with GameService(await open_database(database, migrate=False), owns_database=True) as service:
-        stored = await service.current_game(PlayerKey("telegram", str(ann.id)))
+    async with App(await open_database(database, migrate=False), owns_database=True) as service:
+        stored = await service.games.current_game(PlayerKey("telegram", str(ann.id)))
     assert stored is not None and stored.game.moves == 1 and stored.game.score == 499
