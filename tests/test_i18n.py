@@ -449,7 +449,7 @@ CONTEXT_DEPENDENT = [
     "{name}'s result", "Daily deal", "Daily leaderboard", "practice, unranked", "Custom deal", "Score: {score}", "Moves undone: {n}",
     "Review: {code}", "Final score: {score}", "Final score: {score} · par {par}", "par {score}", "with hints",
     "Par for this deal: {score}", "Play this deal: {replay}",
-    "Best play from the position before that move (final score {score}): {steps}",
+    "Best line from just before that move (final score {score}): {steps}",
     "TriPeaks {code}: score {score}, peaks {peaks}/3", "TriPeaks daily {date}: score {score}, peaks {peaks}/3",
     "{card} was not played. {reason}", "This game was abandoned", "Peak cleared: +100!", "Your game goes on",
     "Start {code}?", "Start a new game?", "Start an Easy game?", "Start a Classic game?", "Start the daily deal?",
