@@ -243,6 +243,55 @@ def test_millions_take_the_many_form(locale: str) -> None:
     assert text == {"fr": "1000000 de cartes dans la pioche", "es": "1000000 de cartas en el mazo"}[locale]
 
 
+#: Placeholders that count something and are often 1: a move's number, the difference of two scores, how many moves
+#: were undone, hints asked for, cards face down or left in the stock, games played or won.
+COUNTS = ("n", "diff")
+#: Languages whose noun does not change after a number (ja has no plural; tr keeps the singular after a numeral):
+#: "{diff}点", "{diff} puan" read right for every count.
+UNINFLECTED = {"ja", "tr"}
+#: A count followed by a word (after spaces): "um {diff} Punkte" read "um 1 Punkte" (de), "de {diff} points" read
+#: "de 1 points" (fr). Punctuation, a bracket or the end after the count is a label's or a sentence's end.
+_COUNT_THEN_WORD = re.compile(r"{(" + "|".join(COUNTS) + r")}\s*[^\W\d_]")
+
+
+def _counted(message: Message) -> bool:
+    ids = list(message.id) if isinstance(message.id, (list, tuple)) else [message.id]
+    return any(name in COUNTS for text in ids for name in _placeholders(text))
+
+
+@pytest.mark.parametrize("locale", [locale for locale in SUPPORTED_LOCALES if locale not in UNINFLECTED])
+def test_no_word_follows_a_count_outside_ngettext(locale: str) -> None:
+    """A count that is often 1 is either in an ngettext message, whose forms each agree with their number, or has no
+    word after it that would have to agree ("Hints: {n}", "by {diff}", "After move {n}, ...")."""
+    offenders = [(key, form) for key, message in _messages(read_catalogue(locale)).items()
+                 if _counted(message) and not isinstance(message.id, (list, tuple))
+                 for form in _forms(message) if _COUNT_THEN_WORD.search(form)]
+    assert offenders == []
+
+
+def test_every_count_reaches_translators_with_a_comment() -> None:
+    """Every message with a count that is often 1 tells translators so: a ``TRANSLATORS:`` comment naming it."""
+    missing = []
+    for message in _template():
+        if not message.id or not _counted(message):
+            continue
+        ids = list(message.id) if isinstance(message.id, (list, tuple)) else [message.id]
+        names = {name for text in ids for name in _placeholders(text) if name in COUNTS}
+        comment = " ".join(message.auto_comments)
+        if "TRANSLATORS:" not in comment or not all(f"{{{name}}}" in comment for name in names):
+            missing.append(ids[0])
+    assert missing == []
+
+
+def test_the_count_check_catches_a_unit_word() -> None:
+    """What the check above reads as a unit word after a count, and what it does not."""
+    assert _COUNT_THEN_WORD.search("Du hast {name} um {diff} Punkte geschlagen")
+    assert _COUNT_THEN_WORD.search("de {diff}\u00a0points")
+    assert not _COUNT_THEN_WORD.search("Vorsprung: {diff}")
+    assert not _COUNT_THEN_WORD.search("Nach Zug {n} ({card} gezogen)")
+    assert not _COUNT_THEN_WORD.search("{n}. hamleden sonra")
+
+
 # --- the original app's wording (RULES.md) -----------------------------------------------------------------------
 
 #: Copied from RULES.md ("Moves" and "End of the game"); the wording of the other languages is ours.
