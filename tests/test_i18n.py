@@ -292,6 +292,14 @@ def test_the_count_check_catches_a_unit_word() -> None:
     assert not _COUNT_THEN_WORD.search("{n}. hamleden sonra")
 
 
+def test_french_punctuation_keeps_to_its_word() -> None:
+    """French puts a space before ``: ; ! ?`` and ``»`` and after ``«``: a no-break one (U+00A0), so a narrow screen
+    never starts a line with the punctuation. No ordinary space there in any French message."""
+    offenders = [form for message in _messages(read_catalogue("fr")).values() for form in _forms(message)
+                 if re.search(r" [:;!?»]|« ", form)]
+    assert offenders == []
+
+
 # --- the original app's wording (RULES.md) -----------------------------------------------------------------------
 
 #: Copied from RULES.md ("Moves" and "End of the game"); the wording of the other languages is ours.
