@@ -39,7 +39,11 @@ TERM_MESSAGES: dict[str, list[tuple[str | None, str]]] = {
     "board": [(None, "On the board: ▒▒ is a face-down card, * marks a card that fits the waste card (a ten that "
                      "fits shows its suit outlined: 10♡), > the hinted move. The last line is the stock with the "
                      "number of cards left, then the waste card in brackets."),
-              (None, "That board is from an older game; your current game, {code}, has its own board")],
+              (None, "That board is from an older game; your current game, {code}, has its own board"),
+              (None, "That board is from an older game; your current game, the daily deal of {date}, has its own "
+                     "board"),
+              (None, "Board: {board}"),
+              (None, "Language, rules for new games, explanations, board (picture or text), four-colour deck")],
 }
 TERMS = list(TERM_MESSAGES)
 SHARE_LINE = (None, "TriPeaks daily {date}: score {score}, peaks {peaks}/3")
