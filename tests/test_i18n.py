@@ -300,6 +300,33 @@ def test_french_punctuation_keeps_to_its_word() -> None:
     assert offenders == []
 
 
+#: One way to say a thing in a catalogue, beside the glossary's game terms: (locale, the wording it uses, the one it
+#: once mixed in and no longer uses).
+ONE_WAY = [
+    ("ja", "出す", "取り除"),  # playing a card (the hints and refusals say 出す)
+    ("ja", "友だち", "友達"),
+    ("de", "Schaltfläche", "Knöpf"),
+    ("pt_BR", "sua partida", "seu jogo"),
+    ("tr", "'", "’"),  # a suffix after a number or a name: 10'un, UTC'de
+]
+
+
+@pytest.mark.parametrize(("locale", "used", "avoided"), ONE_WAY)
+def test_one_way_to_say_it(locale: str, used: str, avoided: str) -> None:
+    texts = [form for message in _messages(read_catalogue(locale)).values() for form in _forms(message)]
+    assert any(used.lower() in text.lower() for text in texts)
+    assert [text for text in texts if avoided.lower() in text.lower()] == []
+
+
+def test_polish_speaks_to_the_player_in_lower_case() -> None:
+    """pl: "ty", "ci", "twoja" ... in lower case inside a sentence, as most messages had ("rzuca Ci" and "niż Ty" did
+    not); a sentence may start with one."""
+    pronoun = re.compile(r"(?<![.!?:;]) (Ty|Ci|Cię|Ciebie|Tobie|Tobą|Twój|Twoja|Twoje|Twoją|Twojej|Twoich|Twoim)\b")
+    offenders = [form for message in _messages(read_catalogue("pl")).values() for form in _forms(message)
+                 if pronoun.search(form)]
+    assert offenders == []
+
+
 # --- the original app's wording (RULES.md) -----------------------------------------------------------------------
 
 #: Copied from RULES.md ("Moves" and "End of the game"); the wording of the other languages is ours.
