@@ -122,8 +122,7 @@ def render_stats(stats: Stats, locale: str) -> View:
     lines = [
         # TRANSLATORS: the player's statistics: how many games they played ({n} is 1 for many new players)
         tr.ngettext("{n} game played", "{n} games played", stats.games).format(n=stats.games),
-        # TRANSLATORS: the player's statistics: how many games they won ({n}, often 0 or 1), {rate} the share
-        # of games won, such as 50%
+        # TRANSLATORS: the player's statistics: games won ({n}, often 0 or 1) and their share ({rate}, as 50%)
         tr.ngettext("{n} win ({rate})", "{n} wins ({rate})", stats.wins).format(n=stats.wins, rate=rate),
     ]
     if stats.best_score is not None:
@@ -187,8 +186,7 @@ def render_leaderboard(day: dt.date, results: Sequence[DailyResult], locale: str
         marks += [f"{mark}{n}" for mark, n in ((MARK_HINTS, result.hints), (MARK_UNDOS, result.undos)) if n]
         used.update(mark[0] for mark in marks)
         lines.append(" ".join([f"{place}. {owner_name(result.name or '?', LEADERBOARD_NAME_COLUMNS)}", *marks]))
-        # TRANSLATORS: a leaderboard entry's second line, under the player's name; {time} is m:ss or h:mm:ss. Keep
-        # it within 34 columns with three-digit numbers and a time of 23:59:59 (a 360-px phone's line)
+        # TRANSLATORS: a leaderboard entry's line under the name, {time} m:ss or h:mm:ss: 34 columns at most
         lines.append(LEADERBOARD_INDENT + tr.ngettext(
             "score {score} · {moves} move · {time}", "score {score} · {moves} moves · {time}", result.moves,
         ).format(score=result.score, moves=result.moves, time=_duration(result.seconds)))
@@ -303,8 +301,7 @@ def render_settings(settings: Settings, locale: str, *, pictures: bool = True) -
             else tr.pgettext("setting", "text")),
         # TRANSLATORS: the picture's cards with clubs green and diamonds blue, for colour-blind players
         tr.gettext("Four-colour deck: {state}").format(state=tr.pgettext("setting", "on") if four
-                                                        # TRANSLATORS: a setting's state: off
-                                                        else tr.pgettext("setting", "off")),
+                                                       else tr.pgettext("setting", "off")),
         # TRANSLATORS: the setting: the language the bot answers in
         tr.gettext("Language: {language}").format(language=language),
     ]
