@@ -478,8 +478,8 @@ async def test_the_days_code_reaches_no_player_while_the_day_runs(db_url: URL, i
             # a tap on the board of the game she left points at the practice game, by its day
             answer, _ = await tap(api, alice, group, other, encode(Move(other_id, other_version, DRAW)),
                                   check_button=False)
-            assert answer.text == "That board is not your current game; your game now is the daily deal of Dec 2, " \
-                                  "2026, on its own board"
+            assert answer.text == "That board is from an older game; your current game, the daily deal of Dec 2, " \
+                                  "2026, has its own board"
             if inline:
                 offers = await api.inline_query(alice, "").answer()
                 assert f"x{game_of(practice)[0]}_daily" in str(offers.results)

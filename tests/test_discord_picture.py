@@ -102,7 +102,7 @@ async def test_the_board_setting_switches_the_live_board_to_text_and_back(
 
         panel, _ = await click(t.env, t.alice, panel, button(panel, label="Picture"))
         panel, _ = await click(t.env, t.alice, panel, button(panel, label="Four colours: off"))
-        assert "Four-colour suits: on" in text_of(panel)
+        assert "Four-colour deck: on" in text_of(panel)
         live = t.message(board.id)
         game = Game.from_code(CODE)
         game.push(DRAW)

@@ -39,12 +39,19 @@ TERM_MESSAGES: dict[str, list[tuple[str | None, str]]] = {
     "board": [(None, "On the board: ▒▒ is a face-down card, * marks a card that fits the waste card (a ten that "
                      "fits shows its suit outlined: 10♡), > the hinted move. The last line is the stock with the "
                      "number of cards left, then the waste card in brackets."),
-              (None, "That board is not your current game; your game now is {code}, on its own board")],
+              (None, "That board is from an older game; your current game, {code}, has its own board"),
+              (None, "That board is from an older game; your current game, the daily deal of {date}, has its own "
+                     "board"),
+              (None, "Board: {board}"),
+              (None, "Language, rules for new games, explanations, board (picture or text), four-colour deck")],
 }
 TERMS = list(TERM_MESSAGES)
 SHARE_LINE = (None, "TriPeaks daily {date}: score {score}, peaks {peaks}/3")
 #: Languages written without spaces between words: a word matches anywhere.
 UNSPACED = {"ja"}
+#: Set phrases that hold a rejected word but name something else than its term (GLOSSARY.md says why): "four-colour
+#: deck" is the whole pack's colours in the picture setting, not the stock.
+SET_PHRASES = {"en": ("four-colour deck",)}
 
 
 @dataclass(frozen=True)
@@ -111,6 +118,8 @@ def _texts(locale: str) -> dict[tuple[str | None, str], list[str]]:
             continue
         msgid = message.id[0] if isinstance(message.id, (list, tuple)) else message.id
         forms = [re.sub(r"{\w*}", "", form) for form in _forms(message)]
+        for phrase in SET_PHRASES.get(locale, ()):
+            forms = [re.sub(re.escape(phrase), " ", form, flags=re.IGNORECASE) for form in forms]
         if message.context == "command":
             forms = [re.sub(r"[-_]", " ", form) for form in forms]
         texts[(message.context, msgid)] = forms

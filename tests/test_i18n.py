@@ -243,6 +243,90 @@ def test_millions_take_the_many_form(locale: str) -> None:
     assert text == {"fr": "1000000 de cartes dans la pioche", "es": "1000000 de cartas en el mazo"}[locale]
 
 
+#: Placeholders that count something and are often 1: a move's number, the difference of two scores, how many moves
+#: were undone, hints asked for, cards face down or left in the stock, games played or won.
+COUNTS = ("n", "diff")
+#: Languages whose noun does not change after a number (ja has no plural; tr keeps the singular after a numeral):
+#: "{diff}点", "{diff} puan" read right for every count.
+UNINFLECTED = {"ja", "tr"}
+#: A count followed by a word (after spaces): "um {diff} Punkte" read "um 1 Punkte" (de), "de {diff} points" read
+#: "de 1 points" (fr). Punctuation, a bracket or the end after the count is a label's or a sentence's end.
+_COUNT_THEN_WORD = re.compile(r"{(" + "|".join(COUNTS) + r")}\s*[^\W\d_]")
+
+
+def _counted(message: Message) -> bool:
+    ids = list(message.id) if isinstance(message.id, (list, tuple)) else [message.id]
+    return any(name in COUNTS for text in ids for name in _placeholders(text))
+
+
+@pytest.mark.parametrize("locale", [locale for locale in SUPPORTED_LOCALES if locale not in UNINFLECTED])
+def test_no_word_follows_a_count_outside_ngettext(locale: str) -> None:
+    """A count that is often 1 is either in an ngettext message, whose forms each agree with their number, or has no
+    word after it that would have to agree ("Hints: {n}", "by {diff}", "After move {n}, ...")."""
+    offenders = [(key, form) for key, message in _messages(read_catalogue(locale)).items()
+                 if _counted(message) and not isinstance(message.id, (list, tuple))
+                 for form in _forms(message) if _COUNT_THEN_WORD.search(form)]
+    assert offenders == []
+
+
+def test_every_count_reaches_translators_with_a_comment() -> None:
+    """Every message with a count that is often 1 tells translators so: a ``TRANSLATORS:`` comment naming it."""
+    missing = []
+    for message in _template():
+        if not message.id or not _counted(message):
+            continue
+        ids = list(message.id) if isinstance(message.id, (list, tuple)) else [message.id]
+        names = {name for text in ids for name in _placeholders(text) if name in COUNTS}
+        comment = " ".join(message.auto_comments)
+        if "TRANSLATORS:" not in comment or not all(f"{{{name}}}" in comment for name in names):
+            missing.append(ids[0])
+    assert missing == []
+
+
+def test_the_count_check_catches_a_unit_word() -> None:
+    """What the check above reads as a unit word after a count, and what it does not."""
+    assert _COUNT_THEN_WORD.search("Du hast {name} um {diff} Punkte geschlagen")
+    assert _COUNT_THEN_WORD.search("de {diff}\u00a0points")
+    assert not _COUNT_THEN_WORD.search("Vorsprung: {diff}")
+    assert not _COUNT_THEN_WORD.search("Nach Zug {n} ({card} gezogen)")
+    assert not _COUNT_THEN_WORD.search("{n}. hamleden sonra")
+
+
+def test_french_punctuation_keeps_to_its_word() -> None:
+    """French puts a space before ``: ; ! ?`` and ``»`` and after ``«``: a no-break one (U+00A0), so a narrow screen
+    never starts a line with the punctuation. No ordinary space there in any French message."""
+    offenders = [form for message in _messages(read_catalogue("fr")).values() for form in _forms(message)
+                 if re.search(r" [:;!?»]|« ", form)]
+    assert offenders == []
+
+
+#: One way to say a thing in a catalogue, beside the glossary's game terms: (locale, the wording it uses, the one it
+#: once mixed in and no longer uses).
+ONE_WAY = [
+    ("ja", "出す", "取り除"),  # playing a card (the hints and refusals say 出す)
+    ("ja", "友だち", "友達"),
+    ("de", "Schaltfläche", "Knöpf"),
+    ("pt_BR", "sua partida", "seu jogo"),
+    ("tr", "'", "’"),  # a suffix after a number or a name: 10'un, UTC'de
+]
+
+
+@pytest.mark.parametrize(("locale", "used", "avoided"), ONE_WAY)
+def test_one_way_to_say_it(locale: str, used: str, avoided: str) -> None:
+    texts = [form for message in _messages(read_catalogue(locale)).values() for form in _forms(message)]
+    assert any(used.lower() in text.lower() for text in texts)
+    assert [text for text in texts if avoided.lower() in text.lower()] == []
+
+
+def test_polish_speaks_to_the_player_in_lower_case() -> None:
+    """pl: "ty", "ci", "twoja" ... in lower case inside a sentence, as most messages had ("rzuca Ci" and "niż Ty" did
+    not); a sentence may start with one."""
+    pronoun = re.compile(r"(?<![.!?:;]) (Ty|Ci|Cię|Ciebie|Tobie|Tobą|Twój|Twoja|Twoje|Twoją|Twojej|Twoich|Twoim)\b")
+    offenders = [form for message in _messages(read_catalogue("pl")).values() for form in _forms(message)
+                 if pronoun.search(form)]
+    assert offenders == []
+
+
 # --- the original app's wording (RULES.md) -----------------------------------------------------------------------
 
 #: Copied from RULES.md ("Moves" and "End of the game"); the wording of the other languages is ours.
@@ -449,7 +533,7 @@ CONTEXT_DEPENDENT = [
     "{name}'s result", "Daily deal", "Daily leaderboard", "practice, unranked", "Custom deal", "Score: {score}", "Moves undone: {n}",
     "Review: {code}", "Final score: {score}", "Final score: {score} · par {par}", "par {score}", "with hints",
     "Par for this deal: {score}", "Play this deal: {replay}",
-    "Best play from the position before that move (final score {score}): {steps}",
+    "Best line from just before that move (final score {score}): {steps}",
     "TriPeaks {code}: score {score}, peaks {peaks}/3", "TriPeaks daily {date}: score {score}, peaks {peaks}/3",
     "{card} was not played. {reason}", "This game was abandoned", "Peak cleared: +100!", "Your game goes on",
     "Start {code}?", "Start a new game?", "Start an Easy game?", "Start a Classic game?", "Start the daily deal?",

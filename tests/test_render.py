@@ -734,7 +734,7 @@ def test_english_error_wording() -> None:
     assert error_text(NotACard("zz"), "en") == "That is not a card: write one like 7h = 7♥ or QS = Q♠ (h ♥, d ♦, c ♣, s ♠)"
     assert error_text(CardNotInPlay("7D"), "en") == "That card is not in play yet"
     assert error_text(OldBoard(midgame()), "en") == (
-        "That board is not your current game; your game now is TP1-E-AAAAAAB, on its own board")
+        "That board is from an older game; your current game, TP1-E-AAAAAAB, has its own board")
     assert error_text(OldBoard(None), "en", "/new") == "That game is over; start a new one with /new"
 
 
@@ -812,7 +812,7 @@ def test_settings_show_what_is_chosen() -> None:
     winnable = tr.gettext("Only winnable deals: {state}").format(state=tr.pgettext("setting", "on"))
     default = tr.gettext("(default: on for Classic)")
     assert view.status == (f"{off}\n新しいゲームのルール：\n  クラシック\n{winnable}\n{default}\n盤面の表示：画像\n"
-                           "4色のスート：オフ\n言語：日本語")
+                           "4色カード：オフ\n言語：日本語")
     only_winnable = tr.pgettext("button", "Only winnable: on")
     assert [b.label for b in view.all_buttons() if b.style is ButtonStyle.SUCCESS] == [
         "✓ クラシック", f"✓ {only_winnable}", "✓ 画像", "✓ 日本語"]  # winnable-only: on by default for Classic

@@ -211,10 +211,10 @@ def test_the_fair_hint_names_the_move_and_the_chance() -> None:
     game = Game.from_code("TP1-E-AAAAAAB")
     lines = [render_game(snapshot(game, hint=hint), "en", Settings()).status for hint in _FAIR_HINTS]
     assert lines == [
-        "Best move by what you can see: play K♥\ufe0f (about 80% to win from here)",
-        "Best move by what you can see: draw a card (about 35% to win from here)",
-        "By what you can see, this game looks lost",
-        "Best move by what you can see: play K♥\ufe0f (about 1% to win from here)",  # never 0% when not nil
+        "Best move from what you can see: play K♥\ufe0f (about 80% chance to win from here)",
+        "Best move from what you can see: draw a card (about 35% chance to win from here)",
+        "From what you can see, this game looks lost",
+        "Best move from what you can see: play K♥\ufe0f (about 1% chance to win from here)",  # never 0% when not nil
     ]
     german = render_game(snapshot(game, hint=_FAIR_HINTS[0]), "de", Settings()).status or ""
     assert "80\u00a0%" in german  # the locale's own percent format
@@ -248,7 +248,7 @@ def test_the_review_names_the_losing_move_and_the_best_line_from_before_it() -> 
     assert lines[0] == f"Final score: {game.score} · par 759"  # also read by others in a group
     assert lines[1].startswith(f"After move {lost.lost_at + 1}, ") and lines[1].endswith(
         "the deal could no longer be won")
-    assert lines[2].startswith(f"Best play from the position before that move (final score {lost.best_line_score}): ")
+    assert lines[2].startswith(f"Best line from just before that move (final score {lost.best_line_score}): ")
     steps = lines[2].split(": ", 1)[1].split()
     assert steps[-1] == "…" and len(steps) == 11  # the first ten steps, compact
     # the steps name the cards the best line plays from the position before the losing move

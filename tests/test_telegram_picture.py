@@ -177,7 +177,7 @@ async def test_the_board_setting_switches_to_text_and_back_with_a_new_board(
     game_id, _ = game_of(board)
     _, board = await tap(api, alice, chat, board, data_for(board, DRAW))
     settings = await command(api, alice, chat, "/settings")
-    assert "Board: picture" in settings.text and "Four-colour suits: off" in settings.text
+    assert "Board: picture" in settings.text and "Four-colour deck: off" in settings.text
 
     _, settings = await tap(api, alice, chat, settings, "tp:set:board:text")
     assert (await service.players.get_settings(player)).board is BoardStyle.TEXT and "Board: text" in settings.text

@@ -17,7 +17,9 @@ COMMAND_DESCRIPTIONS: dict[str, str] = {
     "rules": N_("How to play TriPeaks"),
     "help": N_("How to play TriPeaks, and the commands"),
     "stats": N_("Your games, wins, best score and streaks"),
-    "settings": N_("Language, rules for new games and explanations"),
+    # TRANSLATORS: the settings command: what it sets (the board shown as a picture or as text, and the
+    # picture's four-colour deck)
+    "settings": N_("Language, rules for new games, explanations, board (picture or text), four-colour deck"),
     "leaderboard": N_("Today's daily leaderboard of this server"),
     "subscribe": N_("Post the daily deal here every day (administrators)"),
     "unsubscribe": N_("Stop posting the daily deal here (administrators)"),

@@ -37,14 +37,18 @@ PEAK_STANDING = "▵"
 BEST_LINE_STEPS = 10
 
 _LOST_AFTER = (
-    # TRANSLATORS: in the review; {n} is the number of the move (1, 2, ...), {card} a card such as K♠
+    # TRANSLATORS: in the review; {n} is the number of the move (1, 2, ...: often 1 or another small number), {card}
+    # a card such as K♠
     N_("After move {n}, {card} from the left peak, the deal could no longer be won"),
+    # TRANSLATORS: as above; {n} the number of the move (often a small number), {card} a card such as K♠
     N_("After move {n}, {card} from the middle peak, the deal could no longer be won"),
+    # TRANSLATORS: as above; {n} the number of the move (often a small number), {card} a card such as K♠
     N_("After move {n}, {card} from the right peak, the deal could no longer be won"),
 )
 #: The daily deal as a title: :func:`bot.render.game.daily_title`'s message (marked for translation there).
 DAILY_TITLE = "Daily deal"
-# TRANSLATORS: in the review; {n} is the number of the move, {card} the card that was drawn from the stock
+# TRANSLATORS: in the review; {n} is the number of the move (often a small number, 1 too), {card} the card that
+# was drawn from the stock
 _LOST_AFTER_DRAW = N_("After move {n}, drawing {card}, the deal could no longer be won")
 
 
@@ -75,10 +79,12 @@ def challenge_line(snapshot: GameSnapshot, tr: Translator) -> str | None:
         # TRANSLATORS: at the end of a game started from a friend's challenge; {name} is still playing that deal
         return tr.gettext("{name} is still playing this deal: {score} so far").format(name=name, score=theirs)
     if score > theirs:
-        # TRANSLATORS: at the end of a game started from {name}'s challenge: your score is {diff} more than theirs
+        # TRANSLATORS: at the end of a game started from {name}'s challenge: your score is {diff} more than theirs.
+        # {diff} is often 1: no unit word after it that would need a plural ("by 1", not "by 1 points")
         return tr.gettext("You beat {name}'s {score} by {diff}").format(name=name, score=theirs, diff=score - theirs)
     if score < theirs:
-        # TRANSLATORS: at the end of a game started from {name}'s challenge: their score is {diff} more than yours
+        # TRANSLATORS: at the end of a game started from {name}'s challenge: their score is {diff} more than yours.
+        # {diff} is often 1: no unit word after it that would need a plural ("by 1", not "by 1 points")
         return tr.gettext("{name}'s {score} beats yours by {diff}").format(name=name, score=theirs,
                                                                            diff=theirs - score)
     # TRANSLATORS: at the end of a game started from {name}'s challenge: the same score
@@ -242,9 +248,10 @@ def best_line_text(snapshot: GameSnapshot, review: GameReview, tr: Translator) -
     if len(steps) > BEST_LINE_STEPS:
         shown += " …"
     score = review.best_line_score
-    # TRANSLATORS: in the review, after "After move {n}, … the deal could no longer be won": the best sequence of
-    # moves from the position before that move; {steps} such as "7♠ 8♦ draw 9♣ …", {score} its final score
-    return tr.gettext("Best play from the position before that move (final score {score}): {steps}").format(
+    # TRANSLATORS: in the review, after "After move {n}, … the deal could no longer be won": the best line (a
+    # sequence of moves, not a game) from the position just before that move; {steps} such as
+    # "7♠ 8♦ draw 9♣ …", {score} the final score that line reaches
+    return tr.gettext("Best line from just before that move (final score {score}): {steps}").format(
         score=score if score is not None else "?", steps=shown)
 
 
@@ -318,6 +325,7 @@ def render_review(snapshot: GameSnapshot, review: GameReview | None, locale: str
     compared = challenge_line(snapshot, tr)
     if compared is not None:
         lines.append(compared)
+    # TRANSLATORS: in the review: the most cards removed in a row in this game ({n} is often 1 to 10)
     lines.append(tr.ngettext("Longest chain: {n} card in a row", "Longest chain: {n} cards in a row",
                              review.longest_chain).format(n=review.longest_chain))
     replay = Button(tr.pgettext("button", "Replay"), Replay(snapshot.game_id), ButtonStyle.PRIMARY)

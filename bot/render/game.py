@@ -99,6 +99,7 @@ def blocked_text(locale: str) -> str:
 
 def stock_text(n: int, locale: str) -> str:
     """``23 cards in the stock``, with the language's plural form."""
+    # TRANSLATORS: beside the stock on the text board; {n} counts down from 23 to 0 (1 too)
     return translator(locale).ngettext("{n} card in the stock", "{n} cards in the stock", n).format(n=n)
 
 
@@ -189,9 +190,11 @@ def _header(snapshot: GameSnapshot, tr: Translator, *, owner_label: bool) -> str
     groups.append(" · ".join((tr.gettext("Score: {score}").format(score=game.score),
                               tr.gettext("Moves: {moves}").format(moves=game.moves))))
     if snapshot.undos_used or snapshot.hints_used or snapshot.daily is not None:
-        # TRANSLATORS: in the game's header: how many moves the player took back with Undo, and how many hints
-        # they asked for (a label and a count: it fits every number)
+        # TRANSLATORS: in the game's header: how many moves the player took back with Undo ({n} is often 1 or 0:
+        # a label and a count, which fits every number)
         counters = (tr.gettext("Moves undone: {n}").format(n=snapshot.undos_used),
+                    # TRANSLATORS: in the game's header: how many hints the player asked for ({n} is often 1 or 0:
+                    # a label and a count, which fits every number)
                     tr.gettext("Hints: {n}").format(n=snapshot.hints_used))
         together = " · ".join(counters)
         groups.extend((together,) if display_width(together) <= HEADER_COLUMNS else counters)
@@ -216,16 +219,18 @@ def _fair_hint_lines(hint: Hint, game: Game, tr: Translator) -> list[str]:
     chance = hint.win_chance or 0.0
     action = hint.action
     if chance <= 0 or action is None:
-        return [tr.gettext("By what you can see, this game looks lost")]
+        # TRANSLATORS: the fair hint when every sample of the hidden cards is lost: judged only from the visible
+        # cards, so hedge once (not "it seems that, apparently, ...")
+        return [tr.gettext("From what you can see, this game looks lost")]
     percent = _chance(chance, tr)
     if isinstance(action, Tap):
         # TRANSLATORS: the fair hint; {card} is a card such as 7♠, {chance} a percentage such as 80%
-        return [tr.gettext("Best move by what you can see: play {card} (about {chance} to win from here)").format(
+        return [tr.gettext("Best move from what you can see: play {card} (about {chance} chance to win from here)").format(
             card=card_label(game.card_at(action.slot)), chance=percent)]
     if isinstance(action, Draw):
-        return [tr.gettext("Best move by what you can see: draw a card (about {chance} to win from here)").format(
+        return [tr.gettext("Best move from what you can see: draw a card (about {chance} chance to win from here)").format(
             chance=percent)]
-    return [tr.gettext("Best move by what you can see: undo the last move (about {chance} to win from here)")
+    return [tr.gettext("Best move from what you can see: undo the last move (about {chance} chance to win from here)")
             .format(chance=percent)]
 
 

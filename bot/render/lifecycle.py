@@ -63,7 +63,8 @@ def render_confirm_start(current: GameSnapshot, request: StartRequest, locale: s
     tr = translator(locale)
     game = current.game
     code = deal_name(current, tr)
-    # TRANSLATORS: before starting another game; {code} is the game in progress, {score} its score
+    # TRANSLATORS: before starting another game; {code} is the game in progress, {score} its score, {n} its moves
+    # so far (1 too)
     lines = [tr.ngettext("Your game in progress ({code}, score {score}, {n} move) will be abandoned and count as "
                          "played and not won.",
                          "Your game in progress ({code}, score {score}, {n} moves) will be abandoned and count as "

@@ -118,13 +118,17 @@ def render_stats(stats: Stats, locale: str) -> View:
         return View(header=title, status=tr.gettext("No games played yet") + "\n\n" + counting)
     rate = format_percent(stats.win_rate, locale=tr.babel_locale)
     lines = [
+        # TRANSLATORS: the player's statistics: how many games they played ({n} is 1 for many new players)
         tr.ngettext("{n} game played", "{n} games played", stats.games).format(n=stats.games),
+        # TRANSLATORS: the player's statistics: games won ({n}, often 0 or 1) and their share ({rate}, as 50%)
         tr.ngettext("{n} win ({rate})", "{n} wins ({rate})", stats.wins).format(n=stats.wins, rate=rate),
     ]
     if stats.best_score is not None:
         lines.append(tr.gettext("Best score: {score}").format(score=stats.best_score))
+    # TRANSLATORS: the player's statistics: games won in a row up to now ({n} is often 0 or 1)
     lines.append(tr.ngettext("Current streak: {n} win", "Current streak: {n} wins", stats.current_streak)
                  .format(n=stats.current_streak))
+    # TRANSLATORS: the player's statistics: the most games won in a row ({n} is often 0 or 1)
     lines.append(tr.ngettext("Longest streak: {n} win", "Longest streak: {n} wins", stats.longest_streak)
                  .format(n=stats.longest_streak))
     return View(header=title, status="\n".join(lines) + "\n\n" + counting)
@@ -180,8 +184,7 @@ def render_leaderboard(day: dt.date, results: Sequence[DailyResult], locale: str
         marks += [f"{mark}{n}" for mark, n in ((MARK_HINTS, result.hints), (MARK_UNDOS, result.undos)) if n]
         used.update(mark[0] for mark in marks)
         lines.append(" ".join([f"{place}. {owner_name(result.name or '?', LEADERBOARD_NAME_COLUMNS)}", *marks]))
-        # TRANSLATORS: a leaderboard entry's second line, under the player's name; {time} is m:ss or h:mm:ss. Keep
-        # it within 34 columns with three-digit numbers and a time of 23:59:59 (a 360-px phone's line)
+        # TRANSLATORS: a leaderboard entry's line under the name, {time} m:ss or h:mm:ss: 34 columns at most
         lines.append(LEADERBOARD_INDENT + tr.ngettext(
             "score {score} · {moves} move · {time}", "score {score} · {moves} moves · {time}", result.moves,
         ).format(score=result.score, moves=result.moves, time=_duration(result.seconds)))
@@ -276,9 +279,8 @@ def render_settings(settings: Settings, locale: str, *, pictures: bool = True) -
             # TRANSLATORS: the board setting's state: shown as monospace text
             else tr.pgettext("setting", "text")),
         # TRANSLATORS: the picture's cards with clubs green and diamonds blue, for colour-blind players
-        tr.gettext("Four-colour suits: {state}").format(state=tr.pgettext("setting", "on") if four
-                                                        # TRANSLATORS: a setting's state: off
-                                                        else tr.pgettext("setting", "off")),
+        tr.gettext("Four-colour deck: {state}").format(state=tr.pgettext("setting", "on") if four
+                                                       else tr.pgettext("setting", "off")),
         # TRANSLATORS: the setting: the language the bot answers in
         tr.gettext("Language: {language}").format(language=language),
     ]
@@ -301,9 +303,9 @@ def render_settings(settings: Settings, locale: str, *, pictures: bool = True) -
                  # TRANSLATORS: settings button: the board shown as monospace text
                  choice(tr.pgettext("button", "Text"), BoardChoice(BoardStyle.TEXT), not picture))
     four_button = choice(
-        # TRANSLATORS: settings button: the setting "Four-colour suits", on or off (shows the state it is in)
+        # TRANSLATORS: settings button: the setting "Four-colour deck", on or off (shows the state it is in)
         tr.pgettext("button", "Four colours: on") if four
-        # TRANSLATORS: settings button: the setting "Four-colour suits", off (shows the state it is in)
+        # TRANSLATORS: settings button: the setting "Four-colour deck", off (shows the state it is in)
         else tr.pgettext("button", "Four colours: off"),
         FourColour(not four), four)
     rules_row = tuple(choice(tr.gettext(RULE_NAMES[rules]), DefaultRules(rules),
@@ -345,11 +347,11 @@ def error_text(error: Exception | OutOfDate | OldBoard, locale: str, new_command
         if current.code_hidden and day is not None:
             # TRANSLATORS: a tap on the board of an older game while the player's game now is a daily deal (named
             # by its day: its code stays secret while the day runs); {date} such as 2 Dec 2026
-            return tr.gettext("That board is not your current game; your game now is the daily deal of {date}, on "
+            return tr.gettext("That board is from an older game; your current game, the daily deal of {date}, has "
                               "its own board").format(date=format_date(day, format="medium", locale=tr.babel_locale))
         code = current.game.code
         # TRANSLATORS: a tap on the board of an older game; {code} is the player's game now
-        return tr.gettext("That board is not your current game; your game now is {code}, on its own board").format(
+        return tr.gettext("That board is from an older game; your current game, {code}, has its own board").format(
             code=code if code is not None else tr.gettext("Custom deal"))
     if (daily := daily_error_text(error, tr)) is not None:
         return daily

@@ -8,7 +8,7 @@ card: two positions that differ only in face-down or undrawn cards give equal ta
 >>> [slot.state.value for slot in table.slots[:3]], table.slots[18].card, table.stock_left
 (['down', 'down', 'down'], Card(rank=<Rank.TWO: 2>, suit=<Suit.CLUBS: 'C'>), 23)
 >>> print(table_alt(table, "en"))
-Face-up cards: 2♣, A♦, 6♠, K♣ (fits), K♥ (fits), 10♥, 10♠, J♠ (fits), 10♦, 8♠. Face down: 18. Stock: 23. Waste card: Q♣.
+Face-up cards: 2♣, A♦, 6♠, K♣ (fits), K♥ (fits), 10♥, 10♠, J♠ (fits), 10♦, 8♠. Face-down cards: 18. Stock: 23. Waste card: Q♣.
 """
 
 from __future__ import annotations
@@ -59,8 +59,13 @@ def table_alt(table: Table, locale: str) -> str:
     parts = [tr.gettext("Face-up cards: {cards}.").format(cards=", ".join(words)) if words else
              tr.gettext("All the peaks are cleared.")]
     if down:
-        parts.append(tr.gettext("Face down: {n}.").format(n=down))
-    parts.append((tr.gettext("Stock: {n} (hint: draw).") if table.draw_hinted else tr.gettext("Stock: {n}."))
-                 .format(n=table.stock_left))
+        # TRANSLATORS: for screen readers: how many face-down cards the peaks hold ({n} from 18 down to 1)
+        parts.append(tr.gettext("Face-down cards: {n}.").format(n=down))
+    parts.append((
+        # TRANSLATORS: for screen readers: the cards left in the stock ({n} from 23 down to 1: a label and a
+        # count), and the hint to draw from it
+        tr.gettext("Stock: {n} (hint: draw).") if table.draw_hinted else
+        # TRANSLATORS: for screen readers: the cards left in the stock ({n} from 23 down to 0: a label and a count)
+        tr.gettext("Stock: {n}.")).format(n=table.stock_left))
     parts.append(tr.gettext("Waste card: {card}.").format(card=table.waste.symbol()))
     return " ".join(parts)
