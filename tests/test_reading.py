@@ -1,4 +1,5 @@
-"""Issue 38, point 6: reading never waits behind a write, and the statistics are counted by the database."""
+"""Issue 38, point 6: reading never waits behind a write, the statistics are counted by the database, and every
+statement of the hot paths finds its rows through an index."""
 
 from __future__ import annotations
 
@@ -6,20 +7,23 @@ import asyncio
 import contextlib
 import datetime as dt
 import random
+import re
 import sqlite3
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from sqlalchemy import insert, select, text
+from sqlalchemy import Connection, event, insert, select, text
 from sqlalchemy.exc import DBAPIError
 
 from bot.app.codec import game_command
+from bot.app.commands import ChallengeDeal
 from bot.app.model import PlayerKey, Stats
 from bot.app.players import Players
 from bot.app.service import GameService
 from bot.store.engine import Database
 from bot.store.schema import ABANDONED, BLOCKED, PLAYING, WON, games, players, utcnow
+from core.deal import GameCode
 from core.game import DRAW
 
 ALICE = PlayerKey("telegram", "1")
@@ -165,3 +169,66 @@ async def test_the_statistics_counted_by_the_database_are_the_old_computations(d
         checked.add((expected.games > 0, expected.current_streak > 0, expected.longest_streak > 1))
     assert len(checked) >= 4  # empty histories, runs still going and runs broken were all among them
     assert await players_.stats(PlayerKey("discord", "nobody")) == python_stats([])
+
+
+# --- every statement of the hot paths has an index to use -----------------------------------------------------
+
+
+@contextlib.contextmanager
+def statements_of(db: Database) -> Iterator[list[tuple[str, Any]]]:
+    """Every statement ``db`` runs inside the block, with its parameters."""
+    seen: list[tuple[str, Any]] = []
+
+    def record(_conn: Connection, _cursor: Any, statement: str, parameters: Any, _context: Any,
+               executemany: bool) -> None:
+        seen.append((statement, parameters[0] if executemany else parameters))
+
+    event.listen(db.engine.sync_engine, "before_cursor_execute", record)
+    try:
+        yield seen
+    finally:
+        event.remove(db.engine.sync_engine, "before_cursor_execute", record)
+
+
+#: The tables (and their aliases in the store's statements) a hot path must never read whole.
+_TABLES = r"(games|players|community_players|challenged|challenger)"
+
+
+def reads_too_much(statement: str, step: str) -> bool:
+    """Whether a step of SQLite's plan reads a table (or an index) whole, searches players by platform alone
+    (every player of a platform), or sorts for a LIMIT what an index could have given in order."""
+    return bool(re.match(rf"SCAN {_TABLES}\b", step) or re.search(r"\(platform=\?\)", step)
+                or ("LIMIT" in statement and "TEMP B-TREE FOR ORDER BY" in step))
+
+
+@pytest.mark.parametrize("backend", ["sqlite"])
+async def test_every_statement_of_the_hot_paths_searches_an_index(service: GameService) -> None:
+    """Settings and locale lookups, the current and the latest game, a game by id, a challenge started and shown,
+    the statistics and the leaderboard: SQLite's plan for each statement they run reads no table whole and sorts
+    nothing an index orders."""
+    service.daily_codes.clock = lambda: dt.datetime.combine(DAY, dt.time(12), tzinfo=dt.UTC)
+    service.daily_codes.function = lambda day, secret: GameCode.parse("TP1-E-AAAAAAC")
+    attempt = await service.new_daily_game(ALICE, "Alice", DAY, community=GROUP)
+    await service.act(ALICE, "Alice", game_command(attempt.game_id, attempt.version, str(DRAW)))
+    shared = await service.new_game(ALICE, "Alice", code="TP1-E-AAAAAAB")
+    await service.act(ALICE, "Alice", game_command(shared.game_id, shared.version, str(DRAW)))
+    with statements_of(service.db) as seen:
+        await service.get_settings(ALICE)
+        await service.current_game(ALICE)
+        await service.offers(ALICE, fresh_budget=0.0)  # the latest game
+        await service.game(attempt.game_id)
+        challenged = await service.start(BOB, "Bob", ChallengeDeal(shared.game_id, "TP1-E-AAAAAAB"))
+        await service.game(challenged.game_id)
+        await service.stats(ALICE)
+        await service.daily_leaderboard("telegram", GROUP, DAY)
+    plans = []
+    async with service.db.reading() as tx:
+        for statement, parameters in seen:
+            if not statement.lstrip().upper().startswith(("SELECT", "WITH", "UPDATE", "DELETE", "INSERT")):
+                continue
+            steps = (await tx.exec_driver_sql(f"EXPLAIN QUERY PLAN {statement}", parameters)).all()
+            plans.append((statement, [str(step[-1]) for step in steps]))
+    assert any("tripeaks" not in s and "ORDER BY games.id DESC" in s for s, _ in plans)  # latest_of was run
+    assert any("OVER (ORDER BY" in s for s, _ in plans)  # the statistics were counted by the database
+    slow = [(statement, steps) for statement, steps in plans if any(reads_too_much(statement, step) for step in steps)]
+    assert not slow, "\n\n".join(f"{s}\n  {steps}" for s, steps in slow)
