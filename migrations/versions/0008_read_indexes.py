@@ -17,6 +17,8 @@ revision: str = "0008"
 down_revision: str | Sequence[str] | None = "0007"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
+#: What a downgrade from here drops, values and all (see bot.store.migrate.DowngradeDrops): indexes only.
+downgrade_drops: tuple[str, ...] = ()
 
 
 def upgrade() -> None:
