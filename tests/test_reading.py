@@ -204,7 +204,7 @@ def reads_too_much(statement: str, step: str) -> bool:
 @pytest.mark.parametrize("backend", ["sqlite"])
 async def test_every_statement_of_the_hot_paths_searches_an_index(service: GameService) -> None:
     """Settings and locale lookups, the current and the latest game, a game by id, a challenge started and shown,
-    the statistics and the leaderboard: SQLite's plan for each statement they run reads no table whole and sorts
+    the statistics, the leaderboard, a daily attempt started and a tap: SQLite's plan for each statement they run reads no table whole and sorts
     nothing an index orders."""
     service.daily_codes.clock = lambda: dt.datetime.combine(DAY, dt.time(12), tzinfo=dt.UTC)
     service.daily_codes.function = lambda day, secret: GameCode.parse("TP1-E-AAAAAAC")
@@ -221,6 +221,8 @@ async def test_every_statement_of_the_hot_paths_searches_an_index(service: GameS
         await service.game(challenged.game_id)
         await service.stats(ALICE)
         await service.daily_leaderboard("telegram", GROUP, DAY)
+        daily = await service.new_daily_game(BOB, "Bob", DAY, community=GROUP)  # the attempt looked up, started
+        await service.act(BOB, "Bob", game_command(daily.game_id, daily.version, str(DRAW)))  # and a tap
     plans = []
     async with service.db.reading() as tx:
         for statement, parameters in seen:

@@ -77,8 +77,9 @@ def sqlite_file(url: str | URL | None = None) -> Path | None:
 def create_engine(url: str | URL | None = None, **kwargs: Any) -> AsyncEngine:
     """An async engine for ``url`` (see :func:`database_url`). On SQLite: the data folder is created, and every
     connection gets WAL, foreign keys, a busy timeout and ``BEGIN IMMEDIATE`` transactions (a deferred, query-only
-    ``BEGIN`` with the :data:`SQLITE_READ_ONLY` execution option); the process's GIL switch interval is shortened (see :data:`SQLITE_SWITCH_INTERVAL`). A failing statement's error (and any SQL log
-    line) never shows its parameters: they hold players' names."""
+    ``BEGIN`` with the :data:`SQLITE_READ_ONLY` execution option); the process's GIL switch interval is shortened
+    (see :data:`SQLITE_SWITCH_INTERVAL`). A failing statement's error (and any SQL log line) never shows its
+    parameters: they hold players' names."""
     resolved = database_url(url)
     kwargs.setdefault("hide_parameters", True)
     if not is_sqlite(resolved):
