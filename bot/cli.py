@@ -115,16 +115,27 @@ def cmd_db(args: argparse.Namespace) -> int:
     if args.action != "upgrade":
         _existing_sqlite_file(url)  # reading or undoing creates no database
     # Alembic only now: a mistake on the command line is told at once
-    from bot.store.migrate import MigrationError, current_revision, downgrade_database, upgrade_database
+    from bot.store.migrate import (
+        DowngradeDrops,
+        MigrationError,
+        current_revision,
+        downgrade_database,
+        upgrade_database,
+    )
 
     async def main() -> int:
+        dropped: list[str] = []
         try:
             if args.action == "upgrade":
                 await upgrade_database(url, args.revision or "head")
             elif args.action == "downgrade":
-                await downgrade_database(url, args.revision)
+                dropped = await downgrade_database(url, args.revision, allow_drops=args.yes)
+        except DowngradeDrops as refused:  # columns or tables with their values: only with the operator's yes
+            raise UsageError(f"db downgrade {args.revision}: {refused}: add --yes if you mean it") from None
         except MigrationError as error:  # an unknown revision, or a move that is not possible from here
             raise UsageError(f"db {args.action} {args.revision or 'head'}: {error}") from None
+        if dropped:
+            print(f"dropped {', '.join(dropped)}")
         print(f"database at revision {await current_revision(url)}")
         return 0
 
@@ -332,7 +343,8 @@ def build_parser() -> argparse.ArgumentParser:
     db.add_argument("revision", nargs="?", default=None, metavar="REVISION|FILE",
                     help="upgrade: the target (default head); downgrade (required): -1, a revision, or base; "
                          "backup: the new file to write; restore: the backup to put in place of the database")
-    db.add_argument("--yes", action="store_true", help="confirm a downgrade to base (every table dropped)")
+    db.add_argument("--yes", action="store_true",
+                    help="confirm a downgrade that drops columns or tables with their values (base: every table)")
     db.set_defaults(handler=cmd_db)
 
     return parser

@@ -64,7 +64,7 @@ def test_a_downgrade_without_an_explicit_target_drops_nothing(migrated: Path, ar
 @pytest.mark.parametrize("target", ["9999", "head", "+1", "-9"])
 def test_an_unknown_revision_or_an_impossible_move_is_one_line(migrated: Path, target: str) -> None:
     if target == "head":  # from the first revision, "down to head" is no move at all
-        assert tripeaks(migrated, "db", "downgrade", "0001").returncode == 0
+        assert tripeaks(migrated, "db", "downgrade", "0001", "--yes").returncode == 0
     before, at = tables(migrated), revision(migrated)
     done = tripeaks(migrated, "db", "downgrade", target)
     assert done.returncode == 2, done.stdout + done.stderr
@@ -81,7 +81,9 @@ def test_one_step_down_then_up_and_base_with_yes(migrated: Path) -> None:
     assert tripeaks(migrated, "db", "upgrade").returncode == 0 and revision(migrated) == head
     done = tripeaks(migrated, "db", "downgrade", "base", "--yes")
     assert done.returncode == 0, done.stderr
-    assert done.stdout == "database at revision None\n"
+    said, at = done.stdout.splitlines()
+    assert said.startswith("dropped ") and {"players", "games"} <= set(said.removeprefix("dropped ").split(", "))
+    assert at == "database at revision None"
     assert "games" not in tables(migrated)
 
 
@@ -143,3 +145,38 @@ def test_the_daily_code_is_the_deployments_and_no_other_machine_can_compute_it(t
     assert codes[ours] != codes[theirs]
     again = tripeaks(ours, "daily", days[0])  # the same database, the same code: the secret is kept
     assert again.stdout.split() == [days[0], codes[ours][0]]
+
+
+def columns(tmp_path: Path, table: str) -> set[str]:
+    with contextlib.closing(sqlite3.connect(tmp_path / "games.db")) as connection:
+        return {str(row[1]) for row in connection.execute(f"PRAGMA table_info({table})")}
+
+
+def test_a_downgrade_that_drops_columns_asks_first_and_the_daily_deals_outlive_it(migrated: Path) -> None:
+    """Issue 43, point 3: a downgrade that drops columns (0007's ``practice_of`` and ``hinted_version``, and the
+    players each community saw) names them and changes nothing without --yes; with it, it says what it dropped;
+    and neither it nor a downgrade to base changes a day's daily deal once upgraded again (the secret is kept)."""
+    days = ["2026-12-06", "2026-12-07"]
+
+    def codes() -> list[str]:
+        return [json.loads(tripeaks(migrated, "daily", day, "--json").stdout)["code"] for day in days]
+
+    before, head, held = codes(), revision(migrated), (tables(migrated), columns(migrated, "games"))
+    refused = tripeaks(migrated, "db", "downgrade", "0006")
+    assert refused.returncode == 2 and refused.stderr.count("\n") == 1 and "Traceback" not in refused.stderr
+    assert refused.stderr.startswith("tripeaks: db downgrade 0006: it would drop games.hinted_version, "
+                                     "games.practice_of, community_players with their values")
+    assert refused.stderr.rstrip().endswith("add --yes if you mean it") and refused.stdout == ""
+    assert revision(migrated) == head and (tables(migrated), columns(migrated, "games")) == held
+
+    done = tripeaks(migrated, "db", "downgrade", "0006", "--yes")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == ("dropped games.hinted_version, games.practice_of, community_players\n"
+                           "database at revision 0006\n")
+    assert "practice_of" not in columns(migrated, "games") and "deployment" in tables(migrated)
+    assert tripeaks(migrated, "db", "upgrade").returncode == 0 and revision(migrated) == head
+    assert codes() == before
+    assert tripeaks(migrated, "db", "downgrade", "base", "--yes").returncode == 0
+    assert tables(migrated) == {"alembic_version", "deployment"}
+    assert tripeaks(migrated, "db", "upgrade").returncode == 0
+    assert codes() == before

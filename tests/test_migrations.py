@@ -18,11 +18,13 @@ from sqlalchemy.engine import URL
 from bot.store import migrate
 from bot.store.engine import create_engine
 from bot.store.migrate import (
+    DowngradeDrops,
     alembic_config,
     current_revision,
     downgrade_database,
     latest_revision,
     migrations_dir,
+    revisions,
     upgrade_database,
 )
 
@@ -45,6 +47,26 @@ async def _indexes(url: URL, table: str) -> set[str]:
         async with engine.connect() as connection:
             found = await connection.run_sync(lambda sync: inspect(sync).get_indexes(table))
             return {index["name"] for index in found if index["name"]}
+    finally:
+        await engine.dispose()
+
+
+async def _columns(url: URL, table: str) -> set[str]:
+    engine = create_engine(url)
+    try:
+        async with engine.connect() as connection:
+            found = await connection.run_sync(lambda sync: inspect(sync).get_columns(table))
+            return {column["name"] for column in found}
+    finally:
+        await engine.dispose()
+
+
+async def _secret(url: URL) -> str:
+    engine = create_engine(url)
+    try:
+        async with engine.connect() as connection:
+            return str((await connection.exec_driver_sql(
+                "SELECT value FROM deployment WHERE name = 'daily_secret'")).scalar_one())
     finally:
         await engine.dispose()
 
@@ -166,3 +188,27 @@ async def test_the_community_column_keeps_its_values_renamed_and_back(fresh_url:
         assert "ix_games_daily_board" in await _indexes(fresh_url, "games")
     finally:
         await engine.dispose()
+
+
+async def test_the_daily_secret_outlives_every_downgrade(fresh_url: URL) -> None:
+    """Issue 43, point 3: the deployment's secret (every day's daily deal depends on it) is kept by a downgrade to
+    any revision, base included, and the upgrade after it keeps it: the days keep their deals."""
+    await upgrade_database(fresh_url)
+    secret = await _secret(fresh_url)
+    for target in [*reversed(revisions()[:-1]), "base"]:
+        await downgrade_database(fresh_url, target)
+        await upgrade_database(fresh_url)
+        assert await _secret(fresh_url) == secret, target
+
+
+async def test_a_downgrade_that_would_drop_columns_is_refused_and_changes_nothing(fresh_url: URL) -> None:
+    await upgrade_database(fresh_url)
+    head = await current_revision(fresh_url)
+    with pytest.raises(DowngradeDrops) as refused:
+        await downgrade_database(fresh_url, "0006", allow_drops=False)
+    assert refused.value.drops == ["games.hinted_version", "games.practice_of", "community_players"]
+    assert await current_revision(fresh_url) == head
+    assert {"hinted_version", "practice_of"} <= await _columns(fresh_url, "games")
+    assert "community_players" in await _tables(fresh_url)
+    assert await downgrade_database(fresh_url, "0007", allow_drops=False) == []  # indexes only: nothing to ask
+    assert await current_revision(fresh_url) == "0007"

@@ -16,8 +16,9 @@ it outside the daily never ranks. The ranked attempt allows no Undo, and a block
 The attempt is the player's wherever it is played: it shows on the leaderboard of every server (Discord) or group
 (Telegram) the player was seen in.
 
-Ranking, by what the leaderboard shows: won before not won, then score (high first), fewer hints, fewer undos, and
-the shorter time (in whole seconds, as shown).
+Ranking, by what the leaderboard shows: an attempt never played (no move: its score is still the starting 500) after
+every played one, won before not won, then score (high first), fewer hints, fewer undos, and the shorter time (in
+whole seconds, as shown).
 """
 
 from __future__ import annotations
@@ -113,9 +114,10 @@ class DailyResult:
     def hinted(self) -> bool:
         return self.hints > 0
 
-    def rank_key(self) -> tuple[bool, int, int, int, int]:
-        """Won first, then score (high first), fewer hints, fewer undos, and the shorter time as shown."""
-        return (not self.won, -self.score, self.hints, self.undos, int(max(0.0, self.seconds)))
+    def rank_key(self) -> tuple[bool, bool, int, int, int, int]:
+        """Played before never played (an untouched attempt's 500 is no result), won first, then score (high
+        first), fewer hints, fewer undos, and the shorter time as shown."""
+        return (self.moves == 0, not self.won, -self.score, self.hints, self.undos, int(max(0.0, self.seconds)))
 
 
 def rank(results: list[DailyResult]) -> list[DailyResult]:

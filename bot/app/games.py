@@ -20,25 +20,25 @@ class Games:
 
     async def current_game(self, player: PlayerKey) -> GameSnapshot | None:
         """The player's game in progress (playing, or blocked and so still open to undo), or None."""
-        async with self.db.transaction() as tx:
+        async with self.db.reading() as tx:
             record = await stored_games.active_of(tx, player.platform, player.user_id)
         return None if record is None else snapshot_of(record, today=self.today())
 
     async def latest_game(self, player: PlayerKey) -> GameSnapshot | None:
         """The player's newest game, whatever its status, or None."""
-        async with self.db.transaction() as tx:
+        async with self.db.reading() as tx:
             record = await stored_games.latest_of(tx, player.platform, player.user_id)
         return None if record is None else snapshot_of(record, today=self.today())
 
     async def game(self, game_id: int) -> GameSnapshot:
         """Any game as it stands, whoever owns it (to redraw a board); :class:`GameNotFound` if none."""
-        async with self.db.transaction() as tx:
+        async with self.db.reading() as tx:
             return snapshot_of(await load_game(tx, game_id), today=self.today())
 
     async def finished_game(self, player: PlayerKey, game_id: int) -> GameSnapshot:
         """The player's game ``game_id`` once it is over, for its Review or Share (:class:`NotYourGame` for another
         player's, :class:`GameNotOver` while it is being played)."""
-        async with self.db.transaction() as tx:
+        async with self.db.reading() as tx:
             record = await load_owned(tx, player, game_id)
         if record.status == PLAYING:
             raise GameNotOver(f"game {game_id} is still being played")

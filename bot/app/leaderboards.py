@@ -19,7 +19,7 @@ class Leaderboards:
     async def of(self, platform: str, community: str, day: dt.date) -> list[DailyResult]:
         """The ranked attempts at ``day``'s deal (finished or not) of every player seen in ``community`` (a
         Discord server or Telegram group of ``platform``), wherever each was played."""
-        async with self.db.transaction() as tx:
+        async with self.db.reading() as tx:
             records = await stored_daily.daily_games(tx, platform, day, community)
         found = []
         for record in records:

@@ -12,22 +12,43 @@ from core.game import Action, Game, Outcome
 
 #: The longest display name kept (characters); longer ones are cut.
 NAME_MAX = 100
-#: Invisible format characters that reorder or hide text (bidi overrides and isolates): a name cannot use them to
-#: turn a leaderboard line around. Joiners and variation selectors (emoji) stay.
-_BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+#: Blank characters that are no format characters by category (Hangul fillers are letters, the blank Braille pattern
+#: a symbol, the grapheme joiner a mark): a name made of them would show as nothing.
+_BLANKS = frozenset("\u034f\u115f\u1160\u17b4\u17b5\u2800\u3164\uffa0")
+_ZERO_WIDTH_JOINER = "\u200d"
+_VARIATION_SELECTOR = "\ufe0f"
+
+
+def _joins_emoji(before: str, after: str) -> bool:
+    """Whether a zero-width joiner between ``before`` and ``after`` makes one emoji of two (a family, a rainbow
+    flag): the only place a format character in a name is kept."""
+    return bool(before) and bool(after) and unicodedata.category(after) == "So" and (
+        unicodedata.category(before) in ("So", "Sk") or before == _VARIATION_SELECTOR)
 
 
 def clean_name(name: str) -> str:
     r"""A display name as the platform sent it, made safe to store and show: control characters (a NUL byte, which
-    PostgreSQL refuses, newlines, escapes), lone surrogates and bidi controls out, runs of spaces made one, at most
-    :data:`NAME_MAX` characters. Every name the service stores goes through here, once.
+    PostgreSQL refuses, newlines, escapes), lone surrogates, format characters (zero-width spaces and joiners, bidi
+    controls that could turn a leaderboard line around, soft hyphens; a joiner inside an emoji stays) and blank
+    fillers out, runs of spaces made one, at most :data:`NAME_MAX` characters. A name with nothing visible left is
+    no name: ``""`` (the renderer shows its neutral placeholder). Every name the service stores goes through here,
+    once.
 
-    >>> clean_name("  Ann\x00\n  \x1b[31mLee\u202e ")
-    'Ann [31mLee'
+    >>> clean_name("  Ann\x00\n  \x1b[31mLee\u202e "), clean_name("Ali\u200bce"), clean_name(" \u200b\u3164 ")
+    ('Ann [31mLee', 'Alice', '')
     """
-    kept = "".join(" " if ch.isspace() else ch for ch in name
-                   if ch.isspace() or (unicodedata.category(ch) not in ("Cc", "Cs") and ch not in _BIDI_CONTROLS))
-    return " ".join(kept.split())[:NAME_MAX].rstrip()
+    kept: list[str] = []
+    for at, ch in enumerate(name):
+        category = unicodedata.category(ch)
+        if ch.isspace():
+            kept.append(" ")
+        elif category in ("Cc", "Cs") or ch in _BLANKS:
+            continue
+        elif category != "Cf" or (ch == _ZERO_WIDTH_JOINER
+                                  and _joins_emoji(kept[-1] if kept else "", name[at + 1:at + 2])):
+            kept.append(ch)
+    cleaned = " ".join("".join(kept).split())[:NAME_MAX].rstrip()
+    return cleaned if any(unicodedata.category(ch)[0] in "LNPS" for ch in cleaned) else ""
 
 
 @dataclass(frozen=True)

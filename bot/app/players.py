@@ -20,7 +20,7 @@ from bot.app.model import BoardStyle, PlayerKey, Settings, Stats, clean_name
 from bot.store import games as stored_games
 from bot.store import players as stored_players
 from bot.store.engine import Database
-from bot.store.schema import BLOCKED, WON, utcnow
+from bot.store.schema import utcnow
 from core.deal import Rules
 from core.errors import TriPeaksError
 
@@ -111,7 +111,7 @@ class Players:
 
     async def get_settings(self, player: PlayerKey) -> Settings:
         """The player's settings (the defaults for a player never seen)."""
-        async with self.db.transaction() as tx:
+        async with self.db.reading() as tx:
             record = await stored_players.find(tx, player.platform, player.user_id)
         return Settings() if record is None else _settings(record)
 
@@ -132,21 +132,8 @@ class Players:
     async def stats(self, player: PlayerKey) -> Stats:
         """Games played (won, blocked, or abandoned after at least one move: a deal left untouched is no game),
         wins, the best score of a game played to its end (won or blocked), and the current and longest runs of
-        consecutive wins by the time games ended (an abandoned game ends a run)."""
-        async with self.db.transaction() as tx:
-            rows = await stored_games.ended_of(tx, player.platform, player.user_id)
-        games = wins = best_run = run = 0
-        best: int | None = None
-        for status, score, moves in rows:
-            if moves == 0:
-                continue
-            games += 1
-            if status == WON:
-                wins += 1
-                run += 1
-                best_run = max(best_run, run)
-            else:
-                run = 0
-            if status in (WON, BLOCKED):
-                best = score if best is None else max(best, score)
-        return Stats(games=games, wins=wins, best_score=best, current_streak=run, longest_streak=best_run)
+        consecutive wins by the time games ended (an abandoned game ends a run); counted by the database."""
+        async with self.db.reading() as tx:
+            tally = await stored_games.tally_of(tx, player.platform, player.user_id)
+        return Stats(games=tally.games, wins=tally.wins, best_score=tally.best_score,
+                     current_streak=tally.current_streak, longest_streak=tally.longest_streak)

@@ -140,12 +140,14 @@ async def daily_games(tx: Transaction, platform: str, day: dt.date, community: s
     ``community``, wherever each attempt was played."""
     seen = select(community_players.c.player_id).where(community_players.c.community == community)
     rows = (await tx.execute(
-        select(players.c.id.label("player_id"), players.c.display_name, players.c.user_id, games.c.community,
-               games.c.status, games.c.score, games.c.moves, games.c.hints_used, games.c.undos_used,
-               games.c.started_at, games.c.finished_at, games.c.updated_at)
+        select(players.c.id.label("player_id"), players.c.platform, players.c.display_name, players.c.user_id,
+               games.c.community, games.c.status, games.c.score, games.c.moves, games.c.hints_used,
+               games.c.undos_used, games.c.started_at, games.c.finished_at, games.c.updated_at)
         .join_from(games, players, games.c.player_id == players.c.id)
-        .where(players.c.platform == platform, games.c.daily == day, players.c.id.in_(seen))
+        .where(games.c.daily == day, players.c.id.in_(seen))
         .order_by(games.c.id))).all()
+    # the platform is checked on the rows found: searched by, SQLite would read every player of the platform
+    rows = [row for row in rows if row.platform == platform]
     return [DailyGameRecord(
         player_id=row.player_id, display_name=row.display_name, user_id=row.user_id, community=row.community,
         won=row.status == WON, finished=row.status in (WON, BLOCKED, ABANDONED), score=row.score, moves=row.moves,

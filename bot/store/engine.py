@@ -1,12 +1,18 @@
 """The async engine: which database a URL names, and SQLite's connection settings.
 
-SQLite (``sqlite+aiosqlite``) is the default: one file in a data folder, created on first run, in WAL mode so
-readers never wait for the writer. ``postgresql+asyncpg`` is the other tested driver.
+SQLite (``sqlite+aiosqlite``) is the default: one file in a data folder, created on first run, in WAL mode, so a
+reader can read while another connection writes. ``postgresql+asyncpg`` is the other tested driver.
 
-Transactions on SQLite start with ``BEGIN IMMEDIATE``: a transaction takes the database's write lock before its
-first read, so two actions on one game can never both read the same old state and then race to write (SQLite would
-otherwise fail the second writer with "database is locked" instead of waiting). Other processes wait up to
-``busy_timeout`` for the lock. ``synchronous=FULL`` makes every commit durable even across a power cut.
+Two kinds of transaction (:class:`Database`):
+
+- :meth:`Database.transaction`, the one that may write. On SQLite it starts with ``BEGIN IMMEDIATE``: it takes the
+  database's write lock before its first read, so two actions on one game can never both read the same old state
+  and then race to write (SQLite would otherwise fail the second writer with "database is locked" instead of
+  waiting). This process's writers queue for it in order; other processes wait up to ``busy_timeout``.
+  ``synchronous=FULL`` makes every commit durable even across a power cut.
+- :meth:`Database.reading`, read only: a settings or locale lookup, a game shown, the statistics, a leaderboard.
+  On SQLite a deferred ``BEGIN`` outside the writers' queue and with ``PRAGMA query_only``: it reads one snapshot
+  and never waits for a writer, in this process or another. On PostgreSQL a ``READ ONLY`` transaction.
 """
 
 from __future__ import annotations
@@ -35,6 +41,9 @@ SQLITE_BUSY_TIMEOUT_MS = 10_000
 #: The interpreter's GIL switch interval (seconds) in a process using SQLite: aiosqlite runs every statement in a
 #: thread, which otherwise waits up to Python's default 5 ms for the GIL each time the event loop is busy.
 SQLITE_SWITCH_INTERVAL = 0.0005
+#: The execution option that makes a SQLite transaction a reading one (see :meth:`Database.reading`), and the key
+#: in a pooled connection's ``info`` that says whether its ``PRAGMA query_only`` is on.
+SQLITE_READ_ONLY = "tripeaks_read_only"
 
 
 def database_url(url: str | URL | None = None) -> URL:
@@ -67,9 +76,10 @@ def sqlite_file(url: str | URL | None = None) -> Path | None:
 
 def create_engine(url: str | URL | None = None, **kwargs: Any) -> AsyncEngine:
     """An async engine for ``url`` (see :func:`database_url`). On SQLite: the data folder is created, and every
-    connection gets WAL, foreign keys, a busy timeout and ``BEGIN IMMEDIATE`` transactions; the process's GIL switch
-    interval is shortened (see :data:`SQLITE_SWITCH_INTERVAL`). A failing statement's error (and any SQL log
-    line) never shows its parameters: they hold players' names."""
+    connection gets WAL, foreign keys, a busy timeout and ``BEGIN IMMEDIATE`` transactions (a deferred, query-only
+    ``BEGIN`` with the :data:`SQLITE_READ_ONLY` execution option); the process's GIL switch interval is shortened
+    (see :data:`SQLITE_SWITCH_INTERVAL`). A failing statement's error (and any SQL log line) never shows its
+    parameters: they hold players' names."""
     resolved = database_url(url)
     kwargs.setdefault("hide_parameters", True)
     if not is_sqlite(resolved):
@@ -98,7 +108,12 @@ def create_engine(url: str | URL | None = None, **kwargs: Any) -> AsyncEngine:
 
     @event.listens_for(engine.sync_engine, "begin")
     def _on_begin(connection: Connection) -> None:
-        connection.exec_driver_sql("BEGIN IMMEDIATE")
+        reading = bool(connection.get_execution_options().get(SQLITE_READ_ONLY))
+        if reading != connection.info.get(SQLITE_READ_ONLY, False):
+            # the pragma belongs to the pooled connection, not to the transaction: switched only when the kind changes
+            connection.exec_driver_sql(f"PRAGMA query_only = {int(reading)}")
+            connection.info[SQLITE_READ_ONLY] = reading
+        connection.exec_driver_sql("BEGIN" if reading else "BEGIN IMMEDIATE")
 
     return engine
 
@@ -139,13 +154,28 @@ class Database:
 
     @contextlib.asynccontextmanager
     async def transaction(self) -> AsyncIterator[Transaction]:
-        """One transaction on a Core connection, committed on leaving (rolled back on an error)."""
+        """One transaction that may write, on a Core connection, committed on leaving (rolled back on an error). On
+        SQLite it holds the database's write lock from its start: use :meth:`reading` where nothing is written."""
         if self._queue is None:
             async with self.engine.begin() as connection:
                 yield connection
         else:
             async with self._queue, self.engine.begin() as connection:
                 yield connection
+
+    @contextlib.asynccontextmanager
+    async def reading(self) -> AsyncIterator[Transaction]:
+        """One read-only transaction: a consistent snapshot that never waits for a writer (on SQLite no write lock
+        and no place in this process's queue of writers). A statement that writes fails in it; it is rolled back on
+        leaving."""
+        options = {SQLITE_READ_ONLY: True} if self.is_sqlite else {"postgresql_readonly": True}
+        async with self.engine.connect() as connection:
+            await connection.execution_options(**options)
+            transaction = await connection.begin()
+            try:
+                yield connection
+            finally:
+                await transaction.rollback()
 
     async def ping(self) -> None:
         """One trivial statement in a transaction of its own: raises :data:`DatabaseError` (or ``OSError``) when

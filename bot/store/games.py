@@ -14,7 +14,7 @@ from sqlalchemy import CursorResult, Row, Select, bindparam, case, func, insert,
 
 from bot.store.engine import Transaction
 from bot.store.players import PlayerRecord
-from bot.store.schema import ABANDONED, PLAYING, games, players
+from bot.store.schema import ABANDONED, BLOCKED, PLAYING, WON, games, players
 
 
 @dataclasses.dataclass(frozen=True)
@@ -242,11 +242,44 @@ async def store_verdict(tx: Transaction, code: str, winnable: bool | None, best_
     await tx.execute(update(games).where(games.c.code == code, games.c.verdict_at.is_(None)).values(**values))
 
 
-async def ended_of(tx: Transaction, platform: str, user_id: str) -> list[tuple[str, int, int]]:
-    """(status, score, moves) of the player's games that are no longer playing, in the order they ended."""
-    rows = (await tx.execute(
-        select(games.c.status, games.c.score, games.c.moves)
-        .join_from(games, players, games.c.player_id == players.c.id)
-        .where(players.c.platform == platform, players.c.user_id == user_id, games.c.status != PLAYING)
-        .order_by(games.c.finished_at, games.c.id))).all()
-    return [(row.status, row.score, row.moves) for row in rows]
+@dataclasses.dataclass(frozen=True)
+class PlayedTally:
+    """A player's games played (ended after at least one move), as counted in the database (:func:`tally_of`)."""
+
+    games: int
+    wins: int
+    #: the best score of a game played to its end (won or blocked); None before the first
+    best_score: int | None
+    #: consecutive wins at the end of the player's history, and the longest such run, by the time games ended
+    current_streak: int
+    longest_streak: int
+
+
+async def tally_of(tx: Transaction, platform: str, user_id: str) -> PlayedTally:
+    """The player's statistics, counted in one statement over their ended games (through the index on
+    ``(player_id, finished_at)``), not read game by game: a game left untouched is no game, an abandoned one after
+    a move is played and not won (and ends a run of wins)."""
+    player = select(players.c.id).where(players.c.platform == platform, players.c.user_id == user_id)
+    # each played game with the count of games not won so far: a run of wins shares one such number
+    played = (
+        select(games.c.status, games.c.score,
+               func.sum(case((games.c.status == WON, 0), else_=1))
+               .over(order_by=(games.c.finished_at, games.c.id)).label("run"))
+        .where(games.c.player_id == player.scalar_subquery(), games.c.status != PLAYING, games.c.moves > 0)
+        .cte("played"))
+    won = case((played.c.status == WON, 1), else_=0)
+    totals = select(
+        func.count().label("games"), func.coalesce(func.sum(won), 0).label("wins"),
+        func.max(case((played.c.status.in_((WON, BLOCKED)), played.c.score))).label("best_score"),
+        func.coalesce(func.max(played.c.run), 0).label("last_run"),
+    ).subquery("totals")
+    runs = select(played.c.run, func.sum(won).label("wins")).group_by(played.c.run).subquery("runs")
+    row = (await tx.execute(
+        select(totals.c.games, totals.c.wins, totals.c.best_score,
+               func.coalesce(func.max(case((runs.c.run == totals.c.last_run, runs.c.wins))), 0).label("current"),
+               func.coalesce(func.max(runs.c.wins), 0).label("longest"))
+        .select_from(totals.outerjoin(runs, true()))
+        .group_by(totals.c.games, totals.c.wins, totals.c.best_score, totals.c.last_run))).one()
+    return PlayedTally(games=int(row.games), wins=int(row.wins),
+                       best_score=None if row.best_score is None else int(row.best_score),
+                       current_streak=int(row.current), longest_streak=int(row.longest))

@@ -19,6 +19,16 @@ class MigrationError(Exception):
     migration that would leave rows pointing at nothing."""
 
 
+class DowngradeDrops(MigrationError):
+    """A downgrade refused, nothing changed, because it would drop columns or tables with their values: each
+    revision lists what its downgrade drops (``downgrade_drops`` in its script: ``table.column`` or a table). The
+    deployment's daily secret is never among them: no revision drops it."""
+
+    def __init__(self, drops: list[str]) -> None:
+        self.drops = drops
+        super().__init__(f"it would drop {', '.join(drops)} with their values; nothing was changed")
+
+
 log = logging.getLogger(__name__)
 
 #: The PostgreSQL advisory lock key held while migrating ("tripeaks" in ASCII, as a 64-bit number).
@@ -84,21 +94,30 @@ def _recorded_revisions(connection: Connection) -> list[str]:
     return [str(row[0]) for row in connection.exec_driver_sql("SELECT version_num FROM alembic_version")]
 
 
-def _run_alembic(connection: Connection, command_name: str, revision: str) -> None:
+def _run_alembic(connection: Connection, command_name: str, revision: str) -> list[str]:
+    """Run the Alembic command on ``connection``; returns what the revisions it undid drop (a downgrade's
+    ``downgrade_drops``, see :class:`DowngradeDrops`), from the newest."""
     if command_name == "upgrade" and revision == "head":
         latest = latest_revision()
         if latest is not None and _recorded_revisions(connection) == [latest]:
-            return  # up to date: what Alembic would find, without importing it (every start of the bot asks)
+            return []  # up to date: what Alembic would find, without importing it (every start of the bot asks)
     from alembic import command
+    from alembic.script import ScriptDirectory
     from alembic.util.exc import CommandError
 
     config = alembic_config()
     # migrations/env.py runs on this connection (and inside its transaction) when it is given one
     config.attributes["connection"] = connection
+    before = _recorded_revisions(connection)
     try:
         getattr(command, command_name)(config, revision)
     except CommandError as error:
         raise MigrationError(str(error)) from error
+    if command_name != "downgrade" or not before:
+        return []
+    after = _recorded_revisions(connection)
+    undone = ScriptDirectory.from_config(config).iterate_revisions(before[0], after[0] if after else "base")
+    return [dropped for script in undone for dropped in getattr(script.module, "downgrade_drops", ())]
 
 
 async def _take_migration_lock(connection: AsyncConnection) -> None:
@@ -143,13 +162,18 @@ def check_foreign_keys(connection: Connection) -> None:
                              "nothing: rolled back")
 
 
-async def _migrate(url: str | URL | None, command_name: str, revision: str) -> None:
+async def _migrate(url: str | URL | None, command_name: str, revision: str, *, allow_drops: bool = True) -> list[str]:
+    """Run the command in one transaction; a downgrade that drops something is rolled back unless ``allow_drops``
+    (:class:`DowngradeDrops`). Returns what was dropped."""
     engine = migration_engine(url)
     try:
         async with engine.begin() as connection:
             await _take_migration_lock(connection)
-            await connection.run_sync(_run_alembic, command_name, revision)
+            drops = await connection.run_sync(_run_alembic, command_name, revision)
+            if drops and not allow_drops:
+                raise DowngradeDrops(drops)
             await connection.run_sync(check_foreign_keys)
+        return drops
     finally:
         await engine.dispose()
 
@@ -161,9 +185,12 @@ async def upgrade_database(url: str | URL | None = None, revision: str = "head")
     await _migrate(url, "upgrade", revision)
 
 
-async def downgrade_database(url: str | URL | None = None, revision: str = "base") -> None:
-    """Undo the migrations down to ``revision`` (default: an empty database), under the migration lock."""
-    await _migrate(url, "downgrade", revision)
+async def downgrade_database(url: str | URL | None = None, revision: str = "base", *,
+                             allow_drops: bool = True) -> list[str]:
+    """Undo the migrations down to ``revision`` (default: an empty database but for the deployment's secret), under
+    the migration lock; returns the columns (``table.column``) and tables dropped with their values. Without
+    ``allow_drops`` a downgrade that would drop any is refused and nothing changes (:class:`DowngradeDrops`)."""
+    return await _migrate(url, "downgrade", revision, allow_drops=allow_drops)
 
 
 async def current_revision(url: str | URL | None = None) -> str | None:

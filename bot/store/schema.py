@@ -115,7 +115,12 @@ games = Table(
     CheckConstraint("rules IN ('easy', 'classic')", name="rules"),
     Index("uq_games_active_player_id", "player_id", unique=True,
           sqlite_where=text("active"), postgresql_where=text("active")),
+    #: a player's statistics, their games in the order they ended
     Index(None, "player_id", "finished_at"),
+    #: a player's newest game (migration 0008)
+    Index(None, "player_id", "id"),
+    #: the games that answer a game (migration 0008): ``ON DELETE SET NULL`` finds them here, not by a scan
+    Index(None, "challenge_of"),
     Index(None, "code"),
     Index(None, "daily"),
     Index(None, "daily", "community"),

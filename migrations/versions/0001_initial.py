@@ -15,6 +15,8 @@ revision: str = "0001"
 down_revision: str | Sequence[str] | None = None
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
+#: What a downgrade from here drops, values and all (see bot.store.migrate.DowngradeDrops).
+downgrade_drops: tuple[str, ...] = ("players", "games")
 
 BigId = sa.BigInteger().with_variant(sa.Integer(), "sqlite")
 

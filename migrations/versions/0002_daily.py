@@ -15,6 +15,8 @@ revision: str = "0002"
 down_revision: str | Sequence[str] | None = "0001"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
+#: What a downgrade from here drops, values and all (see bot.store.migrate.DowngradeDrops).
+downgrade_drops: tuple[str, ...] = ("daily_subscriptions", "daily_posts", "games.board")
 
 BigId = sa.BigInteger().with_variant(sa.Integer(), "sqlite")
 

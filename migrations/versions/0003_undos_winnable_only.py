@@ -16,6 +16,8 @@ revision: str = "0003"
 down_revision: str | Sequence[str] | None = "0002"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
+#: What a downgrade from here drops, values and all (see bot.store.migrate.DowngradeDrops).
+downgrade_drops: tuple[str, ...] = ("players.winnable_only", "games.undos_used")
 
 
 def upgrade() -> None:

@@ -16,6 +16,8 @@ revision: str = "0006"
 down_revision: str | Sequence[str] | None = "0005"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
+#: What a downgrade from here drops, values and all (see bot.store.migrate.DowngradeDrops): nothing, it renames.
+downgrade_drops: tuple[str, ...] = ()
 
 
 def _rename(old: str, new: str) -> None:

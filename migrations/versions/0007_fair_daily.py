@@ -5,8 +5,8 @@ was last counted at (a hint is counted once per position), the day whose daily d
 attempt is over (practice, unranked), and the communities (servers, groups) a player was seen
 in (a leaderboard lists every player seen there, wherever their attempt was played).
 
-Downgrading below this revision forgets the secret: upgrading again generates a new one, and the daily codes of
-every day change (``tripeaks db backup`` keeps it).
+The secret outlives every downgrade (issue 43): no revision drops the ``deployment`` table, so a downgrade and the
+upgrade after it (this one finds the table and its secret, and keeps them) give every day the same daily deal.
 
 Revision ID: 0007
 Revises: 0006
@@ -17,25 +17,31 @@ import secrets
 from collections.abc import Sequence
 
 import sqlalchemy as sa
-from alembic import op
+from alembic import context, op
 
 # revision identifiers, used by Alembic.
 revision: str = "0007"
 down_revision: str | Sequence[str] | None = "0006"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
+#: What a downgrade from here drops, values and all (see bot.store.migrate.DowngradeDrops).
+downgrade_drops: tuple[str, ...] = ("games.hinted_version", "games.practice_of", "community_players")
 
 BigId = sa.BigInteger().with_variant(sa.Integer(), "sqlite")
 
 
 def upgrade() -> None:
-    deployment = op.create_table(
-        "deployment",
-        sa.Column("name", sa.String(32), nullable=False),
-        sa.Column("value", sa.String(128), nullable=False),
-        sa.PrimaryKeyConstraint("name", name=op.f("pk_deployment")),
-    )
-    op.bulk_insert(deployment, [{"name": "daily_secret", "value": secrets.token_hex(32)}])
+    if context.is_offline_mode() or not sa.inspect(op.get_bind()).has_table("deployment"):
+        op.create_table(
+            "deployment",
+            sa.Column("name", sa.String(32), nullable=False),
+            sa.Column("value", sa.String(128), nullable=False),
+            sa.PrimaryKeyConstraint("name", name=op.f("pk_deployment")),
+        )
+    # a secret kept through a downgrade stays the secret
+    op.execute(sa.text("INSERT INTO deployment (name, value) SELECT 'daily_secret', :value WHERE NOT EXISTS "
+                       "(SELECT 1 FROM deployment WHERE name = 'daily_secret')")
+               .bindparams(value=secrets.token_hex(32)))
     op.create_table(
         "community_players",
         sa.Column("player_id", BigId, nullable=False),
@@ -67,4 +73,4 @@ def downgrade() -> None:
         batch.drop_column("hinted_version")
     op.drop_index(op.f("ix_community_players_community"), table_name="community_players")
     op.drop_table("community_players")
-    op.drop_table("deployment")
+    # the deployment table stays, with the daily secret: see the module's docstring
