@@ -7,13 +7,14 @@ import datetime as dt
 
 import pytest
 
+from bot.app.assembly import App
 from bot.app.codec import game_command
 from bot.app.daily import DailyResult, rank
 from bot.app.model import PlayerKey, clean_name
-from bot.app.service import GameService
 from bot.render.replies import render_leaderboard
 from core.deal import GameCode
 from core.game import DRAW
+from tests.app_helpers import act
 from tests.core_helpers import winning_line
 
 WIN_CODE = "TP1-E-AAAAAAC"  # won by the solver's winning line
@@ -47,23 +48,23 @@ def test_an_attempt_never_played_ranks_after_every_played_one() -> None:
     assert [r.name for r in rank(results)] == ["won", "barely", "lost", "untouched", "abandoned-untouched"]
 
 
-async def test_the_leaderboard_ranks_untouched_attempts_last_and_shows_clean_names(service: GameService) -> None:
+async def test_the_leaderboard_ranks_untouched_attempts_last_and_shows_clean_names(service: App) -> None:
     service.daily_codes.clock = lambda: dt.datetime.combine(DAY, dt.time(12), tzinfo=dt.UTC)
     service.daily_codes.function = lambda day, secret: GameCode.parse(WIN_CODE)
     players = {name: PlayerKey("telegram", str(n)) for n, name in enumerate(
         ["Ali\u200bce", "\u200b", "Bob", "Carol"], start=1)}
-    attempts = {name: await service.new_daily_game(player, name, DAY, chat_id=GROUP, community=GROUP)
+    attempts = {name: await service.starts.new_daily_game(player, name, DAY, chat_id=GROUP, community=GROUP)
                 for name, player in players.items()}
     snapshot = attempts["Ali\u200bce"]
     for action in winning_line(WIN_CODE):
-        snapshot = await service.act(players["Ali\u200bce"], "Ali\u200bce",
+        snapshot = await act(service, players["Ali\u200bce"], "Ali\u200bce",
                                      game_command(snapshot.game_id, snapshot.version, str(action)))
     drawn = attempts["Bob"]
-    await service.act(players["Bob"], "Bob", game_command(drawn.game_id, drawn.version, str(DRAW)))
-    await service.new_game(players["Bob"], "Bob")  # bob's attempt ends abandoned, played and not won: 499
-    await service.new_game(players["Carol"], "Carol")  # carol's ends abandoned without a move: 500
+    await act(service, players["Bob"], "Bob", game_command(drawn.game_id, drawn.version, str(DRAW)))
+    await service.starts.new_game(players["Bob"], "Bob")  # bob's attempt ends abandoned, played and not won: 499
+    await service.starts.new_game(players["Carol"], "Carol")  # carol's ends abandoned without a move: 500
 
-    board = await service.daily_leaderboard("telegram", GROUP, DAY)
+    board = await service.leaderboards.of("telegram", GROUP, DAY)
     assert [(r.name, r.score, r.moves) for r in board] == [
         ("Alice", snapshot.game.score, snapshot.game.moves), ("Bob", 499, 1), ("", 500, 0), ("Carol", 500, 0)]
     shown = render_leaderboard(DAY, board, "en").status

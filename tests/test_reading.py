@@ -16,15 +16,16 @@ import pytest
 from sqlalchemy import Connection, event, insert, select, text
 from sqlalchemy.exc import DBAPIError
 
+from bot.app.assembly import App
 from bot.app.codec import game_command
 from bot.app.commands import ChallengeDeal
 from bot.app.model import PlayerKey, Stats
 from bot.app.players import Players
-from bot.app.service import GameService
 from bot.store.engine import Database
 from bot.store.schema import ABANDONED, BLOCKED, PLAYING, WON, games, players, utcnow
 from core.deal import GameCode
 from core.game import DRAW
+from tests.app_helpers import act
 
 ALICE = PlayerKey("telegram", "1")
 BOB = PlayerKey("telegram", "2")
@@ -72,21 +73,21 @@ def write_lock_held(path: str) -> Iterator[None]:
 
 
 @pytest.mark.parametrize("backend", ["sqlite"])
-async def test_reads_do_not_wait_for_another_connections_write_lock(service: GameService) -> None:
+async def test_reads_do_not_wait_for_another_connections_write_lock(service: App) -> None:
     """Settings, the current game, the statistics and the leaderboard answer while another connection holds the
     write lock: reads take no lock (they used to wait the busy timeout and fail with "database is locked")."""
     service.daily_codes.clock = lambda: dt.datetime.combine(DAY, dt.time(12), tzinfo=dt.UTC)
-    started = await service.new_daily_game(ALICE, "Alice", DAY, community=GROUP)
-    await service.act(ALICE, "Alice", game_command(started.game_id, started.version, str(DRAW)))
+    started = await service.starts.new_daily_game(ALICE, "Alice", DAY, community=GROUP)
+    await act(service, ALICE, "Alice", game_command(started.game_id, started.version, str(DRAW)))
     path = service.db.url.database
     assert path is not None
     with write_lock_held(path):
         with pytest.raises(sqlite3.OperationalError, match="locked"):  # the lock is real: no other writer gets it
             sqlite3.connect(path, timeout=0, isolation_level=None).execute("BEGIN IMMEDIATE")
-        settings = await asyncio.wait_for(service.get_settings(ALICE), DEADLOCK)
-        current = await asyncio.wait_for(service.current_game(ALICE), DEADLOCK)
-        stats = await asyncio.wait_for(service.stats(ALICE), DEADLOCK)
-        board = await asyncio.wait_for(service.daily_leaderboard("telegram", GROUP, DAY), DEADLOCK)
+        settings = await asyncio.wait_for(service.players.get_settings(ALICE), DEADLOCK)
+        current = await asyncio.wait_for(service.games.current_game(ALICE), DEADLOCK)
+        stats = await asyncio.wait_for(service.players.stats(ALICE), DEADLOCK)
+        board = await asyncio.wait_for(service.leaderboards.of("telegram", GROUP, DAY), DEADLOCK)
     assert settings.explain_refusals and current is not None and current.game.moves == 1
     assert stats == Stats(games=0, wins=0, best_score=None, current_streak=0, longest_streak=0)
     assert [(r.name, r.moves) for r in board] == [("Alice", 1)]
@@ -202,27 +203,27 @@ def reads_too_much(statement: str, step: str) -> bool:
 
 
 @pytest.mark.parametrize("backend", ["sqlite"])
-async def test_every_statement_of_the_hot_paths_searches_an_index(service: GameService) -> None:
+async def test_every_statement_of_the_hot_paths_searches_an_index(service: App) -> None:
     """Settings and locale lookups, the current and the latest game, a game by id, a challenge started and shown,
     the statistics, the leaderboard, a daily attempt started and a tap: SQLite's plan for each statement they run reads no table whole and sorts
     nothing an index orders."""
     service.daily_codes.clock = lambda: dt.datetime.combine(DAY, dt.time(12), tzinfo=dt.UTC)
     service.daily_codes.function = lambda day, secret: GameCode.parse("TP1-E-AAAAAAC")
-    attempt = await service.new_daily_game(ALICE, "Alice", DAY, community=GROUP)
-    await service.act(ALICE, "Alice", game_command(attempt.game_id, attempt.version, str(DRAW)))
-    shared = await service.new_game(ALICE, "Alice", code="TP1-E-AAAAAAB")
-    await service.act(ALICE, "Alice", game_command(shared.game_id, shared.version, str(DRAW)))
+    attempt = await service.starts.new_daily_game(ALICE, "Alice", DAY, community=GROUP)
+    await act(service, ALICE, "Alice", game_command(attempt.game_id, attempt.version, str(DRAW)))
+    shared = await service.starts.new_game(ALICE, "Alice", code="TP1-E-AAAAAAB")
+    await act(service, ALICE, "Alice", game_command(shared.game_id, shared.version, str(DRAW)))
     with statements_of(service.db) as seen:
-        await service.get_settings(ALICE)
-        await service.current_game(ALICE)
-        await service.offers(ALICE, fresh_budget=0.0)  # the latest game
-        await service.game(attempt.game_id)
-        challenged = await service.start(BOB, "Bob", ChallengeDeal(shared.game_id, "TP1-E-AAAAAAB"))
-        await service.game(challenged.game_id)
-        await service.stats(ALICE)
-        await service.daily_leaderboard("telegram", GROUP, DAY)
-        daily = await service.new_daily_game(BOB, "Bob", DAY, community=GROUP)  # the attempt looked up, started
-        await service.act(BOB, "Bob", game_command(daily.game_id, daily.version, str(DRAW)))  # and a tap
+        await service.players.get_settings(ALICE)
+        await service.games.current_game(ALICE)
+        await service.games.latest_game(ALICE)  # the invitations read the latest game
+        await service.games.game(attempt.game_id)
+        challenged = await service.starts.start(BOB, "Bob", ChallengeDeal(shared.game_id, "TP1-E-AAAAAAB"))
+        await service.games.game(challenged.game_id)
+        await service.players.stats(ALICE)
+        await service.leaderboards.of("telegram", GROUP, DAY)
+        daily = await service.starts.new_daily_game(BOB, "Bob", DAY, community=GROUP)  # the attempt looked up, started
+        await act(service, BOB, "Bob", game_command(daily.game_id, daily.version, str(DRAW)))  # and a tap
     plans = []
     async with service.db.reading() as tx:
         for statement, parameters in seen:

@@ -40,7 +40,7 @@ class OnceOnly:
 
     async def was_kept(self, game_id: int) -> bool:
         """Whether the player answered No to the question about ``game_id`` since it was last asked."""
-        async with self.db.transaction() as tx:
+        async with self.db.reading() as tx:
             return await marks.marked(tx, game_id, marks.KEPT)
 
     async def _claim(self, game_id: int, kind: str, within: float) -> bool:

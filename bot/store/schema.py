@@ -145,7 +145,7 @@ community_players = Table(
     Index(None, "community"),
 )
 
-#: Buttons that act once, whichever process a tap reaches (migration 0008): a Share or Review of a game (``share``,
+#: Buttons that act once, whichever process a tap reaches (migration 0009): a Share or Review of a game (``share``,
 #: ``review``: when it last acted), the question asked about a game (``ask``: at which version, when), and a game
 #: the player chose to keep playing under that question (``kept``: Yes on the same question does nothing).
 once_marks = Table(

@@ -1,8 +1,11 @@
 """Buttons that act once across processes (issue 38): a Share or Review of a game, the question asked about a game
 and the answer No to it are marked in the database, so two taps reaching two processes act once.
 
-Revision ID: 0008
-Revises: 0007
+Downgrading drops the marks (``tripeaks db downgrade`` asks first): a Share's or Review's lasts a minute anyway,
+but a No under a question still open would no longer keep that question's Yes from starting the game it asked about.
+
+Revision ID: 0009
+Revises: 0008
 Create Date: 2026-12-06
 """
 
@@ -12,10 +15,12 @@ import sqlalchemy as sa
 from alembic import op
 
 # revision identifiers, used by Alembic.
-revision: str = "0008"
-down_revision: str | Sequence[str] | None = "0007"
+revision: str = "0009"
+down_revision: str | Sequence[str] | None = "0008"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
+#: What a downgrade from here drops, values and all (see bot.store.migrate.DowngradeDrops).
+downgrade_drops: tuple[str, ...] = ("once_marks",)
 
 
 def upgrade() -> None:
@@ -32,5 +37,4 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
-    # only marks of taps a minute old at most, and the No answers to open questions (asked again after it)
     op.drop_table("once_marks")
