@@ -3,7 +3,8 @@
 Every `tripeaks` command line in the README's shell blocks is run as written (in a scratch folder with its own
 database, no token, the console fed `quit`), and must succeed: the deal commands print what they say, no action in
 them is refused, and every subcommand of the command line has an example. The other shell lines (make, git,
-docker, psql) need the network, Docker or an administrator and are not run here.
+docker, psql) need the network, Docker or an administrator and are not run here, except the pg_dump and pg_restore
+inside the Compose backup's lines: those run, from a terminal, against the test PostgreSQL server.
 """
 
 from __future__ import annotations
@@ -21,10 +22,14 @@ import tomllib
 from pathlib import Path
 
 import pytest
+from sqlalchemy.engine import URL
 
 from bot.cli import build_parser, main
 from bot.config import load_config
 from bot.i18n import SUPPORTED_LOCALES
+from bot.store.migrate import upgrade_database
+from tests.conftest import PostgresServer, run_sync
+from tests.test_cli_backup import _add_a_player, _player_names
 
 REPO = Path(__file__).resolve().parent.parent
 README = (REPO / "README.md").read_text()
@@ -153,3 +158,88 @@ def test_every_make_command_the_readme_names_is_a_target_of_the_makefile() -> No
     assert {"run", "install", "check", "test", "pytest"} <= named
     phony = set(re.search(r"^\.PHONY: (.*)$", makefile, re.M).group(1).split())  # type: ignore[union-attr]
     assert phony == targets
+
+
+# --- the Docker Compose commands (no Docker engine here: the commands inside the containers are run plainly) -----
+
+
+def compose_commands() -> list[str]:
+    """The README's `docker compose` command lines: shell lines and inline code (a line break in it read as a
+    space)."""
+    inline = [" ".join(code.split()) for code in re.findall(r"`(docker compose [^`]+)`", README)]
+    return [line for line in shell_lines(README) if line.startswith("docker compose ")] + inline
+
+
+def test_every_compose_command_that_streams_a_file_gives_it_no_terminal() -> None:
+    """`docker compose exec` gives the command a terminal unless told `-T`: binary output through it is altered."""
+    streaming = [line for line in compose_commands()
+                 if line.startswith(("docker compose exec ", "docker compose run ")) and re.search(r"[<>|]", line)]
+    assert len(streaming) >= 2, streaming  # the PostgreSQL backup and its restore
+    assert all(" -T " in line for line in streaming), streaming
+
+
+def _compose_postgres_command(tool: str) -> list[str]:
+    """The README's `docker compose exec -T postgres TOOL ...` line, as the words of the command run in the
+    container and its redirection (``>`` or ``<`` and the file)."""
+    line = next(line for line in compose_commands() if f"-T postgres {tool} " in line)
+    return shlex.split(line.split(" postgres ", 1)[1])
+
+
+def _on_the_test_server(words: list[str], server: URL) -> list[str]:
+    """The command aimed at ``server``'s database instead of the Compose file's (user and database `tripeaks`)."""
+    assert words.count("tripeaks") == 2, words  # -U tripeaks, and the database (positional or -d)
+    words = [server.database or "" if word == "tripeaks" and words[i - 1] != "-U" else word
+             for i, word in enumerate(words)]
+    user = words.index("-U")
+    return [*words[:user], "-h", server.host or "127.0.0.1", "-p", str(server.port or 5432), "-U",
+            server.username or "postgres", *words[user + 2:]]
+
+
+def _through_a_terminal(command: list[str], folder: Path) -> tuple[int, bytes]:
+    """Run ``command`` with a pseudo-terminal as its standard input, output and error (a shell in a terminal
+    window, or `docker compose exec` without -T); its exit status and every byte the terminal received."""
+    master, slave = os.openpty()
+    process = subprocess.Popen(command, cwd=folder, stdin=slave, stdout=slave, stderr=slave)
+    os.close(slave)
+    received = bytearray()
+    while True:
+        try:
+            chunk = os.read(master, 65536)
+        except OSError:  # EIO: the process and its children closed the terminal
+            break
+        if not chunk:
+            break
+        received += chunk
+    os.close(master)
+    return process.wait(timeout=120), bytes(received)
+
+
+@pytest.mark.postgres
+def test_the_compose_backup_and_restore_commands_round_trip(tmp_path: Path, postgres_server: PostgresServer) -> None:
+    """The pg_dump and pg_restore lines of the Compose backup, run from a terminal with their redirections as the
+    README writes them, give the rows back; the same dump with a terminal as pg_dump's output (`exec` without -T)
+    is not readable."""
+    if not (shutil.which("pg_dump") and shutil.which("pg_restore")):
+        pytest.skip("pg_dump and pg_restore are not installed")
+    source, target = postgres_server.create_database("compose_dump"), postgres_server.create_database("compose_restore")
+    run_sync(upgrade_database(source))
+    run_sync(_add_a_player(source))
+    dump, restore = _compose_postgres_command("pg_dump"), _compose_postgres_command("pg_restore")
+    assert dump[-2:] == [">", "tripeaks.dump"] and restore[-2:] == ["<", "tripeaks.dump"]
+
+    status, said = _through_a_terminal(["bash", "-c", shlex.join(_on_the_test_server(dump[:-2], source))
+                                        + " > tripeaks.dump"], tmp_path)
+    assert status == 0, said
+    status, said = _through_a_terminal(["bash", "-c", shlex.join(_on_the_test_server(restore[:-2], target))
+                                        + " < tripeaks.dump"], tmp_path)
+    assert status == 0, said
+    assert run_sync(_player_names(target)) == ["ann"]
+
+    # without -T: what reaches `> tripeaks.dump` is what pg_dump wrote to a terminal
+    status, through_terminal = _through_a_terminal(_on_the_test_server(dump[:-2], source), tmp_path)
+    assert status == 0
+    (tmp_path / "through-a-terminal.dump").write_bytes(through_terminal)
+    assert len(through_terminal) > (tmp_path / "tripeaks.dump").stat().st_size
+    listed = subprocess.run(["pg_restore", "--list", "through-a-terminal.dump"], cwd=tmp_path, capture_output=True,
+                            timeout=60, check=False)
+    assert listed.returncode != 0
