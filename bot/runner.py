@@ -6,6 +6,9 @@ within a moment: the chats stop taking updates, the updates in hand are finished
 and the process exits with 128 + the signal's number (130, 143), no traceback. Every action was committed before it
 was acknowledged, so nothing is lost.
 
+Coming back: a platform that cannot be reached at start (the network not up yet at boot) is tried again with growing
+pauses, logged once, rather than ending the process; a token the platform refuses still ends it at once (exit 2).
+
 Logs: JSON lines for the bot, plain lines for the console game, all redacted (:mod:`bot.logs`).
 """
 
@@ -22,7 +25,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, TextIO, cast
 
-from bot.config import Config, ConfigError, TokenRejected, redact_url
+from bot.config import Config, ConfigError, PlatformUnreachable, TokenRejected, redact_url
 from bot.logs import configure_logging
 
 if TYPE_CHECKING:
@@ -205,13 +208,16 @@ async def run_bot(config: Config, *, console_input: TextIO = sys.stdin, console_
 class Platform(Protocol):
     """A chat platform the bot serves, as :func:`_serve` drives it."""
 
+    name: str
+
     def sender(self) -> Sender:
         """What posts the daily deal to its channels or groups."""
         ...
 
     async def start(self) -> asyncio.Task[None] | None:
         """Connect; returns once updates come in, with the task that stays connected if there is one (the bot
-        stops if it ends). Raises :class:`TokenRejected` when the platform refuses the token."""
+        stops if it ends). Raises :class:`TokenRejected` when the platform refuses the token, and
+        :class:`PlatformUnreachable` when it cannot be reached (then it can be called again)."""
         ...
 
     async def stop(self) -> None:
@@ -225,6 +231,8 @@ class Platform(Protocol):
 
 
 class _Telegram:
+    name = "telegram"
+
     def __init__(self, service: GameService, config: Config) -> None:
         from bot.adapters.telegram.app import build_application
 
@@ -248,10 +256,12 @@ class _Telegram:
 
     def up(self) -> tuple[str, bool]:
         updater = self.application.updater  # polling or the webhook's server
-        return "telegram", updater is not None and updater.running
+        return self.name, updater is not None and updater.running
 
 
 class _Discord:
+    name = "discord"
+
     def __init__(self, service: GameService, config: Config) -> None:
         from bot.adapters.discord.client import build_bot
 
@@ -266,9 +276,10 @@ class _Discord:
         return DiscordSender(self.bot)
 
     async def start(self) -> asyncio.Task[None]:
-        from bot.adapters.discord.client import start_discord
+        from bot.adapters.discord.client import log_in
 
-        self.task = asyncio.create_task(start_discord(self.bot, self.token), name="discord")
+        await log_in(self.bot, self.token)
+        self.task = asyncio.create_task(self.bot.connect(), name="discord")
         log.info("discord starting")
         return self.task
 
@@ -278,7 +289,7 @@ class _Discord:
             await _cancel(self.task)
 
     def up(self) -> tuple[str, bool]:
-        return "discord", self.bot.is_ready() and not self.bot.is_closed()  # the gateway connected
+        return self.name, self.bot.is_ready() and not self.bot.is_closed()  # the gateway connected
 
 
 def _platforms(service: GameService, config: Config) -> Iterator[Platform]:
@@ -287,6 +298,33 @@ def _platforms(service: GameService, config: Config) -> Iterator[Platform]:
         yield _Telegram(service, config)
     if config.discord_token:
         yield _Discord(service, config)
+
+
+#: The pauses (seconds) between tries to reach a platform that cannot be reached at start (the network is not up
+#: yet at boot, the platform is down): growing, the last one repeated for as long as it takes.
+RETRY_PAUSES = (1.0, 2.0, 4.0, 8.0, 15.0, 30.0, 60.0)
+
+
+async def _start_when_reachable(platform: Platform) -> asyncio.Task[None] | None:
+    """:meth:`Platform.start`, tried again after each of :data:`RETRY_PAUSES` while the platform cannot be reached:
+    one warning when it first fails (each further try is a debug line), one line once it answers. A refused token
+    still ends it at once (:class:`TokenRejected`)."""
+    failed = 0
+    while True:
+        try:
+            connection = await platform.start()
+        except PlatformUnreachable as error:
+            if not failed:
+                log.warning("%s: trying again, with growing pauses up to %g s, until it answers", error,
+                            RETRY_PAUSES[-1])
+            pause = RETRY_PAUSES[min(failed, len(RETRY_PAUSES) - 1)]
+            failed += 1
+            log.debug("%s: try %d failed, the next in %g s", platform.name, failed, pause)
+            await asyncio.sleep(pause)
+            continue
+        if failed:
+            log.info("%s reached at try %d", platform.name, failed + 1)
+        return connection
 
 
 def _start_heartbeat(path: Path, service: GameService, platforms: list[Platform]) -> asyncio.Task[None]:
@@ -322,7 +360,7 @@ async def _serve(config: Config, stop: StopSignals) -> int:
         for platform in _platforms(service, config):
             started.append(platform)
             stack.push_async_callback(platform.stop)
-            starting = asyncio.ensure_future(platform.start())
+            starting = asyncio.ensure_future(_start_when_reachable(platform))
             if not await _first_of(stop.event, starting):
                 await _cancel(starting)
                 return stop.status

@@ -1,24 +1,35 @@
 """`tripeaks run` as an operator starts it: a real process with a Telegram token, talking to a local Bot API
 server; a player taps; SIGTERM (or SIGINT) stops it cleanly with the game saved, exit status 143 (130), no
 traceback, no process of ours left behind (solver workers, the resource tracker), and no log line holds the token.
-How long a stop takes is no assertion here (a loaded machine makes it slow); the process must end, and does."""
+How long a stop takes is no assertion here (a loaded machine makes it slow); the process must end, and does.
+
+Coming back: a platform that cannot be reached at start (an address that refuses connections, as with the network
+down at boot) is waited out, logged once, and served as soon as it comes up; a refused token then still stops the
+bot at once."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
+import logging
 import os
 import signal
+import socket
 import sys
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
 
+from bot import runner
 from bot.app.model import PlayerKey
 from bot.app.service import GameService
+from bot.config import Config, TokenRejected
 from bot.store.database import open_database
 from tests.fakes.telegram_bot_api import FakeBotAPI
 from tests.processes import descendants, still_running
+from tests.test_secrets import DISCORD_TOKEN, discord_rejecting  # noqa: F401 - a fixture used below
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -65,3 +76,107 @@ async def test_run_serves_telegram_and_stops_cleanly(tmp_path: Path, stop_signal
     async with GameService(await open_database(database, migrate=False), owns_database=True) as service:
         stored = await service.current_game(PlayerKey("telegram", str(ann.id)))
     assert stored is not None and stored.game.moves == 1 and stored.game.score == 499
+
+
+# --- a platform that is not up yet -----------------------------------------------------------------------------
+
+
+def refusing_port() -> int:
+    """A port of 127.0.0.1 where nothing listens (yet): a connection there is refused, as with the network down."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@contextlib.asynccontextmanager
+async def forwarding(port: int, to: int) -> AsyncIterator[None]:
+    """From now on, ``port`` answers: every connection to it is passed through to ``to`` (the platform comes up)."""
+
+    async def pipe(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        try:
+            while data := await reader.read(65536):
+                writer.write(data)
+                await writer.drain()
+        finally:
+            writer.close()
+
+    async def connect(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        upstream_reader, upstream_writer = await asyncio.open_connection("127.0.0.1", to)
+        await asyncio.gather(pipe(reader, upstream_writer), pipe(upstream_reader, writer), return_exceptions=True)
+
+    server = await asyncio.start_server(connect, "127.0.0.1", port)
+    try:
+        yield
+    finally:
+        server.close()
+
+
+async def test_a_telegram_that_is_not_up_at_start_is_waited_out_and_then_served(tmp_path: Path) -> None:
+    port = refusing_port()
+    async with FakeBotAPI() as api:
+        env = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "TELEGRAM_", "DATABASE_"))}
+        env |= {"TELEGRAM_TOKEN": api.token, "TELEGRAM_API_URL": f"http://127.0.0.1:{port}/bot",
+                "DATABASE_URL": f"sqlite+aiosqlite:///{tmp_path / 'bot.db'}", "LOG_LEVEL": "DEBUG",
+                "PYTHONPATH": str(REPO)}
+        process = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "bot.cli", "run", cwd=tmp_path, env=env, stdin=asyncio.subprocess.DEVNULL,
+            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE, start_new_session=True)
+        assert process.stderr is not None
+        seen: list[str] = []
+        try:
+            while not any("telegram: try 2 failed" in line for line in seen):  # it tried twice and goes on
+                line = (await asyncio.wait_for(process.stderr.readline(), timeout=60)).decode()
+                assert line, "the bot ended: " + "".join(seen)
+                seen.append(line)
+            async with forwarding(port, api.port):
+                ann = api.user("Ann")
+                reply = await api.send_text(ann, api.private_chat(ann), "/tripeaks TP1-E-AAAAAAB").reply(timeout=60)
+                assert "TP1-E-AAAAAAB" in reply.text
+                process.send_signal(signal.SIGTERM)
+                _, rest = await asyncio.wait_for(process.communicate(), timeout=60)
+        finally:
+            if process.returncode is None:
+                process.kill()
+                await process.wait()
+    assert process.returncode == 143
+    entries = [json.loads(line) for line in "".join(seen).splitlines() + rest.decode().splitlines()]
+    warnings = [entry["message"] for entry in entries if entry["level"] == "WARNING"]
+    assert len(warnings) == 1 and warnings[0].startswith("Telegram cannot be reached ("), warnings
+    assert any(entry["message"].startswith("telegram reached at try ") for entry in entries)
+    assert not any("Traceback" in entry.get("exception", "") for entry in entries)
+
+
+async def test_a_discord_that_cannot_be_reached_is_waited_out_and_a_refused_token_then_stops_at_once(
+        tmp_path: Path, discord_rejecting: list[str], monkeypatch: pytest.MonkeyPatch,  # noqa: F811
+        caplog: pytest.LogCaptureFixture) -> None:
+    import discord.http
+
+    rejecting_port = int(discord.http.Route.BASE.split(":")[2].split("/")[0])
+    port = refusing_port()
+    monkeypatch.setattr(discord.http.Route, "BASE", f"http://127.0.0.1:{port}/api/v10")
+    monkeypatch.setattr(runner, "RETRY_PAUSES", (0.01, 0.02))
+    third_try = asyncio.Event()
+
+    class Watch(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            if record.getMessage().startswith("discord: try 3 failed"):
+                third_try.set()
+
+    watch = Watch()
+    logging.getLogger("tripeaks").addHandler(watch)
+    caplog.set_level(logging.DEBUG, logger="tripeaks")
+    config = Config(discord_token=DISCORD_TOKEN, database_url=f"sqlite+aiosqlite:///{tmp_path / 'bot.db'}")
+    running = asyncio.ensure_future(runner.run_bot(config))
+    try:
+        await asyncio.wait_for(third_try.wait(), timeout=60)
+        assert not running.done() and discord_rejecting == []
+        async with forwarding(port, rejecting_port):
+            with pytest.raises(TokenRejected, match="^DISCORD_TOKEN was rejected by Discord$"):
+                await asyncio.wait_for(running, timeout=60)
+    finally:
+        logging.getLogger("tripeaks").removeHandler(watch)
+        running.cancel()
+    warnings = [record.getMessage() for record in caplog.records if record.levelno == logging.WARNING]
+    assert len(warnings) == 1 and warnings[0].startswith("Discord cannot be reached ("), warnings
+    assert discord_rejecting == ["GET /api/v10/users/@me"]
+    assert not [record for record in caplog.records if "Unclosed" in record.getMessage()]
