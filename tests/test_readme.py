@@ -100,8 +100,18 @@ def test_the_readme_has_an_example_of_every_command() -> None:
     assert {args[1] for args in EXAMPLES if args[0] == "db"} == set(db_actions)
 
 
-@pytest.mark.parametrize("args", EXAMPLES, ids=[" ".join(args)[:60] for args in EXAMPLES])
-def test_every_readme_example_runs(args: list[str], scratch: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def _needs_postgres(args: list[str]) -> bool:
+    return any(arg.startswith("postgresql") for arg in args)
+
+
+@pytest.mark.parametrize("args", [pytest.param(args, marks=[pytest.mark.postgres] * _needs_postgres(args))
+                                  for args in EXAMPLES], ids=[" ".join(args)[:60] for args in EXAMPLES])
+def test_every_readme_example_runs(args: list[str], scratch: Path, monkeypatch: pytest.MonkeyPatch,
+                                   request: pytest.FixtureRequest) -> None:
+    if _needs_postgres(args):  # the README's PostgreSQL database: a new one on the test server
+        server: PostgresServer = request.getfixturevalue("postgres_server")
+        new = server.create_database("readme").render_as_string(hide_password=False)
+        args = [new if arg.startswith("postgresql") else arg for arg in args]
     if args[:2] == ["db", "restore"]:  # the backup the README's `db backup` made just before
         (scratch / args[2]).parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(scratch / "games.db", scratch / args[2])
