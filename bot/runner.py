@@ -247,7 +247,10 @@ class _Telegram:
         from bot.adapters.telegram.app import start
 
         await start(self.application)
-        log.info("telegram started")
+        # read once, at start (getMe): BotFather's /setinline takes effect at the next start
+        inline = self.application.bot.supports_inline_queries
+        log.info("telegram started, inline mode %s", "on" if inline else
+                 "off (@BotFather /setinline turns it on for challenges from any chat; then restart the bot)")
 
     async def stop(self) -> None:
         from bot.adapters.telegram.app import stop

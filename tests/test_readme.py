@@ -9,6 +9,7 @@ inside the Compose backup's lines: those run, from a terminal, against the test 
 
 from __future__ import annotations
 
+import ast
 import contextlib
 import io
 import json
@@ -135,13 +136,56 @@ def test_the_readme_says_how_to_reach_the_command_and_what_to_install() -> None:
     assert all(word in quick_start for word in ("`make`", "`python3-venv`", "package index"))
 
 
-def test_the_discord_permissions_listed_make_the_integer_given() -> None:
-    discord = pytest.importorskip("discord")
-    step = README.split("**OAuth2 → URL Generator**")[1].split("\n4. ")[0]
+def _discord_permissions_listed() -> tuple[set[str], int]:
+    """The bot permissions the README's Discord step names (as discord.Permissions names), and its integer."""
+    step = README.split("**OAuth2 → URL Generator**")[1].split("\n4. ")[0].split("). ")[0]
     integer = int(re.search(r"permission integer\s+`(\d+)`", step).group(1))  # type: ignore[union-attr]
     listed = {name.lower().replace(" ", "_") for name in re.findall(r"\*([A-Z][A-Za-z ]+)\*", step)}
+    return listed, integer
+
+
+def test_the_discord_permissions_listed_make_the_integer_given() -> None:
+    discord = pytest.importorskip("discord")
+    listed, integer = _discord_permissions_listed()
     assert discord.Permissions(**dict.fromkeys(listed, True)).value == integer
     assert f"permissions={integer}" in README
+
+
+def discord_permissions_used() -> set[str]:
+    """The channel permissions the Discord adapter's calls with the bot's token need, read from its code: a call
+    on a channel (or a message fetched from one), not through an interaction's own webhook, needs View Channel;
+    ``send`` needs Send Messages; files or attachments need Attach Files; embeds Embed Links; reading older
+    messages Read Message History."""
+    needed: set[str] = set()
+    for path in (REPO / "bot" / "adapters" / "discord").glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)):
+                continue
+            receiver = ast.unparse(node.func.value)
+            if "channel" not in receiver or "interaction" in receiver:
+                continue
+            keywords = {keyword.arg for keyword in node.keywords}
+            needed.add("view_channel")
+            if node.func.attr == "send":
+                needed.add("send_messages")
+            if keywords & {"file", "files", "attachments"}:
+                needed.add("attach_files")
+            if keywords & {"embed", "embeds"}:
+                needed.add("embed_links")
+            if node.func.attr in ("fetch_message", "history", "pins"):
+                needed.add("read_message_history")
+    return needed
+
+
+def test_the_discord_permissions_include_what_the_bot_uses() -> None:
+    """The daily post is sent with the bot's token, and a board redrawn in place (a settings change, a board in
+    another channel) is edited with its new PNG as an attachment: without Attach Files, Discord refuses it."""
+    discord = pytest.importorskip("discord")
+    used = discord_permissions_used()
+    assert {"view_channel", "send_messages", "attach_files"} <= used  # what the adapter does today
+    listed, integer = _discord_permissions_listed()
+    assert used <= listed, used - listed
+    assert discord.Permissions(integer) >= discord.Permissions(**dict.fromkeys(used, True))
 
 
 def test_every_language_is_offered_and_accepted_as_written() -> None:

@@ -72,6 +72,9 @@ async def test_run_serves_telegram_and_stops_cleanly(tmp_path: Path, stop_signal
     entries = [json.loads(line) for line in log.splitlines() if line.strip()]
     assert {"time", "level", "logger", "message"} <= set(entries[0])
     assert any(entry["message"] == "stopped" for entry in entries)
+    # the fake's bot has no inline mode (BotFather's /setinline): the log says so, and what to do
+    assert any(entry["message"].startswith("telegram started, inline mode off (@BotFather /setinline")
+               for entry in entries)
     # the tap is on disk after the stop
     async with GameService(await open_database(database, migrate=False), owns_database=True) as service:
         stored = await service.current_game(PlayerKey("telegram", str(ann.id)))
@@ -113,7 +116,7 @@ async def forwarding(port: int, to: int) -> AsyncIterator[None]:
 
 async def test_a_telegram_that_is_not_up_at_start_is_waited_out_and_then_served(tmp_path: Path) -> None:
     port = refusing_port()
-    async with FakeBotAPI() as api:
+    async with FakeBotAPI(supports_inline_queries=True) as api:
         env = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "TELEGRAM_", "DATABASE_"))}
         env |= {"TELEGRAM_TOKEN": api.token, "TELEGRAM_API_URL": f"http://127.0.0.1:{port}/bot",
                 "DATABASE_URL": f"sqlite+aiosqlite:///{tmp_path / 'bot.db'}", "LOG_LEVEL": "DEBUG",
@@ -143,6 +146,11 @@ async def test_a_telegram_that_is_not_up_at_start_is_waited_out_and_then_served(
     warnings = [entry["message"] for entry in entries if entry["level"] == "WARNING"]
     assert len(warnings) == 1 and warnings[0].startswith("Telegram cannot be reached ("), warnings
     assert any(entry["message"].startswith("telegram reached at try ") for entry in entries)
+    started = next(entry["message"] for entry in entries if entry["message"].startswith("telegram started"))
+    assert started == "telegram started, inline mode on"  # the README's step 2.4 tells to look for this line
+    readme = " ".join((REPO / "README.md").read_text().split())
+    assert "then restart the bot (it reads the setting when it starts, and logs `telegram started, inline mode on`" \
+        in readme
     assert not any("Traceback" in entry.get("exception", "") for entry in entries)
 
 
