@@ -14,6 +14,7 @@ import contextlib
 import json
 import logging
 import os
+import shutil
 import signal
 import socket
 import sys
@@ -28,7 +29,8 @@ from bot.app.service import GameService
 from bot.config import Config, TokenRejected
 from bot.store.database import open_database
 from tests.fakes.telegram_bot_api import FakeBotAPI
-from tests.processes import descendants, still_running
+from tests.processes import descendants, in_group, still_running
+from tests.terminal import PROMPT, Terminal
 from tests.test_secrets import DISCORD_TOKEN, discord_rejecting  # noqa: F401 - a fixture used below
 
 REPO = Path(__file__).resolve().parent.parent
@@ -188,3 +190,25 @@ async def test_a_discord_that_cannot_be_reached_is_waited_out_and_a_refused_toke
     assert len(warnings) == 1 and warnings[0].startswith("Discord cannot be reached ("), warnings
     assert discord_rejecting == ["GET /api/v10/users/@me"]
     assert not [record for record in caplog.records if "Unclosed" in record.getMessage()]
+
+
+# --- make run --------------------------------------------------------------------------------------------------
+
+
+def test_make_run_ends_quietly_on_ctrl_c(tmp_path: Path) -> None:
+    """`make run` without tokens is the console game; Ctrl-C there (the terminal signals its whole foreground group:
+    make, the recipe's shell and the bot) ends it without make's "*** [run] Error 130", and nothing is left."""
+    if shutil.which("make") is None:
+        pytest.skip("make is not installed")
+    terminal = Terminal(tmp_path, command=["make", "--no-print-directory", "run"], cwd=REPO,
+                        env={"DISCORD_TOKEN": "", "TELEGRAM_TOKEN": ""})  # over any .env of the project folder
+    try:
+        terminal.wait_for(PROMPT)  # the console waits for a move
+        terminal.ctrl_c()
+        status = terminal.wait()
+    finally:
+        terminal.close()
+    screen = terminal.screen
+    assert "make:" not in screen and "Error" not in screen and "Traceback" not in screen, screen[-1500:]
+    assert status == 128 + signal.SIGINT  # make ends as any program Ctrl-C stopped
+    assert still_running(in_group(terminal.process.pid)) == {}
