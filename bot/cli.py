@@ -355,9 +355,12 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command; every way out is an exit status and at most one line on stderr, redacted: 2 for bad input
-    or settings (a rejected token too), 130/143 for Ctrl-C/SIGTERM, 141 when the reader of standard output went
+    or settings (a rejected token too; no command at all prints the usage and the commands), 130/143 for Ctrl-C/SIGTERM, 141 when the reader of standard output went
     away, 1 for anything unexpected."""
     parser = build_parser()
+    if not (sys.argv[1:] if argv is None else argv):  # no command at all: which there are, as a usage error
+        parser.print_help(sys.stderr)
+        return EXIT_USAGE
     try:
         args = parser.parse_args(argv)
         handler: Handler = args.handler

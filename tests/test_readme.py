@@ -297,3 +297,46 @@ def test_the_compose_backup_and_restore_commands_round_trip(tmp_path: Path, post
     listed = subprocess.run(["pg_restore", "--list", "through-a-terminal.dump"], cwd=tmp_path, capture_output=True,
                             timeout=60, check=False)
     assert listed.returncode != 0
+
+
+def files_the_examples_write() -> set[str]:
+    """The files the README's commands write in the project folder: the database (its default place), backups and
+    copies, the board's picture, dumps and logs (redirections, in shell lines and inline code)."""
+    written = {"data/tripeaks.db", "data/tripeaks.db.before-restore-20261201T000000Z"}
+    for args in EXAMPLES:
+        for option in ("--image", "--to"):
+            if option in args:
+                written.add(args[args.index(option) + 1])
+        if args[:2] == ["db", "backup"]:
+            written.add(args[2])
+    prose = re.sub(r"^```.*?^```$", "", README, flags=re.M | re.S)
+    lines = shell_lines(README) + re.findall(r"`([^`]+)`", prose)
+    written |= {match for line in lines for match in re.findall(r"(?:^|\s)\d?>>? ?([\w./-]+)", line)}
+    return {path for path in written if "://" not in path and not path.startswith(("/", "&"))}
+
+
+def test_git_ignores_what_the_readme_examples_write() -> None:
+    if shutil.which("git") is None or not (REPO / ".git").exists():
+        pytest.skip("not a git checkout")
+    written = files_the_examples_write()
+    assert {"backups/tripeaks-2026-12-01.db", "board.png", "tripeaks.dump", "tripeaks.log"} <= written, written
+    ignored = subprocess.run(["git", "check-ignore", "--no-index", "--stdin"], input="\n".join(sorted(written)),
+                             capture_output=True, text=True, cwd=REPO, timeout=60, check=False).stdout.split()
+    assert set(ignored) == written, written - set(ignored)
+
+
+def test_the_readme_says_what_the_console_shows(tmp_path: Path, sqlite_template: Path) -> None:
+    """The console's buttons, as the README describes them: a card by its name and an action by its key, each in
+    brackets before its label."""
+    shutil.copyfile(sqlite_template, tmp_path / "games.db")
+    done = subprocess.run([sys.executable, "-m", "bot.cli", "console", "--user", "ann"], input="quit\n",
+                          capture_output=True, text=True, cwd=tmp_path, env=_environment(tmp_path), timeout=120,
+                          check=False)
+    assert done.returncode == 0, done.stderr
+    said = " ".join(README.split("### 3. Configure and start")[1].split("\n## ")[0].split())
+    shown = re.findall(r"`(\[[^]`]+\] [^`]+)`", said)
+    assert len(shown) >= 2 and "numbered" not in said, shown
+    card, action = shown[0], shown[1]
+    assert action in done.stdout
+    assert re.search(r"\[[2-9tjqka]\d?[hdcs]\] [2-9TJQKA]\d?[♥♦♣♠]", done.stdout)  # a card: [7h] 7♥
+    assert re.fullmatch(r"\[[2-9tjqka]\d?[hdcs]\] [2-9TJQKA]\d?[♥♦♣♠]", card)
