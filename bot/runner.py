@@ -6,8 +6,9 @@ within a moment: the chats stop taking updates, the updates in hand are finished
 and the process exits with 128 + the signal's number (130, 143), no traceback. Every action was committed before it
 was acknowledged, so nothing is lost.
 
-Coming back: a platform that cannot be reached at start (the network not up yet at boot) is tried again with growing
-pauses, logged once, rather than ending the process; a token the platform refuses still ends it at once (exit 2).
+Coming back: a platform or a database server that cannot be reached at start (the network not up yet at boot) is
+tried again with growing pauses, logged once (:mod:`bot.reachable`), rather than ending the process; a token the
+platform refuses still ends it at once (exit 2).
 
 Logs: JSON lines for the bot, plain lines for the console game, all redacted (:mod:`bot.logs`).
 """
@@ -19,14 +20,16 @@ import contextlib
 import logging
 import os
 import signal
+import socket
 import stat
 import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, TextIO, cast
 
-from bot.config import Config, ConfigError, PlatformUnreachable, TokenRejected, redact_url
+from bot.config import Config, ConfigError, TokenRejected, Unreachable, redact_url
 from bot.logs import configure_logging
+from bot.reachable import when_reachable
 
 if TYPE_CHECKING:
     from bot.app.daily_posts import Sender
@@ -217,7 +220,7 @@ class Platform(Protocol):
     async def start(self) -> asyncio.Task[None] | None:
         """Connect; returns once updates come in, with the task that stays connected if there is one (the bot
         stops if it ends). Raises :class:`TokenRejected` when the platform refuses the token, and
-        :class:`PlatformUnreachable` when it cannot be reached (then it can be called again)."""
+        :class:`Unreachable` when it cannot be reached (then it can be called again)."""
         ...
 
     async def stop(self) -> None:
@@ -303,31 +306,16 @@ def _platforms(service: GameService, config: Config) -> Iterator[Platform]:
         yield _Discord(service, config)
 
 
-#: The pauses (seconds) between tries to reach a platform that cannot be reached at start (the network is not up
-#: yet at boot, the platform is down): growing, the last one repeated for as long as it takes.
-RETRY_PAUSES = (1.0, 2.0, 4.0, 8.0, 15.0, 30.0, 60.0)
+#: How a database server that cannot be reached fails: refused, reset or timed out, or a name not found.
+_DATABASE_UNREACHABLE = (ConnectionError, TimeoutError, socket.gaierror)
 
 
-async def _start_when_reachable(platform: Platform) -> asyncio.Task[None] | None:
-    """:meth:`Platform.start`, tried again after each of :data:`RETRY_PAUSES` while the platform cannot be reached:
-    one warning when it first fails (each further try is a debug line), one line once it answers. A refused token
-    still ends it at once (:class:`TokenRejected`)."""
-    failed = 0
-    while True:
-        try:
-            connection = await platform.start()
-        except PlatformUnreachable as error:
-            if not failed:
-                log.warning("%s: trying again, with growing pauses up to %g s, until it answers", error,
-                            RETRY_PAUSES[-1])
-            pause = RETRY_PAUSES[min(failed, len(RETRY_PAUSES) - 1)]
-            failed += 1
-            log.debug("%s: try %d failed, the next in %g s", platform.name, failed, pause)
-            await asyncio.sleep(pause)
-            continue
-        if failed:
-            log.info("%s reached at try %d", platform.name, failed + 1)
-        return connection
+async def _open_bot_service(url: str, stop: StopSignals, stack: contextlib.AsyncExitStack) -> GameService | None:
+    """:func:`_open_service`, a database server that cannot be reached being :class:`Unreachable`."""
+    try:
+        return await _open_service(url, stop, stack)
+    except _DATABASE_UNREACHABLE as error:
+        raise Unreachable(f"the database {redact_url(url)} cannot be reached ({error})") from None
 
 
 def _start_heartbeat(path: Path, service: GameService, platforms: list[Platform]) -> asyncio.Task[None]:
@@ -353,8 +341,9 @@ async def _serve(config: Config, stop: StopSignals) -> int:
     from bot.app.daily_posts import DailyPoster
 
     async with contextlib.AsyncExitStack() as stack:
-        service = await _open_service(config.database_url, stop, stack)
-        if service is None:  # stopped while migrating or starting the workers
+        service = await when_reachable("database", lambda: _open_bot_service(config.database_url, stop, stack),
+                                       stop.event)
+        if service is None:  # stopped while waiting for it, migrating or starting the workers
             return stop.status
         stack.callback(log.info, "stopped")
         senders: list[Sender] = []
@@ -363,7 +352,7 @@ async def _serve(config: Config, stop: StopSignals) -> int:
         for platform in _platforms(service, config):
             started.append(platform)
             stack.push_async_callback(platform.stop)
-            starting = asyncio.ensure_future(_start_when_reachable(platform))
+            starting = asyncio.ensure_future(when_reachable(platform.name, platform.start, stop.event))
             if not await _first_of(stop.event, starting):
                 await _cancel(starting)
                 return stop.status

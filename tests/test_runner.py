@@ -3,9 +3,9 @@ server; a player taps; SIGTERM (or SIGINT) stops it cleanly with the game saved,
 traceback, no process of ours left behind (solver workers, the resource tracker), and no log line holds the token.
 How long a stop takes is no assertion here (a loaded machine makes it slow); the process must end, and does.
 
-Coming back: a platform that cannot be reached at start (an address that refuses connections, as with the network
-down at boot) is waited out, logged once, and served as soon as it comes up; a refused token then still stops the
-bot at once."""
+Coming back: a platform or the PostgreSQL server that cannot be reached at start (an address that refuses
+connections, as with the network down at boot) is waited out, logged once, and the bot serves as soon as it comes
+up; a refused token then still stops the bot at once. And `make run` ends quietly on Ctrl-C."""
 
 from __future__ import annotations
 
@@ -22,12 +22,14 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
+from sqlalchemy.engine import make_url
 
-from bot import runner
+from bot import reachable, runner
 from bot.app.model import PlayerKey
 from bot.app.service import GameService
 from bot.config import Config, TokenRejected
 from bot.store.database import open_database
+from tests.conftest import PostgresServer
 from tests.fakes.telegram_bot_api import FakeBotAPI
 from tests.processes import descendants, in_group, still_running
 from tests.terminal import PROMPT, Terminal
@@ -116,24 +118,36 @@ async def forwarding(port: int, to: int) -> AsyncIterator[None]:
         server.close()
 
 
-async def test_a_telegram_that_is_not_up_at_start_is_waited_out_and_then_served(tmp_path: Path) -> None:
+@pytest.mark.parametrize("absent", ["telegram", pytest.param("database", marks=pytest.mark.postgres)])
+async def test_what_is_not_up_at_start_is_waited_out_and_then_the_bot_serves(
+        tmp_path: Path, absent: str, request: pytest.FixtureRequest) -> None:
+    """Telegram's Bot API, or the PostgreSQL server, refuses connections when the bot starts (the network is not
+    up yet): the bot logs it once and tries again (each try a debug line) until it answers, then serves."""
     port = refusing_port()
+    if absent == "database":
+        server: PostgresServer = request.getfixturevalue("postgres_server")
+        real = server.create_database("comeback")
+        database, to = real.set(host="127.0.0.1", port=port), real.port or 5432
+    else:
+        database = make_url(f"sqlite+aiosqlite:///{tmp_path / 'bot.db'}")
     async with FakeBotAPI(supports_inline_queries=True) as api:
         env = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "TELEGRAM_", "DATABASE_"))}
-        env |= {"TELEGRAM_TOKEN": api.token, "TELEGRAM_API_URL": f"http://127.0.0.1:{port}/bot",
-                "DATABASE_URL": f"sqlite+aiosqlite:///{tmp_path / 'bot.db'}", "LOG_LEVEL": "DEBUG",
-                "PYTHONPATH": str(REPO)}
+        env |= {"TELEGRAM_TOKEN": api.token, "DATABASE_URL": database.render_as_string(hide_password=False),
+                "TELEGRAM_API_URL": f"http://127.0.0.1:{port}/bot" if absent == "telegram" else api.base_url,
+                "LOG_LEVEL": "DEBUG", "PYTHONPATH": str(REPO)}
+        if absent == "telegram":
+            to = api.port
         process = await asyncio.create_subprocess_exec(
             sys.executable, "-m", "bot.cli", "run", cwd=tmp_path, env=env, stdin=asyncio.subprocess.DEVNULL,
             stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE, start_new_session=True)
         assert process.stderr is not None
         seen: list[str] = []
         try:
-            while not any("telegram: try 2 failed" in line for line in seen):  # it tried twice and goes on
+            while not any(f"{absent}: try 2 failed" in line for line in seen):  # it tried twice and goes on
                 line = (await asyncio.wait_for(process.stderr.readline(), timeout=60)).decode()
                 assert line, "the bot ended: " + "".join(seen)
                 seen.append(line)
-            async with forwarding(port, api.port):
+            async with forwarding(port, to):
                 ann = api.user("Ann")
                 reply = await api.send_text(ann, api.private_chat(ann), "/tripeaks TP1-E-AAAAAAB").reply(timeout=60)
                 assert "TP1-E-AAAAAAB" in reply.text
@@ -146,14 +160,15 @@ async def test_a_telegram_that_is_not_up_at_start_is_waited_out_and_then_served(
     assert process.returncode == 143
     entries = [json.loads(line) for line in "".join(seen).splitlines() + rest.decode().splitlines()]
     warnings = [entry["message"] for entry in entries if entry["level"] == "WARNING"]
-    assert len(warnings) == 1 and warnings[0].startswith("Telegram cannot be reached ("), warnings
-    assert any(entry["message"].startswith("telegram reached at try ") for entry in entries)
+    said = "Telegram cannot be reached (" if absent == "telegram" else "the database postgresql+asyncpg://"
+    assert len(warnings) == 1 and warnings[0].startswith(said), warnings
+    assert any(entry["message"].startswith(f"{absent} reached at try ") for entry in entries)
+    assert not any("Traceback" in entry.get("exception", "") for entry in entries)
     started = next(entry["message"] for entry in entries if entry["message"].startswith("telegram started"))
     assert started == "telegram started, inline mode on"  # the README's step 2.4 tells to look for this line
     readme = " ".join((REPO / "README.md").read_text().split())
     assert "then restart the bot (it reads the setting when it starts, and logs `telegram started, inline mode on`" \
         in readme
-    assert not any("Traceback" in entry.get("exception", "") for entry in entries)
 
 
 async def test_a_discord_that_cannot_be_reached_is_waited_out_and_a_refused_token_then_stops_at_once(
@@ -164,7 +179,7 @@ async def test_a_discord_that_cannot_be_reached_is_waited_out_and_a_refused_toke
     rejecting_port = int(discord.http.Route.BASE.split(":")[2].split("/")[0])
     port = refusing_port()
     monkeypatch.setattr(discord.http.Route, "BASE", f"http://127.0.0.1:{port}/api/v10")
-    monkeypatch.setattr(runner, "RETRY_PAUSES", (0.01, 0.02))
+    monkeypatch.setattr(reachable, "RETRY_PAUSES", (0.01, 0.02))
     third_try = asyncio.Event()
 
     class Watch(logging.Handler):

@@ -24,7 +24,7 @@ from bot.adapters.discord.translator import CatalogueTranslator
 from bot.adapters.discord.views import PayloadButton, PayloadMenu
 from bot.app.flow import Flow
 from bot.app.service import GameService
-from bot.config import Config, PlatformUnreachable, TokenRejected
+from bot.config import Config, TokenRejected, Unreachable
 
 log = logging.getLogger(__name__)
 
@@ -96,7 +96,7 @@ AnyBot = TriPeaksBot | ShardedTriPeaksBot
 async def log_in(bot: AnyBot, token: str) -> None:
     """Log in (then ``setup_hook``), before ``bot.connect()`` runs the gateway: Discord's refusal of the token is the
     one line an operator needs (:class:`TokenRejected`); a Discord that cannot be reached is
-    :class:`PlatformUnreachable`, and ``log_in`` can be called again. (Once connected, discord.py reconnects by
+    :class:`Unreachable`, and ``log_in`` can be called again. (Once connected, discord.py reconnects by
     itself.)"""
     try:
         await bot.login(token)
@@ -108,7 +108,7 @@ async def log_in(bot: AnyBot, token: str) -> None:
         # the failed login's HTTP session (and its connector) is closed; the next login makes new ones
         await bot.http.close()
         bot.http.connector = discord.utils.MISSING
-        raise PlatformUnreachable(f"Discord cannot be reached ({error or type(error).__name__})") from None
+        raise Unreachable(f"Discord cannot be reached ({error or type(error).__name__})") from None
 
 
 def build_bot(service: GameService, config: Config, *, defer_after: float = DEFER_AFTER) -> AnyBot:

@@ -5,7 +5,7 @@
   local fake one.
 - :func:`start` / :func:`stop`: run it inside an event loop the caller owns (the runner that also starts the
   Discord bot): long polling by default, a webhook when ``TELEGRAM_WEBHOOK_URL`` is set. A Telegram that cannot be
-  reached at start is :class:`~bot.config.PlatformUnreachable`, and :func:`start` can be called again.
+  reached at start is :class:`~bot.config.Unreachable`, and :func:`start` can be called again.
 
 In webhook mode PTB's server refuses (403) every POST whose ``X-Telegram-Bot-Api-Secret-Token`` header is missing
 or differs from ``TELEGRAM_WEBHOOK_SECRET``; the configuration insists on a secret whenever a webhook URL is set.
@@ -26,7 +26,7 @@ from bot.adapters.telegram.base import TelegramApp, TelegramContext
 from bot.adapters.telegram.handlers import ALLOWED_UPDATES, register
 from bot.adapters.telegram.menu import menu_commands
 from bot.app.service import GameService
-from bot.config import Config, ConfigError, PlatformUnreachable, TokenRejected
+from bot.config import Config, ConfigError, TokenRejected, Unreachable
 from bot.i18n import DEFAULT_LOCALE, SUPPORTED_LOCALES, language_code
 
 log = logging.getLogger(__name__)
@@ -112,7 +112,7 @@ async def start(application: TelegramApp) -> None:
     except InvalidToken:
         raise TokenRejected("TELEGRAM_TOKEN was rejected by Telegram (401)") from None
     except NetworkError as error:  # no connection, a timeout or a 5xx: a later getMe may answer
-        raise PlatformUnreachable(f"Telegram cannot be reached ({error})") from None
+        raise Unreachable(f"Telegram cannot be reached ({error})") from None
     if application.post_init is not None:
         await application.post_init(application)
     await application.start()
