@@ -3,16 +3,11 @@ nothing was done, as for any mistake on the command line), never a bare "argumen
 
 from __future__ import annotations
 
-import os
-import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
 from bot.cli import EXIT_USAGE, build_parser, main
-
-REPO = Path(__file__).resolve().parent.parent
 
 
 def commands() -> list[str]:
@@ -27,8 +22,9 @@ def test_no_command_prints_the_usage_and_every_command(capsys: pytest.CaptureFix
     assert all(f"    {command} " in captured.err or f"    {command}\n" in captured.err for command in commands())
 
 
-def test_the_command_alone_does_the_same(tmp_path: Path) -> None:
-    done = subprocess.run([sys.executable, "-m", "bot.cli"], capture_output=True, text=True, cwd=tmp_path,
-                          env=os.environ | {"PYTHONPATH": str(REPO)}, timeout=60, check=False)
-    assert done.returncode == EXIT_USAGE and done.stdout == ""
-    assert done.stderr.startswith("usage: tripeaks ") and "console" in done.stderr and "Traceback" not in done.stderr
+def test_the_command_alone_does_the_same(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """``tripeaks`` typed alone: main() reads the command line itself."""
+    monkeypatch.setattr(sys, "argv", ["tripeaks"])
+    assert main() == EXIT_USAGE
+    captured = capsys.readouterr()
+    assert captured.out == "" and captured.err.startswith("usage: tripeaks ") and "console" in captured.err

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ast
 import contextlib
+import getpass
 import io
 import json
 import os
@@ -340,3 +341,17 @@ def test_the_readme_says_what_the_console_shows(tmp_path: Path, sqlite_template:
     assert action in done.stdout
     assert re.search(r"\[[2-9tjqka]\d?[hdcs]\] [2-9TJQKA]\d?[♥♦♣♠]", done.stdout)  # a card: [7h] 7♥
     assert re.fullmatch(r"\[[2-9tjqka]\d?[hdcs]\] [2-9TJQKA]\d?[♥♦♣♠]", card)
+
+
+def test_systemd_accepts_the_unit_the_readme_shows(tmp_path: Path) -> None:
+    """`systemd-analyze verify` on deploy/tripeaks.service (tests/test_deploy.py checks what it says), its paths
+    and user those of this machine."""
+    if shutil.which("systemd-analyze") is None:
+        pytest.skip("systemd-analyze is not installed")
+    command = Path(sys.executable).parent / "tripeaks"  # the installed command, as make install puts it
+    here = (REPO / "deploy" / "tripeaks.service").read_text().replace("/opt/tripeaks/.venv/bin/tripeaks", str(command))
+    here = here.replace("User=tripeaks", f"User={getpass.getuser()}").replace("/opt/tripeaks", str(tmp_path))
+    (tmp_path / "tripeaks.service").write_text(here)
+    done = subprocess.run(["systemd-analyze", "verify", str(tmp_path / "tripeaks.service")], capture_output=True,
+                          text=True, timeout=60, check=False)
+    assert done.returncode == 0 and done.stderr == "", done.stderr
