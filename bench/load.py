@@ -16,7 +16,7 @@ Afterwards every game of the run is read back and compared with a replay of the 
 for: ``lost`` counts acknowledged actions missing from the stored game, ``doubled`` stored actions beyond them
 (an action applied twice, or applied without a reply), ``mismatched`` games whose version or moves disagree.
 
-``--processes P`` runs P OS processes, each with its own GameService on the one database, the players split
+``--processes P`` runs P OS processes, each with its own App on the one database, the players split
 between them; their figures are aggregated. ``--sweep`` runs the bench at rising rates (a fresh database each)
 and reports the highest one whose p99 stays within 30 ms. ``--memory`` reports the resident memory of a service
 holding 10,000 stored games with 1,000 players playing.
@@ -66,9 +66,11 @@ if __package__ in (None, ""):  # run as a script: make the repository importable
 from sqlalchemy import select
 from sqlalchemy.engine import URL, make_url
 
+from bot.app.assembly import App
 from bot.app.codec import game_command
+from bot.app.commands import Actor, Command
+from bot.app.effects import Answer, EditBoard, Problem, SendBoard
 from bot.app.model import DealVerdict, GameSnapshot, Hint, PlayerKey
-from bot.app.service import GameService
 from bot.store.database import open_database
 from bot.store.migrate import upgrade_database
 from bot.store.schema import ABANDONED, WON, games, players
@@ -126,9 +128,26 @@ async def fresh_database(kind: str, postgres_url: str = DEFAULT_POSTGRES_URL) ->
             await connection.close()
 
 
-def open_service(db: Any) -> tuple[GameService, ThreadPoolExecutor]:
+class Refused(Exception):
+    """The one door answered a tap with a private line (why it did nothing), not a board."""
+
+
+async def tap(service: App, player: Any, command: Command) -> GameSnapshot:
+    """``command`` from ``player`` through the application's one door, as a chat adapter sends it: the game the
+    board now shows, or :class:`Refused` (named after the reason) when the tap did nothing."""
+    effects = await service.flow.handle(Actor(player.key, player.name), command)
+    for effect in effects:
+        if isinstance(effect, EditBoard) and effect.notice is None or isinstance(effect, SendBoard):
+            return effect.snapshot
+        reason = effect.notice.error if isinstance(effect, EditBoard) and effect.notice is not None else (
+            effect.content.error if isinstance(effect, Answer) and isinstance(effect.content, Problem) else effect)
+        raise Refused(type(reason).__name__)
+    raise Refused("nothing")
+
+
+def open_service(db: Any) -> tuple[App, ThreadPoolExecutor]:
     executor = ThreadPoolExecutor(1)
-    service = GameService(db, executor=executor, hint_function=no_hint,
+    service = App(db, executor=executor, hint_function=no_hint,
                           verdict_function=no_verdict)  # type: ignore[arg-type]
     return service, executor
 
@@ -188,7 +207,7 @@ def choose(game: Game, rng: random.Random) -> str:
     return "d"
 
 
-async def play(service: GameService, indices: list[int], total_players: int, rate: float, seconds: float,
+async def play(service: App, indices: list[int], total_players: int, rate: float, seconds: float,
                seed: int, ready: Any = None) -> Outcome:
     """Players ``indices`` (of ``total_players``) each start a game, then tap on schedule for ``seconds``."""
     outcome = Outcome()
@@ -197,7 +216,7 @@ async def play(service: GameService, indices: list[int], total_players: int, rat
 
     async def start(player: Player) -> None:
         async with semaphore:
-            player.follow(await service.new_game(player.key, player.name), outcome)
+            player.follow(await service.starts.new_game(player.key, player.name), outcome)
 
     await asyncio.gather(*(start(p) for p in people))
     if ready is not None:
@@ -216,15 +235,15 @@ async def play(service: GameService, indices: list[int], total_players: int, rat
             command = player.choose()
             game_id = player.game_id
             try:
-                snapshot = await service.act(player.key, player.name, game_command(game_id, player.version, command))
+                snapshot = await tap(service, player, game_command(game_id, player.version, command))
             except Exception as error:  # counted, and the player picks up from the game as stored
                 outcome.errors += 1
-                kind = type(error).__name__
+                kind = str(error) if isinstance(error, Refused) else type(error).__name__
                 outcome.error_kinds[kind] = outcome.error_kinds.get(kind, 0) + 1
                 if command != "n":
                     outcome.uncertain[game_id] = command
                 with contextlib.suppress(Exception):
-                    stored = await service.game(game_id)
+                    stored = await service.games.game(game_id)
                     player.version, player.game = stored.version, stored.game.copy()
             else:
                 outcome.latencies.append(loop.time() - due)
@@ -604,7 +623,7 @@ async def serve_telegram(url: str | URL, api_url: str, token: str, until: Callab
 
     db = await open_database(url, migrate=False)
     service, executor = open_service(db)
-    application = build_application(service, Config(telegram_token=token, telegram_api_url=api_url))
+    application = build_application(service.flow, Config(telegram_token=token, telegram_api_url=api_url))
     try:
         await start(application)
         ready()
@@ -818,7 +837,7 @@ async def memory(args: argparse.Namespace) -> dict[str, Any]:
             async def games_of(index: int) -> None:
                 async with semaphore:
                     for _ in range(9):
-                        await service.new_game(PlayerKey(PLATFORM, str(index)), f"Bench {index}")
+                        await service.starts.new_game(PlayerKey(PLATFORM, str(index)), f"Bench {index}")
 
             await asyncio.gather(*(games_of(i) for i in range(1000)))
             outcome = await play(service, list(range(1000)), 1000, args.rate, args.seconds, args.seed)

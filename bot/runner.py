@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import datetime as dt
 import logging
 import os
 import signal
@@ -32,8 +33,8 @@ from bot.logs import configure_logging
 from bot.reachable import when_reachable
 
 if TYPE_CHECKING:
+    from bot.app.assembly import App
     from bot.app.daily_posts import Sender
-    from bot.app.service import GameService
 
 log = logging.getLogger("tripeaks")
 
@@ -101,7 +102,7 @@ async def _cancel(task: asyncio.Future[Any]) -> None:
     await asyncio.gather(task, return_exceptions=True)
 
 
-async def _close_when_open(opening: asyncio.Future[GameService]) -> None:
+async def _close_when_open(opening: asyncio.Future[App]) -> None:
     """A stop came while the service was opening: let it finish opening (a cancelled migration or connection would
     leave tracebacks behind), then close it; cancel it only past :data:`OPEN_GRACE`."""
     try:
@@ -114,12 +115,13 @@ async def _close_when_open(opening: asyncio.Future[GameService]) -> None:
     await service.close()
 
 
-async def _open_service(database_url: str, stop: StopSignals, stack: contextlib.AsyncExitStack) -> GameService | None:
+async def _open_service(database_url: str, stop: StopSignals, stack: contextlib.AsyncExitStack, *,
+                        post_time: dt.time = dt.time(9, 0)) -> App | None:
     """Open the service (migrating the database and starting the solver workers) and have ``stack`` close it; None
     when a stop comes first (the service is then closed as soon as it is open: :func:`_close_when_open`)."""
-    from bot.app.service import GameService
+    from bot.app.assembly import App
 
-    opening = asyncio.ensure_future(GameService.open(database_url))
+    opening = asyncio.ensure_future(App.open(database_url, post_time=post_time))
     if not await _first_of(stop.event, opening):
         await _close_when_open(opening)
         return None
@@ -164,7 +166,7 @@ async def run_console_session(database_url: str, *, locale: str, lang: str | Non
             service = await _open_service(database_url, stop, stack)
             if service is None:
                 return stop.status
-            session = asyncio.ensure_future(run_console(service, stream=stream, out=out, locale=lang or locale,
+            session = asyncio.ensure_future(run_console(service.flow, stream=stream, out=out, locale=lang or locale,
                                                         user=user, session_locale=lang))
             stack.push_async_callback(_cancel, session)
             if not await _first_of(stop.event, session):
@@ -236,10 +238,10 @@ class Platform(Protocol):
 class _Telegram:
     name = "telegram"
 
-    def __init__(self, service: GameService, config: Config) -> None:
+    def __init__(self, service: App, config: Config) -> None:
         from bot.adapters.telegram.app import build_application
 
-        self.application = build_application(service, config)
+        self.application = build_application(service.flow, config)
 
     def sender(self) -> Sender:
         from bot.adapters.telegram.sender import TelegramSender
@@ -268,12 +270,12 @@ class _Telegram:
 class _Discord:
     name = "discord"
 
-    def __init__(self, service: GameService, config: Config) -> None:
+    def __init__(self, service: App, config: Config) -> None:
         from bot.adapters.discord.client import build_bot
 
         assert config.discord_token
         self.token = config.discord_token
-        self.bot = build_bot(service, config)
+        self.bot = build_bot(service.flow, config)
         self.task: asyncio.Task[None] | None = None
 
     def sender(self) -> Sender:
@@ -298,7 +300,7 @@ class _Discord:
         return self.name, self.bot.is_ready() and not self.bot.is_closed()  # the gateway connected
 
 
-def _platforms(service: GameService, config: Config) -> Iterator[Platform]:
+def _platforms(service: App, config: Config) -> Iterator[Platform]:
     """The platforms with a token, each built just before it starts."""
     if config.telegram_token:
         yield _Telegram(service, config)
@@ -310,15 +312,15 @@ def _platforms(service: GameService, config: Config) -> Iterator[Platform]:
 _DATABASE_UNREACHABLE = (ConnectionError, TimeoutError, socket.gaierror)
 
 
-async def _open_bot_service(url: str, stop: StopSignals, stack: contextlib.AsyncExitStack) -> GameService | None:
+async def _open_bot_service(config: Config, stop: StopSignals, stack: contextlib.AsyncExitStack) -> App | None:
     """:func:`_open_service`, a database server that cannot be reached being :class:`Unreachable`."""
     try:
-        return await _open_service(url, stop, stack)
+        return await _open_service(config.database_url, stop, stack, post_time=config.daily_post_time)
     except _DATABASE_UNREACHABLE as error:
-        raise Unreachable(f"the database {redact_url(url)} cannot be reached ({error})") from None
+        raise Unreachable(f"the database {redact_url(config.database_url)} cannot be reached ({error})") from None
 
 
-def _start_heartbeat(path: Path, service: GameService, platforms: list[Platform]) -> asyncio.Task[None]:
+def _start_heartbeat(path: Path, service: App, platforms: list[Platform]) -> asyncio.Task[None]:
     """Beat while the bot runs (see :mod:`bot.heartbeat`): whether the database answers, and each platform is
     connected."""
     from bot.heartbeat import beat_until_cancelled
@@ -341,8 +343,7 @@ async def _serve(config: Config, stop: StopSignals) -> int:
     from bot.app.daily_posts import DailyPoster
 
     async with contextlib.AsyncExitStack() as stack:
-        service = await when_reachable("database", lambda: _open_bot_service(config.database_url, stop, stack),
-                                       stop.event)
+        service = await when_reachable("database", lambda: _open_bot_service(config, stop, stack), stop.event)
         if service is None:  # stopped while waiting for it, migrating or starting the workers
             return stop.status
         stack.callback(log.info, "stopped")
@@ -362,7 +363,8 @@ async def _serve(config: Config, stop: StopSignals) -> int:
                 return stop.status
             senders.append(platform.sender())
         # the daily posts: today's missed ones at once, then every day at DAILY_POST_TIME (UTC)
-        poster = DailyPoster(service, senders, post_time=config.daily_post_time)
+        poster = DailyPoster(service.subscriptions, service.daily_codes.code, senders,
+                             post_time=config.daily_post_time)
         stack.push_async_callback(_cancel, asyncio.create_task(poster.run(stop.event), name="daily posts"))
         if config.heartbeat_file is not None:  # the first thing stopped: the bot is no longer up
             stack.push_async_callback(_cancel, _start_heartbeat(config.heartbeat_file, service, started))

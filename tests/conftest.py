@@ -23,8 +23,8 @@ from typing import Any, TypeVar
 import pytest
 from sqlalchemy.engine import URL, make_url
 
+from bot.app.assembly import App
 from bot.app.model import DealVerdict, Hint
-from bot.app.service import GameService
 from bot.store.database import open_database
 from bot.store.engine import Database
 from bot.store.migrate import upgrade_database
@@ -281,8 +281,8 @@ def fake_hint(state: str, budget: float) -> Hint:
 
 
 @pytest.fixture
-async def service(database: Database) -> AsyncIterator[GameService]:
+async def service(database: Database) -> AsyncIterator[App]:
     with ThreadPoolExecutor(2) as executor:
-        async with GameService(database, executor=executor, hint_function=fake_hint,
+        async with App(database, executor=executor, hint_function=fake_hint,
                                verdict_function=fake_verdict) as svc:
             yield svc

@@ -1,7 +1,7 @@
 """Driving the real Discord bot offline: SimCord runs the unmodified discord.py client against an in-memory
 Discord, and these helpers read what a player would see.
 
-- :func:`open_service` opens the real :class:`~bot.app.service.GameService` on a SQLite file (a copy of the migrated
+- :func:`open_service` opens the real :class:`~bot.app.assembly.App` on a SQLite file (a copy of the migrated
   template), with a stand-in solver so hints and verdicts are instant and deterministic.
 - :class:`Locales` sets the Discord client language of chosen users (SimCord writes ``en-US`` into every
   interaction; see ``/work/shared/TESTING.md``).
@@ -11,6 +11,7 @@ Discord, and these helpers read what a player would see.
 
 from __future__ import annotations
 
+import asyncio
 import re
 import shutil
 from collections.abc import AsyncIterator, Iterator
@@ -26,8 +27,8 @@ import simcord
 import simcord.interactions
 
 from bot.adapters.discord import build_bot
+from bot.app.assembly import App
 from bot.app.model import BoardStyle, DealVerdict, Hint
-from bot.app.service import GameService
 from bot.config import Config
 from bot.render.tableau import narrow_tableau_text
 from bot.store import players as stored_players
@@ -63,7 +64,7 @@ def fake_verdict(code: str, budget: float, best: bool) -> DealVerdict:
 
 @asynccontextmanager
 async def open_service(sqlite_template: Path, path: Path, *, board: BoardStyle = BoardStyle.TEXT
-                       ) -> AsyncIterator[GameService]:
+                       ) -> AsyncIterator[App]:
     """The real service on the SQLite file ``path``, copied from the migrated template if it does not exist yet
     (opening it again later is what a restarted bot process does). Its new players have the ``board`` setting:
     the text board by default here, as these tests read its code block (tests/test_discord_picture.py plays the
@@ -75,16 +76,16 @@ async def open_service(sqlite_template: Path, path: Path, *, board: BoardStyle =
     stored_players.NEW_PLAYER["board_style"] = board.value
     try:
         with ThreadPoolExecutor(2) as executor:
-            async with GameService(database, executor=executor, hint_function=fake_hint,
+            async with App(database, executor=executor, hint_function=fake_hint,
                                    verdict_function=fake_verdict, owns_database=True) as service:
                 yield service
     finally:
         stored_players.NEW_PLAYER["board_style"] = default
 
 
-def make_bot(service: GameService, *, defer_after: float = 2.0, **config: Any) -> discord.Client:
+def make_bot(service: App, *, defer_after: float = 2.0, **config: Any) -> discord.Client:
     """The bot as production builds it, from a :class:`Config` with ``config`` set."""
-    return build_bot(service, Config(**config), defer_after=defer_after)
+    return build_bot(service.flow, Config(**config), defer_after=defer_after)
 
 
 class Locales:
@@ -262,3 +263,26 @@ def _answer(env: simcord.Env, mark: int, result: simcord.InteractionResult) -> t
     response = result.response
     assert response is not None, "the bot's response shows no message"
     return response, sent[0]
+
+
+class SlowApp:
+    """The real application, but each command of the types ``only`` waits ``delay`` seconds of SimCord's virtual
+    clock before it goes through the one door: a second click can then arrive before the first one is answered,
+    as a quick double tap does on a real network."""
+
+    def __init__(self, app: App, delay: float, *, only: tuple[type, ...] = (object,)) -> None:
+        self._app = app
+        self.delay = delay
+        self.only = only
+        self.flow = self
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._app, name)
+
+    async def handle(self, actor: Any, command: Any, *rest: Any) -> Any:
+        if isinstance(command, self.only):
+            await asyncio.sleep(self.delay)
+        return await self._app.flow.handle(actor, command, *rest)
+
+    async def record(self, reports: Any) -> None:
+        await self._app.flow.record(reports)

@@ -24,16 +24,16 @@ PROMPT = "\n> "
 def seed_game(tmp_path: Path, user: str, code: str) -> None:
     """The console player ``user`` has the deal ``code`` in progress in ``tmp_path/games.db``: the console opens on
     it."""
+    from bot.app.assembly import App
     from bot.app.commands import DealByCode
     from bot.app.model import PlayerKey
-    from bot.app.service import GameService
     from bot.store.database import open_database
 
     async def seed() -> None:
         db = await open_database(f"sqlite+aiosqlite:///{tmp_path / 'games.db'}")
         with ThreadPoolExecutor(1) as threads:  # no worker process of the test's own
-            async with GameService(db, owns_database=True, executor=threads) as service:
-                await service.start(PlayerKey("console", user), user, DealByCode(code))
+            async with App(db, owns_database=True, executor=threads) as service:
+                await service.starts.start(PlayerKey("console", user), user, DealByCode(code))
 
     asyncio.run(seed())
 

@@ -10,25 +10,27 @@ from __future__ import annotations
 import pytest
 
 from bot.app import errors
+from bot.app.assembly import App
 from bot.app.codec import decode, encode, game_command, start_parameter, start_request
 from bot.app.commands import Begin, ChallengeDeal, ConfirmStart, DailyDeal, DealByCode
-from bot.app.model import Challenge, Offers, Stats
-from bot.app.service import GameService
+from bot.app.model import Challenge, Offers, PlayerKey, Stats
+from bot.app.outcomes import MustConfirm
 from bot.i18n import SUPPORTED_LOCALES, translator
 from bot.render.endings import challenge_line, challenge_of, ending_lines, render_review, render_share
 from bot.render.offers import render_offers
 from core.game import DRAW, Game
+from tests.app_helpers import act, offers
 from tests.core_helpers import winning_line
 from tests.test_lifecycle import DAILY_CODE, DAY, service  # noqa: F401  (the fixture: a fixed day and daily deal)
 from tests.test_service import ALICE, BLOCK_CODE, BOB, WIN_CODE, play
 
 
-async def test_a_challenge_is_its_deal_compared_with_the_shared_game(service: GameService) -> None:  # noqa: F811
-    shared = await service.new_game(ALICE, "Alice", code=BLOCK_CODE)
+async def test_a_challenge_is_its_deal_compared_with_the_shared_game(service: App) -> None:  # noqa: F811
+    shared = await service.starts.new_game(ALICE, "Alice", code=BLOCK_CODE)
     await play(service, ALICE, shared.game_id, shared.version, [DRAW] * 23)
-    alice_final = (await service.game(shared.game_id)).game.score
+    alice_final = (await service.games.game(shared.game_id)).game.score
 
-    taken = await service.start(BOB, "Bob", ChallengeDeal(shared.game_id, BLOCK_CODE))
+    taken = await service.starts.start(BOB, "Bob", ChallengeDeal(shared.game_id, BLOCK_CODE))
     assert str(taken.game.code) == BLOCK_CODE and taken.owner == BOB and taken.daily is None
     assert taken.challenge == Challenge(shared.game_id, "Alice", alice_final, True)
     # Bob clears what he can before drawing: a better score than Alice's draws only
@@ -38,7 +40,7 @@ async def test_a_challenge_is_its_deal_compared_with_the_shared_game(service: Ga
     while not game.is_over:
         action = next((a for a in game.legal_actions() if a != DRAW and str(a).isdigit()), DRAW)
         game.push(action)
-        snapshot = await service.act(BOB, "Bob", game_command(taken.game_id, version, str(action)))
+        snapshot = await act(service, BOB, "Bob", game_command(taken.game_id, version, str(action)))
         version = snapshot.version
     assert snapshot.challenge is not None and snapshot.game.is_over
     diff = snapshot.game.score - alice_final
@@ -46,68 +48,83 @@ async def test_a_challenge_is_its_deal_compared_with_the_shared_game(service: Ga
     tr = translator("en")
     assert f"You beat Alice's {alice_final} by {diff}" in ending_lines(snapshot, tr)
     # the review says it too
-    review = await service.review(taken.game_id)
+    review = await service.advice.review(taken.game_id)
     assert f"You beat Alice's {alice_final} by {diff}" in (render_review(snapshot, review, "en").status or "")
     # an ordinary game in the stats
-    stats = await service.stats(BOB)
+    stats = await service.players.stats(BOB)
     assert stats == Stats(games=1, wins=0, best_score=snapshot.game.score, current_streak=0, longest_streak=0)
 
 
-async def test_a_guessed_game_number_without_its_code_starts_nothing(service: GameService) -> None:  # noqa: F811
-    shared = await service.new_game(ALICE, "Alice", code=WIN_CODE)
-    with pytest.raises(errors.GameNotFound):
-        await service.start(BOB, "Bob", ChallengeDeal(shared.game_id, BLOCK_CODE))
-    with pytest.raises(errors.GameNotFound):
-        await service.start(BOB, "Bob", ChallengeDeal(shared.game_id + 1000, WIN_CODE))
-    with pytest.raises(errors.GameNotFound):  # no code: only a daily game's challenge goes without
-        await service.start(BOB, "Bob", ChallengeDeal(shared.game_id, None))
-    assert await service.current_game(BOB) is None
+async def test_a_guessed_game_number_without_its_code_starts_nothing(service: App) -> None:  # noqa: F811
+    shared = await service.starts.new_game(ALICE, "Alice", code=WIN_CODE)
+    with pytest.raises(errors.NotYourGame):
+        await service.starts.start(BOB, "Bob", ChallengeDeal(shared.game_id, BLOCK_CODE))
+    with pytest.raises(errors.NotYourGame):  # no such game: the same answer
+        await service.starts.start(BOB, "Bob", ChallengeDeal(shared.game_id + 1000, WIN_CODE))
+    with pytest.raises(errors.NotYourGame):  # no code: only a daily game's challenge goes without
+        await service.starts.start(BOB, "Bob", ChallengeDeal(shared.game_id, None))
+    assert await service.games.current_game(BOB) is None
 
 
-async def test_a_challenge_asks_before_abandoning_a_game_with_moves(service: GameService) -> None:  # noqa: F811
-    shared = await service.new_game(ALICE, "Alice", code=WIN_CODE)
-    own = await service.new_game(BOB, "Bob", code=BLOCK_CODE)
+async def test_a_challenge_asks_before_abandoning_a_game_with_moves(service: App) -> None:  # noqa: F811
+    shared = await service.starts.new_game(ALICE, "Alice", code=WIN_CODE)
+    own = await service.starts.new_game(BOB, "Bob", code=BLOCK_CODE)
     await play(service, BOB, own.game_id, own.version, [DRAW])
     request = ChallengeDeal(shared.game_id, WIN_CODE)
-    with pytest.raises(errors.ConfirmAbandon) as asked:
-        await service.start(BOB, "Bob", request, ask=True)
-    assert asked.value.current.game_id == own.game_id and asked.value.request == request
-    taken = await service.start(BOB, "Bob", ConfirmStart(own.game_id, request), ask=True)
+    asked = await service.starts.start(BOB, "Bob", request, ask=True)
+    assert isinstance(asked, MustConfirm)
+    assert asked.current.game_id == own.game_id and asked.request == request
+    taken = await service.starts.start(BOB, "Bob", ConfirmStart(own.game_id, request), ask=True)
     assert taken.challenge is not None and taken.challenge.game_id == shared.game_id
     # Alice is still playing: the comparison says so at Bob's end
     await play(service, BOB, taken.game_id, taken.version, winning_line(WIN_CODE))
-    done = await service.game(taken.game_id)
+    done = await service.games.game(taken.game_id)
     assert done.challenge == Challenge(shared.game_id, "Alice", 500, False)
     assert "Alice is still playing this deal: 500 so far" in ending_lines(done, translator("en"))
 
 
-async def test_a_daily_challenge_waits_for_the_tappers_own_attempt(service: GameService) -> None:  # noqa: F811
-    attempt = await service.new_daily_game(ALICE, "Alice", community="g1")
+async def test_a_challenge_of_a_daily_attempt_still_being_played_shows_no_running_score(
+        service: App) -> None:  # noqa: F811
+    """Bob's attempt is over; a link naming Carol's attempt (ids are sequential), which she is still playing,
+    starts nothing and answers as for any game that is not his: her running score is hers."""
+    bobs = await service.starts.new_daily_game(BOB, "Bob")
+    await play(service, BOB, bobs.game_id, bobs.version, winning_line(DAILY_CODE))
+    carol = PlayerKey("telegram", "carol")
+    carols = await service.starts.new_daily_game(carol, "Carol")
+    await play(service, carol, carols.game_id, carols.version, [DRAW])
+    with pytest.raises(errors.NotYourGame) as refused:
+        await service.starts.start(BOB, "Bob", ChallengeDeal(carols.game_id, None))
+    assert "Carol" not in str(refused.value)
+    assert (await service.games.current_game(BOB)) is None
+
+
+async def test_a_daily_challenge_waits_for_the_tappers_own_attempt(service: App) -> None:  # noqa: F811
+    attempt = await service.starts.new_daily_game(ALICE, "Alice", community="g1")
     await play(service, ALICE, attempt.game_id, attempt.version, winning_line(DAILY_CODE))
-    finished = await service.game(attempt.game_id)
+    finished = await service.games.game(attempt.game_id)
     challenge = challenge_of(finished)
     assert challenge == ChallengeDeal(attempt.game_id, None)  # the challenge names no code: nothing to solve offline
     for request in (challenge, ChallengeDeal(attempt.game_id, DAILY_CODE)):  # nor does the code typed in help
         with pytest.raises(errors.DailyCodeLocked) as locked:
-            await service.start(BOB, "Bob", request)
+            await service.starts.start(BOB, "Bob", request)
         assert locked.value.day == DAY
-    assert await service.current_game(BOB) is None
+    assert await service.games.current_game(BOB) is None
     # with Bob's attempt started and not over, still locked; once it is over, the challenge is a practice game
-    bobs = await service.new_daily_game(BOB, "Bob", community="g1")
+    bobs = await service.starts.new_daily_game(BOB, "Bob", community="g1")
     with pytest.raises(errors.DailyCodeLocked):
-        await service.start(BOB, "Bob", challenge)
+        await service.starts.start(BOB, "Bob", challenge)
     await play(service, BOB, bobs.game_id, bobs.version, winning_line(DAILY_CODE))
-    taken = await service.start(BOB, "Bob", challenge)
+    taken = await service.starts.start(BOB, "Bob", challenge)
     assert taken.daily is None and taken.challenge is not None and taken.challenge.name == "Alice"
 
 
-async def test_the_offers_are_the_latest_game_a_winnable_deal_and_today(service: GameService) -> None:  # noqa: F811
-    empty = await service.offers(BOB)
+async def test_the_offers_are_the_latest_game_a_winnable_deal_and_today(service: App) -> None:  # noqa: F811
+    empty = await offers(service, BOB)
     assert empty.latest is None and empty.day == DAY
     assert empty.fresh is not None  # the stand-in solver proves every seventh deal
-    started = await service.new_game(BOB, "Bob", code=WIN_CODE)
-    offers = await service.offers(BOB)
-    assert offers.latest is not None and offers.latest.game_id == started.game_id
+    started = await service.starts.new_game(BOB, "Bob", code=WIN_CODE)
+    offered = await offers(service, BOB)
+    assert offered.latest is not None and offered.latest.game_id == started.game_id
 
 
 # --- payloads and texts -------------------------------------------------------------------------------------------

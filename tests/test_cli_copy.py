@@ -16,8 +16,8 @@ import pytest
 from sqlalchemy import select
 from sqlalchemy.engine import URL, make_url
 
-from bot.app.model import PlayerKey
-from bot.app.service import GameService
+from bot.app.assembly import App
+from bot.app.model import GameSnapshot, PlayerKey
 from bot.cli import main
 from bot.store.database import open_database
 from bot.store.schema import metadata
@@ -68,15 +68,27 @@ def _utc(value: Any) -> Any:
 
 @pytest.fixture
 def deployment(tmp_path: Path, sqlite_template: Path, monkeypatch: pytest.MonkeyPatch) -> URL:
-    """A SQLite deployment in use: players, games, daily attempts, subscriptions and posts (the scratch folder is
-    the current directory, with no .env and no token)."""
+    """A SQLite deployment in use, a row in every table: players, games, daily attempts, subscriptions and posts,
+    once-only marks (the scratch folder is the current directory, with no .env and no token)."""
     for name in ("DATABASE_URL", "TRIPEAKS_HOME", "DISCORD_TOKEN", "TELEGRAM_TOKEN"):
         monkeypatch.delenv(name, raising=False)
     monkeypatch.chdir(tmp_path)
     shutil.copyfile(sqlite_template, tmp_path / "games.db")
     url = make_url(f"sqlite+aiosqlite:///{tmp_path / 'games.db'}")
     asyncio.run(fill(url))
+    asyncio.run(_share_and_keep(url))
     return url
+
+
+async def _share_and_keep(url: URL) -> None:
+    """What the fill leaves out: a game shared, and one kept on under the question (the once-only marks)."""
+    db = await open_database(url, migrate=False)
+    try:
+        async with App(db, hint_function=fake_hint, verdict_function=fake_verdict) as app:
+            assert await app.once.claim_share(1, within=60)
+            await app.once.keep(2)
+    finally:
+        await db.close()
 
 
 def test_a_deployment_goes_to_a_new_sqlite_file_whole(deployment: URL, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
@@ -114,9 +126,10 @@ async def _start_a_game(url: URL, player: PlayerKey) -> int:
     """A new player starts a game: the id it gets (a copied database must hand out ids of its own)."""
     db = await open_database(url, migrate=False)
     try:
-        async with GameService(db, hint_function=fake_hint, verdict_function=fake_verdict) as service:
-            started = await service.new_game(player, player.user_id, code="TP1-E-AAAAAAB")
-            return int(started.game_id)
+        async with App(db, hint_function=fake_hint, verdict_function=fake_verdict) as app:
+            started = await app.starts.new_game(player, player.user_id, code="TP1-E-AAAAAAB")
+            assert isinstance(started, GameSnapshot), started
+            return started.game_id
     finally:
         await db.close()
 

@@ -12,7 +12,7 @@ import pytest
 
 from bot import logs
 from bot.adapters.console import ConsoleChat
-from bot.app.service import GameService
+from bot.app.assembly import App
 from bot.config import Config
 from bot.render.console import wrap_text
 from bot.render.replies import render_rules
@@ -25,11 +25,11 @@ def backend() -> str:
     return "sqlite"
 
 
-async def chat_on(service: GameService, lang: str = "en", width: int | None = None) -> tuple[ConsoleChat, io.StringIO]:
+async def chat_on(service: App, lang: str = "en", width: int | None = None) -> tuple[ConsoleChat, io.StringIO]:
     out = io.StringIO()
-    chat = ConsoleChat(service, user_id="ann", name="ann", platform_locale=lang, out=out, width=width)
-    chat.settings = await service.get_settings(chat.player)
-    await chat._show_game(await service.new_game(chat.player, "ann"))
+    chat = ConsoleChat(service.flow, user_id="ann", name="ann", platform_locale=lang, out=out, width=width)
+    chat.settings = await service.players.get_settings(chat.player)
+    await chat._show_game(await service.starts.new_game(chat.player, "ann"))
     return chat, out
 
 
@@ -43,7 +43,7 @@ async def typed(chat: ConsoleChat, out: io.StringIO, line: str) -> str:
 @pytest.mark.parametrize(("lang", "word"), [("en", "resume"), ("en", "board"), ("en", ""), ("de", "fortsetzen"),
                                             ("ja", "再開"), ("uk", "продовжити"), ("de", "")])
 @pytest.mark.parametrize("screen", ["rules", "stats", "help"])
-async def test_after_rules_or_stats_a_key_shows_the_game_again(service: GameService, lang: str, word: str,
+async def test_after_rules_or_stats_a_key_shows_the_game_again(service: App, lang: str, word: str,
                                                                screen: str) -> None:
     chat, out = await chat_on(service, lang)
     other = await typed(chat, out, screen)
@@ -54,12 +54,12 @@ async def test_after_rules_or_stats_a_key_shows_the_game_again(service: GameServ
     assert "That is not a card" not in again
 
 
-async def test_enter_after_the_board_prints_nothing_again(service: GameService) -> None:
+async def test_enter_after_the_board_prints_nothing_again(service: App) -> None:
     chat, out = await chat_on(service)
     assert await typed(chat, out, "") == ""
 
 
-async def test_the_question_stays_open_on_enter(service: GameService) -> None:
+async def test_the_question_stays_open_on_enter(service: App) -> None:
     chat, out = await chat_on(service)
     await typed(chat, out, "d")
     asked = await typed(chat, out, "new")
@@ -69,7 +69,7 @@ async def test_the_question_stays_open_on_enter(service: GameService) -> None:
 
 
 @pytest.mark.parametrize("width", [40, 80])
-async def test_the_rules_in_german_wrap_between_words(service: GameService, width: int) -> None:
+async def test_the_rules_in_german_wrap_between_words(service: App, width: int) -> None:
     chat, out = await chat_on(service, "de", width=width)
     rules = await typed(chat, out, "rules")
     view = render_rules("de")

@@ -12,7 +12,7 @@ import io
 import pytest
 
 from bot.adapters.console import ConsoleChat
-from bot.app.service import GameService
+from bot.app.assembly import App
 from core.deal import GameCode, Rules
 from core.game import Draw, Game, Status
 from core.solver import solve
@@ -25,16 +25,16 @@ def backend() -> str:
 
 
 class Session:
-    def __init__(self, service: GameService) -> None:
+    def __init__(self, service: App) -> None:
         self.out = io.StringIO()
-        self.chat = ConsoleChat(service, user_id="ann", name="ann", platform_locale="en", out=self.out)
+        self.chat = ConsoleChat(service.flow, user_id="ann", name="ann", platform_locale="en", out=self.out)
         self.service = service
 
     async def open(self) -> str:
         """What the console prints at the start: the player's game, or a new deal."""
-        self.chat.settings = await self.service.get_settings(self.chat.player)
-        current = await self.service.current_game(self.chat.player)
-        await self.chat._show_game(current or await self.service.new_game(self.chat.player, "ann"))
+        self.chat.settings = await self.service.players.get_settings(self.chat.player)
+        current = await self.service.games.current_game(self.chat.player)
+        await self.chat._show_game(current or await self.service.starts.new_game(self.chat.player, "ann"))
         return self.take()
 
     async def say(self, *lines: str) -> str:
@@ -59,7 +59,7 @@ def card_names(code: str, line: list[object]) -> list[str]:
     return names
 
 
-async def test_new_game_asks_before_abandoning_a_game_with_moves(service: GameService) -> None:
+async def test_new_game_asks_before_abandoning_a_game_with_moves(service: App) -> None:
     s = Session(service)
     await s.open()
     await s.say("new TP1-E-AAAAAAB")
@@ -77,13 +77,13 @@ async def test_new_game_asks_before_abandoning_a_game_with_moves(service: GameSe
     assert "Start TP1-C-AAAAAAI?" in asked
     started = await s.say("y")
     assert "TP1-C-AAAAAAI · Classic" in started and "Moves: 0" in started
-    current = await service.current_game(s.chat.player)
+    current = await service.games.current_game(s.chat.player)
     assert current is not None and str(current.game.code) == "TP1-C-AAAAAAI"
     # a deal with no move is left without a question
     assert "TP1-E-AAAAAAD · Easy" in await s.say("new TP1-E-AAAAAAD")
 
 
-async def test_the_new_game_key_asks_too(service: GameService) -> None:
+async def test_the_new_game_key_asks_too(service: App) -> None:
     s = Session(service)
     await s.open()
     await s.say("new TP1-C-AAAAAAI", "d")
@@ -91,22 +91,22 @@ async def test_the_new_game_key_asks_too(service: GameService) -> None:
     assert "Your game in progress (TP1-C-AAAAAAI, score 499, 1 move) will be abandoned" in asked
     started = await s.say("y")
     assert "· Classic" in started and "Moves: 0" in started  # a new deal under the same rules
-    current = await service.current_game(s.chat.player)
+    current = await service.games.current_game(s.chat.player)
     assert current is not None and str(current.game.code) != "TP1-C-AAAAAAI"
 
 
-async def test_any_other_line_drops_the_question(service: GameService) -> None:
+async def test_any_other_line_drops_the_question(service: App) -> None:
     s = Session(service)
     await s.open()
     await s.say("new TP1-E-AAAAAAB", "kh")
     assert "Start a new game?" in await s.say("new")
     await s.say("d")  # another line: the question is dropped, the game goes on
     assert "Type a card" in await s.say("y")
-    current = await service.current_game(s.chat.player)
+    current = await service.games.current_game(s.chat.player)
     assert current is not None and current.game.moves == 2
 
 
-async def test_a_won_game_offers_replay_review_and_share(service: GameService) -> None:
+async def test_a_won_game_offers_replay_review_and_share(service: App) -> None:
     code = "TP1-E-AAAAAAC"
     solution = solve(Game.from_code(code), best=True)
     assert solution.line is not None
@@ -127,7 +127,7 @@ async def test_a_won_game_offers_replay_review_and_share(service: GameService) -
     assert f"{code} · Easy" in replay and "Moves: 0" in replay
 
 
-async def test_a_blocked_game_offers_undo_review_replay_and_new_game(service: GameService) -> None:
+async def test_a_blocked_game_offers_undo_review_replay_and_new_game(service: App) -> None:
     for number in range(1000):
         game = Game.from_code(GameCode(Rules.CLASSIC, number))
         for _ in range(23):
@@ -146,7 +146,7 @@ async def test_a_blocked_game_offers_undo_review_replay_and_new_game(service: Ga
     assert f"{code} · Classic" in asked and "Moves: 0" in asked
 
 
-async def test_replay_review_and_share_keys_need_a_finished_game(service: GameService) -> None:
+async def test_replay_review_and_share_keys_need_a_finished_game(service: App) -> None:
     s = Session(service)
     await s.open()
     await s.say("new TP1-E-AAAAAAB")
@@ -154,7 +154,7 @@ async def test_replay_review_and_share_keys_need_a_finished_game(service: GameSe
         assert "Type a card" in await s.say(key)
 
 
-async def test_cards_by_name_and_the_new_errors(service: GameService) -> None:
+async def test_cards_by_name_and_the_new_errors(service: App) -> None:
     s = Session(service)
     await s.open()
     await s.say("new TP1-E-AAAAAAB")
@@ -167,12 +167,12 @@ async def test_cards_by_name_and_the_new_errors(service: GameService) -> None:
     assert refused.startswith("8♠ was not played. Must be one rank higher or lower\n")
 
 
-async def test_the_settings_toggle_winnable_only(service: GameService) -> None:
+async def test_the_settings_toggle_winnable_only(service: App) -> None:
     s = Session(service)
     await s.open()
     out = await s.say("settings")
     assert "Only winnable deals: off\n(default: on for Classic)\n" in out and "[winnable] Only winnable: off" in out
     out = await s.say("winnable")
     assert "Only winnable deals: on\n" in out and "[winnable] ✓ Only winnable: on*" in out
-    settings = await service.get_settings(s.chat.player)
+    settings = await service.players.get_settings(s.chat.player)
     assert settings.winnable_only is True

@@ -12,8 +12,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from bot.app.assembly import App
 from bot.app.model import PlayerKey
-from bot.app.service import GameService
 from bot.store.database import open_database
 
 REPO = Path(__file__).resolve().parent.parent
@@ -28,8 +28,8 @@ def console(cwd: Path, *args: str, stdin: str = "", **env: str) -> subprocess.Co
 
 
 async def save_language(url: str, language: str) -> None:
-    async with GameService(await open_database(url), owns_database=True) as service:
-        await service.update_settings(PlayerKey("console", "olena"), name="olena", language=language)
+    async with App(await open_database(url), owns_database=True) as service:
+        await service.players.update_settings(PlayerKey("console", "olena"), name="olena", language=language)
 
 
 def test_lang_wins_over_the_saved_language_for_the_session(tmp_path: Path) -> None:

@@ -12,8 +12,8 @@ from pathlib import Path
 from sqlalchemy import select, text
 from sqlalchemy.engine import URL
 
+from bot.app.assembly import App
 from bot.app.model import PlayerKey
-from bot.app.service import GameService
 from bot.store.database import open_database
 from bot.store.schema import games
 from core.game import UNDO, Action, Game, Undo
@@ -46,18 +46,19 @@ CHILD = """
 import asyncio, sys
 from concurrent.futures import ThreadPoolExecutor
 from bot.app.codec import game_command
-from bot.app.service import GameService
+from bot.app.assembly import App
 from bot.store.database import open_database
 from tests.test_crash_safety import PLAYER, next_action
+from tests.app_helpers import act
 
 async def main(url, game_id):
     db = await open_database(url, migrate=False)
     with ThreadPoolExecutor(1) as executor:
-        service = GameService(db, executor=executor, owns_database=True)
-        snapshot = await service.game(game_id)
+        service = App(db, executor=executor, owns_database=True)
+        snapshot = await service.games.game(game_id)
         while True:
             action = next_action(snapshot.game, snapshot.version)
-            snapshot = await service.act(PLAYER, "Crash", game_command(game_id, snapshot.version, str(action)))
+            snapshot = await act(service, PLAYER, "Crash", game_command(game_id, snapshot.version, str(action)))
             assert snapshot.outcome.ok
             print("ack", snapshot.version, action, flush=True)  # only after the action's commit
 
@@ -71,8 +72,8 @@ def test_the_policy_runs_forever_on_applied_actions() -> None:
 
 
 async def test_acknowledged_actions_survive_sigkill(db_url: URL) -> None:
-    async with GameService(await open_database(db_url, migrate=False), owns_database=True) as service:
-        game_id = (await service.new_game(PLAYER, "Crash", code=CODE)).game_id
+    async with App(await open_database(db_url, migrate=False), owns_database=True) as service:
+        game_id = (await service.starts.new_game(PLAYER, "Crash", code=CODE)).game_id
 
     child = subprocess.Popen(
         [sys.executable, "-c", CHILD, db_url.render_as_string(hide_password=False), str(game_id)],

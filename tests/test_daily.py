@@ -20,17 +20,18 @@ from telegram import Bot
 
 from bot.adapters.telegram.sender import TelegramSender
 from bot.app import daily
+from bot.app.assembly import App
 from bot.app.codec import encode, game_command
 from bot.app.commands import PlayDaily
 from bot.app.daily import DailyResult, rank
 from bot.app.daily_posts import DailyPoster, RateLimiter
 from bot.app.model import GameSnapshot, PlayerKey, Settings
-from bot.app.service import GameService
 from bot.render.endings import share_text
 from bot.render.game import render_game, share_line
 from bot.store.schema import daily_subscriptions
 from core.deal import GameCode
 from core.game import Action, Game, Status
+from tests.app_helpers import act
 from tests.core_helpers import blocking_line, winning_line
 from tests.fakes.telegram_bot_api import FakeBotAPI
 from tests.test_telegram_e2e import HANDLED, command, running_bot
@@ -97,8 +98,8 @@ async def bot(api: FakeBotAPI) -> AsyncIterator[Bot]:
         yield client
 
 
-def poster(service: GameService, bot: Bot, clock: Clock, **options: Any) -> DailyPoster:
-    return DailyPoster(service, [TelegramSender(bot)], post_time=POST_TIME, clock=clock, sleep=clock.sleep,
+def poster(service: App, bot: Bot, clock: Clock, **options: Any) -> DailyPoster:
+    return DailyPoster(service.subscriptions, service.daily_codes.code, [TelegramSender(bot)], post_time=POST_TIME, clock=clock, sleep=clock.sleep,
                        **options)
 
 
@@ -114,11 +115,11 @@ async def test_an_admin_subscribes_a_group_and_the_post_comes_at_its_time_once(
     async with running_bot(api, db_file) as service:
         refused = await command(api, member, group, "/subscribe")
         assert refused.text.startswith("Only an administrator")
-        assert await service.daily_subscriptions() == []
+        assert await service.subscriptions.all() == []
         done = await command(api, admin, group, "/subscribe")
         assert "09:00 UTC" in done.text and done.text.startswith("Підписано")  # in the admin's language
         again = await command(api, admin, group, "/subscribe")
-        assert len(await service.daily_subscriptions()) == 1 and "09:00" in again.text
+        assert len(await service.subscriptions.all()) == 1 and "09:00" in again.text
 
         clock = at(8, 59)
         assert await poster(service, bot, clock).run_once() == 0  # not yet
@@ -143,14 +144,14 @@ async def test_an_admin_subscribes_a_group_and_the_post_comes_at_its_time_once(
         refused = await command(api, member, group, "/unsubscribe")
         assert refused.text.startswith("Only an administrator")
         await command(api, admin, group, "/unsubscribe")
-        assert await restarted.daily_subscriptions() == []
+        assert await restarted.subscriptions.all() == []
 
 
 async def test_a_post_missed_while_the_bot_was_down_is_made_when_it_comes_back_the_same_day(
         api: FakeBotAPI, db_file: str, bot: Bot) -> None:
     group = api.group("Club")
     async with running_bot(api, db_file) as service:
-        await service.subscribe("telegram", str(group.id), community=str(group.id), locale="en")
+        await service.subscriptions.subscribe("telegram", str(group.id), community=str(group.id), locale="en")
         # the bot was down from 08:00 to 17:30: it starts at 17:30, and the run's first round catches up
         clock = at(17, 30)
         stop = asyncio.Event()
@@ -169,7 +170,7 @@ async def test_a_post_missed_while_the_bot_was_down_is_made_when_it_comes_back_t
 async def test_flood_control_is_waited_out_and_the_post_still_made(api: FakeBotAPI, db_file: str, bot: Bot) -> None:
     group = api.group("Club")
     async with running_bot(api, db_file) as service:
-        await service.subscribe("telegram", str(group.id), community=str(group.id), locale="en")
+        await service.subscriptions.subscribe("telegram", str(group.id), community=str(group.id), locale="en")
         api.fail_next(group, retry_after=7, count=2, method="sendMessage")
         clock = at(9, 0)
         assert await poster(service, bot, clock).run_once() == 1
@@ -183,7 +184,7 @@ async def test_many_groups_are_posted_within_telegrams_limits(api: FakeBotAPI, d
     groups = [api.group(f"Club {n}") for n in range(45)]
     async with running_bot(api, db_file) as service:
         for group in groups:
-            await service.subscribe("telegram", str(group.id), community=str(group.id), locale="en")
+            await service.subscriptions.subscribe("telegram", str(group.id), community=str(group.id), locale="en")
         clock = at(9, 0)
         times: list[float] = []
         sender = TelegramSender(bot)
@@ -194,7 +195,7 @@ async def test_many_groups_are_posted_within_telegrams_limits(api: FakeBotAPI, d
             return await original(channel_id, view)
 
         sender.send_daily = timed  # type: ignore[method-assign]
-        runner = DailyPoster(service, [sender], post_time=POST_TIME, clock=clock, sleep=clock.sleep)
+        runner = DailyPoster(service.subscriptions, service.daily_codes.code, [sender], post_time=POST_TIME, clock=clock, sleep=clock.sleep)
         assert await runner.run_once() == 45
         assert all(len(daily_posts_in(api, group)) == 1 for group in groups)
         # never more than 30 sends in any one second
@@ -216,7 +217,7 @@ async def test_the_rate_limiter_keeps_to_20_a_minute_per_group() -> None:
 async def test_two_posters_on_one_database_post_once(api: FakeBotAPI, db_file: str, bot: Bot) -> None:
     group = api.group("Club")
     async with running_bot(api, db_file) as service, running_bot(api, db_file) as other:
-        await service.subscribe("telegram", str(group.id), community=str(group.id), locale="en")
+        await service.subscriptions.subscribe("telegram", str(group.id), community=str(group.id), locale="en")
         clock = at(9, 5)
         sent = await asyncio.gather(poster(service, bot, clock).run_once(), poster(other, bot, clock).run_once())
         assert sorted(sent) == [0, 1]
@@ -227,16 +228,16 @@ async def test_two_posters_on_one_database_post_once(api: FakeBotAPI, db_file: s
 
 
 @pytest.fixture
-async def clean(service: GameService) -> GameService:
+async def clean(service: App) -> App:
     async with service.db.transaction() as tx:
         await tx.execute(delete(daily_subscriptions))
     return service
 
 
-async def test_a_claim_is_taken_once_and_a_dead_processs_claim_after_its_lease(clean: GameService) -> None:
+async def test_a_claim_is_taken_once_and_a_dead_processs_claim_after_its_lease(clean: App) -> None:
     service = clean
-    await service.subscribe("telegram", "-1", community="-1", locale="en")
-    (sub,) = await service.daily_subscriptions()
+    await service.subscriptions.subscribe("telegram", "-1", community="-1", locale="en")
+    (sub,) = await service.subscriptions.all()
     now = dt.datetime(2026, 11, 29, 9, tzinfo=dt.UTC)
     lease = dt.timedelta(minutes=10)
     assert await service.subscriptions.claim(sub.id, DAY, now, lease)
@@ -255,18 +256,18 @@ async def test_a_claim_is_taken_once_and_a_dead_processs_claim_after_its_lease(c
 # --- the leaderboard -----------------------------------------------------------------------------------------------
 
 
-async def play(service: GameService, who: str, line: list[Action] | tuple[Action, ...], *, board: str | None,
+async def play(service: App, who: str, line: list[Action] | tuple[Action, ...], *, board: str | None,
                hint: bool = False) -> GameSnapshot:
     player = PlayerKey("telegram", who)
-    snapshot = await service.new_daily_game(player, who, DAY, chat_id=board, community=board)
+    snapshot = await service.starts.new_daily_game(player, who, DAY, chat_id=board, community=board)
     if hint:
-        snapshot = await service.act(player, who, game_command(snapshot.game_id, snapshot.version, "h"))
+        snapshot = await act(service, player, who, game_command(snapshot.game_id, snapshot.version, "h"))
     for action in line:
-        snapshot = await service.act(player, who, game_command(snapshot.game_id, snapshot.version, str(action)))
+        snapshot = await act(service, player, who, game_command(snapshot.game_id, snapshot.version, str(action)))
     return snapshot
 
 
-async def test_the_leaderboard_counts_each_players_first_attempt_finished_or_not(service: GameService) -> None:
+async def test_the_leaderboard_counts_each_players_first_attempt_finished_or_not(service: App) -> None:
     service.daily_codes.clock = at(12)
     win = winning_line(CODE)
     poor = blocking_line(CODE)
@@ -278,23 +279,23 @@ async def test_the_leaderboard_counts_each_players_first_attempt_finished_or_not
     carol = await play(service, "carol", poor, board=group)
     assert carol.game.status is Status.BLOCKED
     carol_key = PlayerKey("telegram", "carol")
-    await service.act(carol_key, "carol", game_command(carol.game_id, carol.version, "n"))  # leaves the board
-    replay = await service.new_daily_game(carol_key, "carol", DAY, community=group)
+    await act(service, carol_key, "carol", game_command(carol.game_id, carol.version, "n"))  # leaves the board
+    replay = await service.starts.new_daily_game(carol_key, "carol", DAY, community=group)
     assert replay.daily is None and replay.practice_of == DAY
     await play(service, "dave", win, board=other)  # another group's board
     await play(service, "erin", win, board=None)  # a private chat first: erin's attempt is on no board
-    fred = await service.new_daily_game(PlayerKey("telegram", "fred"), "fred", DAY, community=group)  # still playing
+    fred = await service.starts.new_daily_game(PlayerKey("telegram", "fred"), "fred", DAY, community=group)  # still playing
 
-    board = await service.daily_leaderboard("telegram", group, DAY)
+    board = await service.leaderboards.of("telegram", group, DAY)
     assert [(r.name, r.score, r.won, r.hinted, r.finished) for r in board] == [
         ("bob", alice.game.score, True, False, True),
         ("alice", alice.game.score, True, True, True),
         ("fred", fred.game.score, False, False, False),  # not won either way: the score decides
         ("carol", carol.game.score, False, False, True),
     ]
-    assert [r.name for r in await service.daily_leaderboard("telegram", other, DAY)] == ["dave"]
-    assert await service.daily_leaderboard("discord", group, DAY) == []  # boards are per platform
-    assert await service.daily_leaderboard("telegram", group, DAY + dt.timedelta(days=1)) == []
+    assert [r.name for r in await service.leaderboards.of("telegram", other, DAY)] == ["dave"]
+    assert await service.leaderboards.of("discord", group, DAY) == []  # boards are per platform
+    assert await service.leaderboards.of("telegram", group, DAY + dt.timedelta(days=1)) == []
 
 
 def test_won_goes_first_then_score_then_fewer_hints_fewer_undos_and_the_shorter_time_shown() -> None:
@@ -322,10 +323,10 @@ async def test_leaderboard_command_in_a_group_and_in_a_private_chat(api: FakeBot
             empty = await command(api, alice, group, "/leaderboard")
             assert "Nobody here has finished today's deal yet" in empty.text
             # alice taps Play under the day's post in the group and wins
-            snapshot = await service.new_daily_game(PlayerKey("telegram", str(alice.id)), "Alice", DAY,
+            snapshot = await service.starts.new_daily_game(PlayerKey("telegram", str(alice.id)), "Alice", DAY,
                                                     chat_id=str(group.id), community=str(group.id))
             for action in winning_line(CODE):
-                snapshot = await service.act(PlayerKey("telegram", str(alice.id)), "Alice", game_command(snapshot.game_id, snapshot.version, str(action)))
+                snapshot = await act(service, PlayerKey("telegram", str(alice.id)), "Alice", game_command(snapshot.game_id, snapshot.version, str(action)))
             board = await command(api, alice, group, "/leaderboard")
             assert f"1. Alice\n  score {snapshot.game.score} · {snapshot.game.moves} moves · " in board.text
             private = await command(api, alice, api.private_chat(alice), "/leaderboard")
@@ -342,11 +343,11 @@ async def test_the_daily_play_button_counts_the_game_on_the_groups_board(api: Fa
     try:
         async with running_bot(api, db_file) as service:
             await command(api, alice, group, "/daily")
-            current = await service.current_game(PlayerKey("telegram", str(alice.id)))
+            current = await service.games.current_game(PlayerKey("telegram", str(alice.id)))
             assert current is not None and current.daily == DAY and str(current.game.code) == CODE
             for action in winning_line(CODE):
-                current = await service.act(PlayerKey("telegram", str(alice.id)), "Alice", game_command(current.game_id, current.version, str(action)))
-            assert [r.name for r in await service.daily_leaderboard("telegram", str(group.id), DAY)] == ["Alice"]
+                current = await act(service, PlayerKey("telegram", str(alice.id)), "Alice", game_command(current.game_id, current.version, str(action)))
+            assert [r.name for r in await service.leaderboards.of("telegram", str(group.id), DAY)] == ["Alice"]
     finally:
         monkey_today.undo()
 

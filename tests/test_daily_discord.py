@@ -13,11 +13,12 @@ import simcord
 
 from bot.adapters.discord.sender import DiscordSender
 from bot.app import daily
+from bot.app.assembly import App
 from bot.app.codec import game_command
 from bot.app.daily_posts import DailyPoster
 from bot.app.model import PlayerKey
-from bot.app.service import GameService
 from core.deal import GameCode
+from tests.app_helpers import act
 from tests.core_helpers import winning_line
 from tests.discord_harness import (
     button,
@@ -40,20 +41,20 @@ def pinned_day(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 @pytest.fixture
-async def service(sqlite_template: Path, tmp_path: Path) -> AsyncIterator[GameService]:
+async def service(sqlite_template: Path, tmp_path: Path) -> AsyncIterator[App]:
     async with open_service(sqlite_template, tmp_path / "tripeaks.db") as opened:
         yield opened
 
 
-def poster(service: GameService, bot: discord.Client, clock: Clock) -> DailyPoster:
-    return DailyPoster(service, [DiscordSender(bot)], post_time=POST_TIME, clock=clock, sleep=clock.sleep)
+def poster(service: App, bot: discord.Client, clock: Clock) -> DailyPoster:
+    return DailyPoster(service.subscriptions, service.daily_codes.code, [DiscordSender(bot)], post_time=POST_TIME, clock=clock, sleep=clock.sleep)
 
 
 def daily_posts(channel: simcord.ChannelHandle) -> list[discord.Message]:
     return [m for m in channel.history() if m.author.bot and labels_of(m) == ["Play"]]
 
 
-async def test_subscribe_post_play_and_leaderboard(service: GameService) -> None:
+async def test_subscribe_post_play_and_leaderboard(service: App) -> None:
     async with simcord.run(make_bot(service)) as env:
         guild = env.create_guild()
         channel = guild.create_text_channel("general")
@@ -64,10 +65,10 @@ async def test_subscribe_post_play_and_leaderboard(service: GameService) -> None
         refused, sent = await slash(env, bob, channel, "tripeaks subscribe")
         assert sent.ephemeral and refused.content == (
             "Only a member with the Manage Server permission can change the daily posts")
-        assert await service.daily_subscriptions() == []
+        assert await service.subscriptions.all() == []
         done, sent = await slash(env, mod, channel, "tripeaks subscribe")
         assert "every day at 09:00 UTC" in text_of(done)
-        (subscription,) = await service.daily_subscriptions()
+        (subscription,) = await service.subscriptions.all()
         assert subscription.channel_id == str(channel.id) and subscription.community == str(guild.id)
 
         clock = at(8, 0)
@@ -80,10 +81,10 @@ async def test_subscribe_post_play_and_leaderboard(service: GameService) -> None
         result, _ = await click(env, bob, post, button(post, label="Play"))
         header = text_of(result).split("```")[0]
         assert "\nDaily deal · Nov 29, 2026\nEasy\n" in header and CODE not in header  # the day and the rules
-        game = await service.current_game(PlayerKey("discord", str(bob.id)))
+        game = await service.games.current_game(PlayerKey("discord", str(bob.id)))
         assert game is not None
         for action in winning_line(CODE):
-            game = await service.act(PlayerKey("discord", str(bob.id)), "bob", game_command(game.game_id, game.version, str(action)))
+            game = await act(service, PlayerKey("discord", str(bob.id)), "bob", game_command(game.game_id, game.version, str(action)))
         board, sent = await slash(env, bob, channel, "tripeaks leaderboard")
         assert not sent.ephemeral
         # Discord shows "1. bob": the dot escaped (so the line is no numbered list), not the number
@@ -97,4 +98,4 @@ async def test_subscribe_post_play_and_leaderboard(service: GameService) -> None
 
         gone, _ = await slash(env, mod, channel, "tripeaks unsubscribe")
         assert "no longer" in text_of(gone)
-        assert await service.daily_subscriptions() == []
+        assert await service.subscriptions.all() == []

@@ -30,18 +30,20 @@ from sqlalchemy.engine import URL
 from telegram import Bot
 
 from bot.adapters.telegram.sender import TelegramSender
+from bot.app.assembly import App
 from bot.app.codec import encode
 from bot.app.commands import AskHint, Begin, DealByCode, Move, PlayDaily, Replay, Review, Share
 from bot.app.daily import DailyResult, rank
 from bot.app.daily_codes import REMEMBERED_DAYS
 from bot.app.daily_posts import DailyPoster
+from bot.app.errors import NotYourGame
 from bot.app.model import BoardStyle, PlayerKey
-from bot.app.service import GameService
 from bot.render.game import HINT_ICON, NEW_GAME_ICON, UNDO_ICON
 from bot.store.database import open_database
 from bot.store.schema import games
 from core.deal import GameCode, Rules
 from core.game import DRAW, Action, Status, Undo
+from tests.app_helpers import act
 from tests.conftest import fake_hint, fake_verdict
 from tests.core_helpers import blocking_line, winning_line
 from tests.fakes.telegram_bot_api import FakeBotAPI, FakeChat, FakeUser, StoredMessage
@@ -54,7 +56,7 @@ CODE = "TP1-E-AAAAAAC"  # winnable (tests/test_telegram_e2e.py wins it)
 NOON = dt.datetime.combine(DAY, dt.time(12), tzinfo=dt.UTC)
 
 
-def on_day(service: GameService) -> GameService:
+def on_day(service: App) -> App:
     """The service at noon of DAY, whose deal is CODE (the day before's another)."""
     service.daily_codes.clock = lambda: NOON
     service.daily_codes.function = lambda day, secret: GameCode.parse(CODE if day == DAY else "TP1-E-AAAAAAD")
@@ -69,7 +71,7 @@ async def api() -> AsyncIterator[FakeBotAPI]:
 
 
 @asynccontextmanager
-async def daily_bot(api: FakeBotAPI, url: URL) -> AsyncIterator[GameService]:
+async def daily_bot(api: FakeBotAPI, url: URL) -> AsyncIterator[App]:
     async with running_bot(api, url.render_as_string(hide_password=False)) as service:
         yield on_day(service)
 
@@ -85,7 +87,7 @@ async def play_line(api: FakeBotAPI, user: FakeUser, chat: FakeChat, board: Stor
     return board
 
 
-async def daily_rows(service: GameService) -> list[tuple[int, int]]:
+async def daily_rows(service: App) -> list[tuple[int, int]]:
     """(player id, game id) of every game stored as a daily attempt of DAY."""
     async with service.db.transaction() as tx:
         rows = (await tx.execute(select(games.c.player_id, games.c.id).where(games.c.daily == DAY))).all()
@@ -110,7 +112,7 @@ async def test_the_ranked_attempt_has_no_undo_and_a_blocked_attempt_is_over_at_o
         answer, board = await tap(api, alice, chat, board, encode(Move(game_id, version, Undo())),
                                   check_button=False)
         assert answer.text == "There is no undo in the daily deal"
-        snapshot = await service.game(game_id)
+        snapshot = await service.games.game(game_id)
         assert (snapshot.version, snapshot.undos_used, snapshot.game.moves) == (version, 0, 1)
         # nothing to review, share or replay while the attempt is played
         for forged in (Review(game_id), Share(game_id), Replay(game_id)):
@@ -121,11 +123,11 @@ async def test_the_ranked_attempt_has_no_undo_and_a_blocked_attempt_is_over_at_o
         # blocked: over at once, lost, and said so; no Undo among its buttons
         assert "No more possible moves" in board.text and "Your daily attempt is over: not won." in board.text
         assert labels(board) == ["Share", "Replay", "Review", "New game"]
-        assert await service.current_game(player) is None
+        assert await service.games.current_game(player) is None
         game_id, version = game_of(board)
         answer, _ = await tap(api, alice, chat, board, encode(Move(game_id, version, Undo())), check_button=False)
         assert answer.text == "There is no undo in the daily deal"
-        assert (await service.game(game_id)).game.status is Status.BLOCKED
+        assert (await service.games.game(game_id)).game.status is Status.BLOCKED
         assert len(api.bot_messages(chat)) == sent
         # a practice game keeps Undo, blocked too
         practice = await command(api, alice, chat, "/tripeaks TP1-E-AAAAAAB")
@@ -147,7 +149,7 @@ async def test_the_days_deal_is_locked_under_either_rule_letter_until_the_attemp
                      f"/tripeaks {other_letter.lower()}"):
             reply = await command(api, alice, chat, text)
             assert reply.text == locked, text
-        assert await service.current_game(PlayerKey("telegram", str(alice.id))) is None
+        assert await service.games.current_game(PlayerKey("telegram", str(alice.id))) is None
         board = await command(api, alice, chat, "/daily")
         await play_line(api, alice, chat, board, winning_line(CODE))
         practice = await command(api, alice, chat, f"/tripeaks {other_letter}")  # over: practice is open
@@ -174,9 +176,9 @@ async def test_a_burst_of_daily_starts_ends_on_one_attempt(api: FakeBotAPI, db_u
         rows = await daily_rows(service)
         assert len(rows) == 2 and len({player for player, _ in rows}) == 2
         for user in (alice, bob):
-            current = await service.current_game(PlayerKey("telegram", str(user.id)))
+            current = await service.games.current_game(PlayerKey("telegram", str(user.id)))
             assert current is not None and current.daily == DAY and current.game_id in {game for _, game in rows}
-        assert [r.finished for r in await service.daily_leaderboard("telegram", str(group.id), DAY)] == [False] * 2
+        assert [r.finished for r in await service.leaderboards.of("telegram", str(group.id), DAY)] == [False] * 2
 
 
 async def test_concurrent_starts_from_two_processes_end_on_one_attempt(db_url: URL) -> None:
@@ -184,12 +186,12 @@ async def test_concurrent_starts_from_two_processes_end_on_one_attempt(db_url: U
     first, second = await open_database(db_url, migrate=False), await open_database(db_url, migrate=False)
     try:
         with ThreadPoolExecutor(2) as executor:
-            async with GameService(first, executor=executor, hint_function=fake_hint,
+            async with App(first, executor=executor, hint_function=fake_hint,
                                    verdict_function=fake_verdict) as one, \
-                    GameService(second, executor=executor, hint_function=fake_hint,
+                    App(second, executor=executor, hint_function=fake_hint,
                                 verdict_function=fake_verdict) as two:
                 players = [PlayerKey("telegram", f"p{i}") for i in range(5)]
-                starts = [service.new_daily_game(player, player.user_id, DAY, community="-100")
+                starts = [service.starts.new_daily_game(player, player.user_id, DAY, community="-100")
                           for _ in range(4) for player in players for service in (on_day(one), on_day(two))]
                 started = await asyncio.gather(*starts)
                 for player in players:
@@ -217,12 +219,12 @@ async def test_another_players_review_and_share_are_refused_and_post_nothing(api
         sent = len(api.bot_messages(group))
         for forged in (Review(game_id), Share(game_id)):
             answer, _ = await tap(api, bob, group, board, encode(forged), check_button=False)
-            assert answer.text == "This is Alice's game; start your own with /tripeaks", forged
+            assert answer.text == "This is not your game; start your own with /tripeaks", forged
         assert len(api.bot_messages(group)) == sent
         assert len(api.bot_messages(api.private_chat(bob))) == 0
         # and the service itself refuses whoever is not the owner
-        with pytest.raises(Exception, match="Alice's game"):
-            await service.act(PlayerKey("telegram", str(bob.id)), "Bob", Review(game_id))
+        with pytest.raises(NotYourGame):
+            await act(service, PlayerKey("telegram", str(bob.id)), "Bob", Review(game_id))
 
 
 async def test_a_finished_dailys_share_names_its_day_and_not_its_code(api: FakeBotAPI, db_url: URL) -> None:
@@ -266,7 +268,7 @@ async def test_a_review_asked_for_in_a_group_goes_to_its_player_only(api: FakeBo
         assert review.text.startswith("Review: TP1-E-AAAAAAB")
         # the link is no way into anyone else's review
         refused = await command(api, bob, api.private_chat(bob), f"/start review-{alice_game}")
-        assert refused.text == "This is Alice's game; start your own with /tripeaks"
+        assert refused.text == "This is not your game; start your own with /tripeaks"
         assert len(api.bot_messages(group)) == in_group
 
 
@@ -291,12 +293,12 @@ async def test_the_attempt_counts_on_every_group_its_player_was_seen_in_and_then
         await play_line(api, carol, api.private_chat(carol), carols, winning_line(CODE))
         leaderboard = await command(api, alice, group, "/leaderboard")
         assert leaderboard.text.count("Alice") == 1 and "Bob" in leaderboard.text and "Carol" not in leaderboard.text
-        assert [r.name for r in await service.daily_leaderboard("telegram", str(group.id), DAY)] == ["Alice", "Bob"]
+        assert [r.name for r in await service.leaderboards.of("telegram", str(group.id), DAY)] == ["Alice", "Bob"]
         # after the attempt, /daily is a replay that says it counts nowhere
         replay = await command(api, alice, group, "/daily")
         assert "practice, unranked" in replay.text and UNDO_ICON in labels(replay)
         replay_id, _ = game_of(replay)
-        assert (await service.game(replay_id)).daily is None
+        assert (await service.games.game(replay_id)).daily is None
 
 
 # --- 7. counts that tell the truth --------------------------------------------------------------------------------
@@ -314,11 +316,11 @@ async def test_a_hint_is_counted_once_per_position_and_an_abandoned_attempt_show
         second = api.press(alice, group, board.message_id, hint)  # a quick double tap
         await api.wait_until(lambda: {first.update_id, second.update_id} <= HANDLED, what="both hints")
         _, board = await tap(api, alice, group, board, hint)  # and once more, the same advice
-        assert (await service.game(game_id)).hints_used == 1
+        assert (await service.games.game(game_id)).hints_used == 1
         board = await play_line(api, alice, group, board, winning_line(CODE)[:1])
         game_id, version = game_of(board)
         await tap(api, alice, group, board, encode(AskHint(game_id, version)))
-        assert (await service.game(game_id)).hints_used == 2  # a new position, a new hint
+        assert (await service.games.game(game_id)).hints_used == 2  # a new position, a new hint
         # bob abandons his attempt for another game: lost, not "still playing"
         await command(api, bob, group, "/daily")
         await command(api, bob, group, "/tripeaks TP1-E-AAAAAAB")
@@ -361,10 +363,10 @@ async def test_only_todays_daily_can_be_started(api: FakeBotAPI, db_url: URL) ->
         answer, _ = await tap(api, alice, group, post, encode(PlayDaily(DAY + dt.timedelta(days=1))),
                               check_button=False)
         assert answer.text == "This button could not be read; start a new game with /tripeaks"
-        assert await service.current_game(player) is None and await daily_rows(service) == []
+        assert await service.games.current_game(player) is None and await daily_rows(service) == []
         assert len(service.daily_codes._codes) <= REMEMBERED_DAYS
         answer, _ = await tap(api, alice, group, post, encode(PlayDaily(DAY)), check_button=False)
-        current = await service.current_game(player)
+        current = await service.games.current_game(player)
         assert current is not None and current.daily == DAY
 
 
@@ -415,11 +417,11 @@ async def test_the_days_code_reaches_no_player_while_the_day_runs(db_url: URL, i
         alice_chat, bob_chat = api.private_chat(alice), api.private_chat(bob)
         bob_key = PlayerKey("telegram", str(bob.id))
         async with daily_bot(api, db_url) as service:
-            await service.update_settings(bob_key, board=BoardStyle.TEXT)  # Alice has the picture board
+            await service.players.update_settings(bob_key, board=BoardStyle.TEXT)  # Alice has the picture board
             # the day's post in the group
             await command(api, alice, group, "/subscribe")
             async with Bot(api.token, base_url=api.base_url) as client:
-                assert await DailyPoster(service, [TelegramSender(client)], post_time=dt.time(9),
+                assert await DailyPoster(service.subscriptions, service.daily_codes.code, [TelegramSender(client)], post_time=dt.time(9),
                                          clock=lambda: NOON).run_once() == 1
             post = api.bot_messages(group)[-1]
             assert post.text.startswith("Daily deal · December 2, 2026")
@@ -428,7 +430,7 @@ async def test_the_days_code_reaches_no_player_while_the_day_runs(db_url: URL, i
             for code in SECRET:
                 answer, _ = await tap(api, bob, group, post, encode(Begin(DealByCode(code))), check_button=False)
                 assert answer.text is not None and answer.text.startswith("That code is the daily deal of Dec 2")
-            assert await service.current_game(bob_key) is None
+            assert await service.games.current_game(bob_key) is None
 
             # Alice's ranked attempt, in the group: the day and the rules on the board, a hint, a few moves
             line = winning_line(CODE)

@@ -17,9 +17,9 @@ import simcord
 from bot.adapters.discord.sender import DiscordSender
 from bot.adapters.discord.views import layout
 from bot.app import daily
+from bot.app.assembly import App
 from bot.app.daily_posts import DailyPoster
 from bot.app.model import BoardStyle, PlayerKey
-from bot.app.service import GameService
 from bot.render.game import HINT_ICON, NEW_GAME_ICON, UNDO_ICON
 from bot.render.replies import render_daily
 from core.deal import GameCode, Rules
@@ -56,7 +56,7 @@ def on_day(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 async def test_the_ranked_attempt_has_no_undo_and_a_blocked_attempt_is_over_at_once(
-        game_service: GameService, monkeypatch: pytest.MonkeyPatch) -> None:
+        game_service: App, monkeypatch: pytest.MonkeyPatch) -> None:
     line = blocking_line(CODE)
     async with table(game_service, monkeypatch) as t:
         board, sent = await slash(t.env, t.alice, t.channel, "tripeaks daily")
@@ -69,21 +69,21 @@ async def test_the_ranked_attempt_has_no_undo_and_a_blocked_attempt_is_over_at_o
                 assert not {UNDO_ICON, "Undo", "Review", "Share", "Replay"} & set(labels_of(board))
         assert "Your daily attempt is over: not won." in text_of(board)
         assert labels_of(board) == ["Share", "Replay", "Review", "New game"]
-        assert await game_service.current_game(PlayerKey("discord", str(t.alice.id))) is None
+        assert await game_service.games.current_game(PlayerKey("discord", str(t.alice.id))) is None
 
 
 async def test_the_days_deal_is_locked_under_either_rule_letter(
-        game_service: GameService, monkeypatch: pytest.MonkeyPatch) -> None:
+        game_service: App, monkeypatch: pytest.MonkeyPatch) -> None:
     other_letter = str(GameCode(Rules.CLASSIC, GameCode.parse(CODE).number))
     async with table(game_service, monkeypatch) as t:
         for code in (CODE, other_letter):
             reply, sent = await slash(t.env, t.alice, t.channel, "tripeaks new", code=code)
             assert sent.ephemeral and "That code is the daily deal of Dec 2, 2026" in said(reply), code
-        assert await game_service.current_game(PlayerKey("discord", str(t.alice.id))) is None
+        assert await game_service.games.current_game(PlayerKey("discord", str(t.alice.id))) is None
 
 
 async def test_another_players_review_and_share_post_nothing_and_the_review_is_private(
-        game_service: GameService, monkeypatch: pytest.MonkeyPatch) -> None:
+        game_service: App, monkeypatch: pytest.MonkeyPatch) -> None:
     async with table(game_service, monkeypatch) as t:
         board, _ = await slash(t.env, t.alice, t.channel, "tripeaks daily")
         for action in winning_line(CODE):
@@ -91,7 +91,7 @@ async def test_another_players_review_and_share_post_nothing_and_the_review_is_p
         public = len(t.public_messages())
         for label in ("Review", "Share"):
             reply, sent = await click(t.env, t.bob, board, button(board, label=label))
-            assert sent.ephemeral and "This is alice's game" in said(reply), label
+            assert sent.ephemeral and "This is not your game" in said(reply), label
         assert len(t.public_messages()) == public
         review, sent = await click(t.env, t.alice, board, button(board, label="Review"))
         assert sent.ephemeral and "Review" in said(review)
@@ -99,7 +99,7 @@ async def test_another_players_review_and_share_post_nothing_and_the_review_is_p
 
 
 async def test_a_finished_dailys_share_names_its_day_and_not_its_code(
-        game_service: GameService, monkeypatch: pytest.MonkeyPatch) -> None:
+        game_service: App, monkeypatch: pytest.MonkeyPatch) -> None:
     """The shared result names the daily by its date: no code under either rule letter and no command naming one;
     its Play button deals the shared game's cards."""
     async with table(game_service, monkeypatch) as t:
@@ -112,7 +112,7 @@ async def test_a_finished_dailys_share_names_its_day_and_not_its_code(
         assert labels_of(shared) == ["Play this deal"]
 
 
-async def test_only_todays_daily_can_be_started(game_service: GameService, monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_only_todays_daily_can_be_started(game_service: App, monkeypatch: pytest.MonkeyPatch) -> None:
     async with table(game_service, monkeypatch) as t:
         channel = t.env.bot.get_channel(t.channel.id)
         assert isinstance(channel, discord.TextChannel)
@@ -122,15 +122,15 @@ async def test_only_todays_daily_can_be_started(game_service: GameService, monke
             reply, sent = await click(t.env, t.bob, post, button(post, label="Play"))
             assert sent.ephemeral
             assert f"The daily deal of {day:%b} {day.day}, {day.year} is over" in said(reply)
-        assert await game_service.current_game(PlayerKey("discord", str(t.bob.id))) is None
+        assert await game_service.games.current_game(PlayerKey("discord", str(t.bob.id))) is None
         post = await channel.send(view=layout(render_daily(DAY, "en")))
         _, sent = await click(t.env, t.bob, post, button(post, label="Play"))
-        current = await game_service.current_game(PlayerKey("discord", str(t.bob.id)))
+        current = await game_service.games.current_game(PlayerKey("discord", str(t.bob.id)))
         assert current is not None and current.daily == DAY
 
 
 async def test_the_attempt_counts_on_the_server_wherever_played_then_daily_is_practice_and_hints_count_once(
-        game_service: GameService, monkeypatch: pytest.MonkeyPatch) -> None:
+        game_service: App, monkeypatch: pytest.MonkeyPatch) -> None:
     async with table(game_service, monkeypatch) as t:
         await slash(t.env, t.alice.user, None, "tripeaks daily")  # opened in a direct message first
         board, _ = await slash(t.env, t.alice, t.channel, "tripeaks daily")  # then played in the server
@@ -154,16 +154,16 @@ def everything_sent(env: simcord.Env) -> str:
 
 
 async def test_the_days_code_reaches_no_player_while_the_day_runs(
-        game_service: GameService, monkeypatch: pytest.MonkeyPatch) -> None:
+        game_service: App, monkeypatch: pytest.MonkeyPatch) -> None:
     """What a cheating player can read on Discord during the day (every message, ephemeral or not, every button's
     custom_id, the picture's description): the post, the ranked attempt on a picture board, the question before
     abandoning it, its review, share card and replay, practice games, a friend's challenge, the leaderboard and the
     statistics. The day's code is in none of it, under either rule letter. Once the day is over, it is shown."""
     async with table(game_service, monkeypatch) as t:
         alice_key = PlayerKey("discord", str(t.alice.id))
-        await game_service.update_settings(alice_key, board=BoardStyle.PICTURE)
-        await game_service.subscribe("discord", str(t.channel.id), community=str(t.channel.guild.id), locale="en")
-        poster = DailyPoster(game_service, [DiscordSender(t.env.bot)], post_time=dt.time(9),
+        await game_service.players.update_settings(alice_key, board=BoardStyle.PICTURE)
+        await game_service.subscriptions.subscribe("discord", str(t.channel.id), community=str(t.channel.guild.id), locale="en")
+        poster = DailyPoster(game_service.subscriptions, game_service.daily_codes.code, [DiscordSender(t.env.bot)], post_time=dt.time(9),
                              clock=lambda: dt.datetime.combine(DAY, dt.time(12), tzinfo=dt.UTC))
         assert await poster.run_once() == 1
         (post,) = [m for m in t.public_messages() if labels_of(m) == ["Play"]]

@@ -14,9 +14,9 @@ import pytest
 import simcord
 
 from bot.app import daily
+from bot.app.assembly import App
 from bot.app.errors import DailyCodeLocked
 from bot.app.model import PlayerKey
-from bot.app.service import GameService
 from bot.render.replies import DailyNotice, daily_notice, error_text
 from core.deal import GameCode
 from core.game import Tap
@@ -42,7 +42,7 @@ DAY = dt.date(2026, 11, 29)
 
 
 @pytest.fixture
-async def game_service(sqlite_template: Path, tmp_path: Path) -> AsyncIterator[GameService]:
+async def game_service(sqlite_template: Path, tmp_path: Path) -> AsyncIterator[App]:
     async with open_service(sqlite_template, tmp_path / "tripeaks.db") as service:
         yield service
 
@@ -59,7 +59,7 @@ async def play_line(env: simcord.Env, actor: object, message: simcord.ResponseMe
 
 
 async def test_the_command_tree_installs_to_servers_and_players_everywhere(
-        game_service: GameService, monkeypatch: pytest.MonkeyPatch) -> None:
+        game_service: App, monkeypatch: pytest.MonkeyPatch) -> None:
     Locales(monkeypatch)
     async with simcord.run(make_bot(game_service)) as env:
         env.create_guild()
@@ -72,7 +72,7 @@ async def test_the_command_tree_installs_to_servers_and_players_everywhere(
 
 
 async def test_a_user_installed_app_cannot_subscribe_a_channel_and_says_so(
-        game_service: GameService, monkeypatch: pytest.MonkeyPatch) -> None:
+        game_service: App, monkeypatch: pytest.MonkeyPatch) -> None:
     Locales(monkeypatch)
     installs = Installs(monkeypatch)
     async with simcord.run(make_bot(game_service)) as env:
@@ -89,7 +89,7 @@ async def test_a_user_installed_app_cannot_subscribe_a_channel_and_says_so(
 
 
 async def test_share_posts_a_challenge_a_second_player_plays_to_the_comparison(
-        game_service: GameService, monkeypatch: pytest.MonkeyPatch) -> None:
+        game_service: App, monkeypatch: pytest.MonkeyPatch) -> None:
     Locales(monkeypatch)
     async with simcord.run(make_bot(game_service)) as env:
         guild = env.create_guild()
@@ -122,7 +122,7 @@ async def test_share_posts_a_challenge_a_second_player_plays_to_the_comparison(
 
 
 async def test_a_daily_challenge_waits_for_the_tappers_own_attempt(
-        game_service: GameService, monkeypatch: pytest.MonkeyPatch) -> None:
+        game_service: App, monkeypatch: pytest.MonkeyPatch) -> None:
     # which deal a day gets is bot.app.daily's business: here today is DAY, whose deal is WIN_CODE
     monkeypatch.setattr(daily, "today", lambda now=None: DAY)
     monkeypatch.setattr(daily, "daily_code", lambda day, *secret: GameCode.parse(WIN_CODE if day == DAY else OTHER))
@@ -142,8 +142,8 @@ async def test_a_daily_challenge_waits_for_the_tappers_own_attempt(
         # Bob has not played today's daily: the challenge is refused, privately, and starts nothing
         refused, sent = await click(env, bob, card, play)
         assert sent.ephemeral
-        assert refused.content == error_text(DailyCodeLocked(game_service.today()), "en", "/tripeaks new")
-        assert await game_service.current_game(PlayerKey("discord", str(bob.id))) is None
+        assert refused.content == error_text(DailyCodeLocked(game_service.daily_codes.today()), "en", "/tripeaks new")
+        assert await game_service.games.current_game(PlayerKey("discord", str(bob.id))) is None
 
         # once his own attempt is over, the same button deals it as a practice game, compared with Alice's
         attempt, _ = await slash(env, bob, channel, "tripeaks daily")

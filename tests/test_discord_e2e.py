@@ -7,7 +7,6 @@ game message in place (type 7) or posted a new one (type 4), and whether it was 
 
 from __future__ import annotations
 
-import asyncio
 import datetime as dt
 import re
 from collections.abc import AsyncIterator
@@ -22,9 +21,9 @@ import simcord
 
 from bot.adapters.discord.translator import valid_name
 from bot.adapters.discord.views import PayloadMenu
+from bot.app.assembly import App
 from bot.app.errors import BadPayload, CardNotInPlay
 from bot.app.model import PlayerKey
-from bot.app.service import GameService
 from bot.i18n import translator
 from bot.render.commands import COMMAND_DESCRIPTIONS, OPTION_DESCRIPTIONS, command_names
 from bot.render.game import HINT_ICON, NEW_GAME_ICON, UNDO_ICON
@@ -39,6 +38,7 @@ from tests.discord_harness import (
     UPDATE_MESSAGE,
     Callback,
     Locales,
+    SlowApp,
     _walk,
     board_of,
     button,
@@ -77,7 +77,7 @@ def unfitting_slot(game: Game) -> int:
 
 
 @pytest.fixture
-async def game_service(sqlite_template: Path, tmp_path: Path) -> AsyncIterator[GameService]:
+async def game_service(sqlite_template: Path, tmp_path: Path) -> AsyncIterator[App]:
     async with open_service(sqlite_template, tmp_path / "tripeaks.db") as service:
         yield service
 
@@ -104,7 +104,7 @@ class Table:
 
 
 @asynccontextmanager
-async def table(service: GameService, monkeypatch: pytest.MonkeyPatch, *, defer_after: float = 2.0,
+async def table(service: App, monkeypatch: pytest.MonkeyPatch, *, defer_after: float = 2.0,
                 **config: Any) -> AsyncIterator[Table]:
     locales = Locales(monkeypatch)
     async with simcord.run(make_bot(service, defer_after=defer_after, **config)) as env:
@@ -119,7 +119,7 @@ async def table(service: GameService, monkeypatch: pytest.MonkeyPatch, *, defer_
 
 
 async def test_new_game_by_slash_command_shows_the_deal_and_its_free_cards(
-        game_service: GameService, monkeypatch: pytest.MonkeyPatch) -> None:
+        game_service: App, monkeypatch: pytest.MonkeyPatch) -> None:
     game = Game.from_code(CODE)
     async with table(game_service, monkeypatch) as t:
         message = await t.new_game()
@@ -147,7 +147,7 @@ async def test_new_game_by_slash_command_shows_the_deal_and_its_free_cards(
 
 
 async def test_a_bad_code_is_answered_only_to_the_player(
-        game_service: GameService, monkeypatch: pytest.MonkeyPatch) -> None:
+        game_service: App, monkeypatch: pytest.MonkeyPatch) -> None:
     async with table(game_service, monkeypatch) as t:
         result, sent = await slash(t.env, t.alice, t.channel, "tripeaks new", code="TP1-X-NOPE")
         assert sent == Callback(CHANNEL_MESSAGE, ephemeral=True, v2=False)
@@ -156,7 +156,7 @@ async def test_a_bad_code_is_answered_only_to_the_player(
 
 
 async def test_new_game_with_classic_rules_and_no_code(
-        game_service: GameService, monkeypatch: pytest.MonkeyPatch) -> None:
+        game_service: App, monkeypatch: pytest.MonkeyPatch) -> None:
     async with table(game_service, monkeypatch) as t:
         result, sent = await slash(t.env, t.alice, t.channel, "tripeaks new", rules="classic")
         assert sent.type == CHANNEL_MESSAGE and not sent.ephemeral
@@ -167,7 +167,7 @@ async def test_new_game_with_classic_rules_and_no_code(
 
 
 async def test_a_legal_tap_edits_the_game_message_in_place(
-        game_service: GameService, monkeypatch: pytest.MonkeyPatch) -> None:
+        game_service: App, monkeypatch: pytest.MonkeyPatch) -> None:
     game = Game.from_code(CODE)
     slot = fitting_slot(game)
     card = game.card_at(slot)
@@ -185,7 +185,7 @@ async def test_a_legal_tap_edits_the_game_message_in_place(
 
 
 async def test_a_refused_tap_explains_why_in_the_status_line(
-        game_service: GameService, monkeypatch: pytest.MonkeyPatch) -> None:
+        game_service: App, monkeypatch: pytest.MonkeyPatch) -> None:
     game = Game.from_code(CODE)
     slot = unfitting_slot(game)
     async with table(game_service, monkeypatch) as t:
@@ -205,7 +205,7 @@ async def test_a_refused_tap_explains_why_in_the_status_line(
 
 
 async def test_with_explanations_off_a_refused_tap_changes_nothing_visible(
-        game_service: GameService, monkeypatch: pytest.MonkeyPatch) -> None:
+        game_service: App, monkeypatch: pytest.MonkeyPatch) -> None:
     game = Game.from_code(CODE)
     async with table(game_service, monkeypatch) as t:
         result, sent = await slash(t.env, t.alice, t.channel, "tripeaks settings")
@@ -225,7 +225,7 @@ async def test_with_explanations_off_a_refused_tap_changes_nothing_visible(
         assert text_of(result) == shown
 
 
-async def test_draw_then_undo(game_service: GameService, monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_draw_then_undo(game_service: App, monkeypatch: pytest.MonkeyPatch) -> None:
     game = Game.from_code(CODE)
     first = game.deal.stock[0]
     async with table(game_service, monkeypatch) as t:
@@ -249,7 +249,7 @@ async def test_draw_then_undo(game_service: GameService, monkeypatch: pytest.Mon
         assert button(undone, command="u")["disabled"] is True
 
 
-async def test_a_scripted_deal_played_to_a_win(game_service: GameService, monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_a_scripted_deal_played_to_a_win(game_service: App, monkeypatch: pytest.MonkeyPatch) -> None:
     line = winning_line(CODE)
     won = Game.from_code(CODE)
     for action in line:
@@ -286,14 +286,14 @@ async def test_a_scripted_deal_played_to_a_win(game_service: GameService, monkey
 
 
 async def test_someone_elses_tap_gets_a_private_answer_and_changes_nothing(
-        game_service: GameService, monkeypatch: pytest.MonkeyPatch) -> None:
+        game_service: App, monkeypatch: pytest.MonkeyPatch) -> None:
     game = Game.from_code(CODE)
     async with table(game_service, monkeypatch) as t:
         message = await t.new_game()
         before = components_of(t.message(message.id))
         result, sent = await click(t.env, t.bob, message, button(message, command=str(fitting_slot(game))))
         assert sent == Callback(CHANNEL_MESSAGE, ephemeral=True, v2=False)
-        assert result.content == "This is alice's game; start your own with /tripeaks new"
+        assert result.content == "This is not your game; start your own with /tripeaks new"
         assert components_of(t.message(message.id)) == before
         assert len(t.public_messages()) == 1
         # alice's game is untouched: her tap on the same button still plays
@@ -302,7 +302,7 @@ async def test_someone_elses_tap_gets_a_private_answer_and_changes_nothing(
 
 
 async def test_a_tap_on_an_old_message_refreshes_it_to_the_game_as_it_stands(
-        game_service: GameService, monkeypatch: pytest.MonkeyPatch) -> None:
+        game_service: App, monkeypatch: pytest.MonkeyPatch) -> None:
     async with table(game_service, monkeypatch) as t:
         old = await t.new_game()
         result, sent = await slash(t.env, t.alice, t.channel, "tripeaks resume")
@@ -336,29 +336,10 @@ async def test_after_a_restart_a_tap_on_the_old_message_plays(
             assert f"[{card_cell(game.waste)}]" in text_of(result)
 
 
-class SlowService:
-    """The real service, but each tap takes ``delay`` seconds of SimCord's virtual clock before it runs."""
-
-    def __init__(self, service: GameService, delay: float) -> None:
-        self._service = service
-        self.delay = delay
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._service, name)
-
-    async def act(self, *args: Any) -> Any:
-        await asyncio.sleep(self.delay)
-        return await self._service.act(*args)
-
-    async def start(self, *args: Any, **kwargs: Any) -> Any:
-        await asyncio.sleep(self.delay)
-        return await self._service.start(*args, **kwargs)
-
-
 async def test_a_slow_tap_is_acknowledged_within_the_deadline_then_shown(
-        game_service: GameService, monkeypatch: pytest.MonkeyPatch) -> None:
-    slow = SlowService(game_service, delay=60.0)
-    async with table(cast(GameService, slow), monkeypatch, defer_after=0.5) as t:
+        game_service: App, monkeypatch: pytest.MonkeyPatch) -> None:
+    slow = SlowApp(game_service, delay=60.0)
+    async with table(cast(App, slow), monkeypatch, defer_after=0.5) as t:
         slow.delay = 0.0
         message = await t.new_game()
         slow.delay = 60.0
@@ -380,7 +361,7 @@ async def test_a_slow_tap_is_acknowledged_within_the_deadline_then_shown(
 
 
 async def test_a_hint_names_a_move_and_marks_its_button(
-        game_service: GameService, monkeypatch: pytest.MonkeyPatch) -> None:
+        game_service: App, monkeypatch: pytest.MonkeyPatch) -> None:
     game = Game.from_code(CODE)
     hinted = next(iter(game.legal_actions()))  # what the stand-in solver suggests
     assert isinstance(hinted, Tap)
@@ -395,7 +376,7 @@ async def test_a_hint_names_a_move_and_marks_its_button(
 
 
 async def test_daily_deal_by_command_and_by_the_play_button_under_a_daily_post(
-        game_service: GameService, monkeypatch: pytest.MonkeyPatch) -> None:
+        game_service: App, monkeypatch: pytest.MonkeyPatch) -> None:
     from bot.adapters.discord.views import layout
     from bot.app import daily
     from bot.render.replies import render_daily
@@ -422,12 +403,12 @@ async def test_daily_deal_by_command_and_by_the_play_button_under_a_daily_post(
         assert sent == Callback(CHANNEL_MESSAGE, ephemeral=False, v2=True)
         assert heading(result).startswith("### bob") and "\nDaily deal · Nov 30, 2026\nEasy\n" in heading(result)
         assert labels_of(t.message(post.id)) == ["Play"]
-        stored = await game_service.current_game(PlayerKey("discord", str(t.bob.id)))
+        stored = await game_service.games.current_game(PlayerKey("discord", str(t.bob.id)))
         assert stored is not None and stored.daily == tomorrow
 
 
 async def test_default_rules_setting_applies_to_new_games_without_a_code(
-        game_service: GameService, monkeypatch: pytest.MonkeyPatch) -> None:
+        game_service: App, monkeypatch: pytest.MonkeyPatch) -> None:
     async with table(game_service, monkeypatch) as t:
         panel, _ = await slash(t.env, t.alice, t.channel, "tripeaks settings")
         assert "Rules for new games: Easy" in text_of(panel)
@@ -438,9 +419,9 @@ async def test_default_rules_setting_applies_to_new_games_without_a_code(
 
 
 async def test_a_slow_new_game_shows_thinking_then_the_game(
-        game_service: GameService, monkeypatch: pytest.MonkeyPatch) -> None:
-    slow = SlowService(game_service, delay=60.0)
-    async with table(cast(GameService, slow), monkeypatch, defer_after=0.5) as t:
+        game_service: App, monkeypatch: pytest.MonkeyPatch) -> None:
+    slow = SlowApp(game_service, delay=60.0)
+    async with table(cast(App, slow), monkeypatch, defer_after=0.5) as t:
         mark = len(t.env.http_requests)
         result = await t.alice.slash(t.channel, "tripeaks new", code=CODE)
         await t.env.advance_time(1.0)
@@ -465,7 +446,7 @@ APP_WORDING = {
 
 @pytest.mark.parametrize("locale", ["uk", "ja"])
 async def test_replies_in_the_players_discord_language(
-        locale: str, game_service: GameService, monkeypatch: pytest.MonkeyPatch) -> None:
+        locale: str, game_service: App, monkeypatch: pytest.MonkeyPatch) -> None:
     easy, not_adjacent, _ = APP_WORDING[locale]
     game = Game.from_code(CODE)
     async with table(game_service, monkeypatch) as t:
@@ -484,14 +465,14 @@ async def test_replies_in_the_players_discord_language(
         assert sent.ephemeral
         reply = result.content
         new_command = f"/tripeaks {command_names(locale)['new']}"  # as the player's Discord client names it
-        assert "alice" in reply and new_command in reply and new_command != "/tripeaks new"
-        assert reply == translator(locale).gettext("This is {name}'s game; start your own with {command}").format(
-            name="alice", command=new_command)
-        assert reply != "This is alice's game; start your own with /tripeaks new"
+        assert "alice" not in reply and new_command in reply and new_command != "/tripeaks new"
+        assert reply == translator(locale).gettext("This is not your game; start your own with {command}").format(
+            command=new_command)
+        assert reply != "This is not your game; start your own with /tripeaks new"
 
 
 async def test_the_language_setting_wins_over_the_discord_client_language(
-        game_service: GameService, monkeypatch: pytest.MonkeyPatch) -> None:
+        game_service: App, monkeypatch: pytest.MonkeyPatch) -> None:
     """The language is a select menu on the settings message (no language buttons): choosing 日本語 edits the
     message in place, in Japanese, 日本語 now the menu's choice; Automatic gives the client's language back."""
     async with table(game_service, monkeypatch) as t:
@@ -520,7 +501,7 @@ async def test_the_language_setting_wins_over_the_discord_client_language(
 
 @pytest.mark.parametrize("value", ["tp:set:lang:xx", "tp:set:lang", "garbage"])
 async def test_a_tampered_language_option_gets_the_usual_refusal(
-        value: str, game_service: GameService, monkeypatch: pytest.MonkeyPatch) -> None:
+        value: str, game_service: App, monkeypatch: pytest.MonkeyPatch) -> None:
     """A select menu whose option's value is no setting (a damaged message, a tampered client) is answered with
     the renderer's "could not be read", privately and in the player's language, and changes nothing."""
     async with table(game_service, monkeypatch) as t:
@@ -536,12 +517,12 @@ async def test_a_tampered_language_option_gets_the_usual_refusal(
         assert sent.type == CHANNEL_MESSAGE and sent.ephemeral
         assert result.content == error_text(BadPayload(value), "uk", f"/tripeaks {command_names('uk')['new']}")
         player = PlayerKey("discord", str(t.alice.id))
-        assert (await game_service.get_settings(player)).language is None
+        assert (await game_service.players.get_settings(player)).language is None
 
 
 
 async def test_commands_are_described_in_the_bots_languages(
-        game_service: GameService, monkeypatch: pytest.MonkeyPatch) -> None:
+        game_service: App, monkeypatch: pytest.MonkeyPatch) -> None:
     async with table(game_service, monkeypatch) as t:
         bot = t.env.bot
         assert isinstance(bot, discord.ext.commands.Bot)
@@ -590,7 +571,7 @@ async def test_commands_are_described_in_the_bots_languages(
 
 
 @pytest.mark.parametrize("spelling", ["{rank}{suit_letter}", "{rank}{suit_symbol}", "{rank_lower}{suit_lower}"])
-async def test_play_a_card_by_name(spelling: str, game_service: GameService,
+async def test_play_a_card_by_name(spelling: str, game_service: App,
                                    monkeypatch: pytest.MonkeyPatch) -> None:
     game = Game.from_code(CODE)
     slot = fitting_slot(game)
@@ -611,7 +592,7 @@ async def test_play_a_card_by_name(spelling: str, game_service: GameService,
 
 
 async def test_play_autocomplete_offers_the_free_cards(
-        game_service: GameService, monkeypatch: pytest.MonkeyPatch) -> None:
+        game_service: App, monkeypatch: pytest.MonkeyPatch) -> None:
     game = Game.from_code(CODE)
     free = [game.card_at(s) for s in game.playable_slots()]
     async with table(game_service, monkeypatch) as t:
@@ -628,7 +609,7 @@ async def test_play_autocomplete_offers_the_free_cards(
 
 
 async def test_an_abandoned_games_board_is_closed(
-        game_service: GameService, monkeypatch: pytest.MonkeyPatch) -> None:
+        game_service: App, monkeypatch: pytest.MonkeyPatch) -> None:
     async with table(game_service, monkeypatch) as t:
         old = await t.new_game()
         await t.new_game("TP1-E-AAAAAAC")  # no move yet: nothing to lose, so no question
@@ -639,7 +620,7 @@ async def test_an_abandoned_games_board_is_closed(
 
 
 async def test_play_a_card_that_does_not_fit_is_refused_privately(
-        game_service: GameService, monkeypatch: pytest.MonkeyPatch) -> None:
+        game_service: App, monkeypatch: pytest.MonkeyPatch) -> None:
     game = Game.from_code(CODE)
     card = game.card_at(unfitting_slot(game))
     async with table(game_service, monkeypatch) as t:
@@ -657,7 +638,7 @@ async def test_play_a_card_that_does_not_fit_is_refused_privately(
         assert len(t.public_messages()) == 1
 
 
-async def test_a_game_in_a_direct_message(game_service: GameService, monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_a_game_in_a_direct_message(game_service: App, monkeypatch: pytest.MonkeyPatch) -> None:
     game = Game.from_code(CODE)
     async with table(game_service, monkeypatch) as t:
         carol = t.env.create_user("carol")
@@ -666,11 +647,11 @@ async def test_a_game_in_a_direct_message(game_service: GameService, monkeypatch
         result, sent = await click(t.env, carol, result, button(result, command=str(fitting_slot(game))))
         assert sent.type == UPDATE_MESSAGE
         assert "Moves: 1" in text_of(result)
-        stored = await game_service.current_game(PlayerKey("discord", str(carol.id)))
+        stored = await game_service.games.current_game(PlayerKey("discord", str(carol.id)))
         assert stored is not None and stored.game.moves == 1
 
 
-async def test_rules_and_resume_without_a_game(game_service: GameService, monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_rules_and_resume_without_a_game(game_service: App, monkeypatch: pytest.MonkeyPatch) -> None:
     async with table(game_service, monkeypatch) as t:
         result, sent = await slash(t.env, t.alice, t.channel, "tripeaks rules")
         assert sent == Callback(CHANNEL_MESSAGE, ephemeral=True, v2=True)
@@ -682,7 +663,7 @@ async def test_rules_and_resume_without_a_game(game_service: GameService, monkey
         assert t.public_messages() == []
 
 
-async def test_a_sharded_bot_plays_the_same(game_service: GameService, monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_a_sharded_bot_plays_the_same(game_service: App, monkeypatch: pytest.MonkeyPatch) -> None:
     async with table(game_service, monkeypatch, discord_shard_count=2) as t:
         assert isinstance(t.env.bot, discord.AutoShardedClient)
         message = await t.new_game()
@@ -729,7 +710,7 @@ def card_places(message: Any) -> tuple[dict[int, tuple[int, int]], list[list[dic
 
 
 async def test_a_card_keeps_its_button_place_while_it_is_free(
-        game_service: GameService, monkeypatch: pytest.MonkeyPatch) -> None:
+        game_service: App, monkeypatch: pytest.MonkeyPatch) -> None:
     """Taps that remove cards (and draws) never move another free card's button: a peak a row, a greyed blank
     where a card went before a card still free, the rows below in place."""
     game = Game.from_code(CODE)
@@ -754,7 +735,7 @@ async def test_a_card_keeps_its_button_place_while_it_is_free(
         assert blanks_seen > 0
 
 
-async def test_play_a_rank_alone(game_service: GameService, monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_play_a_rank_alone(game_service: App, monkeypatch: pytest.MonkeyPatch) -> None:
     """``/tripeaks play K``: the only free card of that rank is played; with two free, a private message lists
     them and nothing is played."""
     async with table(game_service, monkeypatch) as t:

@@ -9,7 +9,6 @@ board is.
 
 from __future__ import annotations
 
-import asyncio
 import datetime as dt
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -24,13 +23,15 @@ import simcord
 from bot.adapters.discord.translator import DISCORD_LOCALES, valid_name
 from bot.adapters.discord.views import layout
 from bot.app import daily
+from bot.app.assembly import App
+from bot.app.commands import AskHint, Move, NewGame, Replay, Review, Share
 from bot.app.model import BoardRef, GameSnapshot, PlayerKey
-from bot.app.service import GameService
 from bot.i18n import translator
 from bot.render.commands import COMMAND_DESCRIPTIONS, command_names, rules_name
 from bot.render.replies import render_daily
 from core.deal import GameCode, Rules
 from core.game import DRAW, Game, Tap
+from tests.app_helpers import act
 from tests.core_helpers import winning_line
 from tests.discord_harness import (
     CHANNEL_MESSAGE,
@@ -38,6 +39,7 @@ from tests.discord_harness import (
     UPDATE_MESSAGE,
     Callback,
     Locales,
+    SlowApp,
     button,
     callbacks_since,
     click,
@@ -62,7 +64,7 @@ NO = "Keep playing"
 
 
 @pytest.fixture
-async def game_service(sqlite_template: Path, tmp_path: Path) -> AsyncIterator[GameService]:
+async def game_service(sqlite_template: Path, tmp_path: Path) -> AsyncIterator[App]:
     async with open_service(sqlite_template, tmp_path / "tripeaks.db") as service:
         yield service
 
@@ -81,7 +83,7 @@ class Table:
     alice: Any
     bob: Any
     locales: Locales
-    service: GameService
+    service: App
 
     def public_messages(self) -> list[discord.Message]:
         messages: list[discord.Message] = self.channel.history()
@@ -97,7 +99,7 @@ class Table:
         return result
 
     async def current(self, user: Any = None) -> GameSnapshot:
-        snapshot = await self.service.current_game(PlayerKey("discord", str((user or self.alice).id)))
+        snapshot = await self.service.games.current_game(PlayerKey("discord", str((user or self.alice).id)))
         assert snapshot is not None
         return snapshot
 
@@ -109,23 +111,6 @@ class Table:
                                    button(board, command=str(fitting[0]) if fitting else "d"))
         assert sent.type == UPDATE_MESSAGE and "Moves: 1" in text_of(result)
         return result
-
-
-class Slowed:
-    """The real service, but each tap on a board waits ``delay`` seconds of SimCord's virtual clock before it
-    reaches the service: a second click can then arrive before the first one is answered, as a quick double tap
-    does on a real network."""
-
-    def __init__(self, service: GameService, delay: float) -> None:
-        self._service = service
-        self.delay = delay
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._service, name)
-
-    async def act(self, *args: Any, **kwargs: Any) -> Any:
-        await asyncio.sleep(self.delay)
-        return await self._service.act(*args, **kwargs)
 
 
 #: Each of two quick clicks waits this long before it reaches the service: longer than SimCord runs the bot's
@@ -148,9 +133,9 @@ def followups_since(t: Table, mark: int) -> list[bool]:
 
 
 @asynccontextmanager
-async def table(service: GameService, monkeypatch: pytest.MonkeyPatch, *, slowed: bool = False) -> AsyncIterator[Table]:
+async def table(service: App, monkeypatch: pytest.MonkeyPatch, *, slowed: bool = False) -> AsyncIterator[Table]:
     locales = Locales(monkeypatch)
-    bot_service = cast(GameService, Slowed(service, CLICK_DELAY)) if slowed else service
+    bot_service = cast(App, SlowApp(service, CLICK_DELAY, only=(Move, AskHint, NewGame, Replay, Review, Share))) if slowed else service
     async with simcord.run(make_bot(bot_service)) as env:
         guild = env.create_guild()
         channel = guild.create_text_channel("general")
@@ -176,7 +161,7 @@ def fitting_pair(game: Game) -> tuple[int, int]:
 
 
 async def test_two_quick_card_taps_from_one_board_both_apply(
-        game_service: GameService, monkeypatch: pytest.MonkeyPatch) -> None:
+        game_service: App, monkeypatch: pytest.MonkeyPatch) -> None:
     game = Game.from_code(CODE)
     first, second = fitting_pair(game)
     async with table(game_service, monkeypatch, slowed=True) as t:
@@ -197,18 +182,20 @@ async def test_two_quick_card_taps_from_one_board_both_apply(
 
 
 async def test_a_double_click_on_new_game_with_moves_only_asks(
-        game_service: GameService, monkeypatch: pytest.MonkeyPatch) -> None:
+        game_service: App, monkeypatch: pytest.MonkeyPatch) -> None:
     async with table(game_service, monkeypatch) as t:
         board = await t.move(await t.new_game())
         playing = await t.current()
         before = components_of(t.message(board.id))
-        questions = []
-        for _ in range(2):
-            question, sent = await click(t.env, t.alice, board, button(board, command="n"))
-            assert sent == Callback(CHANNEL_MESSAGE, ephemeral=True, v2=True)
-            assert f"({CODE}, score 499, 1 move) will be abandoned" in text_of(question)
-            assert labels_of(question) == [YES, NO]
-            questions.append(question)
+        question, sent = await click(t.env, t.alice, board, button(board, command="n"))
+        assert sent == Callback(CHANNEL_MESSAGE, ephemeral=True, v2=True)
+        assert f"({CODE}, score 499, 1 move) will be abandoned" in text_of(question)
+        assert labels_of(question) == [YES, NO]
+        questions = [question]
+        # the second click of the double click: acknowledged, and the one question stands
+        mark = len(t.env.http_requests)
+        await t.alice.click(board, custom_id=button(board, command="n")["custom_id"])
+        assert [c.type for c in callbacks_since(t.env, mark)] == [DEFERRED_UPDATE]
         # neither click started anything, and the board still shows the game
         assert (await t.current()).game_id == playing.game_id
         assert components_of(t.message(board.id)) == before and len(t.public_messages()) == 1
@@ -223,16 +210,16 @@ async def test_a_double_click_on_new_game_with_moves_only_asks(
         closed = t.message(board.id)
         assert "This game was abandoned" in text_of(closed) and labels_of(closed) == []
         assert CODE in heading(closed) and "Moves: 1" in heading(closed)
-        # the second question's Yes starts nothing more, and says nothing: the click is acknowledged
+        # the question's Yes tapped again starts nothing more, and says nothing: the click is acknowledged
         mark = len(t.public_messages())
         mark_requests = len(t.env.http_requests)
-        await t.alice.click(questions[1], custom_id=button(questions[1], label=YES)["custom_id"])
+        await t.alice.click(questions[0], custom_id=button(questions[0], label=YES)["custom_id"])
         assert [c.type for c in callbacks_since(t.env, mark_requests)] == [DEFERRED_UPDATE]
         assert len(t.public_messages()) == mark and (await t.current()).game_id == started.game_id
 
 
 async def test_a_double_click_on_new_game_without_moves_starts_one_game(
-        game_service: GameService, monkeypatch: pytest.MonkeyPatch) -> None:
+        game_service: App, monkeypatch: pytest.MonkeyPatch) -> None:
     async with table(game_service, monkeypatch, slowed=True) as t:
         board = await t.new_game()
         new_game = button(board, command="n")["custom_id"]
@@ -252,7 +239,7 @@ async def test_a_double_click_on_new_game_without_moves_starts_one_game(
 
 
 async def test_a_click_on_an_old_board_gets_a_private_note_pointing_at_the_live_board(
-        game_service: GameService, monkeypatch: pytest.MonkeyPatch) -> None:
+        game_service: App, monkeypatch: pytest.MonkeyPatch) -> None:
     game = Game.from_code(CODE)
     async with table(game_service, monkeypatch) as t:
         old = await t.new_game()
@@ -289,7 +276,7 @@ async def _start_by(way: str, t: Table, board: Any) -> tuple[simcord.ResponseMes
 
 @pytest.mark.parametrize("way", ["slash new", "slash daily", "daily post", "board"])
 async def test_every_way_to_start_asks_first_over_a_game_with_moves(
-        way: str, game_service: GameService, monkeypatch: pytest.MonkeyPatch) -> None:
+        way: str, game_service: App, monkeypatch: pytest.MonkeyPatch) -> None:
     async with table(game_service, monkeypatch) as t:
         board = await t.move(await t.new_game())
         playing = await t.current()
@@ -321,7 +308,7 @@ async def test_every_way_to_start_asks_first_over_a_game_with_moves(
 
 
 async def test_the_question_says_when_the_game_is_in_another_channel(
-        game_service: GameService, monkeypatch: pytest.MonkeyPatch) -> None:
+        game_service: App, monkeypatch: pytest.MonkeyPatch) -> None:
     async with table(game_service, monkeypatch) as t:
         board = await t.move(await t.new_game())
         elsewhere = t.guild.create_text_channel("games")
@@ -338,7 +325,7 @@ async def test_the_question_says_when_the_game_is_in_another_channel(
 
 
 async def test_a_finished_board_keeps_its_result_replay_share_and_review(
-        game_service: GameService, monkeypatch: pytest.MonkeyPatch) -> None:
+        game_service: App, monkeypatch: pytest.MonkeyPatch) -> None:
     line = winning_line(CODE)
     won = Game.from_code(CODE)
     for action in line:
@@ -348,7 +335,7 @@ async def test_a_finished_board_keeps_its_result_replay_share_and_review(
         player = PlayerKey("discord", str(t.alice.id))
         game = await t.current()
         for action in line[:-1]:  # the game up to its last move, then that move on the board
-            game = await game_service.act(player, "alice", _command(game, action))
+            game = await act(game_service, player, "alice", _command(game, action))
         board, _ = await slash(t.env, t.alice, t.channel, "tripeaks resume")
         last = line[-1]
         assert isinstance(last, Tap)
@@ -377,7 +364,7 @@ async def test_a_finished_board_keeps_its_result_replay_share_and_review(
         assert text_of(review).startswith(f"### Review: {CODE}") and "Final score: 750" in text_of(review)
         # someone else's Share is theirs to make
         note, sent = await click(t.env, t.bob, finished, button(finished, label="Share"))
-        assert sent.ephemeral and note.content.startswith("This is alice's game")
+        assert sent.ephemeral and note.content.startswith("This is not your game")
         assert len(t.public_messages()) == 4  # the first board, the won board, the replay, the share
 
 
@@ -391,7 +378,7 @@ def _command(game: GameSnapshot, action: Any) -> Any:
 
 
 async def test_the_daily_started_again_shows_the_attempt_again(
-        game_service: GameService, monkeypatch: pytest.MonkeyPatch) -> None:
+        game_service: App, monkeypatch: pytest.MonkeyPatch) -> None:
     async with table(game_service, monkeypatch) as t:
         first, sent = await slash(t.env, t.alice, t.channel, "tripeaks daily")
         assert sent == Callback(CHANNEL_MESSAGE, ephemeral=False, v2=True)
@@ -407,7 +394,7 @@ async def test_the_daily_started_again_shows_the_attempt_again(
 
 
 @pytest.mark.parametrize(("rules", "winnable"), [("easy", True), ("classic", False)])
-async def test_new_takes_a_winnable_option(rules: str, winnable: bool, game_service: GameService,
+async def test_new_takes_a_winnable_option(rules: str, winnable: bool, game_service: App,
                                            monkeypatch: pytest.MonkeyPatch) -> None:
     async with table(game_service, monkeypatch) as t:
         result, sent = await slash(t.env, t.alice, t.channel, "tripeaks new", rules=rules, winnable=winnable)
@@ -421,7 +408,7 @@ async def test_new_takes_a_winnable_option(rules: str, winnable: bool, game_serv
 
 
 async def test_a_board_in_dms_carries_no_name_and_one_in_a_server_does(
-        game_service: GameService, monkeypatch: pytest.MonkeyPatch) -> None:
+        game_service: App, monkeypatch: pytest.MonkeyPatch) -> None:
     async with table(game_service, monkeypatch) as t:
         carol = t.env.create_user("carol")
         in_dm, _ = await slash(t.env, carol, None, "tripeaks new", code=CODE)
@@ -448,7 +435,7 @@ def test_discord_locales_cover_the_ten_languages() -> None:
                                discord.Locale.japanese: "ja"} == DISCORD_LOCALES
 
 
-async def test_a_brazilian_client_gets_portuguese(game_service: GameService,
+async def test_a_brazilian_client_gets_portuguese(game_service: App,
                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     tr = translator("pt_BR")
     async with table(game_service, monkeypatch) as t:
@@ -462,12 +449,12 @@ async def test_a_brazilian_client_gets_portuguese(game_service: GameService,
         manager = t.guild.create_role("mods", permissions=discord.Permissions(manage_guild=True))
         mod = t.guild.add_member(t.env.create_user("mod"), roles=[manager])
         await slash(t.env, mod, t.channel, "tripeaks subscribe")
-        (subscription,) = await game_service.daily_subscriptions()
+        (subscription,) = await game_service.subscriptions.all()
         assert subscription.locale == "pt_BR"
 
 
 async def test_the_command_tree_is_localised_for_the_new_languages(
-        game_service: GameService, monkeypatch: pytest.MonkeyPatch) -> None:
+        game_service: App, monkeypatch: pytest.MonkeyPatch) -> None:
     async with table(game_service, monkeypatch) as t:
         bot = t.env.bot
         assert isinstance(bot, discord.ext.commands.Bot)
@@ -490,7 +477,7 @@ async def test_the_command_tree_is_localised_for_the_new_languages(
         assert subcommands["new"].name_localizations[discord.Locale.brazil_portuguese] == "novo"
 
 
-async def test_quick_clicks_are_answered_once_each(game_service: GameService,
+async def test_quick_clicks_are_answered_once_each(game_service: App,
                                                    monkeypatch: pytest.MonkeyPatch) -> None:
     """Every click of a double tap gets exactly one interaction response (Discord shows an error otherwise)."""
     async with table(game_service, monkeypatch, slowed=True) as t:

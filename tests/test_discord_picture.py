@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 from PIL import Image
 
+from bot.app.assembly import App
 from bot.app.model import BoardStyle, GameSnapshot, PlayerKey, Settings
-from bot.app.service import GameService
 from bot.render.game import render_game
 from bot.render.picture import draw_table
 from bot.render.table import seen_table, table_alt
@@ -34,7 +34,7 @@ MEDIA_GALLERY = 12
 
 
 @pytest.fixture
-async def game_service(sqlite_template: Path, tmp_path: Path) -> AsyncIterator[GameService]:
+async def game_service(sqlite_template: Path, tmp_path: Path) -> AsyncIterator[App]:
     async with open_service(sqlite_template, tmp_path / "tripeaks.db", board=BoardStyle.PICTURE) as service:
         yield service
 
@@ -62,7 +62,7 @@ def expected_png(game: Game, settings: Settings = Settings()) -> bytes:  # noqa:
     return draw_table(seen_table(game, four_colour=settings.four_colour))
 
 
-async def test_a_new_game_shows_the_picture_in_its_container(game_service: GameService,
+async def test_a_new_game_shows_the_picture_in_its_container(game_service: App,
                                                              monkeypatch: pytest.MonkeyPatch) -> None:
     game = Game.from_code(CODE)
     async with table(game_service, monkeypatch) as t:
@@ -87,7 +87,7 @@ async def test_a_new_game_shows_the_picture_in_its_container(game_service: GameS
 
 
 async def test_the_board_setting_switches_the_live_board_to_text_and_back(
-        game_service: GameService, monkeypatch: pytest.MonkeyPatch) -> None:
+        game_service: App, monkeypatch: pytest.MonkeyPatch) -> None:
     async with table(game_service, monkeypatch) as t:
         board = await t.new_game()
         board, _ = await click(t.env, t.alice, board, button(board, command="d"))
@@ -95,7 +95,7 @@ async def test_the_board_setting_switches_the_live_board_to_text_and_back(
         assert "Board: picture" in text_of(panel)
         panel, sent = await click(t.env, t.alice, panel, button(panel, label="Text"))
         assert sent.type == UPDATE_MESSAGE and "Board: text" in text_of(panel)
-        settings = await game_service.get_settings(PlayerKey("discord", str(t.alice.id)))
+        settings = await game_service.players.get_settings(PlayerKey("discord", str(t.alice.id)))
         assert settings.board is BoardStyle.TEXT
         live = t.message(board.id)  # the live board, edited in place: the code block, no picture
         assert "```" in text_of(live) and galleries(live) == [] and live.attachments == []

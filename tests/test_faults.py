@@ -33,14 +33,15 @@ from telegram.request import HTTPXRequest
 
 from bot.adapters.telegram.sender import TelegramSender
 from bot.app import daily
+from bot.app.assembly import App
 from bot.app.codec import game_command
 from bot.app.daily_posts import MAX_ATTEMPTS, DailyPoster
 from bot.app.model import GameSnapshot, PlayerKey
-from bot.app.service import GameService
 from bot.store import engine as engine_module
 from bot.store.database import open_database
 from bot.store.schema import daily_posts
 from core.deal import GameCode
+from tests.app_helpers import act
 from tests.conftest import _asyncpg_dsn, fake_hint, fake_verdict
 from tests.fakes.telegram_bot_api import FakeBotAPI
 from tests.test_telegram_e2e import HANDLED, running_bot
@@ -51,16 +52,16 @@ CODE = "TP1-E-AAAAAAC"
 DAY = dt.date(2026, 11, 29)
 
 
-async def open_service(url: URL | str) -> GameService:
+async def open_service(url: URL | str) -> App:
     db = await open_database(url, migrate=False)
-    return GameService(db, owns_database=True, executor=ThreadPoolExecutor(2), hint_function=fake_hint,
+    return App(db, owns_database=True, executor=ThreadPoolExecutor(2), hint_function=fake_hint,
                        verdict_function=fake_verdict)
 
 
 class Player:
     """A player drawing and undoing in turn, who knows which of their actions were acknowledged."""
 
-    def __init__(self, service: GameService, number: int) -> None:
+    def __init__(self, service: App, number: int) -> None:
         self.service = service
         self.key = PlayerKey("telegram", str(9000 + number))
         self.name = f"p{number}"
@@ -69,13 +70,13 @@ class Player:
         self.failed = 0
 
     async def start(self) -> None:
-        self.shown = await self.service.new_game(self.key, self.name, code=CODE)
+        self.shown = await self.service.starts.new_game(self.key, self.name, code=CODE)
 
     async def tap(self) -> None:
         assert self.shown is not None
         word = "d" if self.shown.game.stock_left and self.acknowledged % 2 == 0 else "u"
         try:
-            self.shown = await self.service.act(self.key, self.name,
+            self.shown = await act(self.service, self.key, self.name,
                                                 game_command(self.shown.game_id, self.shown.version, word))
             self.acknowledged += 1
         except Exception:  # the connection died under this tap: no answer, so the player looks again
@@ -87,7 +88,7 @@ class Player:
 
     async def _reread(self) -> GameSnapshot | None:
         try:
-            return await self.service.current_game(self.key)
+            return await self.service.games.current_game(self.key)
         except Exception:
             return None
 
@@ -152,7 +153,7 @@ async def test_postgresql_connections_killed_under_load(postgres_migrated: URL) 
     check = await open_service(postgres_migrated)
     try:
         for player in players:
-            stored = await check.current_game(player.key)
+            stored = await check.games.current_game(player.key)
             assert stored is not None and player.shown is not None
             assert stored.version == player.shown.version
             assert stored.game.to_text() == player.shown.game.to_text()
@@ -208,7 +209,7 @@ async def test_sqlite_locked_by_another_process_for_a_few_seconds(sqlite_file: P
     check = await open_service(f"sqlite+aiosqlite:///{sqlite_file}")
     try:
         for player in players:
-            stored = await check.current_game(player.key)
+            stored = await check.games.current_game(player.key)
             assert stored is not None and stored.game.moves == 1
     finally:
         await check.close()
@@ -224,9 +225,9 @@ async def test_sqlite_locked_past_the_busy_timeout_is_a_clear_error_and_nothing_
         assert player.shown is not None
         holder = hold_lock(sqlite_file, 3)
         with pytest.raises(OperationalError, match="locked"):
-            await service.act(player.key, player.name, game_command(player.shown.game_id, player.shown.version, "d"))
+            await act(service, player.key, player.name, game_command(player.shown.game_id, player.shown.version, "d"))
         holder.wait(timeout=30)
-        current = await service.current_game(player.key)
+        current = await service.games.current_game(player.key)
         assert current is not None and current.game.moves == 0  # the refused tap changed nothing
         await player.tap()  # the lock is gone: the same tap again is applied
         assert player.acknowledged == 1
@@ -278,7 +279,7 @@ async def test_the_long_poll_failing_for_a_while_loses_no_update(api: FakeBotAPI
         failed_polls = [r for r in api.calls("getUpdates") if r.status and r.status >= 400]
         assert len(failed_polls) == 4
         for player in players:
-            stored = await service.current_game(PlayerKey("telegram", str(player.id)))
+            stored = await service.games.current_game(PlayerKey("telegram", str(player.id)))
             assert stored is not None and stored.game.moves == 1
         assert api.pending_updates() == []
 
@@ -315,7 +316,7 @@ async def poster_bot(api: FakeBotAPI) -> AsyncIterator[Bot]:
         yield client
 
 
-async def post_status(service: GameService) -> dict[int, tuple[str, str | None]]:
+async def post_status(service: App) -> dict[int, tuple[str, str | None]]:
     async with service.db.engine.connect() as connection:
         rows = (await connection.execute(select(daily_posts.c.subscription_id, daily_posts.c.status,
                                                 daily_posts.c.error))).all()
@@ -333,8 +334,8 @@ async def test_the_daily_poster_survives_timeouts_5xx_429_and_tells_a_gone_chat_
     try:
         ids = {}
         for group in (slow, flaky, limited, blocked, refused, *fine):
-            await service.subscribe("telegram", str(group.id), community=str(group.id), locale="en")
-        for subscription in await service.daily_subscriptions():
+            await service.subscriptions.subscribe("telegram", str(group.id), community=str(group.id), locale="en")
+        for subscription in await service.subscriptions.all():
             ids[int(subscription.channel_id)] = subscription.id
         api.delay_next("sendMessage", chat=slow, seconds=3, count=2)  # two timeouts, then it goes through
         api.inject_error("sendMessage", chat=flaky, error_code=500, description="Internal Server Error", count=2)
@@ -342,7 +343,7 @@ async def test_the_daily_poster_survives_timeouts_5xx_429_and_tells_a_gone_chat_
         api.set_member_status(blocked, None, "kicked")  # the bot was removed from the group
         api.inject_error("sendMessage", chat=refused, description="Bad Request: message text is empty")
         clock = Clock()
-        poster = DailyPoster(service, [TelegramSender(poster_bot)], post_time=dt.time(9, 0), clock=clock,
+        poster = DailyPoster(service.subscriptions, service.daily_codes.code, [TelegramSender(poster_bot)], post_time=dt.time(9, 0), clock=clock,
                              sleep=clock.sleep)
         order: list[int] = []
         original = api._m_send_message
@@ -375,10 +376,10 @@ async def test_a_chat_failing_every_time_gets_a_bounded_number_of_tries_a_round(
     group = api.group("Club")
     service = await open_service(db_file)
     try:
-        await service.subscribe("telegram", str(group.id), community=str(group.id), locale="en")
+        await service.subscriptions.subscribe("telegram", str(group.id), community=str(group.id), locale="en")
         api.inject_error("sendMessage", chat=group, error_code=502, description="Bad Gateway", count=100)
         clock = Clock()
-        poster = DailyPoster(service, [TelegramSender(poster_bot)], post_time=dt.time(9, 0), clock=clock,
+        poster = DailyPoster(service.subscriptions, service.daily_codes.code, [TelegramSender(poster_bot)], post_time=dt.time(9, 0), clock=clock,
                              sleep=clock.sleep)
         assert await poster.run_once() == 0
         assert len(api.calls("sendMessage", chat=group)) == MAX_ATTEMPTS
@@ -407,7 +408,7 @@ async def test_a_tap_whose_answer_keeps_failing_still_gets_its_board_edited(api:
         edited = await press.edited(timeout=30)
         assert "Score: 499" in edited.text
         await api.wait_until(lambda: press.update_id in HANDLED, timeout=30, what="the tap handled")
-        stored = await service.current_game(PlayerKey("telegram", str(player.id)))
+        stored = await service.games.current_game(PlayerKey("telegram", str(player.id)))
         assert stored is not None and stored.game.moves == 1
 
 

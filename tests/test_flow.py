@@ -1,12 +1,32 @@
-"""The one game flow (bot/app/flow.py) as the effects it returns, whatever the platform: a start sends a board (or
+"""The one door (bot/app/flow.py) as the effects it returns, whatever the platform: a start sends a board (or
 asks first), a tap edits the tapped board, a Yes sends the new board and names the game whose board to close, a
-refused card by name leaves the board alone, an error is a private line, and a double New game asks once where the
-platform wants it so."""
+refused card by name leaves the board alone, an error is a private line, and what must act once acts once, in the
+database: two apps on one database (two processes) receiving the two taps act once too."""
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import AsyncIterator
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+from sqlalchemy.engine import URL
+
+from bot.app.assembly import App
 from bot.app.codec import game_command
-from bot.app.commands import ConfirmStart, DealByCode, KeepPlaying, NewGame, Replay, Review, Share
+from bot.app.commands import (
+    Actor,
+    Begin,
+    ConfirmStart,
+    DealByCode,
+    KeepPlaying,
+    NewGame,
+    PlayCard,
+    Replay,
+    Review,
+    Share,
+    Surface,
+)
 from bot.app.effects import (
     Answer,
     EditBoard,
@@ -20,15 +40,19 @@ from bot.app.effects import (
     RedrawBoard,
     SendBoard,
 )
-from bot.app.errors import NotYourGame, StaleGame
-from bot.app.flow import Actor, Flow
+from bot.app.errors import NotYourGame
+from bot.app.flow import Flow
 from bot.app.model import GameSnapshot
-from bot.app.service import GameService
+from bot.app.outcomes import OutOfDate
+from bot.store.database import open_database
 from core.game import Game
+from tests.conftest import fake_hint, fake_verdict
 from tests.test_service import ALICE, BOB, WIN_CODE, win_game
 
 CODE = "TP1-E-AAAAAAB"
 ANN = Actor(ALICE, "Ann", chat_id="1")
+#: A platform whose tapped question may become the new board (Telegram)
+REUSING = Surface(reuse=True)
 
 
 def game_of(effects: list[Effect]) -> GameSnapshot:
@@ -38,122 +62,171 @@ def game_of(effects: list[Effect]) -> GameSnapshot:
     return effect.snapshot
 
 
+async def tap(flow: Flow, actor: Actor, command: object) -> list[Effect]:
+    """A tap on a board, on a platform that may redraw a tapped question into the new game's board."""
+    assert not isinstance(command, str)
+    return await flow.handle(actor, command, REUSING)  # type: ignore[arg-type]
+
+
 def fitting(code: str) -> int:
     game = Game.from_code(code)
     return next(slot for slot in game.playable_slots() if game.fits(slot))
 
 
-async def test_a_start_sends_a_board_and_a_start_over_a_game_with_moves_asks_first(service: GameService) -> None:
-    flow = Flow(service)
-    (sent,) = await flow.start(ANN, DealByCode(CODE))
+async def test_a_start_sends_a_board_and_a_start_over_a_game_with_moves_asks_first(service: App) -> None:
+    flow = service.flow
+    (sent,) = await flow.handle(ANN, Begin(DealByCode(CODE)))
     assert isinstance(sent, SendBoard) and not sent.reuse and sent.snapshot.replaced is None
     first = sent.snapshot
-    (moved,) = await flow.tap(ANN, game_command(first.game_id, first.version, str(fitting(CODE))))
+    (moved,) = await tap(flow, ANN, game_command(first.game_id, first.version, str(fitting(CODE))))
     assert isinstance(moved, EditBoard) and moved.snapshot.version == 1 and moved.notice is None
 
-    (asked,) = await flow.start(ANN, DealByCode(WIN_CODE))
+    (asked,) = await flow.handle(ANN, Begin(DealByCode(WIN_CODE)))
     assert isinstance(asked, Answer) and isinstance(asked.content, Question)
     assert asked.content.current.game_id == first.game_id and asked.content.request == DealByCode(WIN_CODE)
-    current = await service.current_game(ALICE)
+    current = await service.games.current_game(ALICE)
     assert current is not None and current.game_id == first.game_id
 
-    (kept,) = await flow.keep(ANN, KeepPlaying(first.game_id))
+    (kept,) = await flow.handle(ANN, KeepPlaying(first.game_id))
     assert isinstance(kept, EditMessage) and isinstance(kept.content, Kept)
     assert kept.content.game.game_id == first.game_id
 
     # Yes under the same question after No (two quick taps): the game goes on
-    assert await flow.start(ANN, ConfirmStart(first.game_id, DealByCode(WIN_CODE))) == []
-    current = await service.current_game(ALICE)
+    assert await flow.handle(ANN, ConfirmStart(first.game_id, DealByCode(WIN_CODE))) == []
+    current = await service.games.current_game(ALICE)
     assert current is not None and current.game_id == first.game_id and not current.abandoned
 
-    (asked,) = await flow.start(ANN, DealByCode(WIN_CODE))  # asked again: Yes starts it
+    (asked,) = await flow.handle(ANN, Begin(DealByCode(WIN_CODE)))  # asked again: Yes starts it
     assert isinstance(asked, Answer) and isinstance(asked.content, Question)
-    (started,) = await flow.start(ANN, ConfirmStart(first.game_id, DealByCode(WIN_CODE)))
+    (started,) = await flow.handle(ANN, ConfirmStart(first.game_id, DealByCode(WIN_CODE)))
     assert isinstance(started, SendBoard)
     assert started.snapshot.replaced is not None and started.snapshot.replaced.game_id == first.game_id
-    assert await flow.start(ANN, ConfirmStart(first.game_id, DealByCode(WIN_CODE))) == []  # Yes twice: one game
+    assert await flow.handle(ANN, ConfirmStart(first.game_id, DealByCode(WIN_CODE))) == []  # Yes twice: one game
 
 
-async def test_a_stale_tap_refreshes_the_board_and_says_why(service: GameService) -> None:
-    flow = Flow(service)
-    game = game_of(await flow.start(ANN, DealByCode(CODE)))
-    await flow.tap(ANN, game_command(game.game_id, 0, "d"))
-    (again,) = await flow.tap(ANN, game_command(game.game_id, 0, "d"))  # a double tap: the second is stale
+async def test_a_stale_tap_refreshes_the_board_and_says_why(service: App) -> None:
+    flow = service.flow
+    game = game_of(await flow.handle(ANN, Begin(DealByCode(CODE))))
+    await tap(flow, ANN, game_command(game.game_id, 0, "d"))
+    (again,) = await tap(flow, ANN, game_command(game.game_id, 0, "d"))  # a double tap: the second is stale
     assert isinstance(again, EditBoard) and again.snapshot.version == 1
-    assert again.notice is not None and isinstance(again.notice.error, StaleGame)
+    assert again.notice is not None and isinstance(again.notice.error, OutOfDate)
 
 
-async def test_errors_are_private_lines_and_nothing_else(service: GameService) -> None:
-    flow = Flow(service)
+async def test_errors_are_private_lines_and_nothing_else(service: App) -> None:
+    flow = service.flow
     game_id = await win_game(service)
-    (answer,) = await flow.tap(Actor(BOB, "Bob"), Review(game_id))
+    (answer,) = await tap(flow, Actor(BOB, "Bob"), Review(game_id))
     assert isinstance(answer, Answer) and isinstance(answer.content, Problem)
     assert isinstance(answer.content.error, NotYourGame)
 
 
-async def test_a_card_by_name_redraws_the_live_board_only_when_played(service: GameService) -> None:
-    flow = Flow(service)
-    await flow.start(ANN, DealByCode(CODE))
+async def test_a_card_by_name_redraws_the_live_board_only_when_played(service: App) -> None:
+    flow = service.flow
+    await flow.handle(ANN, Begin(DealByCode(CODE)))
     game = Game.from_code(CODE)
     unfitting = next(s for s in game.playable_slots() if not game.fits(s))
-    refused = await flow.play(ANN, str(game.card_at(unfitting)))
+    refused = await flow.handle(ANN, PlayCard(str(game.card_at(unfitting))))
     (ack,) = refused
     assert isinstance(ack, Answer) and isinstance(ack.content, PlayAck)
-    played = await flow.play(ANN, str(game.card_at(fitting(CODE))))
+    played = await flow.handle(ANN, PlayCard(str(game.card_at(fitting(CODE)))))
     assert [type(effect) for effect in played] == [Answer, RedrawBoard]
 
 
-async def test_new_game_asks_once_for_a_double_tap_where_the_platform_wants_it(service: GameService) -> None:
-    for once, second in ((None, 1), (3.0, 0)):
-        flow = Flow(service, ask_once_within=once)
-        game = game_of(await flow.start(ANN, DealByCode(CODE)))
-        moved = game_of(await flow.tap(ANN, game_command(game.game_id, 0, "d")))
-        tap = NewGame(game.game_id, moved.version)
-        assert len(await flow.tap(ANN, tap)) == 1  # the question
-        assert len(await flow.tap(ANN, tap)) == second
-        (kept,) = await flow.keep(ANN, KeepPlaying(game.game_id))
-        assert isinstance(kept, EditMessage)
-        await flow.start(ANN, DealByCode(CODE))  # asked again, then Yes
-        await flow.start(ANN, ConfirmStart(game.game_id, DealByCode(CODE)))
+async def test_new_game_tapped_twice_asks_once(service: App) -> None:
+    flow = service.flow
+    game = game_of(await flow.handle(ANN, Begin(DealByCode(CODE))))
+    moved = game_of(await tap(flow, ANN, game_command(game.game_id, 0, "d")))
+    new = NewGame(game.game_id, moved.version)
+    assert len(await tap(flow, ANN, new)) == 1  # the question
+    assert await tap(flow, ANN, new) == []  # the same tap again: the question is on its way
+    (kept,) = await flow.handle(ANN, KeepPlaying(game.game_id))
+    assert isinstance(kept, EditMessage)
+    (asked,) = await flow.handle(ANN, Begin(DealByCode(CODE)))  # asked again, then Yes
+    assert isinstance(asked, Answer) and isinstance(asked.content, Question)
+    (started,) = await flow.handle(ANN, ConfirmStart(game.game_id, DealByCode(CODE)))
+    assert isinstance(started, SendBoard)
 
 
-async def test_new_game_on_a_board_without_moves_may_reuse_the_tapped_message(service: GameService) -> None:
-    flow = Flow(service)
-    game = game_of(await flow.start(ANN, DealByCode(CODE)))
-    (started,) = await flow.tap(ANN, NewGame(game.game_id, game.version))
+async def test_new_game_on_a_board_without_moves_may_reuse_the_tapped_message(service: App) -> None:
+    flow = service.flow
+    game = game_of(await flow.handle(ANN, Begin(DealByCode(CODE))))
+    (started,) = await tap(flow, ANN, NewGame(game.game_id, game.version))
     assert isinstance(started, SendBoard) and started.reuse
 
 
-async def test_share_review_and_replay_tapped_twice_act_once(service: GameService) -> None:
+async def test_share_review_and_replay_tapped_twice_act_once(service: App) -> None:
     """Share posts one message and Review answers once for a double tap; the second Replay, once the deal is dealt
     again, does nothing (never "that board is not your current game" about a game of that very deal)."""
-    flow = Flow(service)
+    flow = service.flow
     game_id = await win_game(service)
-    first = await flow.tap(ANN, Share(game_id))
+    first = await tap(flow, ANN, Share(game_id))
     assert [type(e) for e in first] == [Post]
-    assert await flow.tap(ANN, Share(game_id)) == []
-    (review,) = await flow.tap(ANN, Review(game_id))
+    assert await tap(flow, ANN, Share(game_id)) == []
+    (review,) = await tap(flow, ANN, Review(game_id))
     assert isinstance(review, Answer)
-    assert await flow.tap(ANN, Review(game_id)) == []
-    (replayed,) = await flow.tap(ANN, Replay(game_id))
+    assert await tap(flow, ANN, Review(game_id)) == []
+    (replayed,) = await tap(flow, ANN, Replay(game_id))
     assert isinstance(replayed, SendBoard) and str(replayed.snapshot.game.code) == WIN_CODE
-    assert await flow.tap(ANN, Replay(game_id)) == []
-    current = await service.current_game(ALICE)
+    assert await tap(flow, ANN, Replay(game_id)) == []
+    current = await service.games.current_game(ALICE)
     assert current is not None and current.game_id == replayed.snapshot.game_id
 
 
-async def test_a_card_tapped_twice_is_played_once_without_a_word(service: GameService) -> None:
+async def test_a_card_tapped_twice_is_played_once_without_a_word(service: App) -> None:
     """The second tap of the same card (from the board it was on) shows the board as it stands, no refusal; a card
     that fitted before another card was played says the waste card changed."""
-    flow = Flow(service)
-    game = game_of(await flow.start(ANN, DealByCode(CODE)))
+    flow = service.flow
+    game = game_of(await flow.handle(ANN, Begin(DealByCode(CODE))))
     slot = fitting(CODE)
-    played = game_of(await flow.tap(ANN, game_command(game.game_id, 0, str(slot))))
-    (again,) = await flow.tap(ANN, game_command(game.game_id, 0, str(slot)))
+    played = game_of(await tap(flow, ANN, game_command(game.game_id, 0, str(slot))))
+    (again,) = await tap(flow, ANN, game_command(game.game_id, 0, str(slot)))
     assert isinstance(again, EditBoard) and again.notice is None
     assert again.snapshot.outcome is None and again.snapshot.version == played.version
     after = played.game
     stale = next(s for s in after.playable_slots() if not after.fits(s) and Game.from_code(CODE).fits(s))
-    (refused,) = await flow.tap(ANN, game_command(game.game_id, 0, str(stale)))
+    (refused,) = await tap(flow, ANN, game_command(game.game_id, 0, str(stale)))
     assert isinstance(refused, EditBoard) and refused.snapshot.waste_changed
     assert refused.snapshot.outcome is not None and not refused.snapshot.outcome.ok
+
+
+# --- once, across processes ---------------------------------------------------------------------------------------
+
+
+@pytest.fixture
+async def other(db_url: URL) -> AsyncIterator[App]:
+    """A second bot process's application on the same database: its own engine and connections, no memory shared
+    with the ``service`` fixture's."""
+    db = await open_database(db_url, migrate=False)
+    with ThreadPoolExecutor(1) as executor:
+        async with App(db, executor=executor, hint_function=fake_hint, verdict_function=fake_verdict) as app:
+            yield app
+    await db.close()
+
+
+async def test_share_and_review_tapped_twice_in_two_processes_act_once(service: App, other: App) -> None:
+    game_id = await win_game(service)
+    shares = await asyncio.gather(service.flow.handle(ANN, Share(game_id)), other.flow.handle(ANN, Share(game_id)))
+    assert sorted(len(effects) for effects in shares) == [0, 1]
+    reviews = await asyncio.gather(service.flow.handle(ANN, Review(game_id)), other.flow.handle(ANN, Review(game_id)))
+    assert sorted(len(effects) for effects in reviews) == [0, 1]
+
+
+async def test_no_in_one_process_then_yes_in_another_keeps_the_game(service: App, other: App) -> None:
+    game = game_of(await service.flow.handle(ANN, Begin(DealByCode(CODE))))
+    await tap(service.flow, ANN, game_command(game.game_id, 0, "d"))
+    (asked,) = await service.flow.handle(ANN, Begin(DealByCode(WIN_CODE)))
+    assert isinstance(asked, Answer) and isinstance(asked.content, Question)
+    (kept,) = await service.flow.handle(ANN, KeepPlaying(game.game_id))
+    assert isinstance(kept, EditMessage)
+    assert await other.flow.handle(ANN, ConfirmStart(game.game_id, DealByCode(WIN_CODE))) == []
+    current = await other.games.current_game(ALICE)
+    assert current is not None and current.game_id == game.game_id and not current.abandoned
+
+
+async def test_new_game_tapped_twice_in_two_processes_asks_once(service: App, other: App) -> None:
+    game = game_of(await service.flow.handle(ANN, Begin(DealByCode(CODE))))
+    moved = game_of(await tap(service.flow, ANN, game_command(game.game_id, 0, "d")))
+    new = NewGame(game.game_id, moved.version)
+    answers = await asyncio.gather(tap(service.flow, ANN, new), tap(other.flow, ANN, new))
+    assert sorted(len(effects) for effects in answers) == [0, 1]

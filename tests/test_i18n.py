@@ -456,7 +456,7 @@ CONTEXT_DEPENDENT = [
     "Your TriPeaks statistics", "daily deal of {date}",
     "✗ not won", "⏳ still playing", "💡 hints", "↶ undos", "score {score} · {moves} move · {time}",
     "This deal could not be won",
-    "These are {name}'s settings: only they can change them",
+    "Only the player this message answers can use its buttons", "This is not your game; start your own with {command}",
     "Only a member with the Manage Server permission can change the daily posts",
     "Daily posts and leaderboards are for groups, not private chats",
 ]

@@ -1,6 +1,7 @@
 """The layers, checked from the code's imports: core imports nothing of the bot; adapters import neither SQLAlchemy
 nor the store; only the store (and the migrations) import SQLAlchemy; only the Discord adapter imports discord, only
-the Telegram adapter imports telegram; the app imports neither the renderer nor an adapter; the renderer draws typed
+the Telegram adapter imports telegram; adapters use the application only through its door (the flow, commands,
+effects, the codec); the app imports neither the renderer nor an adapter; the renderer draws typed
 commands and never encodes them (only adapters import the payload codec's ``encode``); no module imports another
 that imports it back, however indirectly; no class is put together from two or more of the project's classes
 (collaborators are passed in, not mixed in); and no module of the bot is over :data:`MAX_LINES` lines (one that grows
@@ -84,6 +85,19 @@ def test_the_app_and_the_renderer_know_no_adapter(name: str) -> None:
 @pytest.mark.parametrize("name", sorted(n for n in MODULES if under(n, "bot.app")))
 def test_the_app_imports_no_renderer_and_no_adapter(name: str) -> None:
     assert not any(under(imported, "bot.render") or under(imported, "bot.adapters") for imported in IMPORTS[name])
+
+
+#: What an adapter may import of the application: the one door, what goes in (commands), what comes out (effects)
+#: and the button payloads; a daily-post sender implements the poster's port besides.
+ADAPTER_DOOR = ("bot.app.flow", "bot.app.commands", "bot.app.effects", "bot.app.codec")
+SENDER_PORT = ("bot.app.daily_posts", "bot.app.daily")
+
+
+@pytest.mark.parametrize("name", sorted(n for n in MODULES if under(n, "bot.adapters")))
+def test_adapters_use_the_application_only_through_its_door(name: str) -> None:
+    allowed = ADAPTER_DOOR + (SENDER_PORT if name.endswith(".sender") else ())
+    used = {imported for imported in IMPORTS[name] if under(imported, "bot.app")}
+    assert all(any(under(imported, door) for door in allowed) for imported in used), used
 
 
 @pytest.mark.parametrize("name", sorted(n for n in MODULES if under(n, "bot.render")))

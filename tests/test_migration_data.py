@@ -19,13 +19,14 @@ from typing import Any
 from sqlalchemy import inspect
 from sqlalchemy.engine import URL
 
+from bot.app.assembly import App
 from bot.app.codec import game_command
 from bot.app.model import PlayerKey
-from bot.app.service import GameService
 from bot.store.database import open_database
 from bot.store.engine import create_engine
 from bot.store.migrate import downgrade_database, revisions, upgrade_database
 from core.game import DRAW, Action, Game, Status, Tap
+from tests.app_helpers import act
 from tests.conftest import fake_hint, fake_verdict
 
 Schema = dict[str, tuple[str, ...]]
@@ -72,16 +73,16 @@ async def fill(url: URL) -> None:
     db = await open_database(url, migrate=False)
     try:
         with ThreadPoolExecutor(2) as executor:
-            async with GameService(db, executor=executor, hint_function=fake_hint, verdict_function=fake_verdict,
+            async with App(db, executor=executor, hint_function=fake_hint, verdict_function=fake_verdict,
                                    clock=lambda: dt.datetime(2026, 12, 1, 12, tzinfo=dt.UTC)) as service:
                 await _fill(service)
     finally:
         await db.close()
 
 
-async def _play(service: GameService, player: PlayerKey, snapshot: Any, words: list[str]) -> Any:
+async def _play(service: App, player: PlayerKey, snapshot: Any, words: list[str]) -> Any:
     for word in words:
-        snapshot = await service.act(player, player.user_id, game_command(snapshot.game_id, snapshot.version, word))
+        snapshot = await act(service, player, player.user_id, game_command(snapshot.game_id, snapshot.version, word))
     return snapshot
 
 
@@ -97,26 +98,26 @@ def _line_to_the_end(code: str) -> list[str]:
     return words
 
 
-async def _fill(service: GameService) -> None:
+async def _fill(service: App) -> None:
     names = ["ann", "bob", "cy", "dee", "eve", "fay"]
     for platform in ("telegram", "discord"):
         for i, name in enumerate(names):
             player = PlayerKey(platform, f"{platform[0]}{i}")
-            await service.update_settings(player, name=f"{name} {platform}", language=["uk", "ja", None][i % 3],
+            await service.players.update_settings(player, name=f"{name} {platform}", language=["uk", "ja", None][i % 3],
                                           explain_refusals=i % 2 == 0, default_rules=["easy", "classic"][i % 2])
             code = f"TP1-{'EC'[i % 2]}-AAAAAA{'BCDEFG'[i]}"
-            finished = await service.new_game(player, player.user_id, code=code, chat_id=f"chat{i}")
+            finished = await service.starts.new_game(player, player.user_id, code=code, chat_id=f"chat{i}")
             await _play(service, player, finished, ["d", "u"] + _line_to_the_end(code))
             board = "-100" if i % 2 else "-200"
-            attempt = await service.new_daily_game(player, player.user_id, DAY, chat_id=board, community=board)
+            attempt = await service.starts.new_daily_game(player, player.user_id, DAY, chat_id=board, community=board)
             attempt = await _play(service, player, attempt, ["h", "d"] + (["d"] * (i + 1)))  # no undo in the daily
             if i % 3 == 0:  # abandoned for another game, which stays in progress with a few moves
-                playing = await service.new_game(player, player.user_id, code="TP1-E-AAAABAA")
+                playing = await service.starts.new_game(player, player.user_id, code="TP1-E-AAAABAA")
                 await _play(service, player, playing, ["d", "d", "u"])
         for i in range(3):
             channel = f"-10{i}"
-            await service.subscribe(platform, channel, community=channel, locale=["en", "de", "pt_BR"][i], by=f"admin{i}")
-            subscription = next(found for found in await service.daily_subscriptions((platform,))
+            await service.subscriptions.subscribe(platform, channel, community=channel, locale=["en", "de", "pt_BR"][i], by=f"admin{i}")
+            subscription = next(found for found in await service.subscriptions.all((platform,))
                                 if found.channel_id == channel)
             now = dt.datetime(2026, 12, 1, 9, i, tzinfo=dt.UTC)
             assert await service.subscriptions.claim(subscription.id, DAY, now, dt.timedelta(minutes=5))

@@ -11,8 +11,8 @@ import pytest
 from PIL import Image
 
 from bot.app import errors
+from bot.app.assembly import App
 from bot.app.model import BoardStyle, GameSnapshot, PlayerKey, Settings
-from bot.app.service import GameService
 from bot.i18n import SUPPORTED_LOCALES
 from bot.render.game import render_game
 from bot.render.picture import (
@@ -200,15 +200,15 @@ def test_the_view_carries_the_table_and_its_alt_in_every_language() -> None:
     assert "K♣ (hint)" in table_alt(seen_table(game, Tap(21)), "en")
 
 
-async def test_the_board_setting_round_trips(service: GameService) -> None:
-    assert (await service.get_settings(ALICE)).board is BoardStyle.PICTURE  # the default
-    settings = await service.update_settings(ALICE, board=BoardStyle.TEXT, four_colour=True)
+async def test_the_board_setting_round_trips(service: App) -> None:
+    assert (await service.players.get_settings(ALICE)).board is BoardStyle.PICTURE  # the default
+    settings = await service.players.update_settings(ALICE, board=BoardStyle.TEXT, four_colour=True)
     assert settings.board is BoardStyle.TEXT and settings.four_colour
-    assert await service.get_settings(ALICE) == settings
-    snapshot = await service.new_game(ALICE, "Alice")
+    assert await service.players.get_settings(ALICE) == settings
+    snapshot = await service.starts.new_game(ALICE, "Alice")
     assert snapshot.settings.board is BoardStyle.TEXT and snapshot.settings.four_colour  # read with the game
-    assert (await service.update_settings(ALICE, board="picture")).board is BoardStyle.PICTURE
+    assert (await service.players.update_settings(ALICE, board="picture")).board is BoardStyle.PICTURE
     with pytest.raises(errors.BadPayload):
-        await service.update_settings(ALICE, board="photo")
+        await service.players.update_settings(ALICE, board="photo")
     with pytest.raises(errors.BadPayload):
-        await service.update_settings(ALICE, four_colour="yes")
+        await service.players.update_settings(ALICE, four_colour="yes")

@@ -28,8 +28,8 @@ from bot.app.commands import (
     WinnableOnly,
 )
 from bot.app.daily import DailyResult
-from bot.app.errors import NotCurrentGame
 from bot.app.model import DealVerdict, GameSnapshot, Hint, Offers, PlayerKey, Settings, Stats
+from bot.app.outcomes import OldBoard
 from bot.i18n import SUPPORTED_LOCALES, translator
 from bot.render.console import console_rows
 from bot.render.endings import render_review, render_share, share_text
@@ -327,7 +327,7 @@ def test_the_welcome_is_short_with_play_daily_and_rules() -> None:
         view = render_welcome(locale)
         assert len(view_as_text(view)) < 500 and len((view.status or "").split("\n")) <= 4
         assert [decode(payload_of(b)) for b in view.all_buttons()] == [Begin(RandomDeal()), Begin(DailyDeal()),
-                                                                   ShowRules()]
+                                                                   ShowRules(play=True)]
         assert all(telegram_row_fits([b.label for b in row]) for row in telegram_rows(view))
 
 
@@ -383,7 +383,7 @@ def test_a_hidden_code_is_named_by_its_day_in_every_view_of_the_game(locale: str
                  render_share(snapshot, locale, replay=None, challenge=True),
                  render_confirm_start(snapshot, RandomDeal(), locale, elsewhere=False)]
         texts = [str(view) for view in views]
-        texts.append(error_text(NotCurrentGame(snapshot), locale))
+        texts.append(error_text(OldBoard(snapshot), locale))
         texts.append(str(render_offers(Offers(snapshot, None, day), locale, lambda request: repr(request))))
         texts.append(share_text(snapshot, locale, replay=None))
         for text in texts:

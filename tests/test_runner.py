@@ -25,8 +25,8 @@ import pytest
 from sqlalchemy.engine import make_url
 
 from bot import reachable, runner
+from bot.app.assembly import App
 from bot.app.model import PlayerKey
-from bot.app.service import GameService
 from bot.config import Config, TokenRejected
 from bot.store.database import open_database
 from tests.conftest import PostgresServer
@@ -80,8 +80,8 @@ async def test_run_serves_telegram_and_stops_cleanly(tmp_path: Path, stop_signal
     assert any(entry["message"].startswith("telegram started, inline mode off (@BotFather /setinline")
                for entry in entries)
     # the tap is on disk after the stop
-    async with GameService(await open_database(database, migrate=False), owns_database=True) as service:
-        stored = await service.current_game(PlayerKey("telegram", str(ann.id)))
+    async with App(await open_database(database, migrate=False), owns_database=True) as service:
+        stored = await service.games.current_game(PlayerKey("telegram", str(ann.id)))
     assert stored is not None and stored.game.moves == 1 and stored.game.score == 499
 
 

@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 from sqlalchemy import URL
 
+from bot.app.assembly import App
 from bot.app.model import PlayerKey
-from bot.app.service import GameService
 from bot.store.database import open_database
 from bot.store.migrate import upgrade_database
 from core.game import Action, Game
@@ -34,11 +34,12 @@ import asyncio, datetime as dt, sys
 from bot.app.codec import game_command
 from bot.app.daily_posts import DailyPoster
 from bot.app.model import PlayerKey
-from bot.app.errors import StaleGame
-from bot.app.service import GameService
+from bot.app.outcomes import OutOfDate
+from bot.app.assembly import App
 from bot.store.database import open_database
 from core.deal import GameCode
 from core.game import Draw, Tap
+from tests.app_helpers import act
 
 url, game_id, name, day = sys.argv[1], int(sys.argv[2]), sys.argv[3], dt.date.fromisoformat(sys.argv[4])
 
@@ -52,22 +53,20 @@ async def the_code(day):
     return GameCode.parse(sys.argv[5])
 
 async def main():
-    async with GameService(await open_database(url, migrate=False), owns_database=True) as service:
-        poster = DailyPoster(service, [PrintingSender()], post_time=dt.time(9, 0),
-                             clock=lambda: dt.datetime.combine(day, dt.time(9, 30), tzinfo=dt.UTC),
-                             code_for=the_code)
+    async with App(await open_database(url, migrate=False), owns_database=True) as service:
+        poster = DailyPoster(service.subscriptions, the_code, [PrintingSender()], post_time=dt.time(9, 0),
+                             clock=lambda: dt.datetime.combine(day, dt.time(9, 30), tzinfo=dt.UTC))
         posting = asyncio.create_task(poster.run_once())
         player = PlayerKey("telegram", "42")
         while True:
-            snapshot = await service.game(game_id)
+            snapshot = await service.games.game(game_id)
             game = snapshot.game
             if game.is_over:
                 break
             fitting = [s for s in game.playable_slots() if game.fits(s)]
             action = Tap(fitting[0]) if fitting else Draw()
-            try:
-                done = await service.act(player, "Ann", game_command(game_id, snapshot.version, str(action)))
-            except StaleGame:
+            done = await act(service, player, "Ann", game_command(game_id, snapshot.version, str(action)))
+            if isinstance(done, OutOfDate):
                 continue
             if done.outcome is None or not done.outcome.ok:
                 continue  # a card from a board the other process had moved on from, no longer legal: refused
@@ -88,9 +87,9 @@ def shared_database(postgres_server: PostgresServer) -> Iterator[URL]:
 async def test_two_processes_share_one_game_and_one_daily_post(shared_database: URL) -> None:
     url = shared_database
     await upgrade_database(url)
-    async with GameService(await open_database(url, migrate=False), owns_database=True) as service:
-        game_id = (await service.new_game(PLAYER, "Ann", code=CODE)).game_id
-        assert await service.subscribe("telegram", "-100", community="-100", locale="en")
+    async with App(await open_database(url, migrate=False), owns_database=True) as service:
+        game_id = (await service.starts.new_game(PLAYER, "Ann", code=CODE)).game_id
+        assert await service.subscriptions.subscribe("telegram", "-100", community="-100", locale="en")
 
     argv = [url.render_as_string(hide_password=False), str(game_id)]
     children = [
@@ -111,8 +110,8 @@ async def test_two_processes_share_one_game_and_one_daily_post(shared_database: 
     versions = [version for version, _ in acks]
     assert versions == list(range(1, len(acks) + 1))
     # the stored game is exactly the acknowledged actions replayed in order: nothing lost
-    async with GameService(await open_database(url, migrate=False), owns_database=True) as service:
-        stored = await service.game(game_id)
+    async with App(await open_database(url, migrate=False), owns_database=True) as service:
+        stored = await service.games.game(game_id)
         assert stored.version == len(acks)
         replay = Game.from_code(CODE)
         for _, action in acks:

@@ -19,6 +19,7 @@ from aiohttp import web
 
 from bot import cli, logs, runner
 from bot.config import Config, TokenRejected, load_config, redact, register_secret
+from tests.app_helpers import act
 from tests.fakes.telegram_bot_api import FakeBotAPI
 
 REPO = Path(__file__).resolve().parent.parent
@@ -321,16 +322,16 @@ async def test_a_name_with_control_characters_is_cleaned_and_every_command_works
         service: object, name: str) -> None:
     """A display name holding a NUL byte (which PostgreSQL refuses), a newline, an escape, a bidi override or a
     lone surrogate: every command still works and the stored name is clean and bounded."""
+    from bot.app.assembly import App
     from bot.app.commands import Move
     from bot.app.model import NAME_MAX, PlayerKey
-    from bot.app.service import GameService
     from core.game import Draw
 
-    assert isinstance(service, GameService)
+    assert isinstance(service, App)
     player = PlayerKey("telegram", "77")
-    started = await service.new_game(player, name)
-    moved = await service.act(player, name, Move(started.game_id, started.version, Draw()))
-    await service.update_settings(player, name=name, explain_refusals=False)
+    started = await service.starts.new_game(player, name)
+    moved = await act(service, player, name, Move(started.game_id, started.version, Draw()))
+    await service.players.update_settings(player, name=name, explain_refusals=False)
     assert moved.game.moves == 1
     stored = moved.owner_name
     assert stored and len(stored) <= NAME_MAX

@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pytest
 
+from bot.app.assembly import App
 from bot.app.model import PlayerKey
-from bot.app.service import GameService
 from bot.store.database import open_database
 from tests.processes import descendants, in_group, still_running
 
@@ -40,8 +40,8 @@ async def stored_moves(tmp_path: Path, user: str) -> int | None:
     if not (tmp_path / "games.db").exists():
         return None
     try:
-        async with GameService(await open_database(url, migrate=False), owns_database=True) as service:
-            stored = await service.current_game(PlayerKey("console", user))
+        async with App(await open_database(url, migrate=False), owns_database=True) as service:
+            stored = await service.games.current_game(PlayerKey("console", user))
     except Exception:  # not migrated yet
         return None
     return None if stored is None else stored.game.moves

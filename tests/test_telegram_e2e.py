@@ -1,5 +1,5 @@
 """The Telegram bot end to end: the real python-telegram-bot Application built by ``bot.adapters.telegram.app``, over real
-HTTP, against the fake Bot API server on 127.0.0.1, with the real GameService on a SQLite file.
+HTTP, against the fake Bot API server on 127.0.0.1, with the real App on a SQLite file.
 
 Every test looks at what a player sees: the messages in the chat (text after Telegram's HTML parsing, the inline
 keyboard), the toasts that answer taps, and the command menus. The expected game messages are the renderer's view
@@ -28,11 +28,11 @@ from telegram.ext import TypeHandler
 
 from bot.adapters.telegram.app import build_application, start, stop
 from bot.adapters.telegram.keyboard import keyboard, message_text
+from bot.app.assembly import App
 from bot.app.codec import decode, encode, game_command
 from bot.app.commands import AskHint, Move, NewGame, PlayDaily
 from bot.app.errors import BadPayload, CardNotInPlay, DailyOver, GameNotFound, NoActiveGame, NotYourGame
 from bot.app.model import BoardStyle, DealVerdict, GameSnapshot, PlayerKey, Settings, Stats
-from bot.app.service import GameService
 from bot.config import Config
 from bot.render.commands import command_description
 from bot.render.game import play_ack, render_game
@@ -101,14 +101,14 @@ async def _note_handled(update: Update, context: object) -> None:
 
 
 @asynccontextmanager
-async def running_bot(api: FakeBotAPI, db_url: str, **settings: Any) -> AsyncIterator[GameService]:
+async def running_bot(api: FakeBotAPI, db_url: str, **settings: Any) -> AsyncIterator[App]:
     """A whole bot process: the service on the database file and the Application on the fake Bot API, started as
     the runner starts it; stopped and closed on leaving."""
     config = Config(telegram_token=api.token, telegram_api_url=api.base_url, **settings)
     db = await open_database(db_url, migrate=False)
     with ThreadPoolExecutor(2) as executor:
-        service = GameService(db, executor=executor, hint_function=fake_hint, verdict_function=fake_verdict)
-        app = build_application(service, config)
+        service = App(db, executor=executor, hint_function=fake_hint, verdict_function=fake_verdict)
+        app = build_application(service.flow, config)
         # after the bot's own handlers are done with an update, note it (a later group runs after them)
         app.add_handler(TypeHandler(Update, _note_handled), group=99)
         await start(app)
@@ -131,7 +131,7 @@ TEXT_BOARD = Settings(board=BoardStyle.TEXT)
 
 
 @pytest.fixture
-async def service(api: FakeBotAPI, db_url: str, no_errors_logged: None) -> AsyncIterator[GameService]:
+async def service(api: FakeBotAPI, db_url: str, no_errors_logged: None) -> AsyncIterator[App]:
     async with running_bot(api, db_url) as running:
         yield running
 
@@ -245,7 +245,7 @@ def assert_all_answered(api: FakeBotAPI) -> None:
 
 
 async def test_a_new_game_by_command_shows_the_deal_with_a_button_per_free_card(
-        api: FakeBotAPI, service: GameService) -> None:
+        api: FakeBotAPI, service: App) -> None:
     alice = api.user("Alice")
     chat = api.private_chat(alice)
     message = await command(api, alice, chat, f"{NEW} {CODE}")
@@ -269,12 +269,12 @@ async def test_a_new_game_by_command_shows_the_deal_with_a_button_per_free_card(
     # no row is wider than a 360-px phone shows whole
     assert all(telegram_row_fits([label for label, _ in row]) for row in message.keyboard)
 
-    snapshot = await service.current_game(PlayerKey("telegram", str(alice.id)))
+    snapshot = await service.games.current_game(PlayerKey("telegram", str(alice.id)))
     assert snapshot is not None and snapshot.game_id == game_id and str(snapshot.game.code) == CODE
 
 
 async def test_tripeaks_classic_deals_under_classic_rules_and_a_bad_code_is_explained(
-        api: FakeBotAPI, service: GameService) -> None:
+        api: FakeBotAPI, service: App) -> None:
     alice = api.user("Alice")
     chat = api.private_chat(alice)
     message = await command(api, alice, chat, f"{NEW} classic")
@@ -286,7 +286,7 @@ async def test_tripeaks_classic_deals_under_classic_rules_and_a_bad_code_is_expl
     assert reply.keyboard == []
 
 
-async def test_a_legal_tap_is_answered_and_the_message_edited_in_place(api: FakeBotAPI, service: GameService) -> None:
+async def test_a_legal_tap_is_answered_and_the_message_edited_in_place(api: FakeBotAPI, service: App) -> None:
     alice = api.user("Alice")
     chat = api.private_chat(alice)
     message = await command(api, alice, chat, f"{NEW} {CODE}")
@@ -315,7 +315,7 @@ def card_cell_on_waste(message: StoredMessage) -> Card:
 
 
 async def test_a_refused_tap_says_why_in_the_toast_and_changes_nothing(
-        api: FakeBotAPI, service: GameService) -> None:
+        api: FakeBotAPI, service: App) -> None:
     alice = api.user("Alice")
     chat = api.private_chat(alice)
     message = await command(api, alice, chat, f"{NEW} {CODE}")
@@ -343,7 +343,7 @@ async def test_a_refused_tap_says_why_in_the_toast_and_changes_nothing(
     assert_all_answered(api)
 
 
-async def test_the_hinted_card_is_blue_and_the_others_that_fit_green(api: FakeBotAPI, service: GameService) -> None:
+async def test_the_hinted_card_is_blue_and_the_others_that_fit_green(api: FakeBotAPI, service: App) -> None:
     alice = api.user("Alice")
     chat = api.private_chat(alice)
     message = await command(api, alice, chat, f"{NEW} {CODE}")
@@ -361,7 +361,7 @@ async def test_the_hinted_card_is_blue_and_the_others_that_fit_green(api: FakeBo
     assert_all_answered(api)
 
 
-async def test_draw_then_undo(api: FakeBotAPI, service: GameService) -> None:
+async def test_draw_then_undo(api: FakeBotAPI, service: App) -> None:
     alice = api.user("Alice")
     chat = api.private_chat(alice)
     message = await command(api, alice, chat, f"{NEW} {CODE}")
@@ -389,7 +389,7 @@ async def test_draw_then_undo(api: FakeBotAPI, service: GameService) -> None:
     assert_all_answered(api)
 
 
-async def test_a_scripted_deal_played_to_a_win_by_tapping(api: FakeBotAPI, service: GameService) -> None:
+async def test_a_scripted_deal_played_to_a_win_by_tapping(api: FakeBotAPI, service: App) -> None:
     alice = api.user("Alice")
     chat = api.private_chat(alice)
     message = await command(api, alice, chat, f"{NEW} {WIN_CODE}")
@@ -402,7 +402,7 @@ async def test_a_scripted_deal_played_to_a_win_by_tapping(api: FakeBotAPI, servi
         outcome = game.push(action)
 
     assert game.status is Status.WON
-    verdict = (await service.game(game_id)).verdict  # what the solver said of the deal is the service's business
+    verdict = (await service.games.game(game_id)).verdict  # what the solver said of the deal is the service's business
     won = expected_view(game, game_id, len(winning_line(WIN_CODE)), outcome=outcome, verdict=verdict)
     assert_shows(message, won)
     assert f"You won! Final score: {game.score}" in message.text
@@ -430,7 +430,7 @@ async def test_a_scripted_deal_played_to_a_win_by_tapping(api: FakeBotAPI, servi
 # --- other players, groups, tampering ----------------------------------------------------------------------------
 
 
-async def test_a_group_with_two_players_each_playing_their_own_game(api: FakeBotAPI, service: GameService) -> None:
+async def test_a_group_with_two_players_each_playing_their_own_game(api: FakeBotAPI, service: App) -> None:
     alice = api.user("Alice")
     bob = api.user("Bob", language_code="ja")
     group = api.group("Cards night", members=[alice, bob])
@@ -444,13 +444,13 @@ async def test_a_group_with_two_players_each_playing_their_own_game(api: FakeBot
 
     # Bob taps Alice's game: a toast in Bob's language, and nothing changes
     answer, unchanged = await tap(api, bob, group, alice_game, data_for(alice_game, DRAW))
-    assert answer.text == error_text(NotYourGame("Alice"), "ja", NEW)
-    assert "Alice" in answer.text
+    assert answer.text == error_text(NotYourGame(), "ja", NEW)
+    assert "Alice" not in answer.text  # the toast names nobody: a forged id learns nothing
     assert unchanged.edit_count == 0 and unchanged.text == alice_game.text
 
     # and Alice taps Bob's
     answer, unchanged = await tap(api, alice, group, bob_game, data_for(bob_game, DRAW))
-    assert answer.text == "This is Bob's game; start your own with /tripeaks"
+    assert answer.text == "This is not your game; start your own with /tripeaks"
     assert unchanged.edit_count == 0
 
     # each plays their own
@@ -464,20 +464,20 @@ async def test_a_group_with_two_players_each_playing_their_own_game(api: FakeBot
 
 
 async def test_another_users_tap_in_a_private_chat_is_refused_the_same_way(
-        api: FakeBotAPI, service: GameService) -> None:
+        api: FakeBotAPI, service: App) -> None:
     # a message forwarded elsewhere keeps its buttons: whoever taps it, the game stays its owner's
     alice = api.user("Alice")
     mallory = api.user("Mallory", language_code="uk")
     chat = api.private_chat(alice)
     message = await command(api, alice, chat, f"{NEW} {CODE}")
     answer, unchanged = await tap(api, mallory, chat, message, data_for(message, DRAW))
-    assert answer.text == error_text(NotYourGame("Alice"), "uk", NEW)
+    assert answer.text == error_text(NotYourGame(), "uk", NEW)
     assert unchanged.edit_count == 0
-    snapshot = await service.current_game(PlayerKey("telegram", str(alice.id)))
+    snapshot = await service.games.current_game(PlayerKey("telegram", str(alice.id)))
     assert snapshot is not None and snapshot.version == 0
 
 
-async def test_tampered_callback_data_changes_nothing_and_says_so(api: FakeBotAPI, service: GameService) -> None:
+async def test_tampered_callback_data_changes_nothing_and_says_so(api: FakeBotAPI, service: App) -> None:
     alice = api.user("Alice")
     bob = api.user("Bob")
     chat = api.private_chat(alice)
@@ -494,7 +494,7 @@ async def test_tampered_callback_data_changes_nothing_and_says_so(api: FakeBotAP
         "tp:daily:2999-01-01": unreadable,  # a daily deal of the future
         "tp:set:lang:xx": unreadable,
         "hello": unreadable,
-        f"tp:g:{bob_id}:0:d": error_text(NotYourGame("Bob"), "en", NEW),
+        f"tp:g:{bob_id}:0:d": error_text(NotYourGame(), "en", NEW),
         "tp:g:987654:0:d": error_text(GameNotFound(987654), "en", NEW),
     }
     for data, toast in cases.items():
@@ -508,7 +508,7 @@ async def test_tampered_callback_data_changes_nothing_and_says_so(api: FakeBotAP
     assert shown.text == message.text and shown.keyboard == message.keyboard
 
     for player, version in ((alice, 0), (bob, 0)):
-        snapshot = await service.current_game(PlayerKey("telegram", str(player.id)))
+        snapshot = await service.games.current_game(PlayerKey("telegram", str(player.id)))
         assert snapshot is not None and snapshot.version == version and snapshot.game.moves == 0
     assert_all_answered(api)
 
@@ -593,7 +593,7 @@ async def test_webhook_mode_refuses_posts_without_the_secret_and_plays_with_it(
     ("ja", "イージー", "めくる", JA_NOT_ADJACENT),
     ("ko", "Easy", "Draw", EN_NOT_ADJACENT),  # a language the bot does not speak: English
 ])
-async def test_replies_in_the_players_language(api: FakeBotAPI, service: GameService, language: str, easy: str,
+async def test_replies_in_the_players_language(api: FakeBotAPI, service: App, language: str, easy: str,
                                                draw: str, not_adjacent: str) -> None:
     player = api.user("Oksana", language_code=language)
     chat = api.private_chat(player)
@@ -617,7 +617,7 @@ async def test_replies_in_the_players_language(api: FakeBotAPI, service: GameSer
 
 
 async def test_the_language_setting_overrides_telegrams_and_explanations_can_be_turned_off(
-        api: FakeBotAPI, service: GameService) -> None:
+        api: FakeBotAPI, service: App) -> None:
     oksana = api.user("Oksana", language_code="uk")
     chat = api.private_chat(oksana)
     settings = await command(api, oksana, chat, "/settings")
@@ -642,21 +642,21 @@ async def test_the_language_setting_overrides_telegrams_and_explanations_can_be_
     assert_all_answered(api)
 
 
-async def test_settings_in_a_group_belong_to_who_asked(api: FakeBotAPI, service: GameService) -> None:
+async def test_settings_in_a_group_belong_to_who_asked(api: FakeBotAPI, service: App) -> None:
     alice = api.user("Alice")
     bob = api.user("Bob")
     group = api.group(members=[alice, bob])
     settings = await command(api, alice, group, "/settings")
     answer, unchanged = await tap(api, bob, group, settings, "tp:set:lang:uk")
-    assert answer.text == "These are Alice's settings: only they can change them"  # not "Alice's game"
+    assert answer.text == "Only the player this message answers can use its buttons"  # naming nobody
     assert unchanged.edit_count == 0
-    assert (await service.get_settings(PlayerKey("telegram", str(bob.id)))).language is None
+    assert (await service.players.get_settings(PlayerKey("telegram", str(bob.id)))).language is None
     answer, changed = await tap(api, alice, group, settings, "tp:set:lang:uk")
     assert answer.text is None and changed.edit_count == 1
-    assert (await service.get_settings(PlayerKey("telegram", str(alice.id)))).language == "uk"
+    assert (await service.players.get_settings(PlayerKey("telegram", str(alice.id)))).language == "uk"
 
 
-async def test_command_menus_are_set_per_language(api: FakeBotAPI, service: GameService) -> None:
+async def test_command_menus_are_set_per_language(api: FakeBotAPI, service: App) -> None:
     for language in ("", "uk", "ru", "ja"):
         menu = api.commands(language_code=language)
         locale = language or "en"
@@ -674,7 +674,7 @@ async def test_command_menus_are_set_per_language(api: FakeBotAPI, service: Game
         "tripeaks", "Start a new game, or replay a deal from its code")
 
 
-async def test_play_a_card_by_name_and_the_other_commands(api: FakeBotAPI, service: GameService) -> None:
+async def test_play_a_card_by_name_and_the_other_commands(api: FakeBotAPI, service: App) -> None:
     alice = api.user("Alice")
     chat = api.private_chat(alice)
     nothing = await command(api, alice, chat, "/resume")
@@ -689,7 +689,7 @@ async def test_play_a_card_by_name_and_the_other_commands(api: FakeBotAPI, servi
     # issue 15: the live board is edited in place, and the command gets a short acknowledgement
     board = api.message(chat, message.message_id)
     assert_shows(board, expected_view(game, game_id, 1))
-    snapshot = await service.current_game(PlayerKey("telegram", str(alice.id)))
+    snapshot = await service.games.current_game(PlayerKey("telegram", str(alice.id)))
     assert snapshot is not None
     assert played.text == play_ack(dataclasses.replace(snapshot, outcome=outcome), "en")
     assert played.text.startswith("You played ") and played.keyboard == []
@@ -697,7 +697,7 @@ async def test_play_a_card_by_name_and_the_other_commands(api: FakeBotAPI, servi
     hidden = game.card_at(0)  # a top card, face down: not something the player can name to play
     refused = await command(api, alice, chat, f"/play {hidden}")
     assert refused.text == error_text(CardNotInPlay(str(hidden)), "en", NEW) == "That card is not in play yet"
-    snapshot = await service.current_game(PlayerKey("telegram", str(alice.id)))
+    snapshot = await service.games.current_game(PlayerKey("telegram", str(alice.id)))
     assert snapshot is not None and snapshot.version == 1
 
     rules = await command(api, alice, chat, "/rules")
@@ -742,7 +742,7 @@ async def test_a_failure_inside_the_bot_still_answers_the_tap(
         async def broken(*args: object, **kwargs: object) -> GameSnapshot:
             raise RuntimeError("the database went away")
 
-        monkeypatch.setattr(service, "act", broken)
+        monkeypatch.setattr(service.moves, "move", broken)
         answer, shown = await tap(api, alice, chat, message, data_for(message, DRAW))
         assert answer.text == error_text(RuntimeError(), "ja", NEW)  # "something went wrong", in Japanese
         assert shown.edit_count == 0
@@ -751,7 +751,7 @@ async def test_a_failure_inside_the_bot_still_answers_the_tap(
 
 
 async def test_a_message_that_can_no_longer_be_edited_is_followed_by_a_new_one(
-        api: FakeBotAPI, service: GameService) -> None:
+        api: FakeBotAPI, service: App) -> None:
     alice = api.user("Alice")
     chat = api.private_chat(alice)
     message = await command(api, alice, chat, f"{NEW} {CODE}")
@@ -767,7 +767,7 @@ async def test_a_message_that_can_no_longer_be_edited_is_followed_by_a_new_one(
     assert_shows(newest, expected_view(after(CODE, DRAW), game_id, 1))
 
 
-async def test_flood_control_on_an_edit_is_waited_out(api: FakeBotAPI, service: GameService) -> None:
+async def test_flood_control_on_an_edit_is_waited_out(api: FakeBotAPI, service: App) -> None:
     alice = api.user("Alice")
     chat = api.private_chat(alice)
     message = await command(api, alice, chat, f"{NEW} {CODE}")
@@ -789,7 +789,7 @@ def test_the_docstring_examples_hold(module: str) -> None:
 
 
 async def test_daily_by_command_and_by_the_play_button(
-        api: FakeBotAPI, service: GameService, monkeypatch: pytest.MonkeyPatch) -> None:
+        api: FakeBotAPI, service: App, monkeypatch: pytest.MonkeyPatch) -> None:
     # which deal a day gets is bot.app.daily's business (and its own tests'); here the service is given its day and
     # its deals
     day = dt.date(2026, 11, 29)
@@ -802,7 +802,7 @@ async def test_daily_by_command_and_by_the_play_button(
 
     message = await command(api, alice, group, "/daily")
     game_id, _ = game_of(message)
-    snapshot = await service.game(game_id)
+    snapshot = await service.games.game(game_id)
     assert snapshot.daily == day and str(snapshot.game.code) == CODE
     assert_shows(message, render_game(snapshot, "en", TEXT_BOARD, owner_label=True))
     assert "Daily deal" in message.text and message.text.startswith("Alice")  # in a group the board is named
@@ -815,7 +815,7 @@ async def test_daily_by_command_and_by_the_play_button(
     assert len(api.bot_messages(group)) == sent_before + 1
     bobs = api.last_message(group)
     bob_id, _ = game_of(bobs)
-    bob_snapshot = await service.game(bob_id)
+    bob_snapshot = await service.games.game(bob_id)
     assert bob_snapshot.owner == PlayerKey("telegram", str(bob.id)) and str(bob_snapshot.game.code) == CODE
     assert_shows(bobs, render_game(bob_snapshot, "uk", TEXT_BOARD, owner_label=True))
     # a day gone is over (only today's daily can be started)
@@ -842,7 +842,7 @@ def places(message: StoredMessage) -> dict[int, tuple[int, int]]:
     return where
 
 
-async def test_a_card_keeps_its_button_place_while_it_is_free(api: FakeBotAPI, service: GameService) -> None:
+async def test_a_card_keeps_its_button_place_while_it_is_free(api: FakeBotAPI, service: App) -> None:
     """Taps that remove cards (and draws) never move another free card's button: the row of ten places keeps a
     blank button where a card went; a tap on a blank is answered silently and changes nothing."""
     alice = api.user("Alice")
@@ -873,7 +873,7 @@ async def test_a_card_keeps_its_button_place_while_it_is_free(api: FakeBotAPI, s
     assert_all_answered(api)
 
 
-async def test_double_taps_act_once(api: FakeBotAPI, service: GameService) -> None:
+async def test_double_taps_act_once(api: FakeBotAPI, service: App) -> None:
     """Share and Review tapped twice post one message each; the same card tapped twice is played once and the
     second tap says nothing (no "This card has already been removed")."""
     alice = api.user("Alice")
@@ -899,7 +899,7 @@ async def test_double_taps_act_once(api: FakeBotAPI, service: GameService) -> No
     assert_all_answered(api)
 
 
-async def test_a_rank_alone_and_words_in_a_private_chat(api: FakeBotAPI, service: GameService) -> None:
+async def test_a_rank_alone_and_words_in_a_private_chat(api: FakeBotAPI, service: App) -> None:
     """/play K plays the only free King (several: a message listing them); in a private chat a card's name
     without a command plays it, and other words get a one-line pointer to /help."""
     alice = api.user("Alice")
@@ -918,7 +918,7 @@ async def test_a_rank_alone_and_words_in_a_private_chat(api: FakeBotAPI, service
     assert hello.text == "To play a card, send its name, such as 7h = 7♥; for everything else, /help"
 
 
-async def test_dead_ends_have_a_way_on(api: FakeBotAPI, service: GameService) -> None:
+async def test_dead_ends_have_a_way_on(api: FakeBotAPI, service: App) -> None:
     """/start with a damaged code: the code's error and the welcome; Rules from the welcome has Play under it;
     "Your game goes on" has a button back to the board."""
     alice = api.user("Alice")

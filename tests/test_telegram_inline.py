@@ -19,6 +19,7 @@ from bot.render.replies import render_stats
 from core.deal import GameCode
 from core.game import DRAW, Action, Game
 from core.solver import solve
+from tests.app_helpers import offers
 from tests.core_helpers import winning_line
 from tests.fakes.telegram_bot_api import FakeBotAPI
 from tests.test_telegram_e2e import (  # noqa: F401  (fixtures)
@@ -104,8 +105,8 @@ async def test_share_opens_inline_mode_and_a_friend_plays_the_challenge_to_the_c
 
         handle = api.inline_query(alice, "", chat_type="group")
         answer = await handle.answer()
-        game_id = (await service.offers(PlayerKey("telegram", str(alice.id)))).latest.game_id  # type: ignore[union-attr]
-        day = service.today()
+        game_id = (await offers(service, PlayerKey("telegram", str(alice.id)))).latest.game_id  # type: ignore[union-attr]
+        day = service.daily_codes.today()
         assert [result["id"] for result in answer.results][0::2] == [f"challenge-{game_id}", f"daily-{day}"]
         assert answer.results[1]["id"].startswith("fresh-") and len(answer.results) == 3
         assert answer.is_personal and answer.cache_time == CACHE_SECONDS

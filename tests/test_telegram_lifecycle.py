@@ -20,6 +20,7 @@ from collections.abc import AsyncIterator
 import pytest
 
 from bot.adapters.telegram.menu import COMMANDS
+from bot.app.assembly import App
 from bot.app.codec import encode, game_command
 from bot.app.commands import (
     Begin,
@@ -35,9 +36,9 @@ from bot.app.commands import (
     ShowRules,
     StartRequest,
 )
-from bot.app.errors import CardNotInPlay, NotACard, NotCurrentGame, NotYourGame
+from bot.app.errors import CardNotInPlay, NotACard, NotYourGame
 from bot.app.model import BoardRef, GameSnapshot, PlayerKey
-from bot.app.service import GameService
+from bot.app.outcomes import OldBoard
 from bot.i18n import SUPPORTED_LOCALES, language_code
 from bot.render.commands import TELEGRAM_DESCRIPTIONS, command_description
 from bot.render.endings import render_review, render_share
@@ -80,8 +81,8 @@ def player_of(user: FakeUser) -> PlayerKey:
     return PlayerKey("telegram", str(user.id))
 
 
-async def current(service: GameService, user: FakeUser) -> GameSnapshot:
-    snapshot = await service.current_game(player_of(user))
+async def current(service: App, user: FakeUser) -> GameSnapshot:
+    snapshot = await service.games.current_game(player_of(user))
     assert snapshot is not None
     return snapshot
 
@@ -109,7 +110,7 @@ def question(snapshot: GameSnapshot, request: StartRequest, *, elsewhere: bool =
 
 
 @pytest.fixture
-async def daily_service(service: GameService) -> AsyncIterator[GameService]:
+async def daily_service(service: App) -> AsyncIterator[App]:
     """The running bot's service on a fixed day, with fixed daily deals (which deal a day gets is the app's
     business)."""
     service.daily_codes.clock = lambda: dt.datetime.combine(DAY, dt.time(12), tzinfo=dt.UTC)
@@ -121,7 +122,7 @@ async def daily_service(service: GameService) -> AsyncIterator[GameService]:
 # --- issue 15: taps ------------------------------------------------------------------------------------------------
 
 
-async def test_two_quick_card_taps_from_one_keyboard_both_apply(api: FakeBotAPI, service: GameService) -> None:
+async def test_two_quick_card_taps_from_one_keyboard_both_apply(api: FakeBotAPI, service: App) -> None:
     alice = api.user("Alice")
     chat = api.private_chat(alice)
     board = await command(api, alice, chat, f"{NEW} {CODE}")
@@ -143,7 +144,7 @@ async def test_two_quick_card_taps_from_one_keyboard_both_apply(api: FakeBotAPI,
     assert_all_answered(api)
 
 
-async def test_a_double_tap_on_new_game_asks_once_and_confirms_nothing(api: FakeBotAPI, service: GameService) -> None:
+async def test_a_double_tap_on_new_game_asks_once_and_confirms_nothing(api: FakeBotAPI, service: App) -> None:
     alice = api.user("Alice")
     chat = api.private_chat(alice)
     board = await board_with_a_move(api, alice, chat)
@@ -163,7 +164,7 @@ async def test_a_double_tap_on_new_game_asks_once_and_confirms_nothing(api: Fake
 
 
 async def test_a_double_tap_on_new_game_without_moves_starts_one_game_in_place(
-        api: FakeBotAPI, service: GameService) -> None:
+        api: FakeBotAPI, service: App) -> None:
     alice = api.user("Alice")
     chat = api.private_chat(alice)
     board = await command(api, alice, chat, f"{NEW} {CODE}")
@@ -181,12 +182,12 @@ async def test_a_double_tap_on_new_game_without_moves_starts_one_game_in_place(
     assert snapshot.game_id == new_id and snapshot.board == BoardRef(str(chat.id), str(board.message_id))
     # the second tap was on a board that had just stopped being the latest: a private word, nothing redrawn
     toasts = {t.record.answer.text for t in taps if t.record.answer is not None}
-    assert toasts <= {None, error_text(NotCurrentGame(snapshot), "en", NEW)}
+    assert toasts <= {None, error_text(OldBoard(snapshot), "en", NEW)}
     assert_all_answered(api)
 
 
 async def test_a_tap_on_a_replaced_board_points_at_the_live_one_and_changes_nothing(
-        api: FakeBotAPI, service: GameService) -> None:
+        api: FakeBotAPI, service: App) -> None:
     alice = api.user("Alice")
     chat = api.private_chat(alice)
     old = await board_with_a_move(api, alice, chat)
@@ -199,7 +200,7 @@ async def test_a_tap_on_a_replaced_board_points_at_the_live_one_and_changes_noth
     # a client that still shows the old keyboard taps it
     answer, shown = await tap(api, alice, chat, closed, encode_tap(old_id, old_version, "d"), check_button=False)
     live = await current(service, alice)
-    assert answer.text == error_text(NotCurrentGame(live), "en", NEW)
+    assert answer.text == error_text(OldBoard(live), "en", NEW)
     assert "TP1-E-AAAAAAC" in answer.text  # it names the game that is live
     assert shown.edit_count == closed.edit_count and shown.text == closed.text
     assert (await current(service, alice)).game_id == live.game_id != old_id
@@ -214,7 +215,7 @@ def encode_tap(game_id: int, version: int, word: str) -> str:
 
 
 async def test_new_game_on_a_board_with_moves_asks_and_yes_turns_the_question_into_the_new_board(
-        api: FakeBotAPI, service: GameService) -> None:
+        api: FakeBotAPI, service: App) -> None:
     alice = api.user("Alice")
     chat = api.private_chat(alice)
     board = await board_with_a_move(api, alice, chat)
@@ -232,7 +233,7 @@ async def test_new_game_on_a_board_with_moves_asks_and_yes_turns_the_question_in
     assert_shows(started, render_game(new, "en", TEXT_BOARD))
     assert new.board == BoardRef(str(chat.id), str(asked.message_id))  # the question is the live board now
     # the abandoned game's board is closed: as it stood, without buttons
-    abandoned = await service.game(old.game_id)
+    abandoned = await service.games.game(old.game_id)
     assert_shows(api.message(chat, board.message_id), render_game(abandoned, "en", TEXT_BOARD, latest=False))
     assert api.message(chat, board.message_id).keyboard == []
 
@@ -245,7 +246,7 @@ async def test_new_game_on_a_board_with_moves_asks_and_yes_turns_the_question_in
     assert_all_answered(api)
 
 
-async def test_no_keeps_the_game_and_says_so(api: FakeBotAPI, service: GameService) -> None:
+async def test_no_keeps_the_game_and_says_so(api: FakeBotAPI, service: App) -> None:
     alice = api.user("Alice")
     chat = api.private_chat(alice)
     board = await board_with_a_move(api, alice, chat)
@@ -260,7 +261,7 @@ async def test_no_keeps_the_game_and_says_so(api: FakeBotAPI, service: GameServi
     assert_all_answered(api)
 
 
-async def test_yes_and_no_in_a_group_are_for_the_player_asked(api: FakeBotAPI, service: GameService) -> None:
+async def test_yes_and_no_in_a_group_are_for_the_player_asked(api: FakeBotAPI, service: App) -> None:
     alice, bob = api.user("Alice"), api.user("Bob")
     group = api.group(members=[alice, bob])
     await board_with_a_move(api, alice, group)
@@ -268,7 +269,7 @@ async def test_yes_and_no_in_a_group_are_for_the_player_asked(api: FakeBotAPI, s
     asked = await command(api, alice, group, NEW)
     for data in (encode(ConfirmStart(old.game_id, RandomDeal())), encode(KeepPlaying(old.game_id))):
         answer, shown = await tap(api, bob, group, asked, data)
-        assert answer.text == error_text(NotYourGame("Alice"), "en", NEW)
+        assert answer.text == error_text(NotYourGame(), "en", NEW)
         assert shown.edit_count == 0
     assert (await current(service, alice)).game_id == old.game_id
 
@@ -276,7 +277,7 @@ async def test_yes_and_no_in_a_group_are_for_the_player_asked(api: FakeBotAPI, s
 @pytest.mark.parametrize("way", ["/tripeaks", "/tripeaks CODE", "/daily", "daily Play", "/start CODE",
                                  "welcome Play"])
 async def test_every_way_to_start_asks_first_while_a_game_is_in_progress(
-        api: FakeBotAPI, daily_service: GameService, way: str) -> None:
+        api: FakeBotAPI, daily_service: App, way: str) -> None:
     alice = api.user("Alice")
     chat = api.private_chat(alice)
     board = await board_with_a_move(api, alice, chat)
@@ -299,7 +300,7 @@ async def test_every_way_to_start_asks_first_while_a_game_is_in_progress(
     assert_all_answered(api)
 
 
-async def test_the_question_names_a_game_in_another_chat(api: FakeBotAPI, service: GameService) -> None:
+async def test_the_question_names_a_game_in_another_chat(api: FakeBotAPI, service: App) -> None:
     alice = api.user("Alice")
     await board_with_a_move(api, alice, api.private_chat(alice))
     old = await current(service, alice)
@@ -321,7 +322,7 @@ async def test_the_question_names_a_game_in_another_chat(api: FakeBotAPI, servic
 # --- issues 15 and 16: finished games -------------------------------------------------------------------------
 
 
-async def test_replay_and_new_game_on_a_finished_board_are_new_messages(api: FakeBotAPI, service: GameService) -> None:
+async def test_replay_and_new_game_on_a_finished_board_are_new_messages(api: FakeBotAPI, service: App) -> None:
     alice = api.user("Alice")
     chat = api.private_chat(alice)
     won = await won_board(api, alice, chat)
@@ -335,7 +336,7 @@ async def test_replay_and_new_game_on_a_finished_board_are_new_messages(api: Fak
     assert new.board == BoardRef(str(chat.id), str(replay.message_id))
     # the won board stays as it ended, with Share and Review only
     assert "You won!" in kept.text and [label for label, _ in kept.buttons] == ["Share", "Review"]
-    assert_shows(kept, render_game(await service.game(won_id), "en", TEXT_BOARD, latest=False))
+    assert_shows(kept, render_game(await service.games.game(won_id), "en", TEXT_BOARD, latest=False))
 
     # Replay once more from the old board (a double tap): its deal is dealt already, so nothing more happens and
     # the tap is silent (issue 27: not "That board is not your current game" on a board of that very code)
@@ -347,7 +348,7 @@ async def test_replay_and_new_game_on_a_finished_board_are_new_messages(api: Fak
 
 
 async def test_share_posts_a_result_to_forward_with_a_challenge_link_that_deals_the_same_cards(
-        api: FakeBotAPI, service: GameService) -> None:
+        api: FakeBotAPI, service: App) -> None:
     alice = api.user("Alice")
     chat = api.private_chat(alice)
     won = await won_board(api, alice, chat)
@@ -355,7 +356,7 @@ async def test_share_posts_a_result_to_forward_with_a_challenge_link_that_deals_
     answer, _ = await tap(api, alice, chat, won, encode(Share(won_id)))
     shared = api.last_message(chat)
     link = f"https://t.me/{api.bot_username}?start=x{won_id}_{WIN_CODE}"  # a challenge: Alice's game and its deal
-    snapshot = await service.game(won_id)
+    snapshot = await service.games.game(won_id)
     assert answer.text is None and shared.message_id != won.message_id
     view = render_share(snapshot, "en", replay=link, url=link)
     assert shared.text == plain(view)
@@ -374,7 +375,7 @@ async def test_share_posts_a_result_to_forward_with_a_challenge_link_that_deals_
 
 
 async def test_review_tapped_in_a_group_is_sent_to_the_players_private_chat(
-        api: FakeBotAPI, service: GameService) -> None:
+        api: FakeBotAPI, service: App) -> None:
     alice = api.user("Alice")
     group = api.group(members=[alice])
     private = api.private_chat(alice)  # alice has started the bot (else the tap opens that chat by a link)
@@ -384,7 +385,7 @@ async def test_review_tapped_in_a_group_is_sent_to_the_players_private_chat(
     answer, unchanged = await tap(api, alice, group, won, encode(Review(won_id)))
     assert answer.text == "Your review is in your private chat with the bot"
     assert unchanged.edit_count == won.edit_count and len(api.bot_messages(group)) == in_group
-    expected = render_review(await service.game(won_id), await service.review(won_id), "en")
+    expected = render_review(await service.games.game(won_id), await service.advice.review(won_id), "en")
     assert_shows(api.last_message(private), expected)
     assert_all_answered(api)
 
@@ -392,15 +393,15 @@ async def test_review_tapped_in_a_group_is_sent_to_the_players_private_chat(
 # --- issue 16: the welcome, the daily again, winnable-only, the leaderboard ---------------------------------------
 
 
-async def test_start_is_a_short_welcome_with_play_daily_and_rules(api: FakeBotAPI, daily_service: GameService) -> None:
+async def test_start_is_a_short_welcome_with_play_daily_and_rules(api: FakeBotAPI, daily_service: App) -> None:
     alice = api.user("Alice")
     chat = api.private_chat(alice)
     welcome = await command(api, alice, chat, "/start")
     assert_shows(welcome, render_welcome("en"))
     assert [data for _, data in welcome.buttons] == [encode(Begin(RandomDeal())), encode(Begin(DailyDeal())),
-                                                      encode(ShowRules())]
+                                                      encode(ShowRules(play=True))]
 
-    _, _ = await tap(api, alice, chat, welcome, encode(ShowRules()))
+    _, _ = await tap(api, alice, chat, welcome, encode(ShowRules(play=True)))
     assert api.last_message(chat).text == plain(render_rules("en"))
     _, _ = await tap(api, alice, chat, welcome, encode(Begin(DailyDeal())))
     daily = await current(daily_service, alice)
@@ -415,7 +416,7 @@ async def test_start_is_a_short_welcome_with_play_daily_and_rules(api: FakeBotAP
 
 
 async def test_daily_again_shows_the_attempt_anew_and_boards_from_one_post_carry_names(
-        api: FakeBotAPI, daily_service: GameService) -> None:
+        api: FakeBotAPI, daily_service: App) -> None:
     alice, bob = api.user("Alice"), api.user("Bob")
     group = api.group(members=[alice, bob])
     first = await command(api, alice, group, "/daily")
@@ -435,26 +436,26 @@ async def test_daily_again_shows_the_attempt_anew_and_boards_from_one_post_carry
     assert game_of(alices) == (attempt.game_id, 1)
 
     board = await command(api, alice, group, "/leaderboard")
-    results = await daily_service.daily_leaderboard("telegram", str(group.id), DAY)
+    results = await daily_service.leaderboards.of("telegram", str(group.id), DAY)
     assert board.text == plain(render_leaderboard(DAY, results, "en"))
     assert_all_answered(api)
 
 
-async def test_winnable_turns_winnable_only_deals_on_and_off(api: FakeBotAPI, service: GameService) -> None:
+async def test_winnable_turns_winnable_only_deals_on_and_off(api: FakeBotAPI, service: App) -> None:
     alice = api.user("Alice")
     chat = api.private_chat(alice)
     shown = await command(api, alice, chat, "/winnable")  # Easy by default: off, so this turns it on
-    settings = await service.get_settings(player_of(alice))
+    settings = await service.players.get_settings(player_of(alice))
     assert settings.winnable_only is True
     assert shown.text == plain(render_settings(settings, "en"))
     _ = await command(api, alice, chat, "/winnable off")
-    assert (await service.get_settings(player_of(alice))).winnable_only is False
+    assert (await service.players.get_settings(player_of(alice))).winnable_only is False
 
 
 # --- issue 15: play by name ------------------------------------------------------------------------------------
 
 
-async def test_play_by_name_explains_words_and_cards_not_in_play(api: FakeBotAPI, service: GameService) -> None:
+async def test_play_by_name_explains_words_and_cards_not_in_play(api: FakeBotAPI, service: App) -> None:
     alice = api.user("Alice")
     chat = api.private_chat(alice)
     board = await command(api, alice, chat, f"{NEW} {CODE}")
@@ -466,7 +467,7 @@ async def test_play_by_name_explains_words_and_cards_not_in_play(api: FakeBotAPI
     assert api.message(chat, board.message_id).edit_count == 0
 
 
-async def test_play_by_name_edits_the_live_board_where_it_is(api: FakeBotAPI, service: GameService) -> None:
+async def test_play_by_name_edits_the_live_board_where_it_is(api: FakeBotAPI, service: App) -> None:
     alice = api.user("Alice")
     group = api.group(members=[alice])
     board = await command(api, alice, group, f"{NEW} {CODE}")
@@ -485,7 +486,7 @@ async def test_play_by_name_edits_the_live_board_where_it_is(api: FakeBotAPI, se
 
 @pytest.mark.parametrize(("code", "description"), [(502, "Bad Gateway"), (500, "Internal Server Error")])
 async def test_a_tap_edit_that_fails_on_the_way_is_retried_until_the_board_catches_up(
-        api: FakeBotAPI, service: GameService, code: int, description: str) -> None:
+        api: FakeBotAPI, service: App, code: int, description: str) -> None:
     alice = api.user("Alice")
     chat = api.private_chat(alice)
     board = await command(api, alice, chat, f"{NEW} {CODE}")
@@ -498,7 +499,7 @@ async def test_a_tap_edit_that_fails_on_the_way_is_retried_until_the_board_catch
     assert len(api.bot_messages(chat)) == 1
 
 
-async def test_a_new_board_that_fails_on_the_way_is_sent_again(api: FakeBotAPI, service: GameService) -> None:
+async def test_a_new_board_that_fails_on_the_way_is_sent_again(api: FakeBotAPI, service: App) -> None:
     alice = api.user("Alice")
     chat = api.private_chat(alice)
     welcome = await command(api, alice, chat, "/start")
@@ -517,7 +518,7 @@ async def test_a_new_board_that_fails_on_the_way_is_sent_again(api: FakeBotAPI, 
 
 @pytest.mark.parametrize("tag", ["pt-br", "pt-BR", "pt"])
 async def test_a_brazilian_portuguese_player_is_answered_in_portuguese(
-        api: FakeBotAPI, service: GameService, tag: str) -> None:
+        api: FakeBotAPI, service: App, tag: str) -> None:
     ana = api.user("Ana", language_code=tag)
     chat = api.private_chat(ana)
     board = await command(api, ana, chat, f"{NEW} {CODE}")
@@ -526,7 +527,7 @@ async def test_a_brazilian_portuguese_player_is_answered_in_portuguese(
     assert board.text != plain(expected_view(Game.from_code(CODE), game_id, 0))  # not English
 
 
-async def test_the_command_menu_is_set_in_all_ten_languages(api: FakeBotAPI, service: GameService) -> None:
+async def test_the_command_menu_is_set_in_all_ten_languages(api: FakeBotAPI, service: App) -> None:
     described = [(name, key) for name, key in COMMANDS if key in TELEGRAM_DESCRIPTIONS]
     assert len(SUPPORTED_LOCALES) == 10
     for locale in SUPPORTED_LOCALES:
@@ -538,7 +539,7 @@ async def test_the_command_menu_is_set_in_all_ten_languages(api: FakeBotAPI, ser
     assert api.commands() == api.commands(language_code="en")  # English for everyone else
 
 
-async def test_the_board_played_on_is_the_one_play_by_name_edits(api: FakeBotAPI, service: GameService) -> None:
+async def test_the_board_played_on_is_the_one_play_by_name_edits(api: FakeBotAPI, service: App) -> None:
     alice = api.user("Alice")
     chat = api.private_chat(alice)
     first = await command(api, alice, chat, f"{NEW} {CODE}")

@@ -12,8 +12,8 @@ from collections.abc import AsyncIterator
 import pytest
 
 from bot.adapters.telegram import base as telegram_base
+from bot.app.assembly import App
 from bot.app.model import BoardStyle, DealVerdict, GameSnapshot, PlayerKey, Settings
-from bot.app.service import GameService
 from bot.render.game import render_game
 from bot.render.picture import MAX_BYTES, draw_table
 from bot.render.view import View
@@ -42,7 +42,7 @@ pytestmark = pytest.mark.timeout(120)
 
 
 @pytest.fixture
-async def service(api: FakeBotAPI, db_url: str, no_errors_logged: None) -> AsyncIterator[GameService]:
+async def service(api: FakeBotAPI, db_url: str, no_errors_logged: None) -> AsyncIterator[App]:
     async with running_bot(api, db_url) as running:
         yield running
 
@@ -65,7 +65,7 @@ def assert_picture(message: StoredMessage, view: View) -> None:
 
 
 async def test_a_new_game_is_a_photo_and_a_tap_edits_it_with_editmessagemedia(
-        api: FakeBotAPI, service: GameService) -> None:
+        api: FakeBotAPI, service: App) -> None:
     alice = api.user("Alice")
     chat = api.private_chat(alice)
     message = await command(api, alice, chat, f"{NEW} {CODE}")
@@ -89,7 +89,7 @@ async def test_a_new_game_is_a_photo_and_a_tap_edits_it_with_editmessagemedia(
     assert_all_answered(api)
 
 
-async def test_a_refused_tap_leaves_the_picture_as_it_is(api: FakeBotAPI, service: GameService) -> None:
+async def test_a_refused_tap_leaves_the_picture_as_it_is(api: FakeBotAPI, service: App) -> None:
     alice = api.user("Alice")
     chat = api.private_chat(alice)
     message = await command(api, alice, chat, f"{NEW} {CODE}")
@@ -117,7 +117,7 @@ async def test_a_refused_tap_leaves_the_picture_as_it_is(api: FakeBotAPI, servic
 
 
 async def test_yes_under_the_question_sends_the_picture_and_the_question_loses_its_buttons(
-        api: FakeBotAPI, service: GameService) -> None:
+        api: FakeBotAPI, service: App) -> None:
     """The question is a text message, which cannot become a photo: Yes sends the new picture board, takes the
     question's Yes and No away (they stayed, issue 27) and closes the old board; no call that Telegram refuses."""
     alice = api.user("Alice")
@@ -136,7 +136,7 @@ async def test_yes_under_the_question_sends_the_picture_and_the_question_loses_i
     assert all(r.error is None for r in calls)
     assert question.keyboard == [] and question.text == asked_text  # the question stays, without its buttons
     started = api.last_message(chat)
-    new = await service.current_game(PlayerKey("telegram", str(alice.id)))
+    new = await service.games.current_game(PlayerKey("telegram", str(alice.id)))
     assert new is not None and str(new.game.code) == WIN_CODE and game_of(started) == (new.game_id, 0)
     assert_picture(started, picture_view(Game.from_code(WIN_CODE), new.game_id, 0))
     closed = api.message(chat, board.message_id)
@@ -147,7 +147,7 @@ async def test_yes_under_the_question_sends_the_picture_and_the_question_loses_i
     assert_all_answered(api)
 
 
-async def test_a_whole_game_is_played_to_a_win_on_the_picture(api: FakeBotAPI, service: GameService) -> None:
+async def test_a_whole_game_is_played_to_a_win_on_the_picture(api: FakeBotAPI, service: App) -> None:
     alice = api.user("Alice")
     chat = api.private_chat(alice)
     message = await command(api, alice, chat, f"{NEW} {WIN_CODE}")
@@ -159,7 +159,7 @@ async def test_a_whole_game_is_played_to_a_win_on_the_picture(api: FakeBotAPI, s
         assert answer.text is None
         outcome = game.push(action)
     assert game.status is Status.WON
-    verdict = (await service.game(game_id)).verdict
+    verdict = (await service.games.game(game_id)).verdict
     assert_picture(message, picture_view(game, game_id, len(line), outcome=outcome, verdict=verdict))
     assert f"You won! Final score: {game.score}" in message.text
     assert message.edit_count == len(line) and len(api.bot_messages(chat)) == 1
@@ -169,7 +169,7 @@ async def test_a_whole_game_is_played_to_a_win_on_the_picture(api: FakeBotAPI, s
 
 
 async def test_the_board_setting_switches_to_text_and_back_with_a_new_board(
-        api: FakeBotAPI, service: GameService) -> None:
+        api: FakeBotAPI, service: App) -> None:
     alice = api.user("Alice")
     chat = api.private_chat(alice)
     player = PlayerKey("telegram", str(alice.id))
@@ -180,13 +180,13 @@ async def test_the_board_setting_switches_to_text_and_back_with_a_new_board(
     assert "Board: picture" in settings.text and "Four-colour suits: off" in settings.text
 
     _, settings = await tap(api, alice, chat, settings, "tp:set:board:text")
-    assert (await service.get_settings(player)).board is BoardStyle.TEXT and "Board: text" in settings.text
+    assert (await service.players.get_settings(player)).board is BoardStyle.TEXT and "Board: text" in settings.text
     text_board = api.last_message(chat)
     assert text_board.message_id > settings.message_id and not text_board.is_photo  # a new board, as text
     assert text_board.entity_texts("pre") and game_of(text_board) == (game_id, 1)
     assert api.message(chat, board.message_id).keyboard == []  # the old picture keeps no buttons
-    assert (await service.game(game_id)).board is not None
-    assert (await service.game(game_id)).board.message_id == str(text_board.message_id)  # type: ignore[union-attr]
+    assert (await service.games.game(game_id)).board is not None
+    assert (await service.games.game(game_id)).board.message_id == str(text_board.message_id)  # type: ignore[union-attr]
     _, text_board = await tap(api, alice, chat, text_board, data_for(text_board, DRAW))  # play goes on
     assert game_of(text_board) == (game_id, 2) and not text_board.is_photo
 
@@ -204,7 +204,7 @@ async def test_the_board_setting_switches_to_text_and_back_with_a_new_board(
     assert_all_answered(api)
 
 
-async def test_the_picture_is_drawn_off_the_event_loop(api: FakeBotAPI, service: GameService,
+async def test_the_picture_is_drawn_off_the_event_loop(api: FakeBotAPI, service: App,
                                                        monkeypatch: pytest.MonkeyPatch) -> None:
     threads: list[threading.Thread] = []
 

@@ -1,4 +1,5 @@
-"""The console chat: the same service, renderer and storage as the chat adapters, in a terminal.
+"""The console chat: the same application (through its one door, :meth:`bot.app.flow.Flow.handle`), renderer and
+storage as the chat adapters, in a terminal.
 
 Buttons become ``[key] label`` choices with keys that never change (:mod:`bot.render.console`): a card by its
 name (``7h``, ``10s``, ``qs``), ``d`` draw, ``u`` undo, ``h`` hint, ``n`` new game, on a finished game ``r`` replay,
@@ -15,7 +16,6 @@ of input it stops cleanly (exit status 0): every action was committed when it wa
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 import getpass
 import io
 import os
@@ -26,23 +26,19 @@ from typing import TextIO
 from bot.adapters.stdin import is_terminal, stdin_lines
 from bot.app.codec import game_command
 from bot.app.commands import (
+    Actor,
     Begin,
-    Blank,
+    ButtonCommand,
     Command,
-    ConfirmStart,
     DailyDeal,
     DealByCode,
-    GameCommand,
-    KeepPlaying,
-    PlayDaily,
+    PlayCard,
     RandomDeal,
-    Replay,
     Resume,
-    Review,
-    SettingChange,
-    Share,
     ShowRules,
-    StartRequest,
+    ShowSettings,
+    ShowStats,
+    Surface,
 )
 from bot.app.effects import (
     Answer,
@@ -51,36 +47,37 @@ from bot.app.effects import (
     EditBoard,
     EditMessage,
     Effect,
+    GameSnapshot,
+    HelpOf,
     Kept,
+    LeaderboardOf,
+    NoticeOf,
     PlayAck,
+    PlayerKey,
+    PointerOf,
     Post,
     Problem,
     Question,
     RedrawBoard,
+    Reply,
     ReviewOf,
+    RulesOf,
     SendBoard,
+    Settings,
+    SettingsOf,
     ShareOf,
+    StatsOf,
+    WelcomeOf,
 )
-from bot.app.errors import BotError, StaleGame
-from bot.app.flow import Actor, Flow
-from bot.app.model import GameSnapshot, PlayerKey, Settings
-from bot.app.service import GameService
+from bot.app.flow import Flow
 from bot.config import terminal_colour
 from bot.i18n import resolve_locale, translator
 from bot.render.commands import command_names
 from bot.render.console import console_rows, console_text, wrap_text
 from bot.render.effects import draw, line
 from bot.render.game import render_game
-from bot.render.replies import (
-    console_back,
-    console_help,
-    error_text,
-    render_rules,
-    render_settings,
-    render_stats,
-)
+from bot.render.replies import console_back, console_help, render_settings
 from bot.render.view import View, strip_variation
-from core.errors import TriPeaksError
 
 PLATFORM = "console"
 #: The commands the console takes as words; in the player's language too (see ``ConsoleChat._command_word``).
@@ -97,17 +94,17 @@ PROMPT = "> "
 class ConsoleChat:
     """One player's conversation with the bot in a terminal."""
 
-    def __init__(self, service: GameService, *, user_id: str | None = None, name: str | None = None,
+    def __init__(self, flow: Flow, *, user_id: str | None = None, name: str | None = None,
                  platform_locale: str | None = None, out: TextIO = sys.stdout,
                  session_locale: str | None = None, width: int | None = None) -> None:
-        self.service = service
+        self.flow = flow
         #: ``--lang``: wins over the saved language for this session, until the player picks one in the settings
         self.session_locale = session_locale
         self._language_at_start: str | None = None
         self.name = name or _login_name()
         self.player = PlayerKey(PLATFORM, user_id or self.name)
         self.actor = Actor(self.player, self.name)
-        self.flow = Flow(service)
+        self.surface = Surface(platform=PLATFORM, platform_locale=platform_locale, verdict_wait=VERDICT_WAIT)
         self.platform_locale = platform_locale
         self.out = out
         self.snapshot: GameSnapshot | None = None
@@ -115,7 +112,7 @@ class ConsoleChat:
         self.colour = terminal_colour(out)
         self.settings = Settings()
         #: the last question "abandon your game in progress?": its keys (``y``, ``k``) and their commands
-        self.question: dict[str, Command] = {}
+        self.question: dict[str, ButtonCommand] = {}
         #: the columns to wrap at; None: the terminal's (measured at each print), or no wrapping off a terminal
         self.width = width
         #: whether the game is the last thing printed (Enter then has nothing to show again)
@@ -129,10 +126,9 @@ class ConsoleChat:
 
     async def run(self, lines: AsyncIterator[str]) -> int:
         """Open on the player's current game (else a new deal of their default rules), then answer each line."""
-        self.settings = await self.service.get_settings(self.player)
+        await self._do(ShowSettings(), show=False)
         self._language_at_start = self.settings.language
-        current = await self.service.current_game(self.player)
-        await self._show_game(current or await self.service.new_game(self.player, self.name))
+        await self._do(Resume(start_if_none=True))
         try:
             async for line in lines:
                 if not await self.handle(line.strip()):
@@ -148,48 +144,53 @@ class ConsoleChat:
         word, _, rest = text.partition(" ")
         word = self._command_word(word.lower())
         question, self.question = self.question, {}
-        try:
-            if not word:
-                self.question = question  # an empty line leaves the question open
-                if not question and not self._board_last:  # Enter after the rules, the stats...: the game again
-                    await self._resume()
-                return True
-            if word in ("q", "quit", "exit"):
-                return False
-            if word in question:
-                await self._press(question[word])
-            elif word in ("d", "u", "h", "n"):
-                await self._game_command(word)
-            elif word in ("r", "v", "s"):
-                await self._finished_command(word)
-            elif word in ("new", "/new", "/tripeaks"):
-                code = rest.strip()
-                await self._start(DealByCode(code) if code else RandomDeal())
-            elif word in ("daily", "/daily"):
-                await self._start(DailyDeal())
-            elif word in ("resume", "board", "/resume", "/board", "/play"):
-                await self._resume()
-            elif word in ("rules", "/rules"):
-                self._show(render_rules(self.locale), numbered=False)
-                self._say(console_back(self.locale))
-            elif word in ("stats", "/stats"):
-                self._show(render_stats(await self.service.stats(self.player), self.locale), numbered=False)
-                self._say(console_back(self.locale))
-            elif word in ("settings", "/settings"):
-                self._show(render_settings(self.settings, self.locale, pictures=False))
-            elif word in ("help", "?", "/help"):
-                self._say(console_help(self.locale, board=True))
-            elif word in (keys := self._settings_keys()):
-                await self._press(keys[word])
-            elif word.isdigit() or word in ("y", "k"):  # a slot number is no card name; y/k answer only a question
-                self._say(console_help(self.locale))
-            else:
-                await self._carry_out(await self.flow.play(self.actor, text))
-        except StaleGame as stale:
-            await self._show_game(stale.current)
-        except (BotError, TriPeaksError) as error:
-            self._say(error_text(error, self.locale, NEW_COMMAND))
+        if not word:
+            self.question = question  # an empty line leaves the question open
+            if not question and not self._board_last:  # Enter after the rules, the stats...: the game again
+                await self._do(Resume(start_if_none=True))
+            return True
+        if word in ("q", "quit", "exit"):
+            return False
+        if word in ("help", "?", "/help"):
+            self._say(console_help(self.locale, board=True))
+            return True
+        command = self._command(word, rest.strip(), text, question)
+        if command is None:  # a slot number is no card name; y/k answer only a question
+            self._say(console_help(self.locale))
+            return True
+        await self._do(command)
         return True
+
+    def _command(self, word: str, rest: str, text: str, question: dict[str, ButtonCommand]) -> Command | None:
+        """The command a line stands for; None for a line the console explains with its help."""
+        snapshot = self.snapshot
+        if word in question:
+            return question[word]
+        if word in ("d", "u", "h", "n"):
+            if snapshot is None:
+                return Resume(start_if_none=True)
+            return game_command(snapshot.game_id, snapshot.version, word)
+        if word in ("r", "v", "s"):  # Replay, Review and Share: keys of a finished game's board
+            if snapshot is None or not snapshot.game.is_over:
+                return None
+            return game_command(snapshot.game_id, 0, word)
+        if word in ("new", "/new", "/tripeaks"):
+            return Begin(DealByCode(rest) if rest else RandomDeal())
+        if word in ("daily", "/daily"):
+            return Begin(DailyDeal())
+        if word in ("resume", "board", "/resume", "/board", "/play"):
+            return Resume(start_if_none=True)
+        if word in ("rules", "/rules"):
+            return ShowRules()
+        if word in ("stats", "/stats"):
+            return ShowStats()
+        if word in ("settings", "/settings"):
+            return ShowSettings()
+        if word in (keys := self._settings_keys()):
+            return keys[word]
+        if word.isdigit() or word in ("y", "k"):
+            return None
+        return PlayCard(text)
 
     def _command_word(self, word: str) -> str:
         """The console's own word for ``word``: the English keys as they are, and the player's language's names of
@@ -201,64 +202,26 @@ class ConsoleChat:
 
     # --- actions ------------------------------------------------------------------------------------------------
 
-    async def _resume(self) -> None:
-        """The player's game again (``resume``, ``board`` or Enter after another screen)."""
-        current = await self.service.current_game(self.player)
-        await self._show_game(current or await self.service.new_game(self.player, self.name))
-
-    def _settings_keys(self) -> dict[str, Command]:
+    def _settings_keys(self) -> dict[str, ButtonCommand]:
         """The settings' keys (``explain``, ``easy``, ``uk``...) and their commands, on every screen."""
         return _commands(render_settings(self.settings, self.locale, pictures=False))
 
-    async def _press(self, command: Command) -> None:
-        if isinstance(command, PlayDaily):
-            await self._start(DailyDeal(command.day))
-        elif isinstance(command, SettingChange):
-            self.settings = await self.service.change_setting(self.player, self.name, command)
-            self._show(render_settings(self.settings, self.locale, pictures=False))
-        elif isinstance(command, ConfirmStart):
-            await self._carry_out(await self.flow.start(self.actor, command))
-        elif isinstance(command, KeepPlaying):
-            await self._carry_out(await self.flow.keep(self.actor, command))
-        elif isinstance(command, Begin):
-            await self._start(command.request)
-        elif isinstance(command, ShowRules):
-            self._show(render_rules(self.locale), numbered=False)
-        elif isinstance(command, Blank):  # the console shows no blank places
-            return
-        elif isinstance(command, Resume):
-            await self._carry_out(await self.flow.resume(self.actor))
+    async def _do(self, command: Command, *, show: bool = True) -> None:
+        """``command`` through the one door, and its effects printed (``show`` False: only noted)."""
+        effects = await self.flow.handle(self.actor, command, self.surface)
+        if show:
+            await self._carry_out(effects)
         else:
-            await self._carry_out(await self.flow.tap(self.actor, command))
-
-    async def _start(self, request: StartRequest) -> None:
-        """Start what the player asked for; with a game in progress (with moves), ask first."""
-        await self._carry_out(await self.flow.start(self.actor, request))
-
-    async def _game_command(self, command: str) -> None:
-        if self.snapshot is None:
-            self.snapshot = await self.service.current_game(self.player)
-        if self.snapshot is None:
-            await self._show_game(await self.service.new_game(self.player, self.name))
-            return
-        await self._carry_out(await self.flow.tap(
-            self.actor, game_command(self.snapshot.game_id, self.snapshot.version, command)))
-
-    async def _finished_command(self, word: str) -> None:
-        """Replay, Review or Share: keys of a finished game's board."""
-        snapshot = self.snapshot
-        if snapshot is None or not snapshot.game.is_over:
-            self._say(console_help(self.locale))
-            return
-        command: GameCommand = (Replay(snapshot.game_id) if word == "r" else Review(snapshot.game_id) if word == "v"
-                                else Share(snapshot.game_id))
-        await self._carry_out(await self.flow.tap(self.actor, command))
+            for effect in effects:
+                if isinstance(effect, Answer) and isinstance(effect.content, SettingsOf):
+                    self.settings = effect.content.settings
 
     # --- the executor of effects --------------------------------------------------------------------------------
 
     async def _carry_out(self, effects: list[Effect]) -> None:
         """Print what the flow decided. There is one screen: a board sent or edited is the game printed again, a
-        card played by name is acknowledged and the game printed; the question keeps its keys for the next line."""
+        card played by name is acknowledged and the game printed; the question keeps its keys for the next line.
+        The console reports nothing back: it has no messages to edit later."""
         for effect in effects:
             match effect:
                 case SendBoard(snapshot) | EditBoard(snapshot):
@@ -268,31 +231,37 @@ class ConsoleChat:
                 case Answer(PlayAck(snapshot) as ack):
                     self._say(strip_variation(line(ack, self.locale, NEW_COMMAND)))
                     await self._show_game(snapshot)
-                case Answer(Problem() as problem):
-                    self._say(line(problem, self.locale, NEW_COMMAND))
                 case Answer(Question() as question):
                     view = draw(question, self.locale)
                     self.question = _commands(view)
                     self._show(view)
-                case Answer(Board() | Kept() | ReviewOf() | ShareOf() as shown) | Post(shown):
-                    self._show(draw(shown, self.locale, replay=_replay_of(shown)),
-                               numbered=not isinstance(shown, ShareOf))
+                case Answer(SettingsOf(settings)) | EditMessage(SettingsOf(settings)):
+                    self.settings = settings
+                    self._show(render_settings(settings, self.locale, pictures=False))
+                case Answer(RulesOf() | StatsOf() | HelpOf() as shown):
+                    self._show(draw(shown, self.locale), numbered=isinstance(shown, RulesOf) and shown.play)
+                    self._say(console_back(self.locale))
+                case Answer(content) | Reply(content) | Post(content):
+                    self._print_content(content)
                 case EditMessage(Kept(game) as kept):
                     self._show(draw(kept, self.locale), numbered=False)
                     await self._show_game(game)
                 case EditMessage(content):
                     self._show(draw(content, self.locale))
 
+    def _print_content(self, content: Content) -> None:
+        """Any other message: a line, or a message of its own (a shared result shows no keys: it is for others)."""
+        if isinstance(content, Board | Kept | ReviewOf | ShareOf | WelcomeOf | LeaderboardOf):
+            self._show(draw(content, self.locale, replay=_replay_of(content)),
+                       numbered=not isinstance(content, ShareOf))
+        elif isinstance(content, Problem | NoticeOf | PointerOf):
+            self._say(line(content, self.locale, NEW_COMMAND))
+
     # --- output -------------------------------------------------------------------------------------------------
 
     async def _show_game(self, snapshot: GameSnapshot) -> None:
         self.snapshot = snapshot
         self.settings = snapshot.settings
-        if snapshot.game.is_over and snapshot.verdict is None and snapshot.outcome is not None:
-            verdict = await self.service.wait_for_verdict(snapshot.game_id, timeout=VERDICT_WAIT)
-            if verdict is not None:
-                snapshot = dataclasses.replace(snapshot, verdict=verdict)
-                self.snapshot = snapshot
         self._show(render_game(snapshot, self.locale, self.settings))
         self._board_last = True
 
@@ -326,16 +295,15 @@ class ConsoleChat:
 
 
 
-def _commands(view: View) -> dict[str, Command]:
+def _commands(view: View) -> dict[str, ButtonCommand]:
     """The keys of a view's buttons and the commands they stand for."""
     return {key: button.command for row in console_rows(view) for key, button in row if button.command is not None}
 
 
 def _replay_of(content: Content) -> str | None:
     """How a shared result's reader plays the same deal: none for a daily deal, whose code would give it away."""
-    if not isinstance(content, ShareOf) or content.snapshot.daily is not None or content.snapshot.code_hidden:
-        return None
-    return REPLAY_TEXT.format(code=content.snapshot.game.code)
+    code = content.snapshot.shared_code if isinstance(content, ShareOf) else None
+    return None if code is None else REPLAY_TEXT.format(code=code)
 
 
 def _login_name() -> str:
@@ -345,10 +313,10 @@ def _login_name() -> str:
         return "player"
 
 
-async def run_console(service: GameService, *, stream: TextIO = sys.stdin, out: TextIO = sys.stdout,
+async def run_console(flow: Flow, *, stream: TextIO = sys.stdin, out: TextIO = sys.stdout,
                       locale: str | None = None, user: str | None = None, session_locale: str | None = None) -> int:
     """Play in the terminal until the end of input or ``quit``; returns the exit status. ``session_locale``
     (``--lang``) wins over the player's saved language for this session."""
-    chat = ConsoleChat(service, user_id=user, name=user, platform_locale=locale, out=out,
+    chat = ConsoleChat(flow, user_id=user, name=user, platform_locale=locale, out=out,
                        session_locale=session_locale)
     return await chat.run(stdin_lines(stream, chat.prompt if is_terminal(stream) and is_terminal(out) else None))

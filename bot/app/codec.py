@@ -32,8 +32,8 @@ from bot.app.commands import (
     Begin,
     Blank,
     BoardChoice,
+    ButtonCommand,
     ChallengeDeal,
-    Command,
     ConfirmStart,
     DailyDeal,
     DealByCode,
@@ -56,7 +56,7 @@ from bot.app.commands import (
     StartRequest,
     WinnableOnly,
 )
-from bot.app.errors import BadPayload
+from bot.app.errors import BadPayload as BadPayload  # what decoding a tampered payload raises
 from bot.app.model import BoardStyle
 from bot.i18n import SUPPORTED_LOCALES
 from core.deal import Rules
@@ -109,7 +109,7 @@ def game_command(game_id: int, version: int, word: str) -> GameCommand:
     return Move(game_id, version, action)
 
 
-def encode(command: Command) -> str:
+def encode(command: ButtonCommand) -> str:
     """The payload string of ``command``."""
     match command:
         case Move(game_id, version, action):
@@ -150,7 +150,7 @@ def encode(command: Command) -> str:
     raise TypeError(f"not a command: {command!r}")
 
 
-def decode(text: str) -> Command:
+def decode(text: str) -> ButtonCommand:
     """The command a payload carries; :class:`BadPayload` for anything malformed or tampered with."""
     if not isinstance(text, str):
         raise BadPayload(f"not a payload: {text!r}")
@@ -176,7 +176,7 @@ def decode(text: str) -> Command:
     if match:
         return Begin(_request(match))
     if text == _RULES:
-        return ShowRules()
+        return ShowRules(play=True)  # the welcome's Rules button: with Play under them
     if text == _RESUME:
         return Resume()
     match = _BLANK_RE.match(text)
@@ -189,6 +189,25 @@ def decode(text: str) -> Command:
 #: Today's daily deal, whichever it is, in a link's start parameter (a link that gives away no card).
 DAILY_START = "daily"
 _START_CHALLENGE_RE = re.compile(r"^x(\d{1,18})_(TP1-[A-Z]-[A-Z]{1,7}|daily)$")
+
+
+#: A review in a bot link's start parameter: the private chat's link to a review asked for in a group.
+_REVIEW_START_RE = re.compile(r"^review-(\d{1,18})$")
+
+
+def review_parameter(game_id: int) -> str:
+    """The start parameter of the link that shows the review of ``game_id`` in the private chat.
+
+    >>> review_parameter(42), review_of("review-42"), review_of("review-" + "9" * 40), review_of("review-²")
+    ('review-42', 42, None, None)
+    """
+    return f"review-{game_id}"
+
+
+def review_of(parameter: str) -> int | None:
+    """The game whose review a start parameter asks for, or None when it asks for none."""
+    match = _REVIEW_START_RE.fullmatch(parameter)
+    return int(match.group(1)) if match is not None else None
 
 
 def start_parameter(request: ChallengeDeal | DealByCode | DailyDeal) -> str:
@@ -262,7 +281,7 @@ def _request(match: re.Match[str]) -> StartRequest:
     return RandomDeal(rules, None if winnable == "-" else winnable == "1")
 
 
-def _setting(key: str, value: str) -> Command:
+def _setting(key: str, value: str) -> ButtonCommand:
     if key == "explain" and value in ("on", "off"):
         return ExplainRefusals(value == "on")
     if key == "rules" and value in (rules.value for rules in Rules):

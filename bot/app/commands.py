@@ -10,7 +10,7 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass
 
-from bot.app.model import BoardStyle
+from bot.app.model import BoardStyle, PlayerKey
 from core.deal import Rules
 from core.game import Draw, Tap, Undo
 
@@ -125,14 +125,17 @@ class ConfirmStart:
 
 @dataclass(frozen=True)
 class Begin:
-    """A button that starts a game, such as Play and Daily under the welcome message: ``request``."""
+    """Start ``request``: a command (``/tripeaks new``, ``/daily``) or a button (Play and Daily under the welcome
+    message); asked first when it would abandon a game with moves."""
 
     request: StartRequest
 
 
 @dataclass(frozen=True)
 class ShowRules:
-    """The Rules button under the welcome message."""
+    """How to play: ``/rules``, or (``play``: with a Play button under them) the Rules button under the welcome."""
+
+    play: bool = False
 
 
 @dataclass(frozen=True)
@@ -193,7 +196,10 @@ class FourColour:
 
 @dataclass(frozen=True)
 class Resume:
-    """Back to the game in progress (under "your game goes on"): its board as a new message."""
+    """Back to the game in progress (under "your game goes on", ``/resume``): its board as a new message;
+    ``start_if_none``: a new game when there is none (the console opens on one)."""
+
+    start_if_none: bool = False
 
 
 @dataclass(frozen=True)
@@ -208,4 +214,135 @@ class Blank:
 SettingChange = ExplainRefusals | DefaultRules | Language | WinnableOnly | BoardChoice | FourColour
 
 #: Anything a button can carry.
-Command = GameCommand | PlayDaily | SettingChange | ConfirmStart | KeepPlaying | Begin | ShowRules | Blank | Resume
+ButtonCommand = GameCommand | PlayDaily | SettingChange | ConfirmStart | KeepPlaying | Begin | ShowRules | Blank | Resume
+
+
+# --- typed commands: what a player types rather than taps ------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PlayCard:
+    """A card played by its name (``/play 7h``, ``7h`` typed in a private chat, ``k`` for the one free king).
+    ``loose``: the text was typed as a message, not as a command: words that name no card get a pointer to the help
+    instead of an error."""
+
+    text: str
+    loose: bool = False
+
+
+@dataclass(frozen=True)
+class OpenLink:
+    """A link that opens the bot with a parameter (Telegram's ``/start <parameter>``): a deal, a challenge, today's
+    daily deal or a review; anything else is answered with the welcome and why the link could not be read."""
+
+    parameter: str
+
+
+@dataclass(frozen=True)
+class Welcome:
+    """The first message (``/start`` alone): what the game is, with Play, Daily and Rules."""
+
+
+@dataclass(frozen=True)
+class ShowHelp:
+    """``/help``: the rules, then the commands."""
+
+
+@dataclass(frozen=True)
+class ShowStats:
+    """``/stats``: the player's statistics."""
+
+
+@dataclass(frozen=True)
+class ShowSettings:
+    """``/settings``: the settings message with its buttons."""
+
+
+@dataclass(frozen=True)
+class SwitchWinnable:
+    """``/winnable [on|off]``: winnable-only deals on or off (``on`` None: the other way round from now)."""
+
+    on: bool | None = None
+
+
+@dataclass(frozen=True)
+class ShowLeaderboard:
+    """``/leaderboard``: today's daily leaderboard of the server or group."""
+
+
+@dataclass(frozen=True)
+class Subscribe:
+    """``/subscribe`` (``on``) or ``/unsubscribe``: the daily deal posted to this chat every day, or no longer."""
+
+    on: bool
+
+
+@dataclass(frozen=True)
+class Invite:
+    """Telegram's inline mode: the player's invitations to play, to send to a chat."""
+
+
+@dataclass(frozen=True)
+class CompleteCard:
+    """What is typed so far as a card's name (Discord's autocomplete of ``/tripeaks play``): the free cards it may
+    mean."""
+
+    typed: str
+
+
+@dataclass(frozen=True)
+class Unreadable:
+    """A button payload or a command's words that could not be read (``reason``, for the log): the player is told,
+    nothing changes."""
+
+    reason: str
+
+
+#: What a player types.
+TypedCommand = PlayCard | OpenLink | Welcome | ShowHelp | ShowStats | ShowSettings | SwitchWinnable \
+    | ShowLeaderboard | Subscribe | Invite | CompleteCard | Unreadable
+
+#: Everything the application's one door takes (:meth:`bot.app.flow.Flow.handle`).
+Command = ButtonCommand | TypedCommand
+
+
+# --- who gave a command, and where ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Actor:
+    """Who acted and where: ``player`` (named ``name``), in the chat ``chat_id`` of the server or group
+    ``community`` (None in a private chat: a daily attempt there counts on no leaderboard)."""
+
+    player: PlayerKey
+    name: str
+    chat_id: str | None = None
+    community: str | None = None
+
+
+@dataclass(frozen=True)
+class Surface:
+    """What differs by platform and place for one command.
+
+    ``platform``: its name (the words of the daily notices differ: groups on Telegram, servers on Discord).
+    ``reuse``: a tapped question may be redrawn into the new game's board (Telegram, where the question is a message
+    in the chat; Discord's is private). ``addressee``: the player the tapped message answers, where the platform
+    says (a settings message in a group); nobody else may use its buttons. ``admin``: the actor may change the
+    chat's daily posts; ``installed``: the bot is a member of the server, not only of the player's account.
+    ``platform_locale``: the actor's language as the platform says; ``chat_locale``: the server's (the daily posts
+    speak it). ``verdict_wait``: how long a finished game waits for the solver's verdict on its deal before it is
+    shown (the console, whose board is printed once).
+    """
+
+    platform: str = ""
+    reuse: bool = False
+    addressee: PlayerKey | None = None
+    admin: bool = False
+    installed: bool = True
+    platform_locale: str | None = None
+    chat_locale: str | None = None
+    verdict_wait: float | None = None
+
+
+#: A surface with nothing particular to say (the console, tests).
+PLAIN = Surface()

@@ -23,6 +23,7 @@ the shorter time (in whole seconds, as shown).
 from __future__ import annotations
 
 import datetime as dt
+import enum
 import functools
 import hashlib
 import hmac
@@ -130,3 +131,22 @@ def rank(results: list[DailyResult]) -> list[DailyResult]:
     ['e', 'c', 'a', 'b', 'd']
     """
     return sorted(results, key=DailyResult.rank_key)
+
+
+class DailyNotice(enum.Enum):
+    """Answers to the daily commands that are not a game or a leaderboard."""
+
+    SUBSCRIBED = "subscribed"
+    ALREADY_SUBSCRIBED = "already_subscribed"
+    UNSUBSCRIBED = "unsubscribed"
+    NOT_SUBSCRIBED = "not_subscribed"
+    #: Telegram: a member who is not an administrator of the group
+    NEEDS_GROUP_ADMIN = "needs_group_admin"
+    #: Discord: a member without the Manage Server permission
+    NEEDS_MANAGE_SERVER = "needs_manage_server"
+    #: Telegram: a private chat
+    NEEDS_GROUP = "needs_group"
+    #: Discord: a direct message
+    NEEDS_SERVER = "needs_server"
+    #: Discord: the app is installed to the player's account only, not to this server (it cannot post here)
+    NEEDS_SERVER_INSTALL = "needs_server_install"

@@ -35,7 +35,7 @@ from collections.abc import Awaitable, Callable, Iterable, Mapping
 from typing import Protocol
 
 from bot.app.daily import Clock, DailyPost, Subscription
-from bot.app.service import GameService
+from bot.app.subscriptions import Subscriptions
 from core.deal import GameCode
 
 log = logging.getLogger(__name__)
@@ -129,22 +129,23 @@ class RateLimiter:
 class DailyPoster:
     """Posts the day's deal to every subscription of the platforms it has senders for; see the module docstring.
 
-    ``post_time`` is the UTC time of day of the posts (``DAILY_POST_TIME``); ``code_for`` picks the day's deal
-    (default: the service's, :meth:`bot.app.daily_codes.DailyCodes.code`, under the deployment's secret).
+    ``subscriptions`` are the channels to post to; ``code_for`` picks the day's deal
+    (:meth:`bot.app.daily_codes.DailyCodes.code`, under the deployment's secret); ``post_time`` is the UTC time of
+    day of the posts (``DAILY_POST_TIME``).
     """
 
-    def __init__(self, service: GameService, senders: Iterable[Sender], *, post_time: dt.time,
-                 clock: Clock | None = None, sleep: Sleep = asyncio.sleep,
-                 code_for: Callable[[dt.date], Awaitable[GameCode]] | None = None, lease: dt.timedelta = DEFAULT_LEASE,
+    def __init__(self, subscriptions: Subscriptions, code_for: Callable[[dt.date], Awaitable[GameCode]],
+                 senders: Iterable[Sender], *, post_time: dt.time, clock: Clock | None = None,
+                 sleep: Sleep = asyncio.sleep, lease: dt.timedelta = DEFAULT_LEASE,
                  limits: Mapping[str, tuple[tuple[int, float], tuple[int, float]]] | None = None,
                  poll_seconds: float = POLL_SECONDS, concurrency: int = CONCURRENCY,
                  max_attempts: int = MAX_ATTEMPTS) -> None:
-        self.subscriptions = service.subscriptions
+        self.subscriptions = subscriptions
         self.senders = {sender.platform: sender for sender in senders}
         self.post_time = post_time.replace(tzinfo=None)
         self.clock: Clock = clock or (lambda: dt.datetime.now(dt.UTC))
         self.sleep = sleep
-        self.code_for = code_for or service.daily_codes.code
+        self.code_for = code_for
         self.lease = lease
         self.poll_seconds = poll_seconds
         self.concurrency = concurrency

@@ -1,6 +1,7 @@
-"""Effects: what the bot does in answer to a player, as values. :class:`bot.app.flow.Flow` decides them (it calls
-the service); each platform has one executor that carries them out (``bot/adapters/*/executor.py`` and the
-console), drawing each message with :func:`bot.render.effects.draw`. A new platform needs an executor and its
+"""Effects: what the bot does in answer to a player, as values. :meth:`bot.app.flow.Flow.handle` decides them (it
+calls the use cases); each platform has one executor that carries them out (``bot/adapters/*/executor.py`` and the
+console), drawing each message with :func:`bot.render.effects.draw`, and reports what it did as values
+(:class:`BoardAt`) that the flow records (:meth:`bot.app.flow.Flow.record`). A new platform needs an executor and its
 event parsing, nothing else.
 
 What a message shows (the renderer draws it in the player's language):
@@ -9,7 +10,12 @@ What a message shows (the renderer draws it in the player's language):
 - :class:`Question`: "abandon your game in progress?" with Yes (start ``request``) and No;
 - :class:`Kept`: the answer to No, "your game goes on";
 - :class:`ReviewOf`, :class:`ShareOf`: a finished game's review, its shareable result;
-- :class:`Problem`, :class:`PlayAck`: one line: why something was refused, the answer to a card played by name.
+- :class:`SettingsOf`, :class:`StatsOf`, :class:`RulesOf`, :class:`HelpOf`, :class:`WelcomeOf`,
+  :class:`LeaderboardOf`: the player's own things and the daily leaderboard;
+- :class:`OffersOf`: the player's invitations to play (Telegram's inline mode); :class:`CardChoices`: the free cards
+  a name being typed may mean (Discord's autocomplete);
+- :class:`Problem`, :class:`PlayAck`, :class:`NoticeOf`, :class:`PointerOf`: one line: why something was refused,
+  the answer to a card played by name, the answer to a daily command, the pointer to the help.
 
 What to do with it:
 
@@ -23,15 +29,27 @@ What to do with it:
 - :class:`Answer`: answer privately: a line (a Telegram toast for a tap, a Discord ephemeral message) or a message
   only the player sees where the platform can (else a reply);
 - :class:`Post`: a public new message in the chat;
-- :class:`EditMessage`: edit the tapped message (not a board: the question) to ``content``.
+- :class:`Reply`: a new message answering the command, for the chat to see (the leaderboard);
+- :class:`EditMessage`: edit the tapped message (not a board: the question, the settings) to ``content``.
+
+What an executor did, reported back: :class:`BoardAt` (the message that now shows a game).
 """
 
 from __future__ import annotations
 
+import datetime as dt
 from dataclasses import dataclass
 
 from bot.app.commands import StartRequest
-from bot.app.model import GameSnapshot, Settings
+from bot.app.daily import DailyNotice, DailyResult
+from bot.app.model import BoardRef as BoardRef  # the values effects carry, for the executors
+from bot.app.model import GameSnapshot as GameSnapshot
+from bot.app.model import Offers, Stats
+from bot.app.model import PlayerKey as PlayerKey
+from bot.app.model import Settings as Settings
+from bot.app.outcomes import OldBoard as OldBoard
+from bot.app.outcomes import OutOfDate
+from core.cards import Card
 from core.review import Review as GameReview
 
 # --- what a message shows -----------------------------------------------------------------------------------------
@@ -76,10 +94,72 @@ class ShareOf:
 
 
 @dataclass(frozen=True)
-class Problem:
-    """Why ``error`` happened, in the language of the player whose ``settings`` these are."""
+class SettingsOf:
+    """The settings message, with its buttons."""
 
-    error: Exception
+    settings: Settings
+
+
+@dataclass(frozen=True)
+class StatsOf:
+    """The player's statistics."""
+
+    stats: Stats
+    settings: Settings
+
+
+@dataclass(frozen=True)
+class RulesOf:
+    """How to play (``play``: with a Play button under them, as the welcome's)."""
+
+    settings: Settings
+    play: bool = False
+
+
+@dataclass(frozen=True)
+class HelpOf:
+    """The rules, then the platform's commands."""
+
+    settings: Settings
+
+
+@dataclass(frozen=True)
+class WelcomeOf:
+    """The first message: what the game is, with Play, Daily and Rules."""
+
+    settings: Settings
+
+
+@dataclass(frozen=True)
+class LeaderboardOf:
+    """The daily leaderboard of ``day`` in a server or group, best first."""
+
+    day: dt.date
+    results: tuple[DailyResult, ...]
+    settings: Settings
+
+
+@dataclass(frozen=True)
+class OffersOf:
+    """The player's invitations to play (Telegram's inline mode)."""
+
+    offers: Offers
+    settings: Settings
+
+
+@dataclass(frozen=True)
+class CardChoices:
+    """The free cards a card's name being typed may mean (all of them when it means none)."""
+
+    cards: tuple[Card, ...]
+
+
+@dataclass(frozen=True)
+class Problem:
+    """Why ``error`` happened (or why a tap did nothing: the game moved on), in the language of the player whose
+    ``settings`` these are."""
+
+    error: Exception | OutOfDate | OldBoard
     settings: Settings
 
 
@@ -90,11 +170,30 @@ class PlayAck:
     snapshot: GameSnapshot
 
 
+@dataclass(frozen=True)
+class NoticeOf:
+    """The answer to a daily command that is no leaderboard (``post_time``: when the daily posts are made)."""
+
+    notice: DailyNotice
+    settings: Settings
+    post_time: dt.time | None = None
+
+
+@dataclass(frozen=True)
+class PointerOf:
+    """Words that are neither a command nor a card: where to read how to play."""
+
+    settings: Settings
+
+
 #: A message of its own.
-Shown = Board | Question | Kept | ReviewOf | ShareOf
+Shown = Board | Question | Kept | ReviewOf | ShareOf | SettingsOf | StatsOf | RulesOf | HelpOf | WelcomeOf \
+    | LeaderboardOf
 #: A line.
-Note = Problem | PlayAck
-Content = Shown | Note
+Note = Problem | PlayAck | NoticeOf | PointerOf
+#: What only one platform asks for, drawn by its executor.
+Data = OffersOf | CardChoices
+Content = Shown | Note | Data
 
 
 # --- what to do with it -------------------------------------------------------------------------------------------
@@ -132,6 +231,13 @@ class Answer:
 
 
 @dataclass(frozen=True)
+class Reply:
+    """A new message answering the command, for the chat to see."""
+
+    content: Shown | Note
+
+
+@dataclass(frozen=True)
 class Post:
     """A public new message in the chat."""
 
@@ -145,10 +251,26 @@ class EditMessage:
     content: Shown
 
 
-Effect = SendBoard | EditBoard | RedrawBoard | Answer | Post | EditMessage
+Effect = SendBoard | EditBoard | RedrawBoard | Answer | Reply | Post | EditMessage
 
 
-def settings_of(content: Content) -> Settings:
+# --- what an executor did ---------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class BoardAt:
+    """The message ``where`` now shows the game ``game_id`` (a board sent, or played on after another): its live
+    board, which a card played by name edits and a new game closes."""
+
+    game_id: int
+    where: BoardRef
+
+
+#: What an executor reports back to the flow.
+Report = BoardAt
+
+
+def settings_of(content: Shown | Note | OffersOf) -> Settings:
     """The settings of the player a content speaks to (their language, among others)."""
     match content:
         case Board(snapshot) | ReviewOf(snapshot) | ShareOf(snapshot) | PlayAck(snapshot):
@@ -157,5 +279,9 @@ def settings_of(content: Content) -> Settings:
             return current.settings
         case Kept(game):
             return game.settings
-        case Problem(_, settings):
+        case SettingsOf(settings) | RulesOf(settings) | HelpOf(settings) | WelcomeOf(settings) | PointerOf(settings):
+            return settings
+        case StatsOf(_, settings) | OffersOf(_, settings) | Problem(_, settings) | NoticeOf(_, settings):
+            return settings
+        case LeaderboardOf(_, _, settings):
             return settings

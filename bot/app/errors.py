@@ -6,8 +6,6 @@ import datetime as dt
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from bot.app.commands import StartRequest
-    from bot.app.model import GameSnapshot
     from core.cards import Card
 
 
@@ -68,42 +66,18 @@ class NoActiveGame(BotError):
 
 
 class NotYourGame(BotError):
-    """Someone tapped another player's game."""
-
-    def __init__(self, owner_name: str) -> None:
-        super().__init__(f"this is {owner_name}'s game")
-        self.owner_name = owner_name
-
-
-class NotYourSettings(NotYourGame):
-    """Someone tapped the settings message another player opened (in a group)."""
-
-
-class AlreadyDone(BotError):
-    """A second tap of a button whose first tap already did what it asks (a Replay whose game is already dealt):
-    nothing to do, and nothing to say."""
+    """A tap or a link naming a game that is not the player's, or no game at all: one answer for both, naming
+    nobody, so that a forged id learns nothing."""
 
     def __init__(self) -> None:
-        super().__init__("already done")
+        super().__init__("not the player's game")
 
 
-class NotCurrentGame(BotError):
-    """A tap on the board of a game that is no longer the player's latest one (abandoned or replaced): nothing
-    changed, and the board must not turn into another game. ``current`` is the player's game now, if any."""
+class NotYourMessage(BotError):
+    """A tap on a message that answers another player (their settings in a group): nothing changed."""
 
-    def __init__(self, current: GameSnapshot | None) -> None:
-        super().__init__("not the current game")
-        self.current = current
-
-
-class ConfirmAbandon(BotError):
-    """Starting a game would abandon ``current``, a game in progress with moves: the player must confirm first.
-    ``request`` is what would start (for the question's Yes button)."""
-
-    def __init__(self, current: GameSnapshot, request: StartRequest | None = None) -> None:
-        super().__init__(f"game {current.game_id} is in progress")
-        self.current = current
-        self.request = request
+    def __init__(self) -> None:
+        super().__init__("another player's message")
 
 
 class DailyCodeLocked(BotError):
@@ -128,12 +102,3 @@ class NoUndoInDaily(BotError):
 
 class GameNotOver(BotError):
     """Review, Share or Replay of a game still being played (their buttons come only once it is over)."""
-
-
-class StaleGame(BotError):
-    """The tap carried an old version (an old message, a double tap); nothing changed. ``current`` is the game as
-    it stands, for the adapter to refresh the message with."""
-
-    def __init__(self, current: GameSnapshot) -> None:
-        super().__init__(f"game {current.game_id} is at version {current.version}")
-        self.current = current

@@ -1,215 +1,400 @@
-"""The one flow of a game on every platform: what a command or a tap on a board does, as effects
-(:mod:`bot.app.effects`) for the platform's executor to carry out.
+"""The application's one door: every command a player gives, on every platform, goes through
+:meth:`Flow.handle`, which calls the use cases and answers with effects (:mod:`bot.app.effects`) for the
+platform's executor to carry out; the executor reports what it did (:class:`~bot.app.effects.BoardAt`), which
+:meth:`Flow.record` keeps.
 
 - Starting a game (``/tripeaks new``, ``/daily``, Play under the welcome or a daily post, Yes under the question)
-  asks the service with ``ask=True``: when it would abandon a game in progress with moves the answer is the
-  question, privately (Yes: :class:`~bot.app.commands.ConfirmStart`, No: :class:`~bot.app.commands.KeepPlaying`);
-  otherwise the new game's board is sent, noted as its live board, and the replaced game's board is closed.
+  asks first when it would abandon a game in progress with moves (Yes: :class:`~bot.app.commands.ConfirmStart`,
+  No: :class:`~bot.app.commands.KeepPlaying`); otherwise the new game's board is sent, and the replaced game's
+  board is closed.
 - A card, Draw, Undo or Hint edits the tapped board in place, refusals included (the renderer's status line says
   why); a card tapped on an older board of the game applies when it is legal now; Draw, Undo and Hint from an
   older board (a double tap) only refresh it to the game as it stands.
-- New game on a board: the question first when the game has moves; else the new game (drawn into the tapped
-  message where the platform can, when it replaces the game that board showed). Replay: the same deal, a new board.
+- New game on a board: the question first when the game has moves (a double tap asks once); else the new game
+  (drawn into the tapped message where the platform can, when it replaces the game that board showed). Replay: the
+  same deal, a new board.
 - Review: the solver's account, privately; Share: the result as a public message. Both only for the game's owner,
-  and once: the same button tapped again within :data:`ONCE_WITHIN` seconds does nothing (a double tap posts one
-  message). Replay tapped again once its deal is dealt does nothing either.
-- No under the question, then Yes under the same question (two quick taps): the game goes on; Yes does nothing
-  until the player is asked again.
-- The same card tapped twice plays it once; the second tap shows the board as it stands, without a word.
+  and once: the same button tapped again within :data:`ONCE_WITHIN` seconds does nothing, in any process (the
+  database says which tap was first). Replay tapped again once its deal is dealt does nothing either.
+- No under the question, then Yes under the same question: the game goes on; Yes does nothing until the player is
+  asked again.
 - A tap on the board of a game that is no longer the player's latest, someone else's board, and every error: a
-  private line, nothing else changed.
+  private line, nothing else changed. A game that is not the player's, or no game at all, gets one answer that
+  names nobody.
+- The player's own things (rules, help, statistics, settings), the daily leaderboard, the daily posts and
+  Telegram's invitations come through the same door.
 """
 
 from __future__ import annotations
 
-import time
-from dataclasses import dataclass
+import datetime as dt
+from collections.abc import Sequence
+from dataclasses import replace
 
+from bot.app.codec import review_of, start_request
 from bot.app.commands import (
+    PLAIN,
+    Actor,
     AskHint,
+    Begin,
+    Blank,
+    BoardChoice,
+    Command,
+    CompleteCard,
     ConfirmStart,
-    GameCommand,
+    DailyDeal,
+    DealByCode,
+    DefaultRules,
+    ExplainRefusals,
+    FourColour,
+    Invite,
     KeepPlaying,
+    Language,
     Move,
     NewGame,
+    OpenLink,
+    PlayCard,
+    PlayDaily,
+    RandomDeal,
     Replay,
+    Resume,
     Review,
     Share,
+    ShowHelp,
+    ShowLeaderboard,
+    ShowRules,
+    ShowSettings,
+    ShowStats,
     StartRequest,
+    Subscribe,
+    Surface,
+    SwitchWinnable,
+    Unreadable,
+    Welcome,
+    WinnableOnly,
 )
+from bot.app.daily import DailyNotice
+from bot.app.daily_codes import DailyCodes
 from bot.app.effects import (
     Answer,
+    BoardAt,
+    CardChoices,
     EditBoard,
     EditMessage,
     Effect,
+    HelpOf,
     Kept,
+    LeaderboardOf,
+    NoticeOf,
+    OffersOf,
     PlayAck,
+    PointerOf,
     Post,
     Problem,
     Question,
     RedrawBoard,
+    Reply,
+    Report,
     ReviewOf,
+    RulesOf,
     SendBoard,
+    SettingsOf,
     ShareOf,
+    StatsOf,
+    WelcomeOf,
 )
-from bot.app.errors import AlreadyDone, BotError, ConfirmAbandon, NoActiveGame, NotYourGame, StaleGame
-from bot.app.model import GameSnapshot, PlayerKey
-from bot.app.service import GameService
+from bot.app.errors import BadGameCode, BadPayload, BotError, NoActiveGame, NotYourMessage, NoWinnableDeal
+from bot.app.games import Games
+from bot.app.leaderboards import Leaderboards
+from bot.app.model import GameSnapshot, Offers, PlayerKey, Settings
+from bot.app.moves import Moves, cards_named, names_a_card
+from bot.app.once import OnceOnly
+from bot.app.outcomes import AlreadyStarted, MustConfirm, OldBoard, OutOfDate, Tapped
+from bot.app.players import Players
+from bot.app.records import parse_code
+from bot.app.solving import Advice, Verdicts
+from bot.app.starts import Starts
+from bot.app.subscriptions import Subscriptions
+from bot.i18n import resolve_locale
+from core.cards import Card
+from core.errors import TriPeaksError
 
 #: How long a Share or Review of a game is not posted again (seconds): a double tap posts one message.
 ONCE_WITHIN = 60.0
-
-
-@dataclass(frozen=True)
-class Actor:
-    """Who acted and where: ``player`` (named ``name``), in the chat ``chat_id`` of the server or group
-    ``community`` (None in a private chat: a daily attempt there counts on no leaderboard)."""
-
-    player: PlayerKey
-    name: str
-    chat_id: str | None = None
-    community: str | None = None
+#: A second New game tap on the same board version within this many seconds is the same tap: one question.
+ASK_ONCE_WITHIN = 3.0
+#: Seconds the search for a new winnable deal to offer may take: an inline query is answered while the player types.
+FRESH_DEAL_BUDGET = 1.5
+#: How many free cards autocomplete offers at most (Discord's limit).
+CHOICES_MAX = 25
+#: Telegram's word for where daily posts and leaderboards are: a group (Discord's: a server).
+TELEGRAM = "telegram"
 
 
 class Flow:
-    """The game flow over ``service``. With ``ask_once_within`` (seconds), a second New game tap on the same board
-    that soon after a question is the same tap: the question is not asked again (Telegram, whose question is a
-    message in the chat)."""
+    """The one door, over the use cases it is given. ``post_time`` is when the daily posts are made (UTC)."""
 
-    def __init__(self, service: GameService, *, ask_once_within: float | None = None) -> None:
-        self.service = service
-        self.ask_once_within = ask_once_within
-        #: New game taps just asked about, by (game id, version), with when
-        self._asked: dict[tuple[int, int], float] = {}
-        #: Shares and Reviews just done, by (kind, game id), with when
-        self._done: dict[tuple[str, int], float] = {}
-        #: games the player chose to keep playing under a question (No), until they are asked again
-        self._kept: set[int] = set()
+    def __init__(self, *, starts: Starts, moves: Moves, games: Games, advice: Advice, verdicts: Verdicts,
+                 players: Players, leaderboards: Leaderboards, subscriptions: Subscriptions,
+                 daily_codes: DailyCodes, once: OnceOnly, post_time: dt.time = dt.time(9, 0),
+                 fresh_budget: float = FRESH_DEAL_BUDGET) -> None:
+        self.starts = starts
+        self.moves = moves
+        self.games = games
+        self.advice = advice
+        self.verdicts = verdicts
+        self.players = players
+        self.leaderboards = leaderboards
+        self.subscriptions = subscriptions
+        self.daily_codes = daily_codes
+        self.once = once
+        self.post_time = post_time
+        self.fresh_budget = fresh_budget
 
-    async def problem(self, player: PlayerKey, error: Exception) -> list[Effect]:
-        """The private line explaining ``error``, in the player's language."""
-        return [Answer(Problem(error, await self.service.get_settings(player)))]
-
-    async def start(self, actor: Actor, request: StartRequest | ConfirmStart, *,
-                    reuse: bool = False) -> list[Effect]:
-        """Start ``request`` (or what the player confirmed): the new board (``reuse``: the tapped message may become
-        it), or the question first when that would abandon a game with moves."""
-        if isinstance(request, ConfirmStart) and request.abandon in self._kept:
-            return []  # Yes tapped after No on the same question: the game goes on
+    async def handle(self, actor: Actor, command: Command, surface: Surface = PLAIN) -> list[Effect]:
+        """What ``command`` from ``actor`` does, as effects; an error is a private line in the player's language."""
         try:
-            snapshot = await self.service.start(actor.player, actor.name, request, chat_id=actor.chat_id,
-                                                community=actor.community, ask=True)
-        except ConfirmAbandon as asked:
-            assert not isinstance(request, ConfirmStart)  # a confirmed start is never asked again
-            self._kept.discard(asked.current.game_id)
-            return [Answer(Question(asked.current, request))]
-        except AlreadyDone:
-            return []
-        except BotError as error:
-            return await self.problem(actor.player, error)
-        return [SendBoard(snapshot, reuse=reuse)]
+            return await self._handle(actor, command, surface)
+        except (BotError, TriPeaksError) as error:
+            return await self._problem(actor, error)
 
-    async def tap(self, actor: Actor, command: GameCommand) -> list[Effect]:
-        """A button of a board (see the module docstring)."""
+    async def record(self, reports: Sequence[Report]) -> None:
+        """Keep what an executor reported: where each game's live board now is."""
+        for report in reports:
+            match report:
+                case BoardAt(game_id, where):
+                    await self.games.show_board(game_id, where)
+
+    # --- the commands ---------------------------------------------------------------------------------------------
+
+    async def _handle(self, actor: Actor, command: Command, surface: Surface) -> list[Effect]:
         player, name = actor.player, actor.name
-        try:
-            match command:
-                case Move() | AskHint():
-                    return [EditBoard(await self.service.act(player, name, command))]
-                case NewGame() | Replay():
-                    return await self._start_from_board(actor, command)
-                case Review(game_id):
-                    snapshot = self._owned(player, await self.service.act(player, name, command))
-                    if not self._once("review", game_id):
-                        return []
-                    return [Answer(ReviewOf(snapshot, await self.service.review(game_id)))]
-                case Share(game_id):
-                    snapshot = self._owned(player, await self.service.act(player, name, command))
-                    return [Post(ShareOf(snapshot))] if self._once("share", game_id) else []
-        except AlreadyDone:
-            return []
-        except StaleGame as stale:
-            # an old board of the same game, or a double tap: nothing changed; show the game as it stands
-            return [EditBoard(stale.current, notice=Problem(stale, stale.current.settings))]
-        except BotError as error:
-            return await self.problem(player, error)
+        match command:
+            case Move():
+                return await self._tapped(actor, await self.moves.move(player, name, command), surface)
+            case AskHint(game_id, version):
+                return await self._tapped(actor, await self.advice.hint(player, game_id, version), surface)
+            case NewGame() | Replay():
+                return await self._start_from_board(actor, command, surface)
+            case Review(game_id):
+                snapshot = await self.games.finished_game(player, game_id)
+                if not await self.once.claim_review(game_id, ONCE_WITHIN):
+                    return []
+                return [Answer(ReviewOf(snapshot, await self.advice.review(game_id)))]
+            case Share(game_id):
+                snapshot = await self.games.finished_game(player, game_id)
+                return [Post(ShareOf(snapshot))] if await self.once.claim_share(game_id, ONCE_WITHIN) else []
+            case Begin(request):
+                return await self._start(actor, request, surface)
+            case PlayDaily(day):
+                # everyone who taps Play under a daily post gets their own game, in a new message
+                return await self._start(actor, DailyDeal(day), surface)
+            case ConfirmStart():
+                return await self._start(actor, command, surface)
+            case KeepPlaying(game_id):
+                kept = await self.starts.keep_playing(player, game_id)
+                await self.once.keep(game_id)
+                return [EditMessage(Kept(kept))]
+            case Resume(start_if_none):
+                current = await self.games.current_game(player)
+                if current is None:
+                    if start_if_none:
+                        return await self._start(actor, RandomDeal(), surface)
+                    raise NoActiveGame()
+                return [SendBoard(current)]
+            case Blank():  # an empty place among the cards: nothing
+                return []
+            case PlayCard(text, loose):
+                return await self._play(actor, text, loose, surface)
+            case OpenLink(parameter):
+                return await self._open_link(actor, parameter, surface)
+            case ExplainRefusals() | DefaultRules() | Language() | WinnableOnly() | BoardChoice() | FourColour():
+                if surface.addressee is not None and surface.addressee != player:
+                    raise NotYourMessage()
+                return await self._change_setting(actor, command, edit=True)
+            case SwitchWinnable(on):
+                if on is None:
+                    now = await self.players.get_settings(player)
+                    on = not now.deals_winnable_only(now.default_rules)
+                return await self._change_setting(actor, WinnableOnly(on), edit=False)
+            case ShowRules(play):
+                return [Answer(RulesOf(await self._settings(actor), play))]
+            case ShowHelp():
+                return [Answer(HelpOf(await self._settings(actor)))]
+            case Welcome():
+                return [Answer(WelcomeOf(await self._settings(actor)))]
+            case ShowStats():
+                stats = await self.players.stats(player)
+                return [Answer(StatsOf(stats, await self._settings(actor)))]
+            case ShowSettings():
+                return [Answer(SettingsOf(await self._settings(actor)))]
+            case ShowLeaderboard():
+                return await self._leaderboard(actor, surface)
+            case Subscribe(on):
+                return await self._subscribe(actor, on, surface)
+            case Invite():
+                return [Answer(OffersOf(await self._offers(player), await self._settings(actor)))]
+            case CompleteCard(typed):
+                return [Answer(CardChoices(await self._free_cards(player, typed)))]
+            case Unreadable(reason):
+                raise BadPayload(reason)
+        raise BotError(f"not a command: {command!r}")
 
-    async def review(self, actor: Actor, game_id: int) -> list[Effect]:
-        """The review of the player's finished game ``game_id`` asked for by a link (Telegram's ``/start
-        review-<game>``, which a Review tapped in a group opens when the bot may not write first): privately, each
-        time it is asked for (the tap that gave the link was the one a double tap counts)."""
-        try:
-            snapshot = self._owned(actor.player, await self.service.act(actor.player, actor.name, Review(game_id)))
-        except BotError as error:
-            return await self.problem(actor.player, error)
-        return [Answer(ReviewOf(snapshot, await self.service.review(game_id)))]
+    async def _start(self, actor: Actor, request: StartRequest | ConfirmStart, surface: Surface) -> list[Effect]:
+        """Start ``request`` (or what the player confirmed): the new board, or the question first when that would
+        abandon a game with moves."""
+        confirmed = isinstance(request, ConfirmStart)
+        if isinstance(request, ConfirmStart) and await self.once.was_kept(request.abandon):
+            return []  # Yes tapped after No on the same question: the game goes on
+        started = await self.starts.start(actor.player, actor.name, request, chat_id=actor.chat_id,
+                                          community=actor.community, ask=True)
+        match started:
+            case MustConfirm(current, asked):
+                await self.once.asked(current.game_id, current.version, None)
+                # Yes starts what the player asked for (today's daily deal, not the day it was when asked)
+                return [Answer(Question(current, asked if isinstance(request, ConfirmStart) else request))]
+            case AlreadyStarted():
+                return []
+            case OldBoard():
+                return await self._problem(actor, started)
+        return [SendBoard(started, reuse=confirmed and surface.reuse)]
 
-    async def keep(self, actor: Actor, command: KeepPlaying) -> list[Effect]:
-        """No under the question: the question becomes "your game goes on"."""
-        try:
-            kept = await self.service.keep_playing(actor.player, command.game_id)
-        except BotError as error:
-            return await self.problem(actor.player, error)
-        self._asked = {key: at for key, at in self._asked.items() if key[0] != command.game_id}
-        self._kept.add(command.game_id)
-        return [EditMessage(Kept(kept))]
+    async def _start_from_board(self, actor: Actor, command: NewGame | Replay, surface: Surface) -> list[Effect]:
+        started = await self.starts.from_board(actor.player, actor.name, command, ask=True)
+        match started:
+            case MustConfirm(current, asked):
+                if isinstance(command, NewGame) and not await self.once.asked(command.game_id, command.version,
+                                                                              ASK_ONCE_WITHIN):
+                    return []  # a double tap: the question is already on its way
+                return [Answer(Question(current, asked))]
+            case AlreadyStarted():
+                return []
+            case OutOfDate(current):
+                return [EditBoard(current, notice=Problem(started, current.settings))]
+            case OldBoard():
+                return await self._problem(actor, started)
+        replaced = started.replaced
+        reuse = (surface.reuse and isinstance(command, NewGame) and replaced is not None
+                 and replaced.game_id == command.game_id and replaced.abandoned)
+        return [SendBoard(started, reuse=reuse)]
 
-    async def resume(self, actor: Actor) -> list[Effect]:
-        """The game in progress as a new board, its live board from now on."""
-        snapshot = await self.service.current_game(actor.player)
-        if snapshot is None:
-            return await self.problem(actor.player, NoActiveGame())
-        return [SendBoard(snapshot)]
+    async def _tapped(self, actor: Actor, tapped: Tapped, surface: Surface) -> list[Effect]:
+        """A tap on a board answered: the board edited to the game as it stands (with why nothing changed, for a
+        tap from an older version), or a private line for a board of an older game."""
+        match tapped:
+            case OutOfDate(current):
+                # an old board of the same game, or a double tap: nothing changed; show the game as it stands
+                return [EditBoard(current, notice=Problem(tapped, current.settings))]
+            case OldBoard():
+                return await self._problem(actor, tapped)
+        return [EditBoard(await self._with_verdict(tapped, surface))]
 
-    async def play(self, actor: Actor, text: str) -> list[Effect]:
+    async def _play(self, actor: Actor, text: str, loose: bool, surface: Surface) -> list[Effect]:
         """A card played by name, as if tapped: a short acknowledgement (the card played, or why not), and the live
-        board redrawn when the card was played (a refused one changes nothing); words that name no card and cards
-        not in play get the renderer's explanation."""
-        try:
-            snapshot = await self.service.play_card(actor.player, actor.name, text)
-        except BotError as error:  # NoActiveGame, NotACard, CardNotInPlay, Busy...
-            return await self.problem(actor.player, error)
+        board redrawn when the card was played (a refused one changes nothing). ``loose`` text that names no card
+        gets the pointer to the help."""
+        if loose and not names_a_card(text):
+            return [Answer(PointerOf(await self._settings(actor)))]
+        tapped = await self.moves.play_card(actor.player, actor.name, text)
+        if isinstance(tapped, OutOfDate | OldBoard):
+            return await self._problem(actor, tapped)
+        snapshot = await self._with_verdict(tapped, surface)
         refused = snapshot.outcome is not None and not snapshot.outcome.ok
         return [Answer(PlayAck(snapshot)), *([] if refused else [RedrawBoard(snapshot)])]
 
-    async def _start_from_board(self, actor: Actor, command: NewGame | Replay) -> list[Effect]:
-        try:
-            snapshot = await self.service.act(actor.player, actor.name, command, ask=True)
-        except ConfirmAbandon as asked:
-            assert asked.request is not None  # the service names what it would start
-            self._kept.discard(asked.current.game_id)
-            if isinstance(command, NewGame) and self._double_tap(command):
-                return []
-            return [Answer(Question(asked.current, asked.request))]
-        replaced = snapshot.replaced
-        reuse = (isinstance(command, NewGame) and replaced is not None and replaced.game_id == command.game_id
-                 and replaced.abandoned)
-        return [SendBoard(snapshot, reuse=reuse)]
+    async def _open_link(self, actor: Actor, parameter: str, surface: Surface) -> list[Effect]:
+        """A link's parameter: a review (to its player only, each time it is asked for), a deal, a challenge or
+        today's daily deal; anything else the welcome, after why the link could not be read."""
+        game_id = review_of(parameter)
+        if game_id is not None:
+            snapshot = await self.games.finished_game(actor.player, game_id)
+            return [Answer(ReviewOf(snapshot, await self.advice.review(game_id)))]
+        request = start_request(parameter)
+        if isinstance(request, DealByCode):
+            try:
+                parse_code(request.code)
+            except BadGameCode as error:  # a damaged link: say so, and welcome the player all the same
+                settings = await self._settings(actor)
+                return [Answer(Problem(error, settings)), Answer(WelcomeOf(settings))]
+        return await self._start(actor, request, surface)
 
-    def _once(self, kind: str, game_id: int) -> bool:
-        """Whether the ``kind`` button of ``game_id`` is to act now: not when it did within :data:`ONCE_WITHIN`
-        seconds (noted before any await, so two taps at once act once)."""
-        now = time.monotonic()
-        self._done = {key: at for key, at in self._done.items() if now - at < ONCE_WITHIN}
-        if (kind, game_id) in self._done:
-            return False
-        self._done[(kind, game_id)] = now
-        return True
+    async def _change_setting(self, actor: Actor, change: ExplainRefusals | DefaultRules | Language | WinnableOnly
+                              | BoardChoice | FourColour, *, edit: bool) -> list[Effect]:
+        """A setting changed: the settings message redrawn (``edit``: the tapped one; else a new answer), and the
+        game in progress redrawn when how its board is drawn changed."""
+        before = await self.players.get_settings(actor.player)
+        after = await self.players.change_setting(actor.player, actor.name, change)
+        effects: list[Effect] = [EditMessage(SettingsOf(after)) if edit else Answer(SettingsOf(after))]
+        if (after.board, after.four_colour) != (before.board, before.four_colour):
+            current = await self.games.current_game(actor.player)
+            if current is not None and not current.game.is_over:
+                effects.append(RedrawBoard(current))
+        return effects
 
-    def _double_tap(self, command: NewGame) -> bool:
-        """Whether this New game repeats one just asked about from the same board."""
-        if self.ask_once_within is None:
-            return False
-        now = time.monotonic()
-        self._asked = {key: at for key, at in self._asked.items() if now - at < self.ask_once_within}
-        key = (command.game_id, command.version)
-        if key in self._asked:
-            return True
-        self._asked[key] = now
-        return False
+    async def _leaderboard(self, actor: Actor, surface: Surface) -> list[Effect]:
+        settings = await self._settings(actor)
+        if actor.community is None:
+            return [Answer(NoticeOf(self._community_needed(surface), settings))]
+        day = self.daily_codes.today()
+        results = await self.leaderboards.of(actor.player.platform, actor.community, day)
+        return [Reply(LeaderboardOf(day, tuple(results), settings))]
+
+    async def _subscribe(self, actor: Actor, on: bool, surface: Surface) -> list[Effect]:
+        """The daily deal posted to the actor's chat every day, or no longer: for the chat's administrators only.
+        The posts speak the server's language, else the subscriber's."""
+        settings = await self._settings(actor)
+        telegram = surface.platform == TELEGRAM
+        if actor.community is None or actor.chat_id is None:
+            return [Answer(NoticeOf(self._community_needed(surface), settings))]
+        if not surface.installed:
+            return [Answer(NoticeOf(DailyNotice.NEEDS_SERVER_INSTALL, settings))]
+        if not surface.admin:
+            notice = DailyNotice.NEEDS_GROUP_ADMIN if telegram else DailyNotice.NEEDS_MANAGE_SERVER
+            return [Answer(NoticeOf(notice, settings))]
+        platform = actor.player.platform
+        if not on:
+            removed = await self.subscriptions.unsubscribe(platform, actor.chat_id)
+            return [Reply(NoticeOf(DailyNotice.UNSUBSCRIBED if removed else DailyNotice.NOT_SUBSCRIBED, settings))]
+        locale = surface.chat_locale or resolve_locale(settings.language, surface.platform_locale)
+        new = await self.subscriptions.subscribe(platform, actor.chat_id, community=actor.community, locale=locale,
+                                                 by=actor.player.user_id)
+        notice = DailyNotice.SUBSCRIBED if new else DailyNotice.ALREADY_SUBSCRIBED
+        return [Reply(NoticeOf(notice, replace(settings, language=locale), self.post_time))]
 
     @staticmethod
-    def _owned(player: PlayerKey, snapshot: GameSnapshot) -> GameSnapshot:
-        if snapshot.owner != player:
-            raise NotYourGame(snapshot.owner_name)
-        return snapshot
+    def _community_needed(surface: Surface) -> DailyNotice:
+        return DailyNotice.NEEDS_GROUP if surface.platform == TELEGRAM else DailyNotice.NEEDS_SERVER
+
+    async def _offers(self, player: PlayerKey) -> Offers:
+        """What the player can send to a chat as an invitation: their current or last game, a new deal proved
+        winnable under their default rules within the fresh budget (None if none was), today's date."""
+        latest = await self.games.latest_game(player)
+        rules = (await self.players.get_settings(player)).default_rules
+        try:
+            fresh = await self.verdicts.winnable_code(rules, self.fresh_budget)
+        except NoWinnableDeal:
+            fresh = None
+        return Offers(latest, fresh, self.daily_codes.today())
+
+    async def _free_cards(self, player: PlayerKey, typed: str) -> tuple[Card, ...]:
+        snapshot = await self.games.current_game(player)
+        return () if snapshot is None else cards_named(snapshot.game, typed)[:CHOICES_MAX]
+
+    # --- helpers --------------------------------------------------------------------------------------------------
+
+    async def _with_verdict(self, snapshot: GameSnapshot, surface: Surface) -> GameSnapshot:
+        """``snapshot``, with the solver's verdict on its deal when the game just ended and the surface waits for
+        one."""
+        if (surface.verdict_wait is None or not snapshot.game.is_over or snapshot.verdict is not None
+                or snapshot.outcome is None):
+            return snapshot
+        verdict = await self.verdicts.wait_for(snapshot.game_id, timeout=surface.verdict_wait)
+        return replace(snapshot, verdict=verdict) if verdict is not None else snapshot
+
+    async def _settings(self, actor: Actor) -> Settings:
+        return await self.players.get_settings(actor.player)
+
+    async def _problem(self, actor: Actor, error: Exception | OutOfDate | OldBoard) -> list[Effect]:
+        """The private line explaining ``error``, in the player's language."""
+        return [Answer(Problem(error, await self.players.get_settings(actor.player)))]
+

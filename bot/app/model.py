@@ -134,6 +134,13 @@ class GameSnapshot:
     #: name its code, which deals every card (:func:`bot.app.records.code_hidden`)
     code_hidden: bool = False
 
+    @property
+    def shared_code(self) -> GameCode | None:
+        """The code a shared result or a challenge may name: none for a daily attempt (shared by its day and
+        challenged by reference, its Play button dealing it), none while the code is hidden, none for a custom
+        deal."""
+        return None if self.daily is not None or self.code_hidden else self.game.code
+
 
 
 @dataclass(frozen=True)

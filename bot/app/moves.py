@@ -5,9 +5,9 @@ increments, and a board carries the version it shows. A card tapped on any board
 applies when it is legal now (two quick taps from one keyboard both apply; the same card tapped twice is played
 once, and the second tap only shows the board as it stands; a card that no longer fits says the waste card
 changed); Draw and Undo must come from the board
-as it stands (:class:`StaleGame` otherwise, with the game as it stands), so a double tap applies once. A tap on the
-board of a game that is no longer the player's latest raises :class:`NotCurrentGame`: the board never turns into
-another game. The new state is written with ``WHERE version = :seen``, so of two actions that read the same version
+as it stands (:class:`~bot.app.outcomes.OutOfDate` otherwise, with the game as it stands), so a double tap applies
+once. A tap on the board of a game that is no longer the player's latest answers
+:class:`~bot.app.outcomes.OldBoard`: the board never turns into another game. The new state is written with ``WHERE version = :seen``, so of two actions that read the same version
 exactly one applies, on SQLite (``BEGIN IMMEDIATE``) and PostgreSQL (row locks) alike.
 
 A ranked daily attempt (a game with its ``daily`` day) allows no Undo (:class:`NoUndoInDaily`), and once blocked it
@@ -32,10 +32,10 @@ from bot.app.errors import (
     NotACard,
     NotYourGame,
     NoUndoInDaily,
-    StaleGame,
 )
-from bot.app.model import GameSnapshot, PlayerKey, clean_name
-from bot.app.records import Today, owner_of, snapshot_of, stale_error
+from bot.app.model import PlayerKey, clean_name
+from bot.app.outcomes import OutOfDate, Tapped
+from bot.app.records import Today, moved_on, owner_of, snapshot_of
 from bot.app.solving import Verdicts
 from bot.store import games as stored_games
 from bot.store import players as stored_players
@@ -63,6 +63,38 @@ class _Tap:
 
 class _Retry(Exception):
     """A batch met a row changed under it: its taps are retried one transaction each."""
+
+
+class _Conflict(Exception):
+    """A single tap met its row changed under it: its transaction is rolled back and the tap is out of date."""
+
+
+def names_a_card(text: str) -> bool:
+    """Whether ``text`` is a card's name (``7h``, ``10♥``) or a rank alone (``k``), as a card played by name takes.
+
+    >>> names_a_card("7h"), names_a_card(" K "), names_a_card("hello")
+    (True, True, False)
+    """
+    cleaned = text.strip().replace("\ufe0f", "").replace("\ufe0e", "")
+    for parse in (Card.parse, Rank.parse):
+        try:
+            parse(cleaned)
+        except TriPeaksError:
+            continue
+        return True
+    return False
+
+
+def cards_named(game: Game, typed: str) -> tuple[Card, ...]:
+    """The cards free to play in ``game`` whose names start like ``typed`` (``k``, ``10``, ``7♠``), or all of them
+    when none does (autocomplete)."""
+    cards = [game.card_at(slot) for slot in game.playable_slots()]
+    wanted = typed.strip().upper().replace("\ufe0f", "").replace("\ufe0e", "")
+
+    def matches(card: Card) -> bool:
+        return str(card).startswith(wanted.replace("10", "T")) or card.symbol().upper().startswith(wanted)
+
+    return tuple([card for card in cards if matches(card)] or cards)
 
 
 def _named_slot(game: Game, text: str) -> int:
@@ -95,7 +127,7 @@ class Moves:
         self.db = db
         self.verdicts = verdicts
         self.today = today
-        self._taps: TapBatcher[_Tap, GameSnapshot] = TapBatcher(self._apply_taps)
+        self._taps: TapBatcher[_Tap, Tapped] = TapBatcher(self._apply_taps)
         # the engine of games this process wrote last, by id, to skip replaying their state on the next tap
         self._engines: dict[int, tuple[str, Game]] = {}
 
@@ -103,12 +135,12 @@ class Moves:
         """Commit and answer the taps already queued."""
         await self._taps.drain()
 
-    async def move(self, player: PlayerKey, name: str, command: Move) -> GameSnapshot:
-        """A card, Draw or Undo tapped on a board: the game as it now stands. A refused move is not an error: the
-        snapshot's ``outcome`` says why, and the version stays."""
+    async def move(self, player: PlayerKey, name: str, command: Move) -> Tapped:
+        """A card, Draw or Undo tapped on a board: the game as it now stands, or why the tap did nothing. A refused
+        move is not an error: the snapshot's ``outcome`` says why, and the version stays."""
         return await self._taps.submit(_Tap(player, name, command.game_id, command.version, command.action))
 
-    async def play_card(self, player: PlayerKey, name: str, text: str) -> GameSnapshot:
+    async def play_card(self, player: PlayerKey, name: str, text: str) -> Tapped:
         """Tap, in the player's current game, the card named ``text`` (``7h``, ``10♥``, ``qs``).
 
         A rank alone (``k``, ``10``) plays the one free card of that rank.
@@ -125,11 +157,21 @@ class Moves:
         slot = _named_slot(current.game, text)
         return await self._taps.submit(_Tap(player, name, current.game_id, current.version, Tap(slot)))
 
-    async def _apply_taps(self, batch: Sequence[_Tap]) -> list[GameSnapshot | Exception]:
+    async def _apply_taps(self, batch: Sequence[_Tap]) -> list[Tapped | Exception]:
+        try:
+            return await self._apply_batch(batch)
+        except _Conflict:
+            async with self.db.transaction() as tx:
+                reloaded = await stored_games.load(tx, batch[0].game_id)
+            if reloaded is None:
+                return [GameNotFound(batch[0].game_id)]
+            return [OutOfDate(snapshot_of(reloaded, today=self.today()))]
+
+    async def _apply_batch(self, batch: Sequence[_Tap]) -> list[Tapped | Exception]:
         """One transaction for ``batch`` (taps on distinct games): one SELECT of their games (locking their rows on
         PostgreSQL, in id order), the engine in memory, one UPDATE statement for every applied action with the
         version check, one commit. A result is an exception for a tap that is refused as an error."""
-        results: list[GameSnapshot | Exception] = []
+        results: list[Tapped | Exception] = []
         writes: list[StateWrite] = []
         written: list[tuple[GameRecord, Game]] = []
         now, today = utcnow(), self.today()
@@ -139,15 +181,12 @@ class Moves:
                                                          lock_rows=not self.db.is_sqlite)
             for tap in batch:
                 record = records.get(tap.game_id)
-                if record is None:
-                    results.append(GameNotFound(tap.game_id))
-                    continue
-                if owner_of(record) != tap.player:
-                    results.append(NotYourGame(record.owner_name))
+                if record is None or owner_of(record) != tap.player:
+                    results.append(NotYourGame())
                     continue
                 if record.version != tap.version and not (isinstance(tap.action, Tap) and record.active
                                                           and record.status == PLAYING):
-                    results.append(await stale_error(tx, record, today))
+                    results.append(await moved_on(tx, record, today))
                     continue
                 if record.daily is not None and isinstance(tap.action, Undo):
                     results.append(NoUndoInDaily())
@@ -184,10 +223,7 @@ class Moves:
                 results.append(snapshot_of(record, game, today=today, outcome=outcome))
             if writes and not await stored_games.write_states(tx, writes):
                 # another action committed in between (only possible without the row locks above)
-                if len(batch) > 1:
-                    raise _Retry()
-                reloaded = await stored_games.load(tx, batch[0].game_id)
-                raise StaleGame(snapshot_of(reloaded, today=today)) if reloaded else GameNotFound(batch[0].game_id)
+                raise _Retry() if len(batch) > 1 else _Conflict()
         for record, game in written:
             self._remember(record, game)
             if record.status != PLAYING and record.verdict_at is None:

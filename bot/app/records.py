@@ -10,7 +10,7 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Callable
 
-from bot.app.errors import BadGameCode, GameNotFound, NotCurrentGame, NotYourGame, StaleGame
+from bot.app.errors import BadGameCode, GameNotFound, NotYourGame
 from bot.app.model import (
     BoardRef,
     BoardStyle,
@@ -21,6 +21,7 @@ from bot.app.model import (
     PlayerKey,
     Settings,
 )
+from bot.app.outcomes import OldBoard, OutOfDate
 from bot.store import games as stored_games
 from bot.store.engine import Transaction
 from bot.store.games import GameRecord
@@ -103,27 +104,30 @@ async def load_game(tx: Transaction, game_id: int) -> GameRecord:
 
 
 async def load_owned(tx: Transaction, player: PlayerKey, game_id: int) -> GameRecord:
-    """The game ``game_id``, which must be ``player``'s (:class:`NotYourGame`)."""
-    record = await load_game(tx, game_id)
-    if owner_of(record) != player:
-        raise NotYourGame(record.owner_name)
+    """The game ``game_id``, which must be ``player``'s (:class:`NotYourGame` otherwise, and for no game at all:
+    one answer, so that a forged id learns nothing)."""
+    record = await stored_games.load(tx, game_id)
+    if record is None or owner_of(record) != player:
+        raise NotYourGame()
     return record
 
 
-async def load_checked(tx: Transaction, player: PlayerKey, game_id: int, version: int, today: dt.date) -> GameRecord:
-    """The player's game ``game_id``, which must still be at ``version`` (the error's snapshots are of ``today``)."""
+async def load_checked(tx: Transaction, player: PlayerKey, game_id: int, version: int,
+                       today: dt.date) -> GameRecord | OutOfDate | OldBoard:
+    """The player's game ``game_id`` if it is still at ``version``, else why the tap is out of date (snapshots of
+    ``today``)."""
     record = await load_owned(tx, player, game_id)
     if record.version != version:
-        raise await stale_error(tx, record, today)
+        return await moved_on(tx, record, today)
     return record
 
 
-async def stale_error(tx: Transaction, record: GameRecord, today: dt.date) -> StaleGame | NotCurrentGame:
-    """The error for a tap from an old board of ``record``: the game as it stands if it is still the player's
-    latest, else a private note pointing at the game that is (the board must not turn into another game)."""
+async def moved_on(tx: Transaction, record: GameRecord, today: dt.date) -> OutOfDate | OldBoard:
+    """Why a tap from an old board of ``record`` does nothing: the game as it stands if it is still the player's
+    latest, else the game that is (the board must not turn into another game)."""
     if record.active:
-        return StaleGame(snapshot_of(record, today=today))
+        return OutOfDate(snapshot_of(record, today=today))
     latest = await stored_games.latest_of(tx, record.platform, record.user_id)
     if latest is not None and latest.id == record.id:
-        return StaleGame(snapshot_of(record, today=today))
-    return NotCurrentGame(snapshot_of(latest, today=today) if latest is not None and latest.active else None)
+        return OutOfDate(snapshot_of(record, today=today))
+    return OldBoard(snapshot_of(latest, today=today) if latest is not None and latest.active else None)

@@ -14,8 +14,9 @@ import dataclasses
 import logging
 import secrets
 
-from bot.app.errors import NoWinnableDeal, StaleGame
-from bot.app.model import DealVerdict, GameSnapshot, Hint, PlayerKey
+from bot.app.errors import NoWinnableDeal
+from bot.app.model import DealVerdict, Hint, PlayerKey
+from bot.app.outcomes import OldBoard, OutOfDate, Tapped
 from bot.app.records import Today, load_checked, load_game, snapshot_of, verdict_of
 from bot.app.solver_calls import HintFunction, ReviewFunction, VerdictFunction
 from bot.app.solver_pool import BACKGROUND, INTERACTIVE, SolverPool
@@ -120,13 +121,15 @@ class Advice:
         self.review_function = review_function
         self.hint_budget = hint_budget
 
-    async def hint(self, player: PlayerKey, game_id: int, version: int) -> GameSnapshot:
+    async def hint(self, player: PlayerKey, game_id: int, version: int) -> Tapped:
         """Hint tapped on the player's game at ``version``: the game with the advice (counted as a hint used only
         when there is something to suggest, and once per position: asking again at the same version is free). A
         ranked daily attempt is never advised to undo."""
         today = self.today()
         async with self.db.transaction() as tx:
             record = await load_checked(tx, player, game_id, version, today)
+        if isinstance(record, OutOfDate | OldBoard):
+            return record
         game = Game.from_text(record.state)
         if record.status == ABANDONED or (record.status == BLOCKED and not record.active):
             return snapshot_of(record, game, today=today, hint=_NO_HINT)
@@ -141,7 +144,7 @@ class Advice:
         async with self.db.transaction() as tx:
             used = await stored_games.count_hint(tx, game_id, version)
             if used is None:
-                raise StaleGame(snapshot_of(await load_game(tx, game_id), today=today))
+                return OutOfDate(snapshot_of(await load_game(tx, game_id), today=today))
         return snapshot_of(dataclasses.replace(record, hints_used=used), game, today=today, hint=hint)
 
     async def review(self, game_id: int) -> GameReview | None:

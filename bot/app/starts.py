@@ -2,8 +2,10 @@
 attempt, resumed while open), New game and Replay from a board; and asking before a game with moves is abandoned.
 
 Starting a game abandons the player's game in progress; with ``ask`` a game with at least one move is not
-abandoned without the player's confirmation (:class:`ConfirmAbandon`, carrying what would start), and a start
-names the game it replaces, which must still be the player's latest (so a double tap starts one game).
+abandoned without the player's confirmation (:class:`~bot.app.outcomes.MustConfirm`, carrying what would start),
+and a start names the game it replaces, which must still be the player's latest (so a double tap starts one game:
+the second answers :class:`~bot.app.outcomes.AlreadyStarted`, or :class:`~bot.app.outcomes.OldBoard` when the
+board tapped is no longer the latest game's).
 
 Every start is one :class:`StartOrder`: what to deal (:class:`Deal`), for whom, where, and what the question's Yes
 would start again.
@@ -27,10 +29,11 @@ from bot.app.commands import (
     StartRequest,
 )
 from bot.app.daily_codes import DailyCodes
-from bot.app.errors import AlreadyDone, BadPayload, ConfirmAbandon, GameNotFound, GameNotOver, NotCurrentGame
+from bot.app.errors import BadPayload, GameNotOver, NotYourGame
 from bot.app.model import GameSnapshot, PlayerKey
+from bot.app.outcomes import AlreadyStarted, MustConfirm, OldBoard, OutOfDate, Start
 from bot.app.players import name_columns
-from bot.app.records import code_hidden, load_checked, load_game, load_owned, parse_code, snapshot_of
+from bot.app.records import code_hidden, load_checked, load_owned, parse_code, snapshot_of
 from bot.app.solving import Verdicts
 from bot.store import daily as stored_daily
 from bot.store import games as stored_games
@@ -66,7 +69,7 @@ class StartOrder:
 
     ``replaces`` names the game this start replaces, which must still be the player's latest (so a double tap
     starts one game); with ``ask`` a game in progress with moves is only abandoned when ``confirmed`` (the player
-    said Yes to abandoning ``replaces``), else :class:`ConfirmAbandon` carries ``request`` for the question's Yes.
+    said Yes to abandoning ``replaces``), else :class:`MustConfirm` carries ``request`` for the question's Yes.
     """
 
     player: PlayerKey
@@ -95,7 +98,7 @@ class Starts:
         self.winnable_budget = winnable_budget
 
     async def start(self, player: PlayerKey, name: str, request: StartRequest | ConfirmStart, *,
-                    chat_id: str | None = None, community: str | None = None, ask: bool = True) -> GameSnapshot:
+                    chat_id: str | None = None, community: str | None = None, ask: bool = True) -> Start:
         """Start what the player asked for (a random deal, a code, the daily deal), or what they confirmed."""
         abandoning = None
         if isinstance(request, ConfirmStart):
@@ -125,9 +128,9 @@ class Starts:
     async def new_game(self, player: PlayerKey, name: str, *, code: str | GameCode | None = None,
                        rules: Rules | None = None, winnable: bool | None = None, chat_id: str | None = None,
                        community: str | None = None, ask: bool = False,
-                       abandoning: int | None = None) -> GameSnapshot:
+                       abandoning: int | None = None) -> Start:
         """Start a game for ``player`` and make it their current one; their game in progress ends as abandoned
-        (with ``ask``, a game with moves only when ``abandoning`` names it: else :class:`ConfirmAbandon`).
+        (with ``ask``, a game with moves only when ``abandoning`` names it: else :class:`MustConfirm`).
 
         - ``code``: that deal (its letter sets the rules); :class:`BadGameCode` if it is not a code, and
           :class:`DailyCodeLocked` for the code of a recent daily deal whose attempt the player has not ended.
@@ -144,17 +147,24 @@ class Starts:
 
     async def take_challenge(self, player: PlayerKey, name: str, challenge: ChallengeDeal, *,
                              chat_id: str | None = None, ask: bool = False,
-                             abandoning: int | None = None) -> GameSnapshot:
+                             abandoning: int | None = None) -> Start:
         """Play this deal, tapped under the shared game ``challenge.game_id``: a game of its deal that remembers it,
         to be compared with it when it ends; an ordinary game otherwise (it counts in the stats, ranks nowhere).
-        :class:`GameNotFound` when the code is not that game's (a guessed game number), or is missing and the game
-        is no game of a daily deal; a recent daily deal is locked as any code is (:class:`DailyCodeLocked` until the
+        :class:`NotYourGame` when the code is not that game's (a guessed game number), or is missing and the game
+        is no game of a daily deal, or it is a game of a daily deal still being played (its running score is its
+        player's); a recent daily deal is locked as any code is (:class:`DailyCodeLocked` until the
         player's own attempt has ended)."""
         async with self.db.transaction() as tx:
-            challenged = await load_game(tx, challenge.game_id)
+            challenged = await stored_games.load(tx, challenge.game_id)
+        if challenged is None:
+            raise NotYourGame()
         of_daily = (challenged.daily or challenged.practice_of) is not None
         if challenged.code != challenge.code and not (challenge.code is None and of_daily):
-            raise GameNotFound(challenge.game_id)
+            raise NotYourGame()
+        if of_daily and challenged.status == PLAYING:
+            # a daily game is challenged by reference: never one still being played, whose running score the
+            # challenger would see (the attempt may be played privately, on no leaderboard)
+            raise NotYourGame()
         code = parse_code(challenged.code)
         day = await self.daily_codes.check_unlocked(player, code)
         deal = Deal(code=code, challenge=challenged.id, practice_of=day)
@@ -164,7 +174,7 @@ class Starts:
 
     async def new_daily_game(self, player: PlayerKey, name: str, day: dt.date | None = None, *,
                              chat_id: str | None = None, community: str | None = None, ask: bool = False,
-                             abandoning: int | None = None) -> GameSnapshot:
+                             abandoning: int | None = None) -> Start:
         """The player's attempt at the daily deal of ``day`` (today when None): started the first time, resumed
         while it is open, and once it has ended a practice replay that ranks nowhere. Only today's can be started
         (:class:`BadPayload` for a day to come, :class:`DailyOver` for one gone). Any number of concurrent starts,
@@ -185,12 +195,14 @@ class Starts:
                                             confirmed=abandoning is not None))
 
     async def from_board(self, player: PlayerKey, name: str, command: NewGame | Replay, *,
-                         ask: bool = False) -> GameSnapshot:
+                         ask: bool = False) -> Start | OutOfDate:
         """New game (a new deal under the same rules, winnable-only if the game was) or Replay (the same deal)
         tapped on a board of ``command``'s game, which must still be the player's latest."""
         async with self.db.transaction() as tx:
             if isinstance(command, NewGame):
                 record = await load_checked(tx, player, command.game_id, command.version, self.daily_codes.today())
+                if isinstance(record, OutOfDate | OldBoard):
+                    return record
             else:
                 record = await load_owned(tx, player, command.game_id)
         if isinstance(command, Replay):
@@ -219,14 +231,14 @@ class Starts:
         async with self.db.transaction() as tx:
             return snapshot_of(await load_owned(tx, player, game_id), today=self.daily_codes.today())
 
-    async def _start(self, order: StartOrder) -> GameSnapshot:
+    async def _start(self, order: StartOrder) -> Start:
         """Start the game ``order`` asks for (see :class:`StartOrder` for the questions asked first)."""
         player, deal, today = order.player, order.deal, self.daily_codes.today()
         async with self.db.transaction() as tx:  # asked before any search for a winnable deal
             latest = await stored_games.latest_of(tx, player.platform, player.user_id)
         if order.must_ask(latest):
             assert latest is not None
-            raise ConfirmAbandon(snapshot_of(latest, today=today), order.request)
+            return MustConfirm(snapshot_of(latest, today=today), order.request)
         code, rules, winnable = deal.code, deal.rules, deal.winnable
         if code is None:
             async with self.db.transaction() as tx:
@@ -255,11 +267,11 @@ class Starts:
             if order.replaces is not None and (latest is None or latest.id != order.replaces):
                 if latest is not None and latest.id > order.replaces and (
                         order.confirmed or deal.code is not None and latest.code == str(deal.code)):
-                    raise AlreadyDone()  # Yes or Replay tapped twice: the game it starts has started
-                raise NotCurrentGame(snapshot_of(latest, today=today) if latest is not None else None)
+                    return AlreadyStarted()  # Yes or Replay tapped twice: the game it starts has started
+                return OldBoard(snapshot_of(latest, today=today) if latest is not None else None)
             if order.must_ask(latest):
                 assert latest is not None
-                raise ConfirmAbandon(snapshot_of(latest, today=today), order.request)
+                return MustConfirm(snapshot_of(latest, today=today), order.request)
             chosen = code is not None and not winnable
             if code is None:
                 code = GameCode(rules or Rules(owner.default_rules), secrets.randbelow(DEAL_COUNT))

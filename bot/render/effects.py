@@ -1,23 +1,56 @@
 """The contents of effects (:mod:`bot.app.effects`) drawn: what each platform's executor sends or edits. The
 executor says what only it knows: the player's language, whether the chat is a server or group (boards there are
-named), whether the question's game is in another chat, how a player deals the same cards there."""
+named), whether the question's game is in another chat, how a player deals the same cards there, which commands it
+has."""
 
 from __future__ import annotations
 
-from bot.app.effects import Board, Kept, Note, PlayAck, Problem, Question, ReviewOf, ShareOf, Shown
+import dataclasses
+from collections.abc import Sequence
+
+from bot.app.effects import (
+    Board,
+    HelpOf,
+    Kept,
+    LeaderboardOf,
+    Note,
+    NoticeOf,
+    PlayAck,
+    PointerOf,
+    Problem,
+    Question,
+    ReviewOf,
+    RulesOf,
+    SettingsOf,
+    ShareOf,
+    Shown,
+    StatsOf,
+    WelcomeOf,
+)
 from bot.render.endings import render_review, render_share
 from bot.render.game import play_ack, render_game
-from bot.render.lifecycle import render_confirm_start, render_kept
-from bot.render.replies import error_text
+from bot.render.lifecycle import render_confirm_start, render_kept, render_welcome
+from bot.render.replies import (
+    daily_notice,
+    error_text,
+    render_leaderboard,
+    render_rules,
+    render_settings,
+    render_stats,
+    text_pointer,
+)
 from bot.render.view import View
 
 
 def draw(content: Shown, locale: str, *, named: bool = False, elsewhere: bool = False, replay: str | None = "",
-         link: str | None = None, challenge: bool = False) -> View:
+         link: str | None = None, challenge: bool = False, pictures: bool = True,
+         commands: Sequence[tuple[str, str]] = ()) -> View:
     """The message showing ``content`` in ``locale``. ``named``: a board in a server or group carries its
     player's name; ``elsewhere``: the question's game has its board in another chat; ``replay`` and ``link``: how
     a shared result's reader deals the same cards here (a command, or None; a link button); ``challenge``: its
-    button starts the deal as a challenge (the platform's buttons reach the bot from anyone's tap: Discord)."""
+    button starts the deal as a challenge (the platform's buttons reach the bot from anyone's tap: Discord);
+    ``pictures``: the settings offer the picture board (not in a terminal); ``commands``: the platform's commands
+    and what each does, listed under the help."""
     match content:
         case Board(snapshot, latest):
             return render_game(snapshot, locale, snapshot.settings, owner_label=named, latest=latest)
@@ -29,6 +62,20 @@ def draw(content: Shown, locale: str, *, named: bool = False, elsewhere: bool = 
             return render_review(snapshot, review, locale)
         case ShareOf(snapshot):
             return render_share(snapshot, locale, replay=replay, url=link, challenge=challenge)
+        case SettingsOf(settings):
+            return render_settings(settings, locale, pictures=pictures)
+        case StatsOf(stats):
+            return render_stats(stats, locale)
+        case RulesOf(_, play):
+            return render_rules(locale, play=play)
+        case HelpOf():
+            rules = render_rules(locale)
+            listed = "\n".join(f"/{name} - {description}" for name, description in commands)
+            return dataclasses.replace(rules, status=f"{rules.status}\n\n{listed}" if listed else rules.status)
+        case WelcomeOf():
+            return render_welcome(locale)
+        case LeaderboardOf(day, results):
+            return render_leaderboard(day, results, locale)
 
 
 def line(content: Note, locale: str, new_command: str) -> str:
@@ -38,3 +85,7 @@ def line(content: Note, locale: str, new_command: str) -> str:
             return error_text(error, locale, new_command)
         case PlayAck(snapshot):
             return play_ack(snapshot, locale)
+        case NoticeOf(notice, _, post_time):
+            return daily_notice(notice, locale, post_time)
+        case PointerOf():
+            return text_pointer(locale)

@@ -189,8 +189,8 @@ def challenge_of(snapshot: GameSnapshot) -> ChallengeDeal | None:
     daily deal is nobody's to give away."""
     if not snapshot.game.code:
         return None
-    hidden = snapshot.daily is not None or snapshot.code_hidden
-    return ChallengeDeal(snapshot.game_id, None if hidden else str(snapshot.game.code))
+    code = snapshot.shared_code
+    return ChallengeDeal(snapshot.game_id, str(code) if code is not None else None)
 
 
 def render_share(snapshot: GameSnapshot, locale: str, *, replay: str | None, url: str | None = None,

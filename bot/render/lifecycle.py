@@ -105,5 +105,5 @@ def render_welcome(locale: str) -> View:
                   # TRANSLATORS: the welcome's button that starts today's daily deal (short: three buttons share a row)
                   Button(tr.pgettext("button", "Daily"), Begin(DailyDeal())),
                   # TRANSLATORS: the welcome's button that shows how to play
-                  Button(tr.pgettext("button", "Rules"), ShowRules())),),
+                  Button(tr.pgettext("button", "Rules"), ShowRules(play=True))),),
     )

@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from bot.app.commands import Blank, Command, Language
+from bot.app.commands import Blank, ButtonCommand, Language
 from bot.render.game import pack_line
 from bot.render.view import (
     CHOSEN,
@@ -51,7 +51,7 @@ class ShownButton:
     colour name (None: its plain button)."""
 
     label: str
-    command: Command | None
+    command: ButtonCommand | None
     style: str | None
     disabled: bool = False
     #: a link button's address (Telegram ``InlineKeyboardButton(url=...)``, a Discord link button); command None
@@ -72,7 +72,7 @@ class ShownOption:
     choosing it asks for (the adapter encodes it as the option's value), whether it is the one chosen now."""
 
     label: str
-    command: Command
+    command: ButtonCommand
     chosen: bool
 
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import datetime as dt
-import enum
 from collections.abc import Sequence
 
 from babel.dates import format_date
@@ -21,7 +20,7 @@ from bot.app.commands import (
     SettingChange,
     WinnableOnly,
 )
-from bot.app.daily import DailyResult
+from bot.app.daily import DailyNotice, DailyResult
 from bot.app.errors import (
     AmbiguousCard,
     BadGameCode,
@@ -32,13 +31,12 @@ from bot.app.errors import (
     GameNotFound,
     NoActiveGame,
     NotACard,
-    NotCurrentGame,
     NotYourGame,
-    NotYourSettings,
+    NotYourMessage,
     NoWinnableDeal,
-    StaleGame,
 )
 from bot.app.model import BoardStyle, Settings, Stats
+from bot.app.outcomes import OldBoard, OutOfDate
 from bot.i18n import LANGUAGE_NAMES, N_, SUPPORTED_LOCALES, translator
 from bot.render.console import card_key
 from bot.render.endings import daily_error_text
@@ -205,25 +203,6 @@ def render_leaderboard(day: dt.date, results: Sequence[DailyResult], locale: str
     return View(header=title, status="\n".join(lines))
 
 
-class DailyNotice(enum.Enum):
-    """Answers to the daily commands that are not a game or a leaderboard."""
-
-    SUBSCRIBED = "subscribed"
-    ALREADY_SUBSCRIBED = "already_subscribed"
-    UNSUBSCRIBED = "unsubscribed"
-    NOT_SUBSCRIBED = "not_subscribed"
-    #: Telegram: a member who is not an administrator of the group
-    NEEDS_GROUP_ADMIN = "needs_group_admin"
-    #: Discord: a member without the Manage Server permission
-    NEEDS_MANAGE_SERVER = "needs_manage_server"
-    #: Telegram: a private chat
-    NEEDS_GROUP = "needs_group"
-    #: Discord: a direct message
-    NEEDS_SERVER = "needs_server"
-    #: Discord: the app is installed to the player's account only, not to this server (it cannot post here)
-    NEEDS_SERVER_INSTALL = "needs_server_install"
-
-
 _DAILY_NOTICES = {
     # TRANSLATORS: {time} is the daily post time in UTC, such as 09:00
     DailyNotice.SUBSCRIBED: N_("Subscribed: the daily deal will be posted here every day at {time} UTC"),
@@ -344,22 +323,21 @@ def render_settings(settings: Settings, locale: str, *, pictures: bool = True) -
     )
 
 
-def error_text(error: Exception, locale: str, new_command: str = "/tripeaks new") -> str:
-    """The reply to an error the service raised. ``new_command`` is how the platform starts a game."""
+def error_text(error: Exception | OutOfDate | OldBoard, locale: str, new_command: str = "/tripeaks new") -> str:
+    """The reply to an error the service raised, or to a tap that did nothing because the game moved on.
+    ``new_command`` is how the platform starts a game."""
     tr = translator(locale)
-    if isinstance(error, NotYourSettings):
-        # TRANSLATORS: a tap on the settings message another player opened in a group; {name} is that player
-        return tr.gettext("These are {name}'s settings: only they can change them").format(name=error.owner_name)
-    if isinstance(error, NotYourGame):
-        return tr.gettext("This is {name}'s game; start your own with {command}").format(
-            name=error.owner_name, command=new_command)
-    if isinstance(error, StaleGame):
+    if isinstance(error, NotYourMessage):
+        # TRANSLATORS: a tap on a message that answers another member of a group (their settings)
+        return tr.gettext("Only the player this message answers can use its buttons")
+    if isinstance(error, NotYourGame | GameNotFound):
+        # TRANSLATORS: a tap or a link naming a game that is not the player's (or no game): names nobody
+        return tr.gettext("This is not your game; start your own with {command}").format(command=new_command)
+    if isinstance(error, OutOfDate):
         return tr.gettext("That message was out of date; it now shows the game as it stands")
-    if isinstance(error, GameNotFound):
-        return tr.gettext("This game has expired; start a new one with {command}").format(command=new_command)
     if isinstance(error, NoActiveGame):
         return tr.gettext("You have no game in progress; start one with {command}").format(command=new_command)
-    if isinstance(error, NotCurrentGame):
+    if isinstance(error, OldBoard):
         if error.current is None or error.current.game.is_over:
             return tr.gettext("That game is over; start a new one with {command}").format(command=new_command)
         current = error.current

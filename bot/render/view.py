@@ -20,7 +20,7 @@ import functools
 import unicodedata
 from dataclasses import dataclass
 
-from bot.app.commands import Blank, Command
+from bot.app.commands import Blank, ButtonCommand
 from core.cards import Card
 
 
@@ -40,7 +40,7 @@ class Button:
 
     label: str
     #: what a press asks for; None for a link button
-    command: Command | None
+    command: ButtonCommand | None
     style: ButtonStyle = ButtonStyle.SECONDARY
     #: Discord shows it greyed out; Telegram cannot disable a button, so it keeps it (a tap is then refused by the
     #: service, harmlessly); the console leaves it out.

@@ -12,6 +12,7 @@ from sqlalchemy import (
     Column,
     Date,
     DateTime,
+    Float,
     ForeignKey,
     Index,
     Integer,
@@ -137,6 +138,17 @@ community_players = Table(
     Column("community", String(64), primary_key=True),
     Column("seen_at", DateTime(timezone=True), nullable=False),
     Index(None, "community"),
+)
+
+#: Buttons that act once, whichever process a tap reaches (migration 0008): a Share or Review of a game (``share``,
+#: ``review``: when it last acted), the question asked about a game (``ask``: at which version, when), and a game
+#: the player chose to keep playing under that question (``kept``: Yes on the same question does nothing).
+once_marks = Table(
+    "once_marks", metadata,
+    Column("game_id", ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    Column("kind", String(8), primary_key=True),
+    Column("version", Integer, nullable=False, server_default="0"),
+    Column("at", Float, nullable=False),
 )
 
 # Status values stored in daily_posts.status.

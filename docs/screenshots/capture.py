@@ -66,7 +66,7 @@ from PIL import Image
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from bot.app.service import GameService  # noqa: E402
+from bot.app.assembly import App  # noqa: E402
 from bot.app.solver_calls import fair_hint  # noqa: E402
 from bot.store.database import open_database  # noqa: E402
 from bot.store.migrate import upgrade_database  # noqa: E402
@@ -300,13 +300,13 @@ def discord_locales(by_user: dict[int, str]) -> Iterator[None]:
 
 
 @contextlib.asynccontextmanager
-async def real_service(template: Path, path: Path) -> AsyncIterator[GameService]:
+async def real_service(template: Path, path: Path) -> AsyncIterator[App]:
     """The service with the real hint (the advisor, as players get it) and the real verdict, on a SQLite copy
     of the migrated template."""
     path.write_bytes(template.read_bytes())
     database = await open_database(f"sqlite+aiosqlite:///{path}", migrate=False)
     with ThreadPoolExecutor(2) as executor:
-        async with GameService(database, executor=executor, owns_database=True) as service:
+        async with App(database, executor=executor, owns_database=True) as service:
             yield service
 
 

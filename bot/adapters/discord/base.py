@@ -21,9 +21,9 @@ from typing import Any, TypeVar
 import discord
 
 from bot.adapters.discord.views import files_of, layout
-from bot.app.flow import Actor, Flow
-from bot.app.model import BoardRef, PlayerKey, Settings
-from bot.app.service import GameService
+from bot.app.commands import Actor
+from bot.app.effects import BoardRef, PlayerKey, Settings
+from bot.app.flow import Flow
 from bot.config import Config
 from bot.i18n import resolve_locale
 from bot.render.commands import command_names
@@ -42,10 +42,9 @@ Interaction = discord.Interaction[Any]
 
 @dataclass(frozen=True)
 class BotContext:
-    """What the handlers work with: the service and its game flow, the configuration, the client (to reach
+    """What the handlers work with: the application's one door (the flow), the configuration, the client (to reach
     channels and messages other than the interaction's) and how long a handler may take before it acknowledges."""
 
-    service: GameService
     flow: Flow
     config: Config
     client: discord.Client
@@ -71,12 +70,6 @@ def actor_of(interaction: Interaction) -> Actor:
 def locale_for(interaction: Interaction, settings: Settings) -> str:
     """The player's chosen language, else their Discord client's, else English."""
     return resolve_locale(settings.language, str(interaction.locale))
-
-
-async def own_locale(ctx: BotContext, interaction: Interaction) -> str:
-    """The language of the player who acted, reading their settings."""
-    player, _ = player_of(interaction)
-    return locale_for(interaction, await ctx.service.get_settings(player))
 
 
 def new_command(locale: str) -> str:

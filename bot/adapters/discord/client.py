@@ -1,4 +1,4 @@
-"""The Discord bot: a discord.py client wired to the game service.
+"""The Discord bot: a discord.py client over the application's one door.
 
 :func:`build_bot` makes the client; ``setup_hook`` (run once per login, before any event) registers the buttons (and select menus) as
 dynamic items, so clicks on messages sent before a restart still reach their handlers, sets the command
@@ -17,13 +17,12 @@ import aiohttp
 import discord
 from discord.ext import commands
 
-from bot.adapters.discord import games
 from bot.adapters.discord.base import BotContext
 from bot.adapters.discord.commands import TriPeaksCommands
+from bot.adapters.discord.interactions import on_button
 from bot.adapters.discord.translator import CatalogueTranslator
 from bot.adapters.discord.views import PayloadButton, PayloadMenu
 from bot.app.flow import Flow
-from bot.app.service import GameService
 from bot.config import Config, TokenRejected, Unreachable
 
 log = logging.getLogger(__name__)
@@ -55,11 +54,11 @@ class _TriPeaks:
     async def on_payload(self, interaction: discord.Interaction[Any], payload: str) -> None:
         """A click on one of the bot's buttons (:class:`~bot.adapters.discord.views.PayloadButton`), or an option
         chosen in one of its select menus (:class:`~bot.adapters.discord.views.PayloadMenu`)."""
-        await games.on_button(self.ctx, interaction, payload)
+        await on_button(self.ctx, interaction, payload)
 
 
-def _context(client: discord.Client, service: GameService, config: Config, defer_after: float) -> BotContext:
-    return BotContext(service, Flow(service), config, client, defer_after)
+def _context(client: discord.Client, flow: Flow, config: Config, defer_after: float) -> BotContext:
+    return BotContext(flow, config, client, defer_after)
 
 
 def _options(config: Config) -> dict[str, Any]:
@@ -74,20 +73,20 @@ def _options(config: Config) -> dict[str, Any]:
 class TriPeaksBot(_TriPeaks, commands.Bot):
     """One gateway connection: the usual case."""
 
-    def __init__(self, service: GameService, config: Config, *, defer_after: float = DEFER_AFTER) -> None:
+    def __init__(self, flow: Flow, config: Config, *, defer_after: float = DEFER_AFTER) -> None:
         super().__init__(**_options(config))
-        self.ctx = _context(self, service, config, defer_after)
+        self.ctx = _context(self, flow, config, defer_after)
 
 
 class ShardedTriPeaksBot(_TriPeaks, commands.AutoShardedBot):
     """Several gateway connections (``DISCORD_SHARD_COUNT``, optionally ``DISCORD_SHARD_IDS``) in one process."""
 
-    def __init__(self, service: GameService, config: Config, *, defer_after: float = DEFER_AFTER) -> None:
+    def __init__(self, flow: Flow, config: Config, *, defer_after: float = DEFER_AFTER) -> None:
         options = _options(config)
         if config.discord_shard_ids is not None:
             options["shard_ids"] = list(config.discord_shard_ids)
         super().__init__(shard_count=config.discord_shard_count, **options)
-        self.ctx = _context(self, service, config, defer_after)
+        self.ctx = _context(self, flow, config, defer_after)
 
 
 AnyBot = TriPeaksBot | ShardedTriPeaksBot
@@ -111,10 +110,10 @@ async def log_in(bot: AnyBot, token: str) -> None:
         raise Unreachable(f"Discord cannot be reached ({error or type(error).__name__})") from None
 
 
-def build_bot(service: GameService, config: Config, *, defer_after: float = DEFER_AFTER) -> AnyBot:
-    """The bot for ``config``: sharded when ``DISCORD_SHARD_COUNT`` is set. Start it with :func:`log_in`, then
-    ``await bot.connect()``."""
+def build_bot(flow: Flow, config: Config, *, defer_after: float = DEFER_AFTER) -> AnyBot:
+    """The bot for ``config`` over the application's one door, ``flow``: sharded when ``DISCORD_SHARD_COUNT`` is set.
+    Start it with :func:`log_in`, then ``await bot.connect()``."""
     if config.discord_shard_count is not None:
-        return ShardedTriPeaksBot(service, config, defer_after=defer_after)
-    return TriPeaksBot(service, config, defer_after=defer_after)
+        return ShardedTriPeaksBot(flow, config, defer_after=defer_after)
+    return TriPeaksBot(flow, config, defer_after=defer_after)
 

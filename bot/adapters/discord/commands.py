@@ -1,8 +1,9 @@
 """The ``/tripeaks`` slash command group: ``new [code] [rules] [winnable]``, ``daily``, ``resume``, ``play <card>``,
 ``rules``, ``stats`` and ``settings``.
 
-Each command only hands the interaction to its handler (:mod:`bot.adapters.discord.games`, ``daily``, ``info``),
-with the bot's parts (:class:`~bot.adapters.discord.base.BotContext`). Names, descriptions and choice names are
+Each command is read into a typed command (:mod:`bot.app.commands`) and served through the application's one door
+(:func:`bot.adapters.discord.interactions.serve`), with the bot's parts
+(:class:`~bot.adapters.discord.base.BotContext`). Names, descriptions and choice names are
 :class:`~discord.app_commands.locale_str` values that :mod:`bot.adapters.discord.translator` looks up in the bot's
 catalogues when the tree is synced: descriptions are the renderer's texts
 (:data:`bot.render.commands.COMMAND_DESCRIPTIONS`), command and option names are the msgids ``new``, ``code``... in
@@ -22,9 +23,22 @@ import discord
 from discord import app_commands
 from discord.app_commands import locale_str
 
-from bot.adapters.discord import daily as daily_shared
-from bot.adapters.discord import games, info
 from bot.adapters.discord.base import GROUP, BotContext
+from bot.adapters.discord.interactions import free_cards, serve
+from bot.app.commands import (
+    Begin,
+    DailyDeal,
+    DealByCode,
+    PlayCard,
+    RandomDeal,
+    Resume,
+    ShowLeaderboard,
+    ShowRules,
+    ShowSettings,
+    ShowStats,
+    StartRequest,
+    Subscribe,
+)
 from bot.render import commands as render
 from core.deal import Rules
 
@@ -72,48 +86,57 @@ class TriPeaksCommands(app_commands.Group):
     @app_commands.choices(rules=_RULE_CHOICES)
     async def new(self, interaction: Interaction, code: str | None = None,
                   rules: app_commands.Choice[str] | None = None, winnable: bool | None = None) -> None:
-        await games.new_game(self.ctx, interaction, code, rules.value if rules else None, winnable)
+        """A new game message in the channel (the question first when a game with moves would be abandoned)."""
+        request: StartRequest
+        if code and code.strip():
+            request = DealByCode(code.strip())
+        else:
+            request = RandomDeal(Rules(rules.value) if rules else None, winnable)
+        await serve(self.ctx, interaction, Begin(request))
 
     @app_commands.command(name=name("daily"), description=describe("daily"))
     async def daily(self, interaction: Interaction) -> None:
-        await games.start_daily(self.ctx, interaction)
+        """Today's deal as a new game message; while the attempt is open, starting it again shows it again."""
+        await serve(self.ctx, interaction, Begin(DailyDeal()))
 
     @app_commands.command(name=name("leaderboard"), description=describe("leaderboard"))
     async def leaderboard(self, interaction: Interaction) -> None:
-        await daily_shared.leaderboard(self.ctx, interaction)
+        await serve(self.ctx, interaction, ShowLeaderboard())
 
     # Discord applies default permissions to a whole top-level command, not to one subcommand, so Manage Server is
     # checked by the handler.
     @app_commands.command(name=name("subscribe"), description=describe("subscribe"))
     async def subscribe(self, interaction: Interaction) -> None:
-        await daily_shared.subscribe(self.ctx, interaction, on=True)
+        await serve(self.ctx, interaction, Subscribe(True))
 
     @app_commands.command(name=name("unsubscribe"), description=describe("unsubscribe"))
     async def unsubscribe(self, interaction: Interaction) -> None:
-        await daily_shared.subscribe(self.ctx, interaction, on=False)
+        await serve(self.ctx, interaction, Subscribe(False))
 
     @app_commands.command(name=name("resume"), description=describe("resume"))
     async def resume(self, interaction: Interaction) -> None:
-        await games.resume(self.ctx, interaction)
+        await serve(self.ctx, interaction, Resume())
 
     @app_commands.command(name=name("play"), description=describe("play"))
     @app_commands.rename(card=name("card"))
     @app_commands.describe(card=describe_option("card"))
     async def play(self, interaction: Interaction, card: app_commands.Range[str, 1, 8]) -> None:
-        await games.play(self.ctx, interaction, card)
+        """For keyboard users: the same as tapping that card's button; a short private acknowledgement, and the live
+        board edited in place."""
+        await serve(self.ctx, interaction, PlayCard(card), ephemeral=True)
 
     @play.autocomplete("card")
     async def play_card(self, interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
-        return await games.free_cards(self.ctx, interaction, current)
+        return await free_cards(self.ctx, interaction, current)
 
     @app_commands.command(name=name("rules"), description=describe("rules"))
     async def rules(self, interaction: Interaction) -> None:
-        await info.rules(self.ctx, interaction)
+        await serve(self.ctx, interaction, ShowRules(), ephemeral=True)
 
     @app_commands.command(name=name("stats"), description=describe("stats"))
     async def stats(self, interaction: Interaction) -> None:
-        await info.stats(self.ctx, interaction)
+        await serve(self.ctx, interaction, ShowStats(), ephemeral=True)
 
     @app_commands.command(name=name("settings"), description=describe("settings"))
     async def settings(self, interaction: Interaction) -> None:
-        await info.settings(self.ctx, interaction)
+        await serve(self.ctx, interaction, ShowSettings(), ephemeral=True)

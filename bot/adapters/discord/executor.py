@@ -1,9 +1,10 @@
-"""The Discord executor: the effects of :mod:`bot.app.flow` carried out for one interaction.
+"""The Discord executor: the effects of :mod:`bot.app.flow` carried out for one interaction, and what it did
+reported back (:class:`~bot.app.effects.BoardAt`: the message that now shows a game, which the flow records).
 
-- a board sent is a new public message in the channel (the interaction's response); the service notes it as the
-  game's live board, and the replaced game's board (wherever it is) is redrawn as no longer the latest. Discord
+- a board sent is a new public message in the channel (the interaction's response), reported as the game's live
+  board, and the replaced game's board (wherever it is) is redrawn as no longer the latest. Discord
   never redraws the tapped message into a new game (``reuse``): the question is an ephemeral message;
-- a board edited is the clicked message (response type 7), noted as the live board when it was another one;
+- a board edited is the clicked message (response type 7), reported as the live board when it was another one;
 - a private answer is ephemeral: a line for an error (with a link to the live board for a tap on an old one) and
   the play-by-name acknowledgement, a message for the question and the review;
 - a post is a public new message: the shared result, with ``/tripeaks new code:...`` as the sharer's client
@@ -32,24 +33,26 @@ from bot.adapters.discord.views import files_of, layout
 from bot.app.effects import (
     Answer,
     Board,
+    BoardAt,
+    BoardRef,
+    Data,
     EditBoard,
     EditMessage,
     Effect,
-    Kept,
+    GameSnapshot,
     Note,
-    PlayAck,
+    OldBoard,
     Post,
     Problem,
     Question,
     RedrawBoard,
-    ReviewOf,
+    Reply,
+    Report,
     SendBoard,
     ShareOf,
     Shown,
     settings_of,
 )
-from bot.app.errors import NotCurrentGame
-from bot.app.model import BoardRef, GameSnapshot
 from bot.render.effects import draw, line
 from bot.render.view import View
 
@@ -63,15 +66,17 @@ class DiscordExecutor:
         self.ctx = ctx
         self.interaction = interaction
 
-    async def run(self, effects: list[Effect]) -> None:
+    async def run(self, effects: list[Effect]) -> list[Report]:
+        """Carry out ``effects`` in order; returns where boards now are."""
         interaction = self.interaction
+        reports: list[Report] = []
         for effect in effects:
             match effect:
                 case SendBoard(snapshot):
                     message_id = await show_new(interaction, self.board(snapshot))
                     shown = here(interaction, message_id) if message_id is not None else None
                     if shown is not None:
-                        await self.ctx.service.show_board(snapshot.game_id, shown)
+                        reports.append(BoardAt(snapshot.game_id, shown))
                     await self.close(snapshot.replaced, keep=shown)
                 case EditBoard(snapshot):
                     await show_update(interaction, self.board(snapshot))
@@ -79,24 +84,32 @@ class DiscordExecutor:
                     if (message is not None and not message.flags.ephemeral
                             and snapshot.board != here(interaction, message.id)):
                         # the player plays on another board of the game (after /tripeaks resume, say)
-                        await self.ctx.service.show_board(snapshot.game_id, here(interaction, message.id))
+                        reports.append(BoardAt(snapshot.game_id, here(interaction, message.id)))
                 case RedrawBoard(snapshot):
                     board = snapshot.board
                     if board is None or not await self.edit(board, self.board(snapshot, board.chat_id)):
                         view = self.board(snapshot)
                         files = await files_of(view)
                         sent = await interaction.followup.send(view=layout(view), wait=True, files=files)
-                        await self.ctx.service.show_board(snapshot.game_id, here(interaction, sent.id))
-                case Answer(Problem() | PlayAck() as note):
-                    await show_error(interaction, self.line(note))
-                case Answer(Board() | Question() | Kept() | ReviewOf() | ShareOf() as shown):
-                    await show_new(interaction, self.draw(shown), ephemeral=True)
+                        reports.append(BoardAt(snapshot.game_id, here(interaction, sent.id)))
+                case Answer(content) | Reply(content):
+                    if isinstance(content, Data):
+                        continue  # autocomplete reads its choices itself
+                    public = isinstance(effect, Reply)
+                    if isinstance(content, Note):
+                        if public:
+                            await show_new(interaction, View(header=self.line(content)))
+                        else:
+                            await show_error(interaction, self.line(content))
+                    else:
+                        await show_new(interaction, self.draw(content), ephemeral=not public)
                 case Post(shown):
                     await show_new(interaction, self.draw(shown))
                 case EditMessage(shown):
                     await show_update(interaction, self.draw(shown))
-        if not effects:  # nothing to do (a double tap): the click is acknowledged, nothing changes
-            await quiet(interaction)
+        if not effects and interaction.type is not discord.InteractionType.autocomplete:
+            await quiet(interaction)  # nothing to do (a double tap): the click is acknowledged, nothing changes
+        return reports
 
     # --- drawing ------------------------------------------------------------------------------------------------
 
@@ -112,8 +125,8 @@ class DiscordExecutor:
             case ShareOf(snapshot):
                 # the command by its canonical name: the readers' Discord clients may speak other languages; none
                 # for a daily deal, whose code would give the day's cards away (its Play button deals them)
-                hidden = snapshot.daily is not None or snapshot.code_hidden
-                replay = None if hidden else f"/{GROUP} new code:{snapshot.game.code}"
+                code = snapshot.shared_code
+                replay = None if code is None else f"/{GROUP} new code:{code}"
                 return draw(content, locale, replay=replay, challenge=True)
         return draw(content, locale)
 
@@ -125,7 +138,7 @@ class DiscordExecutor:
     def line(self, note: Note) -> str:
         locale = locale_for(self.interaction, settings_of(note))
         text = line(note, locale, new_command(locale))
-        if isinstance(note, Problem) and isinstance(note.error, NotCurrentGame):
+        if isinstance(note, Problem) and isinstance(note.error, OldBoard):
             # a tap on an old board: a link to the live board, when there is one
             current = note.error.current
             if current is not None and current.board is not None and not current.game.is_over:

@@ -25,7 +25,7 @@ from telegram.ext import Application, ApplicationBuilder
 from bot.adapters.telegram.base import TelegramApp, TelegramContext
 from bot.adapters.telegram.handlers import ALLOWED_UPDATES, register
 from bot.adapters.telegram.menu import menu_commands
-from bot.app.service import GameService
+from bot.app.flow import Flow
 from bot.config import Config, ConfigError, TokenRejected, Unreachable
 from bot.i18n import DEFAULT_LOCALE, SUPPORTED_LOCALES, language_code
 
@@ -44,8 +44,9 @@ def file_url(api_url: str) -> str:
     return re.sub(r"/bot$", "/file/bot", api_url.rstrip("/")) if api_url.rstrip("/").endswith("/bot") else api_url
 
 
-def build_application(service: GameService, config: Config) -> TelegramApp:
-    """The bot's Application: handlers registered, the command menus set at start-up."""
+def build_application(flow: Flow, config: Config) -> TelegramApp:
+    """The bot's Application over the application's one door: handlers registered, the command menus set at
+    start-up."""
     if not config.telegram_token:
         raise ConfigError("TELEGRAM_TOKEN is not set: get a token from @BotFather")
     application = (
@@ -53,13 +54,13 @@ def build_application(service: GameService, config: Config) -> TelegramApp:
         .token(config.telegram_token)
         .base_url(config.telegram_api_url)
         .base_file_url(file_url(config.telegram_api_url))
-        # taps of different players are handled side by side (a hint waits for the solver); the service keeps
-        # actions on one game in order
+        # taps of different players are handled side by side (a hint waits for the solver); the application
+        # keeps actions on one game in order
         .concurrent_updates(True)
         .post_init(after_init)
         .build()
     )
-    tg = TelegramContext(service, config.default_locale, config.daily_post_time)
+    tg = TelegramContext(flow, config.default_locale)
     register(application, tg)
     application.bot_data[CONFIG_KEY] = config
     application.bot_data[CONTEXT_KEY] = tg

@@ -1,45 +1,38 @@
-"""What every Telegram handler shares (:class:`TelegramContext`): the service and its game flow, who the player is
-and which language they read, sending views and editing messages in order.
+"""What every Telegram handler shares (:class:`TelegramContext`): the application's one door (the flow), who the
+player is and which language they read, sending views and editing messages in order.
 
 A command replies with a new message; a tap on an inline button is answered at once (``answerCallbackQuery``,
 with the renderer's notice as the toast) and then the tapped message is edited in place, as in
 python-telegram-bot's ``examples/inlinekeyboard.py`` (:mod:`bot.adapters.telegram.executor`). No game rule, SQL or
-user-facing string lives here: the service decides, :mod:`bot.render` words it (localised),
+user-facing string lives here: the flow decides, :mod:`bot.render` words it (localised),
 :mod:`bot.adapters.telegram.keyboard` lays it out.
 """
 
 from __future__ import annotations
 
 import asyncio
-import datetime as dt
 import logging
-from collections.abc import Awaitable, Callable
 from typing import Any
 
-from telegram import Bot, CallbackQuery, Chat, InputMediaPhoto, Message, Update, User
+from telegram import Bot, CallbackQuery, Chat, InputMediaPhoto, Message, User
 from telegram.constants import ChatType, ParseMode
 from telegram.error import BadRequest
 from telegram.ext import Application, ContextTypes
 
 from bot.adapters.telegram.keyboard import caption_text, keyboard, message_text
 from bot.adapters.telegram.sending import EditOrder, is_not_modified, persist
-from bot.app.errors import BotError
-from bot.app.flow import Actor, Flow
-from bot.app.model import BoardRef, GameSnapshot, PlayerKey, Settings
-from bot.app.service import GameService
+from bot.app.commands import Actor, Surface
+from bot.app.effects import BoardRef, GameSnapshot, PlayerKey, Settings
+from bot.app.flow import Flow
 from bot.i18n import match_locale, resolve_locale
 from bot.render.picture import draw_table
-from bot.render.replies import error_text
 from bot.render.view import View
-from core.errors import TriPeaksError
 
 log = logging.getLogger(__name__)
 
 PLATFORM = "telegram"
 #: How a player starts a game here; the renderer puts it into error texts.
 NEW_COMMAND = "/tripeaks"
-#: A second New game tap on the same board within this many seconds is the same tap (one question is asked).
-DOUBLE_TAP_SECONDS = 3.0
 
 Context = ContextTypes.DEFAULT_TYPE
 TelegramApp = Application[Any, Any, Any, Any, Any, Any]
@@ -133,15 +126,11 @@ async def edit_view(view: View, at: tuple[Bot, int, int] | CallbackQuery, *, sha
 
 
 class TelegramContext:
-    """What the handlers of one Application share, bound to the game service."""
+    """What the handlers of one Application share: the application's one door, ``flow``."""
 
-    def __init__(self, service: GameService, default_locale: str = "en",
-                 post_time: dt.time = dt.time(9, 0)) -> None:
-        self.service = service
-        self.flow = Flow(service, ask_once_within=DOUBLE_TAP_SECONDS)
+    def __init__(self, flow: Flow, default_locale: str = "en") -> None:
+        self.flow = flow
         self.default_locale = resolve_locale(default_locale)
-        #: when the daily posts are made (UTC), quoted when a group subscribes
-        self.post_time = post_time
         self.edits = EditOrder()
         #: the bot has inline mode (BotFather's /setinline; read at start-up): Share opens it in a chat the player
         #: picks, rather than posting the result here
@@ -168,16 +157,18 @@ class TelegramContext:
         """The player's own language setting first, then Telegram's ``language_code`` (``pt-br`` is pt_BR),
         then the configured default for a language the bot does not speak."""
         override = settings.language if settings is not None else None
-        return resolve_locale(override, match_locale(user.language_code) or self.default_locale)
+        return resolve_locale(override, self.platform_locale(user))
 
-    async def user_locale(self, user: User) -> str:
-        return self.locale(user, await self.service.get_settings(self.player(user)))
+    def platform_locale(self, user: User) -> str:
+        """The language Telegram says the player reads, or the configured default for one the bot does not speak."""
+        return match_locale(user.language_code) or self.default_locale
 
-    async def safe_locale(self, user: User) -> str:
-        try:
-            return await self.user_locale(user)
-        except Exception:
-            return self.locale(user, None)
+    def surface(self, user: User, *, reuse: bool = False, addressee: PlayerKey | None = None,
+                admin: bool = False) -> Surface:
+        """What the flow needs to know of Telegram for ``user``'s command (``reuse``: a tap, whose message may be
+        redrawn into a new game's board)."""
+        return Surface(platform=PLATFORM, reuse=reuse, addressee=addressee, admin=admin,
+                       platform_locale=self.platform_locale(user))
 
     # --- sending ----------------------------------------------------------------------------------------------
 
@@ -218,14 +209,3 @@ class TelegramContext:
                     return False
             turn.picture = view.table
         return True
-
-    async def command(self, update: Update, work: Callable[[Message, User], Awaitable[None]]) -> None:
-        """Run ``work`` for a command's message and its sender; an error it raises is answered with the renderer's
-        explanation (an update without a message or a sender is ignored)."""
-        message, user = update.effective_message, update.effective_user
-        if message is None or user is None:
-            return
-        try:
-            await work(message, user)
-        except (BotError, TriPeaksError) as error:
-            await self.reply_text(message, error_text(error, await self.user_locale(user), NEW_COMMAND))

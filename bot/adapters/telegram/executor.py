@@ -1,8 +1,9 @@
-"""The Telegram executor: the effects of :mod:`bot.app.flow` carried out for one command or one tap.
+"""The Telegram executor: the effects of :mod:`bot.app.flow` carried out for one command or one tap, and what it did
+reported back (:class:`~bot.app.effects.BoardAt`: the message that now shows a game, which the flow records).
 
 - a board sent answers the command or the tapped message (quoting it in groups); with ``reuse`` the tapped message
-  itself is redrawn into it (Yes under the question, New game on a board with no move yet). The service notes it
-  as the game's live board, and the replaced game's board is redrawn as no longer the latest;
+  itself is redrawn into it (Yes under the question, New game on a board with no move yet). It is reported as the
+  game's live board, and the replaced game's board is redrawn as no longer the latest;
 - a board edited is the tapped message (never back to an older version of the game:
   :class:`~bot.adapters.telegram.sending.EditOrder`); the tap's toast is answered first, then the message edited;
   a message that can no longer be edited is followed by a new one;
@@ -10,7 +11,10 @@
   as Telegram has no message only one member of a group sees; a review asked for in a group goes to the player's
   private chat with the bot, never to the group: sent there, or (when the bot may not write first, the player never
   started it) the tap opens that chat with the link ``t.me/<bot>?start=review-<game>``, which shows it there;
-- a post is a message of its own in the chat: the shared result, with the challenge link ``t.me/<bot>?start=<code>``.
+- a post is a message of its own in the chat: the shared result, with the challenge link ``t.me/<bot>?start=<code>``;
+  a reply answers the command for the chat to see (the leaderboard, a subscription);
+- a board redrawn where it is: a text board cannot become a picture (nor the other way round), so after a change
+  of board style it is sent anew, and the old one loses its buttons.
 
 Every tap is answered exactly once, so the player's client stops spinning.
 """
@@ -37,36 +41,39 @@ from bot.adapters.telegram.base import (
 )
 from bot.adapters.telegram.inline import deal_link
 from bot.adapters.telegram.keyboard import toast
+from bot.adapters.telegram.menu import menu_commands
 from bot.adapters.telegram.sending import is_not_modified, persist
+from bot.app.codec import BadPayload, review_parameter
 from bot.app.effects import (
     Answer,
     Board,
+    BoardAt,
+    BoardRef,
+    Data,
     EditBoard,
     EditMessage,
     Effect,
-    Kept,
+    GameSnapshot,
+    HelpOf,
     Note,
-    PlayAck,
     Post,
     Problem,
     Question,
     RedrawBoard,
+    Reply,
+    Report,
     ReviewOf,
     SendBoard,
+    Settings,
     ShareOf,
     Shown,
     settings_of,
 )
-from bot.app.errors import BadPayload
-from bot.app.model import BoardRef, GameSnapshot
 from bot.render.effects import draw, line
 from bot.render.endings import review_sent_privately
 from bot.render.view import View
 
 log = logging.getLogger(__name__)
-
-#: ``/start review-<game id>``: the private chat's link to a review asked for in a group.
-REVIEW_START = "review-"
 
 #: How long the edit of a tapped message waits for the toast to be answered first (seconds); past it, both go on.
 TOAST_FIRST_WAIT = 1.0
@@ -86,9 +93,12 @@ class TelegramExecutor:
         self._answered = False
         #: a link the tap's answer opens (the private chat with the bot, to show a review there)
         self._open_url: str | None = None
+        #: what was done, for the flow to record
+        self._reports: list[Report] = []
 
-    async def run(self, effects: list[Effect]) -> None:
-        """Carry out ``effects`` in order; a tap is answered (with the toast an effect gave, if any) by the end."""
+    async def run(self, effects: list[Effect]) -> list[Report]:
+        """Carry out ``effects`` in order; a tap is answered (with the toast an effect gave, if any) by the end.
+        Returns where boards now are."""
         notice: str | None = None
         try:
             for effect in effects:
@@ -101,28 +111,33 @@ class TelegramExecutor:
                                                self.edit_tapped(view, snapshot))
                     case RedrawBoard(snapshot):
                         await self.redraw(snapshot)
-                    case Answer(Problem() | PlayAck() as note):
-                        if self.query is not None:
-                            notice = self.line(note)
-                        else:
-                            await self.tg.reply_text(self.need_anchor(), self.line(note))
                     case Answer(ReviewOf() as review) if self.in_group():
                         notice = await self.review_in_private(review)
-                    case Answer(Board() | Question() | Kept() | ReviewOf() | ShareOf() as shown):
-                        await self.tg.reply(self.need_anchor(), self.draw(shown))
+                    case Answer(content) | Reply(content):
+                        if isinstance(content, Data):
+                            continue  # inline mode draws the offers itself (:mod:`bot.adapters.telegram.inline`)
+                        if not isinstance(content, Note):
+                            await self.tg.reply(self.need_anchor(), self.draw(content))
+                        elif isinstance(effect, Answer) and self.query is not None:
+                            notice = self.line(content)
+                        else:
+                            await self.tg.reply_text(self.need_anchor(), self.line(content))
                     case Post(shown):
                         await self.post(self.draw(shown))
                     case EditMessage(shown):
                         await self.toast_first(None, self.edit_tapped(self.draw(shown), None))
         except BadPayload as error:  # the tapped message is too old for Telegram to hand over
-            notice = self.line(Problem(error, await self.tg.service.get_settings(self.tg.player(self.user))))
+            notice = self.line(Problem(error, Settings()))
         await self.answer(notice)
+        return self._reports
 
     # --- drawing ------------------------------------------------------------------------------------------------
 
     def draw(self, content: Shown) -> View:
         locale = self.tg.locale(self.user, settings_of(content))
         match content:
+            case HelpOf():
+                return draw(content, locale, commands=menu_commands(locale))
             case Question(current):
                 anchor = self.need_anchor()
                 elsewhere = current.board is not None and current.board.chat_id != str(anchor.chat_id)
@@ -162,7 +177,7 @@ class TelegramExecutor:
             await send_view(self.draw(review), private)
         except TelegramError as error:  # "bot can't initiate conversation with a user", or blocked
             log.info("review of game %s by link: %s", review.snapshot.game_id, error.message)
-            self._open_url = f"https://t.me/{self.bot.username}?start={REVIEW_START}{review.snapshot.game_id}"
+            self._open_url = f"https://t.me/{self.bot.username}?start={review_parameter(review.snapshot.game_id)}"
             return None
         return review_sent_privately(self.tg.locale(self.user, review.snapshot.settings))
 
@@ -210,7 +225,7 @@ class TelegramExecutor:
             shown = await self.tg.reply(anchor, view)
             if reuse and photo != bool(anchor.photo):
                 await self.take_buttons_off(message_ref(anchor), snapshot.game_id)
-        await self.tg.service.show_board(snapshot.game_id, message_ref(shown))
+        self._reports.append(BoardAt(snapshot.game_id, message_ref(shown)))
         await self.close(snapshot.replaced, keep=message_ref(shown))
 
     async def take_buttons_off(self, where: BoardRef, game_id: int) -> None:
@@ -255,26 +270,12 @@ class TelegramExecutor:
         if snapshot is not None and message_ref(shown) != snapshot.board:
             # the board was sent anew, or the player played on an older board of the game (after /resume, say):
             # the board they play on is the live one, which /play edits
-            await self.tg.service.show_board(snapshot.game_id, message_ref(shown))
-
-    async def board_style_changed(self, *, anew: bool) -> None:
-        """The player changed how their board is drawn: their game in progress is shown so. A text message cannot
-        become a photo (nor a photo a text), so for a new board style (``anew``) the board is sent anew answering
-        the settings message, and the old one loses its buttons (best effort); new colours redraw it in place."""
-        snapshot = await self.tg.service.current_game(self.tg.player(self.user))
-        if snapshot is None or snapshot.game.is_over:
-            return
-        if not anew:
-            await self.redraw(snapshot)
-            return
-        old = snapshot.board
-        await self.send_board(snapshot, reuse=False)
-        if old is not None:
-            await self.take_buttons_off(old, snapshot.game_id)
+            self._reports.append(BoardAt(snapshot.game_id, message_ref(shown)))
 
     async def redraw(self, snapshot: GameSnapshot) -> None:
-        """The game's live board edited to ``snapshot``; when there is none any more (or it cannot be edited), the
-        board is sent anew answering the anchor and becomes the live one."""
+        """The game's live board edited to ``snapshot``; when there is none any more (or it cannot be edited: a text
+        board that must become a picture), the board is sent anew answering the anchor and becomes the live one,
+        and the old one loses its buttons."""
         where = snapshot.board
         if where is not None:
             view = self.board(snapshot, group_chat_id(where.chat_id))
@@ -282,4 +283,6 @@ class TelegramExecutor:
                 return
         anchor = self.need_anchor()
         sent = await self.tg.reply(anchor, self.board(snapshot, in_group(anchor.chat)))
-        await self.tg.service.show_board(snapshot.game_id, message_ref(sent))
+        self._reports.append(BoardAt(snapshot.game_id, message_ref(sent)))
+        if where is not None:
+            await self.take_buttons_off(where, snapshot.game_id)

@@ -1,12 +1,10 @@
 """Telegram updates in, the game flow's effects out: the adapter's handlers, registered on one Application.
 
 The handlers live by responsibility: :mod:`~bot.adapters.telegram.base` (the player, the language, sending and
-editing), :mod:`~bot.adapters.telegram.games` (starting games and every tap: ``/tripeaks``, ``/daily``,
-``/resume``, ``/play``, ``/start``), :mod:`~bot.adapters.telegram.executor` (the flow's effects carried out),
-:mod:`~bot.adapters.telegram.daily` (``/leaderboard``, ``/subscribe``), :mod:`~bot.adapters.telegram.inline`
-(``@<bot>`` in any chat: invitations to play) and :mod:`~bot.adapters.telegram.info`
-(``/help``, ``/rules``, ``/stats``, ``/settings``, ``/winnable``). No game rule, SQL or user-facing string lives in
-any of them.
+editing), :mod:`~bot.adapters.telegram.commands` (every command, tap and word read into a typed command for the
+flow), :mod:`~bot.adapters.telegram.executor` (the flow's effects carried out) and
+:mod:`~bot.adapters.telegram.inline` (``@<bot>`` in any chat: invitations to play). No game rule, SQL or
+user-facing string lives in any of them.
 """
 
 from __future__ import annotations
@@ -19,7 +17,7 @@ from telegram import Update
 from telegram.error import TelegramError, TimedOut
 from telegram.ext import CallbackQueryHandler, CommandHandler, InlineQueryHandler, MessageHandler, filters
 
-from bot.adapters.telegram import daily, games, info, inline
+from bot.adapters.telegram import commands, inline
 from bot.adapters.telegram.base import NEW_COMMAND, Context, TelegramApp, TelegramContext
 from bot.adapters.telegram.menu import COMMANDS
 from bot.render.replies import error_text
@@ -28,26 +26,6 @@ log = logging.getLogger(__name__)
 
 #: The updates the bot asks Telegram for.
 ALLOWED_UPDATES = [Update.MESSAGE, Update.CALLBACK_QUERY, Update.INLINE_QUERY]
-
-Handler = Callable[[TelegramContext, Update, Context], Awaitable[None]]
-
-#: Every command, by the name Telegram sends.
-HANDLERS: dict[str, Handler] = {
-    "tripeaks": games.cmd_new,
-    "daily": games.cmd_daily,
-    "resume": games.cmd_resume,
-    "play": games.cmd_play,
-    "start": games.cmd_start,
-    "rules": info.cmd_rules,
-    "stats": info.cmd_stats,
-    "settings": info.cmd_settings,
-    "winnable": info.cmd_winnable,
-    "help": info.cmd_help,
-    "leaderboard": daily.cmd_leaderboard,
-    "subscribe": daily.cmd_subscribe,
-    "unsubscribe": daily.cmd_unsubscribe,
-}
-
 
 def bound(tg: TelegramContext, handler: Callable[[TelegramContext, Any, Context], Awaitable[None]],
           ) -> Callable[[Any, Context], Coroutine[Any, Any, None]]:
@@ -62,14 +40,13 @@ def bound(tg: TelegramContext, handler: Callable[[TelegramContext, Any, Context]
 
 def register(app: TelegramApp, tg: TelegramContext) -> None:
     """Every handler of the bot on ``app``."""
-    assert {name for name, _ in COMMANDS} <= set(HANDLERS)
-    for name, handler in HANDLERS.items():
-        app.add_handler(CommandHandler(name, bound(tg, handler)))
-    app.add_handler(CallbackQueryHandler(bound(tg, games.on_callback)))
+    assert {name for name, _ in COMMANDS} <= set(commands.READERS)
+    app.add_handler(CommandHandler(list(commands.READERS), bound(tg, commands.on_command)))
+    app.add_handler(CallbackQueryHandler(bound(tg, commands.on_callback)))
     app.add_handler(InlineQueryHandler(bound(tg, inline.on_inline_query)))
     # in a private chat, words that are no command: a card's name plays it, anything else points to /help
     app.add_handler(MessageHandler(filters.TEXT & ~filters.COMMAND & filters.ChatType.PRIVATE,
-                                   bound(tg, games.on_text)))
+                                   bound(tg, commands.on_text)))
     app.add_error_handler(bound(tg, on_error))
 
 
@@ -86,7 +63,7 @@ async def on_error(tg: TelegramContext, update: object, context: Context) -> Non
               exc_info=context.error)
     if isinstance(update, Update) and update.callback_query is None and update.effective_message is not None:
         user = update.effective_user
-        locale = await tg.safe_locale(user) if user is not None else tg.default_locale
+        locale = tg.locale(user, None) if user is not None else tg.default_locale
         try:
             await update.effective_message.reply_text(error_text(RuntimeError(), locale, NEW_COMMAND))
         except TelegramError:

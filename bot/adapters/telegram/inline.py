@@ -16,8 +16,8 @@ from telegram.constants import ParseMode
 from bot.adapters.telegram.base import Context, TelegramContext
 from bot.adapters.telegram.keyboard import keyboard, message_text
 from bot.app.codec import start_parameter
-from bot.app.commands import ChallengeDeal, DailyDeal, DealByCode
-from bot.app.model import GameSnapshot
+from bot.app.commands import ChallengeDeal, DailyDeal, DealByCode, Invite
+from bot.app.effects import Answer, GameSnapshot, OffersOf
 from bot.render.endings import challenge_of
 from bot.render.offers import render_offers
 
@@ -47,20 +47,24 @@ async def on_inline_query(tg: TelegramContext, update: Update, context: Context)
     if query is None:
         return
     user = query.from_user
-    player = tg.player(user)
     try:
-        offers = await tg.service.offers(player)
-        locale = tg.locale(user, await tg.service.get_settings(player))
+        effects = await tg.flow.handle(tg.actor(user, None), Invite(), tg.surface(user))
     except Exception:
         log.exception("inline query %s could not be answered", query.id)
+        effects = []
+    offered = [effect.content for effect in effects if isinstance(effect, Answer)
+               and isinstance(effect.content, OffersOf)]
+    if not offered:  # the flow could not make the offers (a fault, logged): nothing to choose from, not cached
         await query.answer([], cache_time=0, is_personal=True)
         return
+    (offers,) = offered
+    locale = tg.locale(user, offers.settings)
     username = context.bot.username
     results = [
         InlineQueryResultArticle(
             id=offer.key, title=offer.title, description=offer.description,
             input_message_content=InputTextMessageContent(message_text(offer.message), parse_mode=ParseMode.HTML),
             reply_markup=keyboard(offer.message))
-        for offer in render_offers(offers, locale, lambda request: bot_link(username, request))
+        for offer in render_offers(offers.offers, locale, lambda request: bot_link(username, request))
     ]
     await query.answer(results[:MAX_RESULTS], cache_time=CACHE_SECONDS, is_personal=True)

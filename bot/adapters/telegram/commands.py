@@ -1,0 +1,173 @@
+"""Telegram's commands, taps and words, each read into a typed command (:mod:`bot.app.commands`) and handed to the
+one door (:meth:`bot.app.flow.Flow.handle`); its effects are carried out by a
+:class:`~bot.adapters.telegram.executor.TelegramExecutor`, whose report the flow records.
+
+What a player does, and the command it becomes:
+
+- ``/tripeaks`` (a new deal under the default rules), ``/tripeaks classic``/``easy``, ``/tripeaks CODE``: a start;
+  ``/daily``: today's deal; ``/resume``: the game in progress as a new message; ``/play 7h``: a card by its name;
+- ``/start``: the welcome; ``/start <parameter>`` (a link ``t.me/<bot>?start=...``): a deal, a challenge, today's
+  daily deal or a review, read by the flow;
+- ``/help``, ``/rules``, ``/stats``, ``/settings``, ``/winnable [on|off]``; ``/leaderboard``, ``/subscribe``,
+  ``/unsubscribe`` (a group's administrators only: Telegram says who is one);
+- a tap on an inline button: its payload (:mod:`bot.app.codec`); a tapped message in a group that answers another
+  member's command (their settings) is theirs alone;
+- words in a private chat: a card's name plays it, anything else points to /help.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from telegram import Message, Update, User
+from telegram.constants import ChatMemberStatus, ChatType
+
+from bot.adapters.telegram.base import NEW_COMMAND, Context, TelegramContext
+from bot.adapters.telegram.executor import TelegramExecutor
+from bot.app.codec import BadPayload, decode
+from bot.app.commands import (
+    Begin,
+    Command,
+    DailyDeal,
+    DealByCode,
+    OpenLink,
+    PlayCard,
+    RandomDeal,
+    Resume,
+    ShowHelp,
+    ShowLeaderboard,
+    ShowRules,
+    ShowSettings,
+    ShowStats,
+    Subscribe,
+    SwitchWinnable,
+    Unreadable,
+    Welcome,
+)
+from bot.app.effects import PlayerKey
+from bot.render.replies import error_text
+from core.deal import Rules
+from core.errors import InvalidCodeError
+
+#: What ``/winnable on`` and ``/winnable off`` may say.
+SWITCH_WORDS = {"on": True, "off": False}
+
+#: A command's words read into what it asks for.
+Reader = Callable[[list[str]], Command]
+
+
+def read_new(args: list[str]) -> Command:
+    """``/tripeaks``: a new game under the player's default rules; ``/tripeaks classic``/``easy``: under those
+    rules; ``/tripeaks CODE``: that deal."""
+    if not args:
+        return Begin(RandomDeal())
+    try:
+        return Begin(RandomDeal(Rules.parse(args[0])))
+    except InvalidCodeError:
+        return Begin(DealByCode(" ".join(args)))
+
+
+def read_start(args: list[str]) -> Command:
+    """``/start``: the welcome; ``/start <parameter>``: what the link says."""
+    return OpenLink(args[0]) if args else Welcome()
+
+
+def read_winnable(args: list[str]) -> Command:
+    """``/winnable``: the other way round from now; ``/winnable on``, ``/winnable off``: that."""
+    if not args:
+        return SwitchWinnable()
+    word = args[0].lower()
+    if word not in SWITCH_WORDS:
+        return Unreadable(f"/winnable takes on or off, not {word[:20]!r}")
+    return SwitchWinnable(SWITCH_WORDS[word])
+
+
+#: Every command, by the name Telegram sends.
+READERS: dict[str, Reader] = {
+    "tripeaks": read_new,
+    "daily": lambda args: Begin(DailyDeal()),
+    "resume": lambda args: Resume(),
+    "play": lambda args: PlayCard("".join(args)),
+    "start": read_start,
+    "rules": lambda args: ShowRules(),
+    "stats": lambda args: ShowStats(),
+    "settings": lambda args: ShowSettings(),
+    "winnable": read_winnable,
+    "help": lambda args: ShowHelp(),
+    "leaderboard": lambda args: ShowLeaderboard(),
+    "subscribe": lambda args: Subscribe(True),
+    "unsubscribe": lambda args: Subscribe(False),
+}
+
+
+async def on_command(tg: TelegramContext, update: Update, context: Context) -> None:
+    """A slash command: read by its name, handed to the flow; the effects answer the command's message."""
+    message, user = update.effective_message, update.effective_user
+    if message is None or user is None or not message.text:
+        return
+    name = message.text.split()[0][1:].partition("@")[0].lower()
+    reader = READERS.get(name)
+    if reader is None:
+        return
+    command = reader(list(context.args or []))
+    admin = isinstance(command, Subscribe) and await is_admin(context, message, user)
+    await serve(tg, context, user, message, command, admin=admin)
+
+
+async def on_text(tg: TelegramContext, update: Update, context: Context) -> None:
+    """Words in a private chat that are no command: a card's name plays it (as ``/play`` does); anything else gets
+    a one-line pointer to /help."""
+    message, user = update.effective_message, update.effective_user
+    if message is None or user is None or not message.text:
+        return
+    await serve(tg, context, user, message, PlayCard(message.text.strip(), loose=True))
+
+
+async def on_callback(tg: TelegramContext, update: Update, context: Context) -> None:
+    """A tap: its payload read and handed to the flow; the tap is answered (its toast) in any case."""
+    query = update.callback_query
+    if query is None:
+        return
+    user = query.from_user
+    anchor = query.message if isinstance(query.message, Message) else None
+    executor = TelegramExecutor(tg, context.bot, user, anchor, query)
+    try:
+        try:
+            command: Command = decode(query.data or "")
+        except BadPayload as error:
+            command = Unreadable(str(error))
+        chat = query.message.chat if query.message is not None else None
+        surface = tg.surface(user, reuse=True, addressee=addressee(anchor))
+        effects = await tg.flow.handle(tg.actor(user, chat), command, surface)
+        await tg.flow.record(await executor.run(effects))
+    except Exception:
+        # whatever failed, the tap is answered, so the player's client stops spinning
+        await executor.answer(error_text(RuntimeError(), tg.locale(user, None), NEW_COMMAND))
+        raise
+
+
+async def serve(tg: TelegramContext, context: Context, user: User, message: Message, command: Command, *,
+                admin: bool = False) -> None:
+    """``command`` from ``user`` answering ``message``: through the one door, and the effects carried out."""
+    surface = tg.surface(user, admin=admin)
+    effects = await tg.flow.handle(tg.actor(user, message.chat), command, surface)
+    await tg.flow.record(await TelegramExecutor(tg, context.bot, user, message).run(effects))
+
+
+async def is_admin(context: Context, message: Message, user: User) -> bool:
+    """Whether ``user`` administers the group ``message`` is in (a private chat has none)."""
+    if message.chat.type == ChatType.PRIVATE:
+        return False
+    member = await context.bot.get_chat_member(message.chat_id, user.id)
+    return member.status in (ChatMemberStatus.OWNER, ChatMemberStatus.ADMINISTRATOR)
+
+
+def addressee(message: Message | None) -> PlayerKey | None:
+    """In a group, the player whose command the tapped message answered (their settings); None in a private chat
+    or when Telegram does not say."""
+    if message is None or message.chat.type == ChatType.PRIVATE:
+        return None
+    replied = message.reply_to_message
+    if replied is None or replied.from_user is None:
+        return None
+    return TelegramContext.player(replied.from_user)

@@ -1,0 +1,120 @@
+"""The application put together: the use cases of one database and solver pool, each made with what it needs,
+and the one door over them (:class:`~bot.app.flow.Flow`), opened and closed together. Adapters get the flow; the
+runner, the daily poster and the tests take the parts they need from here.
+
+- :class:`~bot.app.starts.Starts`: starting games, and the question before one with moves is abandoned;
+- :class:`~bot.app.moves.Moves`: cards, Draw and Undo (batched), a card played by name;
+- :class:`~bot.app.games.Games`: reading games, and where their boards are;
+- :class:`~bot.app.solving.Verdicts` and :class:`~bot.app.solving.Advice`: the solver's verdicts, hints, reviews;
+- :class:`~bot.app.daily_codes.DailyCodes`: the day and its deal;
+- :class:`~bot.app.players.Players`: settings and statistics;
+- :class:`~bot.app.leaderboards.Leaderboards` and :class:`~bot.app.subscriptions.Subscriptions`: the daily deal's
+  shared side;
+- :class:`~bot.app.once.OnceOnly`: what acts once, in the database.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from concurrent.futures import Executor
+
+from bot.app.daily import Clock, utc_clock
+from bot.app.daily_codes import DailyCodes
+from bot.app.flow import Flow
+from bot.app.games import Games
+from bot.app.leaderboards import Leaderboards
+from bot.app.moves import Moves
+from bot.app.once import OnceOnly
+from bot.app.players import Players
+from bot.app.solver_calls import (
+    DailyCodeFunction,
+    HintFunction,
+    ReviewFunction,
+    VerdictFunction,
+    daily_code_of,
+    fair_hint,
+    solver_review,
+    solver_verdict,
+)
+from bot.app.solver_pool import SolverPool
+from bot.app.solving import Advice, Verdicts
+from bot.app.starts import Starts
+from bot.app.subscriptions import Subscriptions
+from bot.store.database import open_database
+from bot.store.engine import Database
+
+
+class App:
+    """Games, settings, statistics and the daily deal of every player, in one database.
+
+    ``executor`` runs the solver instead of the worker processes (tests). ``hint_function``,
+    ``verdict_function``, ``review_function`` and ``daily_code_function`` are the calls into the solver
+    (module-level functions, so a process pool can run them); ``clock`` tells the time (the daily deal's date);
+    ``post_time`` is when the daily posts are made (UTC).
+    """
+
+    def __init__(
+        self,
+        db: Database,
+        *,
+        hint_budget: float = 0.8,
+        verdict_budget: float = 5.0,
+        winnable_budget: float = 3.0,
+        executor: Executor | None = None,
+        hint_function: HintFunction = fair_hint,
+        verdict_function: VerdictFunction = solver_verdict,
+        review_function: ReviewFunction = solver_review,
+        daily_code_function: DailyCodeFunction = daily_code_of,
+        clock: Clock = utc_clock,
+        post_time: dt.time = dt.time(9, 0),
+        owns_database: bool = False,
+    ) -> None:
+        self.db = db
+        self.solver = SolverPool(executor)
+        self._owns_database = owns_database
+        self.verdicts = Verdicts(db, self.solver, verdict_function, verdict_budget)
+        self.daily_codes = DailyCodes(db, self.solver, daily_code_function, clock)
+        today = self.daily_codes.today
+        self.advice = Advice(db, self.solver, hint_function, review_function, hint_budget, today)
+        self.starts = Starts(db, self.verdicts, self.daily_codes, winnable_budget)
+        self.moves = Moves(db, self.verdicts, today)
+        self.games = Games(db, today)
+        self.players = Players(db)
+        self.leaderboards = Leaderboards(db)
+        self.subscriptions = Subscriptions(db)
+        self.once = OnceOnly(db)
+        self.flow = Flow(starts=self.starts, moves=self.moves, games=self.games, advice=self.advice,
+                         verdicts=self.verdicts, players=self.players, leaderboards=self.leaderboards,
+                         subscriptions=self.subscriptions, daily_codes=self.daily_codes, once=self.once,
+                         post_time=post_time)
+
+    @classmethod
+    async def open(cls, url: str | None = None, *, executor: Executor | None = None,
+                   hint_function: HintFunction = fair_hint, verdict_function: VerdictFunction = solver_verdict,
+                   daily_code_function: DailyCodeFunction = daily_code_of, clock: Clock = utc_clock,
+                   hint_budget: float = 0.8, verdict_budget: float = 5.0, winnable_budget: float = 3.0,
+                   post_time: dt.time = dt.time(9, 0)) -> App:
+        """Open the database at ``url`` (default: the SQLite file), upgrading it to the latest schema first, and
+        start the solver workers; :meth:`close` closes both."""
+        db = await open_database(url)
+        app = cls(db, owns_database=True, executor=executor, hint_function=hint_function,
+                  verdict_function=verdict_function, daily_code_function=daily_code_function, clock=clock,
+                  hint_budget=hint_budget, verdict_budget=verdict_budget, winnable_budget=winnable_budget,
+                  post_time=post_time)
+        app.solver.start()
+        return app
+
+    async def close(self) -> None:
+        """Answer the taps already queued, stop background verdicts and the solver workers, and (when opened by
+        :meth:`open`) close the database."""
+        await self.moves.close()  # the taps already queued are committed and answered
+        await self.verdicts.close()
+        self.solver.close()
+        if self._owns_database:
+            await self.db.close()
+
+    async def __aenter__(self) -> App:
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.close()

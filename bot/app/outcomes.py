@@ -1,0 +1,53 @@
+"""What a use case answers besides the game itself, as values: a start that must be confirmed first, a start or a
+tap that found the game moved on. Errors (a forged payload, a game that is not the player's) are exceptions in
+:mod:`bot.app.errors`; these are ordinary answers a player meets every day.
+
+- :class:`MustConfirm`: starting would abandon a game in progress with moves; the player is asked first.
+- :class:`AlreadyStarted`: the start was tapped twice; the first tap started the game, the second does nothing.
+- :class:`OldBoard`: a tap on the board of a game that is no longer the player's latest: nothing changed, and the
+  board must not turn into another game.
+- :class:`OutOfDate`: a tap from an older version of the board (an old message, a double tap): nothing changed;
+  ``current`` is the game as it stands, to show.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bot.app.commands import StartRequest
+from bot.app.model import GameSnapshot
+
+
+@dataclass(frozen=True)
+class MustConfirm:
+    """Starting ``request`` would abandon ``current``, a game in progress with moves."""
+
+    current: GameSnapshot
+    request: StartRequest
+
+
+@dataclass(frozen=True)
+class AlreadyStarted:
+    """Yes or Replay tapped twice: the game the first tap started has started."""
+
+
+@dataclass(frozen=True)
+class OldBoard:
+    """A tap on the board of a game that is no longer the player's latest; ``current`` is their game in progress
+    now, if any."""
+
+    current: GameSnapshot | None
+
+
+@dataclass(frozen=True)
+class OutOfDate:
+    """A tap from an older version of the board; ``current`` is the game as it stands."""
+
+    current: GameSnapshot
+
+
+#: What a start answers: the new game (or the daily attempt resumed), or why not yet.
+Start = GameSnapshot | MustConfirm | AlreadyStarted | OldBoard
+#: What a tap on a board answers: the game as it now stands (a refused move included: its ``outcome`` says why),
+#: or why the tap did nothing.
+Tapped = GameSnapshot | OutOfDate | OldBoard

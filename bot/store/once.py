@@ -1,0 +1,44 @@
+"""Marks that make a button act once across processes (``once_marks``): each claim is one statement that only one
+of two concurrent taps can win, on SQLite and PostgreSQL alike."""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+from sqlalchemy import and_, delete, exists, or_, select
+
+from bot.store.engine import Transaction
+from bot.store.schema import once_marks
+
+SHARE, REVIEW, ASK, KEPT = "share", "review", "ask", "kept"
+
+
+def _insert(tx: Transaction) -> Any:
+    """The dialect's INSERT, which has ON CONFLICT (both tested dialects have it)."""
+    return importlib.import_module(f"sqlalchemy.dialects.{tx.dialect.name}").insert(once_marks)
+
+
+async def claim(tx: Transaction, game_id: int, kind: str, now: float, within: float | None, *,
+                version: int = 0) -> bool:
+    """Mark ``kind`` done for ``game_id`` at ``now`` (at ``version``); False, and nothing changed, when it was
+    already marked at that version less than ``within`` seconds ago (None: the mark is always taken)."""
+    statement = _insert(tx).values(game_id=game_id, kind=kind, version=version, at=now)
+    row = statement.excluded
+    fresh = or_(once_marks.c.version != version, once_marks.c.at <= now - within) if within is not None else None
+    upsert = statement.on_conflict_do_update(index_elements=["game_id", "kind"],
+                                             set_={"version": row.version, "at": row.at}, where=fresh)
+    result = await tx.execute(upsert.returning(once_marks.c.game_id))
+    return result.first() is not None
+
+
+async def forget(tx: Transaction, game_id: int, kind: str) -> None:
+    await tx.execute(delete(once_marks).where(and_(once_marks.c.game_id == game_id, once_marks.c.kind == kind)))
+
+
+async def marked(tx: Transaction, game_id: int, kind: str) -> bool:
+    query = select(exists().where(and_(once_marks.c.game_id == game_id, once_marks.c.kind == kind)))
+    return bool((await tx.execute(query)).scalar())
+
+
+__all__ = ["ASK", "KEPT", "REVIEW", "SHARE", "claim", "forget", "marked"]

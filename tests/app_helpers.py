@@ -1,0 +1,32 @@
+"""A tap on a board applied through the use case that answers it, as the flow does (:meth:`bot.app.flow.Flow.handle`
+matches the command once; tests that look at one use case's answer call this)."""
+
+from __future__ import annotations
+
+from bot.app.assembly import App
+from bot.app.commands import Actor, AskHint, GameCommand, Invite, Move, NewGame, Replay, Review, Share
+from bot.app.effects import Answer, OffersOf
+from bot.app.model import GameSnapshot, Offers, PlayerKey
+from bot.app.outcomes import OldBoard, OutOfDate, Start
+
+
+async def act(app: App, player: PlayerKey, name: str, command: GameCommand, *,
+              ask: bool = False) -> GameSnapshot | Start | OutOfDate | OldBoard:
+    """What ``command`` tapped by ``player`` answers: the game as it stands after a move or a hint, the start of New
+    game or Replay (asked first with ``ask``), the finished game of Review and Share."""
+    match command:
+        case Move():
+            return await app.moves.move(player, name, command)
+        case AskHint(game_id, version):
+            return await app.advice.hint(player, game_id, version)
+        case NewGame() | Replay():
+            return await app.starts.from_board(player, name, command, ask=ask)
+        case Review(game_id) | Share(game_id):
+            return await app.games.finished_game(player, game_id)
+
+
+async def offers(app: App, player: PlayerKey) -> Offers:
+    """The player's invitations to play, as the one door answers Telegram's inline mode."""
+    (answer,) = await app.flow.handle(Actor(player, ""), Invite())
+    assert isinstance(answer, Answer) and isinstance(answer.content, OffersOf), answer
+    return answer.content.offers
