@@ -14,6 +14,7 @@ from collections.abc import Callable, Coroutine, Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
+from bot.cli_copy import add_copy_options, copy_deployment
 from bot.cli_deals import (
     UsageError,
     cmd_advise,
@@ -99,6 +100,10 @@ def _console_database_url(given: str) -> str:
 
 
 def cmd_db(args: argparse.Namespace) -> int:
+    if args.action == "copy":
+        return _db_copy(args)
+    if args.to is not None:
+        raise UsageError(f"db {args.action} takes no --to")
     if args.action in ("backup", "restore"):
         if args.revision is None:
             raise UsageError(f"db {args.action} needs a FILE")
@@ -195,6 +200,15 @@ def _db_restore(file: str) -> int:
     if restored.kept is not None:
         print(f"the database it replaced is kept as {restored.kept}")
     return 0
+
+
+def _db_copy(args: argparse.Namespace) -> int:
+    if args.to is None or args.revision is not None:
+        raise UsageError("db copy needs --to URL (the new database: a URL, or a SQLite file's path) and nothing "
+                         "else")
+    source = _load_config().database_url
+    _existing_sqlite_file(source)
+    return _run_async(copy_deployment(source, _console_database_url(args.to)), source)
 
 
 def cmd_health(args: argparse.Namespace) -> int:
@@ -338,13 +352,14 @@ def build_parser() -> argparse.ArgumentParser:
                          help="a database URL or a SQLite file's path (default: DATABASE_URL, else data/tripeaks.db)")
     console.set_defaults(handler=cmd_console)
 
-    db = sub.add_parser("db", help="database migrations, backup and restore")
-    db.add_argument("action", choices=["upgrade", "downgrade", "current", "backup", "restore"])
+    db = sub.add_parser("db", help="database migrations, backup and restore, and a copy to another database")
+    db.add_argument("action", choices=["upgrade", "downgrade", "current", "backup", "restore", "copy"])
     db.add_argument("revision", nargs="?", default=None, metavar="REVISION|FILE",
                     help="upgrade: the target (default head); downgrade (required): -1, a revision, or base; "
                          "backup: the new file to write; restore: the backup to put in place of the database")
     db.add_argument("--yes", action="store_true",
                     help="confirm a downgrade that drops columns or tables with their values (base: every table)")
+    add_copy_options(db)
     db.set_defaults(handler=cmd_db)
 
     return parser
@@ -352,9 +367,12 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command; every way out is an exit status and at most one line on stderr, redacted: 2 for bad input
-    or settings (a rejected token too), 130/143 for Ctrl-C/SIGTERM, 141 when the reader of standard output went
+    or settings (a rejected token too; no command at all prints the usage and the commands), 130/143 for Ctrl-C/SIGTERM, 141 when the reader of standard output went
     away, 1 for anything unexpected."""
     parser = build_parser()
+    if not (sys.argv[1:] if argv is None else argv):  # no command at all: which there are, as a usage error
+        parser.print_help(sys.stderr)
+        return EXIT_USAGE
     try:
         args = parser.parse_args(argv)
         handler: Handler = args.handler

@@ -37,6 +37,11 @@ class TokenRejected(ConfigError):  # noqa: N818 - an outcome named as the operat
     """A well-formed token that the platform refused at start-up (revoked, or another bot's): one line, exit 2."""
 
 
+class Unreachable(Exception):  # noqa: N818 - an outcome named as the operator reads it
+    """A chat platform or a database server that cannot be reached at start-up (the network not up yet, the server
+    down): tried again."""
+
+
 # --- redaction ---------------------------------------------------------------------------------------------------
 
 #: Shapes of secrets redacted wherever they appear, known or not: Telegram bot tokens (``123456:AA...``), Discord

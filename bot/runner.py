@@ -6,6 +6,10 @@ within a moment: the chats stop taking updates, the updates in hand are finished
 and the process exits with 128 + the signal's number (130, 143), no traceback. Every action was committed before it
 was acknowledged, so nothing is lost.
 
+Coming back: a platform or a database server that cannot be reached at start (the network not up yet at boot) is
+tried again with growing pauses, logged once (:mod:`bot.reachable`), rather than ending the process; a token the
+platform refuses still ends it at once (exit 2).
+
 Logs: JSON lines for the bot, plain lines for the console game, all redacted (:mod:`bot.logs`).
 """
 
@@ -17,14 +21,16 @@ import datetime as dt
 import logging
 import os
 import signal
+import socket
 import stat
 import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, TextIO, cast
 
-from bot.config import Config, ConfigError, TokenRejected, redact_url
+from bot.config import Config, ConfigError, TokenRejected, Unreachable, redact_url
 from bot.logs import configure_logging
+from bot.reachable import when_reachable
 
 if TYPE_CHECKING:
     from bot.app.assembly import App
@@ -207,13 +213,16 @@ async def run_bot(config: Config, *, console_input: TextIO = sys.stdin, console_
 class Platform(Protocol):
     """A chat platform the bot serves, as :func:`_serve` drives it."""
 
+    name: str
+
     def sender(self) -> Sender:
         """What posts the daily deal to its channels or groups."""
         ...
 
     async def start(self) -> asyncio.Task[None] | None:
         """Connect; returns once updates come in, with the task that stays connected if there is one (the bot
-        stops if it ends). Raises :class:`TokenRejected` when the platform refuses the token."""
+        stops if it ends). Raises :class:`TokenRejected` when the platform refuses the token, and
+        :class:`Unreachable` when it cannot be reached (then it can be called again)."""
         ...
 
     async def stop(self) -> None:
@@ -227,6 +236,8 @@ class Platform(Protocol):
 
 
 class _Telegram:
+    name = "telegram"
+
     def __init__(self, service: App, config: Config) -> None:
         from bot.adapters.telegram.app import build_application
 
@@ -241,7 +252,10 @@ class _Telegram:
         from bot.adapters.telegram.app import start
 
         await start(self.application)
-        log.info("telegram started")
+        # read once, at start (getMe): BotFather's /setinline takes effect at the next start
+        inline = self.application.bot.supports_inline_queries
+        log.info("telegram started, inline mode %s", "on" if inline else
+                 "off (@BotFather /setinline turns it on for challenges from any chat; then restart the bot)")
 
     async def stop(self) -> None:
         from bot.adapters.telegram.app import stop
@@ -250,10 +264,12 @@ class _Telegram:
 
     def up(self) -> tuple[str, bool]:
         updater = self.application.updater  # polling or the webhook's server
-        return "telegram", updater is not None and updater.running
+        return self.name, updater is not None and updater.running
 
 
 class _Discord:
+    name = "discord"
+
     def __init__(self, service: App, config: Config) -> None:
         from bot.adapters.discord.client import build_bot
 
@@ -268,9 +284,10 @@ class _Discord:
         return DiscordSender(self.bot)
 
     async def start(self) -> asyncio.Task[None]:
-        from bot.adapters.discord.client import start_discord
+        from bot.adapters.discord.client import log_in
 
-        self.task = asyncio.create_task(start_discord(self.bot, self.token), name="discord")
+        await log_in(self.bot, self.token)
+        self.task = asyncio.create_task(self.bot.connect(), name="discord")
         log.info("discord starting")
         return self.task
 
@@ -280,7 +297,7 @@ class _Discord:
             await _cancel(self.task)
 
     def up(self) -> tuple[str, bool]:
-        return "discord", self.bot.is_ready() and not self.bot.is_closed()  # the gateway connected
+        return self.name, self.bot.is_ready() and not self.bot.is_closed()  # the gateway connected
 
 
 def _platforms(service: App, config: Config) -> Iterator[Platform]:
@@ -289,6 +306,18 @@ def _platforms(service: App, config: Config) -> Iterator[Platform]:
         yield _Telegram(service, config)
     if config.discord_token:
         yield _Discord(service, config)
+
+
+#: How a database server that cannot be reached fails: refused, reset or timed out, or a name not found.
+_DATABASE_UNREACHABLE = (ConnectionError, TimeoutError, socket.gaierror)
+
+
+async def _open_bot_service(config: Config, stop: StopSignals, stack: contextlib.AsyncExitStack) -> App | None:
+    """:func:`_open_service`, a database server that cannot be reached being :class:`Unreachable`."""
+    try:
+        return await _open_service(config.database_url, stop, stack, post_time=config.daily_post_time)
+    except _DATABASE_UNREACHABLE as error:
+        raise Unreachable(f"the database {redact_url(config.database_url)} cannot be reached ({error})") from None
 
 
 def _start_heartbeat(path: Path, service: App, platforms: list[Platform]) -> asyncio.Task[None]:
@@ -314,8 +343,8 @@ async def _serve(config: Config, stop: StopSignals) -> int:
     from bot.app.daily_posts import DailyPoster
 
     async with contextlib.AsyncExitStack() as stack:
-        service = await _open_service(config.database_url, stop, stack, post_time=config.daily_post_time)
-        if service is None:  # stopped while migrating or starting the workers
+        service = await when_reachable("database", lambda: _open_bot_service(config, stop, stack), stop.event)
+        if service is None:  # stopped while waiting for it, migrating or starting the workers
             return stop.status
         stack.callback(log.info, "stopped")
         senders: list[Sender] = []
@@ -324,7 +353,7 @@ async def _serve(config: Config, stop: StopSignals) -> int:
         for platform in _platforms(service, config):
             started.append(platform)
             stack.push_async_callback(platform.stop)
-            starting = asyncio.ensure_future(platform.start())
+            starting = asyncio.ensure_future(when_reachable(platform.name, platform.start, stop.event))
             if not await _first_of(stop.event, starting):
                 await _cancel(starting)
                 return stop.status

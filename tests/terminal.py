@@ -43,17 +43,20 @@ def _make_controlling_terminal() -> None:  # pragma: no cover - runs in the chil
 
 
 class Terminal:
-    """``tripeaks ARGS`` on a pty of ``columns`` x ``rows``; everything it prints is kept in :attr:`screen`."""
+    """``tripeaks ARGS`` (or ``command``, run in ``cwd``) on a pty of ``columns`` x ``rows``; everything it prints
+    is kept in :attr:`screen`."""
 
     def __init__(self, tmp_path: Path, *args: str, columns: int = 80, rows: int = 40,
-                 env: dict[str, str] | None = None) -> None:
+                 env: dict[str, str] | None = None, command: list[str] | None = None,
+                 cwd: Path | None = None) -> None:
         master, slave = os.openpty()
         fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", rows, columns, 0, 0))
         base = {k: v for k, v in os.environ.items()
                 if not k.startswith(("DISCORD_", "TELEGRAM_", "DATABASE_", "LOG_LEVEL", "COLUMNS", "LINES"))}
         base |= {"DATABASE_URL": f"sqlite+aiosqlite:///{tmp_path / 'games.db'}", "PYTHONPATH": str(REPO),
                  "TERM": "xterm", "NO_COLOR": "1", "XDG_STATE_HOME": str(tmp_path / "state")}
-        self.process = subprocess.Popen([sys.executable, "-m", "bot.cli", *args], cwd=tmp_path, env=base | (env or {}),
+        self.process = subprocess.Popen(command or [sys.executable, "-m", "bot.cli", *args], cwd=cwd or tmp_path,
+                                        env=base | (env or {}),
                                         stdin=slave, stdout=slave, stderr=slave, start_new_session=True,
                                         preexec_fn=_make_controlling_terminal)
         os.close(slave)

@@ -1,10 +1,13 @@
-"""The Docker files as far as this machine can check them without a Docker engine: the compose file's healthcheck
-goes over TCP, no bot service restarts without end, the second process is a Discord shard without Telegram, and the
-build context leaves out the local environment, data and secrets. (`docker compose config` needs the compose
-plugin; the file is also parsed as YAML when PyYAML is there.)"""
+"""The Docker and systemd files as far as this machine can check them without a Docker engine or a running systemd:
+the compose file's healthcheck goes over TCP, every bot comes back by itself (also after the Docker daemon restarts),
+the second process is a Discord shard without Telegram, and the build context leaves out the local environment,
+data and secrets; the systemd unit the README shows is the one in deploy/, restarts the bot without a limit except
+when its settings stop it, and counts a stop as clean. (The compose file is parsed as YAML when PyYAML is there, the
+unit checked by `systemd-analyze verify` in tests/test_readme.py, which runs processes.)"""
 
 from __future__ import annotations
 
+import configparser
 import re
 from pathlib import Path
 
@@ -18,9 +21,12 @@ def test_the_postgres_healthcheck_asks_over_tcp() -> None:
     assert '"pg_isready", "-h", "127.0.0.1", "-U", "tripeaks", "-d", "tripeaks"' in COMPOSE
 
 
-def test_no_bot_restarts_in_a_loop_and_no_scaling_of_one_service() -> None:
-    assert "unless-stopped" not in COMPOSE.split("services:")[0]  # the bots' shared settings
-    assert re.search(r"^  restart: on-failure:\d+$", COMPOSE, re.M)
+def test_every_bot_comes_back_and_no_scaling_of_one_service() -> None:
+    """`on-failure` gives up after its count and is not applied again after the Docker daemon restarts: a bot whose
+    network was not up at boot stayed down. `unless-stopped` starts it again whatever ended it, until stopped."""
+    shared = COMPOSE.split("services:")[0]  # the bots' shared settings
+    assert re.findall(r"^  restart: (.*)$", shared, re.M) == ["unless-stopped"]
+    assert "on-failure" not in COMPOSE.replace("# ", "")
     assert "--scale" not in COMPOSE and "up -d --scale" not in (REPO / "README.md").read_text()
 
 
@@ -38,7 +44,8 @@ def test_the_compose_file_is_valid_yaml() -> None:
     yaml = pytest.importorskip("yaml")
     services = yaml.safe_load(COMPOSE)["services"]
     assert services["bot-pg-shard-1"]["depends_on"]["migrate"]["condition"] == "service_completed_successfully"
-    assert all(services[name]["restart"] == "on-failure:3" for name in ("bot", "bot-pg", "bot-pg-shard-1"))
+    assert all(services[name]["restart"] == "unless-stopped" for name in ("bot", "bot-pg", "bot-pg-shard-1"))
+    assert services["migrate"]["restart"] == "no"  # a one-off job
 
 
 BOTS = ("bot", "bot-pg", "bot-pg-shard-1")
@@ -63,3 +70,43 @@ def test_the_telegram_webhook_port_is_published_for_a_local_reverse_proxy() -> N
     readme = (REPO / "README.md").read_text()
     compose_part = readme.split("### Docker Compose")[1].split("\n## ")[0]
     assert "reverse proxy" in compose_part and "TLS" in compose_part and "127.0.0.1" in compose_part
+
+
+# --- the systemd unit -------------------------------------------------------------------------------------------
+
+UNIT_FILE = REPO / "deploy" / "tripeaks.service"
+
+
+def unit() -> configparser.ConfigParser:
+    parser = configparser.ConfigParser(interpolation=None, strict=True, comment_prefixes=("#",))
+    parser.optionxform = str  # type: ignore[assignment,method-assign]  # systemd's keys are case-sensitive
+    parser.read_string(UNIT_FILE.read_text())
+    return parser
+
+
+def test_the_readme_shows_the_systemd_unit_as_it_is() -> None:
+    readme = (REPO / "README.md").read_text()
+    assert f"```ini\n{UNIT_FILE.read_text()}```\n" in readme
+    assert "deploy/tripeaks.service" in readme.split("### systemd")[1].split("\n## ")[0]
+
+
+def test_the_systemd_unit_restarts_the_bot_without_a_limit_except_for_its_settings() -> None:
+    service, start = unit()["Service"], unit()["Unit"]
+    assert service["Restart"] in ("always", "on-failure")
+    # systemd's default start limit (5 starts in 10 s) ends the restarts for good: no limit at all
+    assert start["StartLimitIntervalSec"] == "0"
+    assert float(service["RestartSec"]) >= 1
+    assert service["ExecStart"].endswith("/.venv/bin/tripeaks run")
+    assert "network-online.target" in start["Wants"] and "network-online.target" in start["After"]
+    assert unit()["Install"]["WantedBy"] == "multi-user.target"
+
+
+def test_the_systemd_unit_knows_the_bots_exit_statuses() -> None:
+    """A stop (SIGTERM, SIGINT) ends the bot with 128 + the signal: clean, not a failure; the exit status of its
+    settings (a missing or refused token) is not restarted, so its one line stays the last in the journal."""
+    from bot.cli import EXIT_USAGE
+    from bot.runner import STOP_SIGNALS
+
+    service = unit()["Service"]
+    assert set(service["SuccessExitStatus"].split()) == {str(128 + signum) for signum in STOP_SIGNALS}
+    assert service["RestartPreventExitStatus"].split() == [str(EXIT_USAGE)]

@@ -13,6 +13,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+import aiohttp
 import discord
 from discord.ext import commands
 
@@ -22,7 +23,7 @@ from bot.adapters.discord.interactions import on_button
 from bot.adapters.discord.translator import CatalogueTranslator
 from bot.adapters.discord.views import PayloadButton, PayloadMenu
 from bot.app.flow import Flow
-from bot.config import Config, TokenRejected
+from bot.config import Config, TokenRejected, Unreachable
 
 log = logging.getLogger(__name__)
 
@@ -91,18 +92,27 @@ class ShardedTriPeaksBot(_TriPeaks, commands.AutoShardedBot):
 AnyBot = TriPeaksBot | ShardedTriPeaksBot
 
 
-async def start_discord(bot: AnyBot, token: str) -> None:
-    """Log in and run until closed; Discord's refusal of the token is the one line an operator needs
-    (:class:`TokenRejected`)."""
+async def log_in(bot: AnyBot, token: str) -> None:
+    """Log in (then ``setup_hook``), before ``bot.connect()`` runs the gateway: Discord's refusal of the token is the
+    one line an operator needs (:class:`TokenRejected`); a Discord that cannot be reached is
+    :class:`Unreachable`, and ``log_in`` can be called again. (Once connected, discord.py reconnects by
+    itself.)"""
     try:
-        await bot.start(token)
+        await bot.login(token)
     except discord.LoginFailure:
         raise TokenRejected("DISCORD_TOKEN was rejected by Discord") from None
+    except (OSError, aiohttp.ClientError, TimeoutError, discord.DiscordServerError) as error:
+        if bot.user is not None:  # logged in, and setup_hook failed: not a login to try again
+            raise
+        # the failed login's HTTP session (and its connector) is closed; the next login makes new ones
+        await bot.http.close()
+        bot.http.connector = discord.utils.MISSING
+        raise Unreachable(f"Discord cannot be reached ({error or type(error).__name__})") from None
 
 
 def build_bot(flow: Flow, config: Config, *, defer_after: float = DEFER_AFTER) -> AnyBot:
-    """The bot for ``config`` over the application's one door, ``flow``: sharded when ``DISCORD_SHARD_COUNT`` is set. Start it with
-    ``await bot.start(config.discord_token)``."""
+    """The bot for ``config`` over the application's one door, ``flow``: sharded when ``DISCORD_SHARD_COUNT`` is set.
+    Start it with :func:`log_in`, then ``await bot.connect()``."""
     if config.discord_shard_count is not None:
         return ShardedTriPeaksBot(flow, config, defer_after=defer_after)
     return TriPeaksBot(flow, config, defer_after=defer_after)

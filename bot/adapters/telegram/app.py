@@ -4,7 +4,8 @@
   ``TELEGRAM_API_URL`` (Telegram's own by default), so it runs as well against a self-hosted Bot API server or a
   local fake one.
 - :func:`start` / :func:`stop`: run it inside an event loop the caller owns (the runner that also starts the
-  Discord bot): long polling by default, a webhook when ``TELEGRAM_WEBHOOK_URL`` is set.
+  Discord bot): long polling by default, a webhook when ``TELEGRAM_WEBHOOK_URL`` is set. A Telegram that cannot be
+  reached at start is :class:`~bot.config.Unreachable`, and :func:`start` can be called again.
 
 In webhook mode PTB's server refuses (403) every POST whose ``X-Telegram-Bot-Api-Secret-Token`` header is missing
 or differs from ``TELEGRAM_WEBHOOK_SECRET``; the configuration insists on a secret whenever a webhook URL is set.
@@ -18,14 +19,14 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from telegram import BotCommand
-from telegram.error import InvalidToken, TelegramError
+from telegram.error import InvalidToken, NetworkError, TelegramError
 from telegram.ext import Application, ApplicationBuilder
 
 from bot.adapters.telegram.base import TelegramApp, TelegramContext
 from bot.adapters.telegram.handlers import ALLOWED_UPDATES, register
 from bot.adapters.telegram.menu import menu_commands
 from bot.app.flow import Flow
-from bot.config import Config, ConfigError, TokenRejected
+from bot.config import Config, ConfigError, TokenRejected, Unreachable
 from bot.i18n import DEFAULT_LOCALE, SUPPORTED_LOCALES, language_code
 
 log = logging.getLogger(__name__)
@@ -111,6 +112,8 @@ async def start(application: TelegramApp) -> None:
         await application.initialize()  # getMe: Telegram's 401 becomes PTB's InvalidToken, the token in its text
     except InvalidToken:
         raise TokenRejected("TELEGRAM_TOKEN was rejected by Telegram (401)") from None
+    except NetworkError as error:  # no connection, a timeout or a 5xx: a later getMe may answer
+        raise Unreachable(f"Telegram cannot be reached ({error})") from None
     if application.post_init is not None:
         await application.post_init(application)
     await application.start()
