@@ -68,8 +68,8 @@ async def test_new_game_asks_before_abandoning_a_game_with_moves(service: App) -
     asked = await s.say("new")
     assert "Start a new game?" in asked
     assert "Your game in progress (TP1-E-AAAAAAB, score 499, 1 move) will be abandoned" in asked
-    assert "[y] Yes, start!" in asked and "[k] Keep playing>" in asked
-    kept = await s.say("k")
+    assert "[y] Yes, start!" in asked and "[c] Keep playing>" in asked
+    kept = await s.say("c")
     assert kept.startswith("Your game goes on") and "TP1-E-AAAAAAB" in kept and "Moves: 1" in kept
     # y now answers nothing: the question was answered
     assert "Type a card" in await s.say("y")
@@ -165,6 +165,27 @@ async def test_cards_by_name_and_the_new_errors(service: App) -> None:
     assert (await s.say("zz")).strip() == "That is not a card: write one like 7h = 7♥ or QS = Q♠ (h ♥, d ♦, c ♣, s ♠)"
     refused = await s.say("8s")
     assert refused.startswith("8♠ was not played. Must be one rank higher or lower\n")
+
+
+async def test_q_and_k_alone_are_ranks_and_quit_is_a_word(service: App) -> None:
+    """Issue 43: no key of the console is a rank. A rank alone plays the one free card of that rank, q and k as a
+    and j do (q used to quit, k to print the help); quit and exit end the game."""
+    s = Session(service)
+    await s.open()
+    await s.say("new TP1-E-AAAAAAB")
+    game = Game.from_code("TP1-E-AAAAAAB")
+    free = [game.card_at(slot) for slot in game.playable_slots()]
+    for rank in ("q", "k"):
+        out = await s.say(rank)
+        named = [card for card in free if card.rank.label.lower() == rank]
+        if len(named) > 1:
+            assert out.startswith("More than one free card has that rank"), out
+        elif named:
+            assert str(named[0].symbol())[:2] in out and "Type a card such as" not in out, out
+        else:
+            assert out.strip() == "That card is not in play yet", out
+    assert await s.chat.handle("c") and "Type a card such as" in s.take()  # c answers only a question
+    assert not await s.chat.handle("quit") and not await s.chat.handle("exit")
 
 
 async def test_the_settings_toggle_winnable_only(service: App) -> None:

@@ -315,7 +315,7 @@ def test_the_confirmation_names_what_would_be_lost_and_carries_yes_and_no() -> N
     assert decode(payload_of(no)) == KeepPlaying(77)
     here = render_confirm_start(current, DailyDeal(), "en", elsewhere=False)
     assert "another chat" not in (here.status or "") and here.header == "Start the daily deal?"
-    assert [key for row in console_rows(view) for key, _ in row] == ["y", "k"]
+    assert [key for row in console_rows(view) for key, _ in row] == ["y", "c"]
     kept = render_kept("en")  # no dead end: a way back to the board
     assert kept.header == "Your game goes on"
     assert [(b.label, decode(payload_of(b))) for b in kept.all_buttons()] == [("Back to the game", Resume())]

@@ -3,7 +3,8 @@ storage as the chat adapters, in a terminal.
 
 Buttons become ``[key] label`` choices with keys that never change (:mod:`bot.render.console`): a card by its
 name (``7h``, ``10s``, ``qs``), ``d`` draw, ``u`` undo, ``h`` hint, ``n`` new game, on a finished game ``r`` replay,
-``v`` review and ``s`` share, ``y``/``k`` to answer "abandon your game in progress?", and on the settings
+``v`` review and ``s`` share, ``y``/``c`` to answer "abandon your game in progress?" (yes, continue playing; no key
+is a rank, so ``q`` or ``k`` alone plays the one free queen or king), and on the settings
 ``explain``, ``winnable``, ``easy``, ``classic``, ``auto`` or a language code; besides them ``new [CODE]``,
 ``daily``, ``rules``, ``stats``, ``settings``, ``help``, ``resume`` (or ``board``, or Enter after another screen:
 the game again; the player's language's names of these commands work too) and ``quit``. Starting a game (``new``,
@@ -149,7 +150,7 @@ class ConsoleChat:
             if not question and not self._board_last:  # Enter after the rules, the stats...: the game again
                 await self._do(Resume(start_if_none=True))
             return True
-        if word in ("q", "quit", "exit"):
+        if word in ("quit", "exit"):  # words no card's name is: q alone plays the free queen, as k a king
             return False
         if word in ("help", "?", "/help"):
             self._say(console_help(self.locale, board=True))
@@ -188,7 +189,7 @@ class ConsoleChat:
             return ShowSettings()
         if word in (keys := self._settings_keys()):
             return keys[word]
-        if word.isdigit() or word in ("y", "k"):
+        if word.isdigit() or word in ("y", "c"):
             return None
         return PlayCard(text)
 

@@ -69,7 +69,7 @@ def console_key(button: Button) -> str:
         case ConfirmStart():
             return "y"
         case KeepPlaying():
-            return "k"
+            return "c"  # continue playing: no key is a rank (k is the king)
         case Begin(DailyDeal()):
             return "daily"
         case Begin():

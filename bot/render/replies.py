@@ -69,7 +69,7 @@ _RULES_HELP = (
 
 _CONSOLE_HELP = N_("Type a card such as 7h = 7♥ or qs = Q♠ (h ♥, d ♦, c ♣, s ♠), or: d (draw), u (undo), h (hint), "
                    "n (new game), new [code], daily, rules, stats, settings, help, quit. On a finished game: r (replay), v (review), s (share); "
-                   "asked to abandon a game: y (yes) or k (keep playing). In the settings: explain, winnable, easy, "
+                   "asked to abandon a game: y (yes) or c (continue playing). In the settings: explain, winnable, easy, "
                    "classic, auto, or a language code such as en.")
 # TRANSLATORS: how to read the console's board; 10♡: a ten's suit drawn in outline (the white suit symbol)
 _BOARD_HELP = N_("On the board: ▒▒ is a face-down card, * marks a card that fits the waste card (a ten that fits "
