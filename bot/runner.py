@@ -366,6 +366,8 @@ async def _serve(config: Config, stop: StopSignals) -> int:
         poster = DailyPoster(service.subscriptions, service.daily_codes.code, senders,
                              post_time=config.daily_post_time)
         stack.push_async_callback(_cancel, asyncio.create_task(poster.run(stop.event), name="daily posts"))
+        # the daily attempts still open at midnight end with their day
+        stack.push_async_callback(_cancel, asyncio.create_task(service.day_end.run(stop.event), name="day end"))
         if config.heartbeat_file is not None:  # the first thing stopped: the bot is no longer up
             stack.push_async_callback(_cancel, _start_heartbeat(config.heartbeat_file, service, started))
         for ended in await _first_of(stop.event, *connections):

@@ -509,3 +509,27 @@ async def test_the_days_code_reaches_no_player_while_the_day_runs(db_url: URL, i
             service.daily_codes.clock = lambda: NOON + dt.timedelta(days=1)
             review = await command(api, alice, alice_chat, f"/start review-{attempt_id}")
             assert review.text.startswith(f"Review: {CODE}\n")
+
+
+# --- 10. the attempt ends with its day (issue 43) ---------------------------------------------------------------------
+
+
+async def test_an_attempt_still_open_at_midnight_takes_no_more_moves(api: FakeBotAPI, db_url: URL) -> None:
+    """At 23:57 Alice starts the daily and draws; at 00:01 the day's code may be out, so her next tap plays
+    nothing: the toast says the day is over, the board stays as it was, and the attempt ends as it stands."""
+    alice = api.user("Alice")
+    chat = api.private_chat(alice)
+    player = PlayerKey("telegram", str(alice.id))
+    async with daily_bot(api, db_url) as service:
+        service.daily_codes.clock = lambda: dt.datetime.combine(DAY, dt.time(23, 57), tzinfo=dt.UTC)
+        board = await command(api, alice, chat, "/daily")
+        _, board = await tap(api, alice, chat, board, data_for(board, DRAW))
+        game_id, version = game_of(board)
+        service.daily_codes.clock = lambda: dt.datetime.combine(DAY + dt.timedelta(days=1), dt.time(0, 1),
+                                                                 tzinfo=dt.UTC)
+        answer, unchanged = await tap(api, alice, chat, board, data_for(board, DRAW))
+        assert answer.text is not None and "is over" in answer.text
+        assert unchanged.edit_count == board.edit_count
+        ended = await service.games.game(game_id)
+        assert ended.abandoned and ended.game.moves == 1 and ended.version == version + 1
+        assert await service.games.current_game(player) is None

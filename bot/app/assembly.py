@@ -10,7 +10,8 @@ runner, the daily poster and the tests take the parts they need from here.
 - :class:`~bot.app.players.Players`: settings and statistics;
 - :class:`~bot.app.leaderboards.Leaderboards` and :class:`~bot.app.subscriptions.Subscriptions`: the daily deal's
   shared side;
-- :class:`~bot.app.once.OnceOnly`: what acts once, in the database.
+- :class:`~bot.app.once.OnceOnly`: what acts once, in the database;
+- :class:`~bot.app.day_end.DayEnd`: the daily attempts still open at midnight ended.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from concurrent.futures import Executor
 
 from bot.app.daily import Clock, utc_clock
 from bot.app.daily_codes import DailyCodes
+from bot.app.day_end import DayEnd
 from bot.app.flow import Flow
 from bot.app.games import Games
 from bot.app.leaderboards import Leaderboards
@@ -83,6 +85,7 @@ class App:
         self.leaderboards = Leaderboards(db)
         self.subscriptions = Subscriptions(db)
         self.once = OnceOnly(db)
+        self.day_end = DayEnd(db, clock)
         self.flow = Flow(starts=self.starts, moves=self.moves, games=self.games, advice=self.advice,
                          verdicts=self.verdicts, players=self.players, leaderboards=self.leaderboards,
                          subscriptions=self.subscriptions, daily_codes=self.daily_codes, once=self.once,

@@ -4,6 +4,7 @@ recent daily deal is no practice game, under either rule set, before the player'
 
 from __future__ import annotations
 
+import asyncio
 import datetime as dt
 
 from bot.app import daily
@@ -21,6 +22,8 @@ from core.deal import GameCode
 DAILY_CODE_BUDGET = 30.0
 #: How many days' deals are remembered (today's and yesterday's are the ones asked for).
 REMEMBERED_DAYS = 4
+#: How far ahead a code typed in is checked against the days to come (an operator's ``tripeaks daily`` prints any).
+FUTURE_DAYS = 400
 
 
 class DailyCodes:
@@ -72,18 +75,20 @@ class DailyCodes:
         return code
 
     async def day_of(self, code: GameCode) -> dt.date | None:
-        """The recent day (today or yesterday) whose daily deal ``code`` deals, under either rule set (a deal is its
-        number), or None."""
+        """The day whose daily deal ``code`` deals, under either rule set (a deal is its number): today or yesterday,
+        or a day still to come (within :data:`FUTURE_DAYS`, by its likely deals: no solver), or None."""
         now = self.today()
         for day in (now, now - dt.timedelta(days=1)):
             if (await self.code(day)).number == code.number:
                 return day
-        return None
+        # some tens of milliseconds the first time a day: in a thread, so that no tap waits behind it
+        return await asyncio.to_thread(_future_day, code.number, now, await self.secret())
 
     async def check_unlocked(self, player: PlayerKey, code: GameCode) -> dt.date | None:
-        """Today's or yesterday's daily deal cannot be started as a practice game, under either rule set (a deal
-        is its number), until the player's attempt at it has ended (:class:`DailyCodeLocked`). Returns the day
-        whose daily deal ``code`` deals (a game of it is that day's practice, ranked nowhere), or None."""
+        """Today's or yesterday's daily deal, or a day's still to come, cannot be started as a practice game, under
+        either rule set (a deal is its number), until the player's attempt at it has ended (:class:`DailyCodeLocked`;
+        a day to come has no attempt yet). Returns the day whose daily deal ``code`` deals (a game of it is that day's
+        practice, ranked nowhere), or None."""
         day = await self.day_of(code)
         if day is not None:
             async with self.db.transaction() as tx:
@@ -91,3 +96,12 @@ class DailyCodes:
             if attempt is None or attempt.active:
                 raise DailyCodeLocked(day)
         return day
+
+
+def _future_day(number: int, today: dt.date, secret: str) -> dt.date | None:
+    """The day after ``today`` (within :data:`FUTURE_DAYS`) whose daily deal is likely deal ``number``, or None."""
+    for ahead in range(1, FUTURE_DAYS + 1):
+        day = today + dt.timedelta(days=ahead)
+        if number in daily.likely_numbers(day, secret):
+            return day
+    return None

@@ -11,7 +11,9 @@ once. A tap on the board of a game that is no longer the player's latest answers
 exactly one applies, on SQLite (``BEGIN IMMEDIATE``) and PostgreSQL (row locks) alike.
 
 A ranked daily attempt (a game with its ``daily`` day) allows no Undo (:class:`NoUndoInDaily`), and once blocked it
-is over at once, lost: it stops being the player's current game, as a won game does.
+is over at once, lost: it stops being the player's current game, as a won game does. It ends with its UTC day: a
+tap on it after midnight applies nothing (:class:`DailyOver`) and ends it as it stands, if the day's end
+(:class:`~bot.app.day_end.DayEnd`) has not already.
 
 Every method returns a frozen :class:`~bot.app.model.GameSnapshot` only after its transaction has committed, so
 whatever an adapter shows a player is on disk.
@@ -27,6 +29,7 @@ from bot.app.commands import Move
 from bot.app.errors import (
     AmbiguousCard,
     CardNotInPlay,
+    DailyOver,
     GameNotFound,
     NoActiveGame,
     NotACard,
@@ -183,6 +186,11 @@ class Moves:
                 record = records.get(tap.game_id)
                 if record is None or owner_of(record) != tap.player:
                     results.append(NotYourGame())
+                    continue
+                if record.daily is not None and record.daily < today and record.active:
+                    # the attempt's day is over (its code may be out): it ends as it stands, and nothing applies
+                    await stored_games.end_attempts_before(tx, today, now, game_id=record.id)
+                    results.append(DailyOver(record.daily))
                     continue
                 if record.version != tap.version and not (isinstance(tap.action, Tap) and record.active
                                                           and record.status == PLAYING):

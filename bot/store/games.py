@@ -201,6 +201,20 @@ async def end_active(tx: Transaction, owner_id: int, now: dt.datetime) -> None:
                 finished_at=func.coalesce(games.c.finished_at, now)))
 
 
+async def end_attempts_before(tx: Transaction, day: dt.date, now: dt.datetime, *, game_id: int | None = None) -> int:
+    """Every daily attempt of a day before ``day`` still open (or only the game ``game_id``, if it is one) ends as it
+    stands: one still playing as abandoned (played and not won, or untouched), a blocked one stays blocked. Returns
+    how many ended."""
+    chosen = games.c.id == game_id if game_id is not None else true()
+    result = await tx.execute(
+        update(games)
+        .where(games.c.daily < day, games.c.active == true(), chosen)
+        .values(active=False, version=games.c.version + 1, updated_at=now,
+                status=case((games.c.status == PLAYING, ABANDONED), else_=games.c.status),
+                finished_at=func.coalesce(games.c.finished_at, now)))
+    return rowcount(result)
+
+
 async def known_verdict(tx: Transaction, code: str) -> tuple[bool | None, int | None, dt.datetime] | None:
     """The verdict stored on any game of the deal ``code``, if one is."""
     row = (await tx.execute(
