@@ -38,6 +38,7 @@ from bot.app.errors import (
     GameNotFound,
     NoActiveGame,
     NotACard,
+    NotAPlayer,
     NotYourGame,
     NotYourMessage,
     NoWinnableDeal,
@@ -270,7 +271,7 @@ def _errors() -> list[Exception | OutOfDate | OldBoard]:
     return [NotYourGame(), NotYourMessage(), OutOfDate(fresh()), GameNotFound(7), NoActiveGame(), BadPayload("x"),
             InvalidCodeError("x"), NoWinnableDeal(), BotError("x"), RuntimeError("x"), OldBoard(midgame()),
             OldBoard(None), DailyCodeLocked(dt.date(2026, 11, 29)), Busy(), NotACard("zz"),
-            CardNotInPlay("7D")]
+            CardNotInPlay("7D"), NotAPlayer()]
 
 
 @pytest.mark.parametrize("locale", SUPPORTED_LOCALES)

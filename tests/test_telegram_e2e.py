@@ -947,3 +947,18 @@ async def test_dead_ends_have_a_way_on(api: FakeBotAPI, service: App) -> None:
     again = api.last_message(chat)
     assert again.message_id > kept.message_id and game_of(again)[0] == game_id
     assert_all_answered(api)
+
+
+async def test_anonymous_admins_and_channels_are_no_players(api: FakeBotAPI, service: App) -> None:
+    """Issue 43: Telegram sends every anonymous group administrator (and every channel's post) as one user,
+    GroupAnonymousBot. Such a command is answered, in words that say to play as oneself, and starts nothing: no
+    daily attempt of "Group" in group A that an admin of an unrelated group B could resume or abandon."""
+    anonymous = api.user("Group", username="GroupAnonymousBot", id=1087968824)
+    alice = api.user("Alice")
+    for title in ("A", "B"):
+        group = api.group(title, members=[alice])
+        for text in ("/daily", "/tripeaks", "/stats"):
+            handle = api.send_text(anonymous, group, text, on_behalf_of=group)
+            reply = await handle.reply(timeout=10)
+            assert reply.text == "Games are played by people, not by a group or a channel: send it as yourself to play"
+    assert await service.games.latest_game(PlayerKey("telegram", str(anonymous.id))) is None

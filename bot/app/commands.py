@@ -291,6 +291,12 @@ class CompleteCard:
 
 
 @dataclass(frozen=True)
+class OnBehalf:
+    """A command sent on behalf of a group or a channel (Telegram's anonymous administrators, a channel's posts):
+    answered, never played: the sender is no player."""
+
+
+@dataclass(frozen=True)
 class Unreadable:
     """A button payload or a command's words that could not be read (``reason``, for the log): the player is told,
     nothing changes."""
@@ -300,7 +306,7 @@ class Unreadable:
 
 #: What a player types.
 TypedCommand = PlayCard | OpenLink | Welcome | ShowHelp | ShowStats | ShowSettings | SwitchWinnable \
-    | ShowLeaderboard | Subscribe | Invite | CompleteCard | Unreadable
+    | ShowLeaderboard | Subscribe | Invite | CompleteCard | OnBehalf | Unreadable
 
 #: Everything the application's one door takes (:meth:`bot.app.flow.Flow.handle`).
 Command = ButtonCommand | TypedCommand

@@ -73,6 +73,14 @@ class NotYourGame(BotError):
         super().__init__("not the player's game")
 
 
+class NotAPlayer(BotError):
+    """A message sent on behalf of a group or a channel (an anonymous administrator, a channel's post): it has no
+    player of its own to play as (every such sender would be one and the same player)."""
+
+    def __init__(self) -> None:
+        super().__init__("sent on behalf of a chat, not by a player")
+
+
 class NotYourMessage(BotError):
     """A tap on a message that answers another player (their settings in a group): nothing changed."""
 

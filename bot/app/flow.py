@@ -52,6 +52,7 @@ from bot.app.commands import (
     Language,
     Move,
     NewGame,
+    OnBehalf,
     OpenLink,
     PlayCard,
     PlayDaily,
@@ -103,7 +104,15 @@ from bot.app.effects import (
     StatsOf,
     WelcomeOf,
 )
-from bot.app.errors import BadGameCode, BadPayload, BotError, NoActiveGame, NotYourMessage, NoWinnableDeal
+from bot.app.errors import (
+    BadGameCode,
+    BadPayload,
+    BotError,
+    NoActiveGame,
+    NotAPlayer,
+    NotYourMessage,
+    NoWinnableDeal,
+)
 from bot.app.games import Games
 from bot.app.leaderboards import Leaderboards
 from bot.app.model import GameSnapshot, Offers, PlayerKey, Settings
@@ -114,7 +123,7 @@ from bot.app.players import Players
 from bot.app.records import parse_code
 from bot.app.solving import Advice, Verdicts
 from bot.app.starts import Starts
-from bot.app.subscriptions import Subscriptions
+from bot.app.subscriptions import Subscriptions, community_needed
 from bot.i18n import resolve_locale
 from core.cards import Card
 from core.errors import TriPeaksError
@@ -127,8 +136,6 @@ ASK_ONCE_WITHIN = 3.0
 FRESH_DEAL_BUDGET = 1.5
 #: How many free cards autocomplete offers at most (Discord's limit).
 CHOICES_MAX = 25
-#: Telegram's word for where daily posts and leaderboards are: a group (Discord's: a server).
-TELEGRAM = "telegram"
 
 
 class Flow:
@@ -238,6 +245,8 @@ class Flow:
                 return [Answer(CardChoices(await self._free_cards(player, typed)))]
             case Unreadable(reason):
                 raise BadPayload(reason)
+            case OnBehalf():
+                raise NotAPlayer()
         raise BotError(f"not a command: {command!r}")
 
     async def _start(self, actor: Actor, request: StartRequest | ConfirmStart, surface: Surface) -> list[Effect]:
@@ -340,30 +349,20 @@ class Flow:
         return [Reply(LeaderboardOf(day, tuple(results), settings))]
 
     async def _subscribe(self, actor: Actor, on: bool, surface: Surface) -> list[Effect]:
-        """The daily deal posted to the actor's chat every day, or no longer: for the chat's administrators only.
-        The posts speak the server's language, else the subscriber's."""
+        """The daily posts changed (a public answer) or refused (a private one); they speak the server's language,
+        else the subscriber's."""
         settings = await self._settings(actor)
-        telegram = surface.platform == TELEGRAM
-        if actor.community is None or actor.chat_id is None:
-            return [Answer(NoticeOf(self._community_needed(surface), settings))]
-        if not surface.installed:
-            return [Answer(NoticeOf(DailyNotice.NEEDS_SERVER_INSTALL, settings))]
-        if not surface.admin:
-            notice = DailyNotice.NEEDS_GROUP_ADMIN if telegram else DailyNotice.NEEDS_MANAGE_SERVER
-            return [Answer(NoticeOf(notice, settings))]
-        platform = actor.player.platform
-        if not on:
-            removed = await self.subscriptions.unsubscribe(platform, actor.chat_id)
-            return [Reply(NoticeOf(DailyNotice.UNSUBSCRIBED if removed else DailyNotice.NOT_SUBSCRIBED, settings))]
         locale = surface.chat_locale or resolve_locale(settings.language, surface.platform_locale)
-        new = await self.subscriptions.subscribe(platform, actor.chat_id, community=actor.community, locale=locale,
-                                                 by=actor.player.user_id)
-        notice = DailyNotice.SUBSCRIBED if new else DailyNotice.ALREADY_SUBSCRIBED
-        return [Reply(NoticeOf(notice, replace(settings, language=locale), self.post_time))]
+        change = await self.subscriptions.change(actor, on, surface, locale)
+        if not change.done:
+            return [Answer(NoticeOf(change.notice, settings))]
+        if not on:
+            return [Reply(NoticeOf(change.notice, settings))]
+        return [Reply(NoticeOf(change.notice, replace(settings, language=locale), self.post_time))]
 
     @staticmethod
     def _community_needed(surface: Surface) -> DailyNotice:
-        return DailyNotice.NEEDS_GROUP if surface.platform == TELEGRAM else DailyNotice.NEEDS_SERVER
+        return community_needed(surface.platform)
 
     async def _offers(self, player: PlayerKey) -> Offers:
         """What the player can send to a chat as an invitation: their current or last game, a new deal proved

@@ -1,14 +1,32 @@
 """The channels and groups the daily deal is posted to: the subscriptions, and the claims that keep each day's post
-to one per channel across processes (:mod:`bot.app.daily_posts` makes the posts)."""
+to one per channel across processes (:mod:`bot.app.daily_posts` makes the posts); who may subscribe a chat."""
 
 from __future__ import annotations
 
 import datetime as dt
+from dataclasses import dataclass
 
-from bot.app.daily import Subscription
+from bot.app.commands import Actor, Surface
+from bot.app.daily import DailyNotice, Subscription
 from bot.store import daily as stored_daily
 from bot.store.engine import Database
 from bot.store.schema import utcnow
+
+#: Telegram's name: where daily posts and leaderboards are is a group there (a server on Discord).
+TELEGRAM = "telegram"
+
+
+def community_needed(platform: str) -> DailyNotice:
+    """What a daily command in a private chat is told: daily posts and leaderboards are for groups (servers)."""
+    return DailyNotice.NEEDS_GROUP if platform == TELEGRAM else DailyNotice.NEEDS_SERVER
+
+
+@dataclass(frozen=True)
+class SubscriptionChange:
+    """What ``/subscribe`` or ``/unsubscribe`` did: ``notice`` says it; ``done`` False when it was refused."""
+
+    notice: DailyNotice
+    done: bool = True
 
 
 def _subscription(record: stored_daily.SubscriptionRecord) -> Subscription:
@@ -37,6 +55,24 @@ class Subscriptions:
         """Every subscription (of ``platforms``, when given), oldest first."""
         async with self.db.transaction() as tx:
             return [_subscription(record) for record in await stored_daily.subscriptions(tx, platforms)]
+
+    async def change(self, actor: Actor, on: bool, surface: Surface, locale: str) -> SubscriptionChange:
+        """``/subscribe`` (``on``) or ``/unsubscribe`` in the actor's chat: for a server's or group's administrators
+        only, with the bot a member of it; the posts in ``locale``."""
+        platform = actor.player.platform
+        if actor.community is None or actor.chat_id is None:
+            return SubscriptionChange(community_needed(surface.platform), done=False)
+        if not surface.installed:
+            return SubscriptionChange(DailyNotice.NEEDS_SERVER_INSTALL, done=False)
+        if not surface.admin:
+            needs = DailyNotice.NEEDS_GROUP_ADMIN if surface.platform == TELEGRAM else DailyNotice.NEEDS_MANAGE_SERVER
+            return SubscriptionChange(needs, done=False)
+        if not on:
+            removed = await self.unsubscribe(platform, actor.chat_id)
+            return SubscriptionChange(DailyNotice.UNSUBSCRIBED if removed else DailyNotice.NOT_SUBSCRIBED)
+        new = await self.subscribe(platform, actor.chat_id, community=actor.community, locale=locale,
+                                   by=actor.player.user_id)
+        return SubscriptionChange(DailyNotice.SUBSCRIBED if new else DailyNotice.ALREADY_SUBSCRIBED)
 
     async def unsent(self, day: dt.date, platforms: tuple[str, ...]) -> list[Subscription]:
         """The subscriptions of ``platforms`` with no post of ``day`` sent or given up."""

@@ -348,7 +348,8 @@ def daily_error_text(error: Exception, tr: Translator) -> str | None:
                           "your attempt is over").format(date=date)
     if isinstance(error, DailyOver):
         date = format_date(error.day, format="medium", locale=tr.babel_locale)
-        # TRANSLATORS: Play under an old day's daily post: only today's daily deal can be played
+        # TRANSLATORS: Play under an old day's daily post, or a move in an attempt whose day has ended: only
+        # today's daily deal can be played
         return tr.gettext("The daily deal of {date} is over: only today's can be played").format(date=date)
     if isinstance(error, NoUndoInDaily):
         # TRANSLATORS: an Undo sent for a daily attempt (its board has no Undo button)

@@ -31,6 +31,7 @@ from bot.app.errors import (
     GameNotFound,
     NoActiveGame,
     NotACard,
+    NotAPlayer,
     NotYourGame,
     NotYourMessage,
     NoWinnableDeal,
@@ -329,6 +330,9 @@ def error_text(error: Exception | OutOfDate | OldBoard, locale: str, new_command
     """The reply to an error the service raised, or to a tap that did nothing because the game moved on.
     ``new_command`` is how the platform starts a game."""
     tr = translator(locale)
+    if isinstance(error, NotAPlayer):
+        # TRANSLATORS: Telegram: a command sent as the group (an anonymous administrator) or as a channel
+        return tr.gettext("Games are played by people, not by a group or a channel: send it as yourself to play")
     if isinstance(error, NotYourMessage):
         # TRANSLATORS: a tap on a message that answers another member of a group (their settings)
         return tr.gettext("Only the player this message answers can use its buttons")

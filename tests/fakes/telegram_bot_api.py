@@ -1808,10 +1808,13 @@ class FakeBotAPI:
         entities: list[dict[str, Any]] | None = None,
         reply_to: int | None = None,
         queue: bool = True,
+        on_behalf_of: ChatRef | None = None,
     ) -> UpdateHandle:
         """The user sends ``text`` to the chat; bot commands get their ``bot_command`` entity.
 
-        ``queue=False`` builds the update without queueing it (for ``post_update_to``).
+        ``queue=False`` builds the update without queueing it (for ``post_update_to``). ``on_behalf_of``: the
+        message is sent as that chat (``sender_chat``), as an anonymous group administrator's or a channel's post
+        is (Telegram then gives ``user`` as GroupAnonymousBot or Channel_Bot).
         """
         resolved = self._chat(chat)
         self._users.setdefault(user.id, user)
@@ -1822,7 +1825,10 @@ class FakeBotAPI:
         else:
             plain, found = text, [dict(e) for e in entities]
         message = self._store(resolved, user.to_dict(), plain, found, reply_to=reply_to)
-        update = {"update_id": next(self._update_ids), "message": self._message_api(message)}
+        sent = self._message_api(message)
+        if on_behalf_of is not None:
+            sent["sender_chat"] = self._chat(on_behalf_of).to_dict()
+        update = {"update_id": next(self._update_ids), "message": sent}
         return UpdateHandle(self, update, self._queue_update(update, queue), resolved)
 
     def press(

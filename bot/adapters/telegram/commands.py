@@ -12,7 +12,9 @@ What a player does, and the command it becomes:
   ``/unsubscribe`` (a group's administrators only: Telegram says who is one);
 - a tap on an inline button: its payload (:mod:`bot.app.codec`); a tapped message in a group that answers another
   member's command (their settings) is theirs alone;
-- words in a private chat: a card's name plays it, anything else points to /help.
+- words in a private chat: a card's name plays it, anything else points to /help;
+- a command sent on behalf of a chat (an anonymous group administrator, a channel's post: Telegram gives every
+  such sender one and the same user) is answered and played by nobody.
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ from bot.app.commands import (
     Command,
     DailyDeal,
     DealByCode,
+    OnBehalf,
     OpenLink,
     PlayCard,
     RandomDeal,
@@ -110,6 +113,8 @@ async def on_command(tg: TelegramContext, update: Update, context: Context) -> N
     if reader is None:
         return
     command = reader(list(context.args or []))
+    if message.sender_chat is not None:  # sent as the group (an anonymous admin) or as a channel: no player
+        command = OnBehalf()
     admin = isinstance(command, Subscribe) and await is_admin(context, message, user)
     await serve(tg, context, user, message, command, admin=admin)
 
