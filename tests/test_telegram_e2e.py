@@ -962,3 +962,31 @@ async def test_anonymous_admins_and_channels_are_no_players(api: FakeBotAPI, ser
             reply = await handle.reply(timeout=10)
             assert reply.text == "Games are played by people, not by a group or a channel: send it as yourself to play"
     assert await service.games.latest_game(PlayerKey("telegram", str(anonymous.id))) is None
+
+
+#: /start parameters and button payloads of any size and script (issue 43): a review number past any integer a
+#: column holds, a superscript digit (str.isdigit says yes, int() says no), another script, control characters.
+ODD_STARTS = ["review-" + "9" * 30, "review-²", "review--1", "x" + "9" * 40 + "_daily", "日本語のコード",
+              "TP1-E-" + "Z" * 300, "\u202eTP1-E-AAAAAAB", "x1_TP1-E-AAAAAAB" + "A" * 50]
+ODD_PAYLOADS = ["tp:g:" + "9" * 30 + ":0:d", "tp:g:1:²:d", "tp:set:lang:" + "x" * 40, "日本", "tp:daily:2026-02-30",
+                "tp:y:1:c:" + "Z" * 40, "\x00", ""]
+
+
+async def test_odd_start_parameters_and_payloads_get_the_polite_answer(api: FakeBotAPI, service: App) -> None:
+    alice = api.user("Alice")
+    chat = api.private_chat(alice)
+    for parameter in ODD_STARTS:
+        handle = api.send_text(alice, chat, f"/start {parameter}")
+        await api.wait_until(lambda update_id=handle.update_id: update_id in HANDLED, what=parameter)
+        sent = handle.update["message"]["message_id"]
+        answers = [m.text or "" for m in api.bot_messages(chat) if m.message_id > sent]
+        assert answers, parameter
+        assert not any("went wrong" in text for text in answers), (parameter, answers)
+        assert any(text == "This is not your game; start your own with /tripeaks"
+                   or text.startswith("That is not a game code") for text in answers), (parameter, answers)
+    board = await command(api, alice, chat, f"{NEW} {CODE}")
+    for payload in ODD_PAYLOADS:
+        answer, unchanged = await tap(api, alice, chat, board, payload, check_button=False)
+        assert answer.text == "This button could not be read; start a new game with /tripeaks", payload
+        assert unchanged.edit_count == board.edit_count
+    assert_all_answered(api)
