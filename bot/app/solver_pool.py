@@ -109,6 +109,11 @@ class SolverPool:
                     log.info("a solver worker did not stop; killing it")
                     process.kill()
                     process.join(timeout=1)
+            # the pool's management thread closes its wake-up pipe as it ends; should the interpreter exit while it
+            # is ending, CPython's exit hook writes to that pipe as it closes (EBADF, a traceback on the terminal)
+            manager = getattr(pool, "_executor_manager_thread", None)
+            if manager is not None:
+                manager.join(timeout=STOP_GRACE)
         self._pools.clear()
 
 
