@@ -1,13 +1,34 @@
-"""A tap on a board applied through the use case that answers it, as the flow does (:meth:`bot.app.flow.Flow.handle`
+"""Test helpers over the use cases. A tap on a board applied through the use case that answers it, as the flow does (:meth:`bot.app.flow.Flow.handle`
 matches the command once; tests that look at one use case's answer call this)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from bot.app.assembly import App
-from bot.app.commands import Actor, AskHint, GameCommand, Invite, Move, NewGame, Replay, Review, Share
+from bot.app.commands import (
+    Actor,
+    AskHint,
+    BoardChoice,
+    DefaultRules,
+    ExplainRefusals,
+    FourColour,
+    GameCommand,
+    Invite,
+    Language,
+    Move,
+    NewGame,
+    Replay,
+    Review,
+    SettingChange,
+    Share,
+    WinnableOnly,
+)
 from bot.app.effects import Answer, OffersOf
-from bot.app.model import GameSnapshot, Offers, PlayerKey
+from bot.app.model import BoardStyle, GameSnapshot, Offers, PlayerKey, Settings
 from bot.app.outcomes import OldBoard, OutOfDate, Start
+from core.deal import Rules
 
 
 async def act(app: App, player: PlayerKey, name: str, command: GameCommand, *,
@@ -30,3 +51,16 @@ async def offers(app: App, player: PlayerKey) -> Offers:
     (answer,) = await app.flow.handle(Actor(player, ""), Invite())
     assert isinstance(answer, Answer) and isinstance(answer.content, OffersOf), answer
     return answer.content.offers
+
+
+async def set_settings(app: App, player: PlayerKey, *, name: str = "", **changes: object) -> Settings:
+    """The settings ``changes`` (``language``, ``explain_refusals``, ``default_rules``, ``winnable_only``,
+    ``board``, ``four_colour``) made one by one as the typed changes a player taps; the settings then in force."""
+    typed: dict[str, Callable[[Any], SettingChange]] = {
+        "language": Language, "explain_refusals": ExplainRefusals, "winnable_only": WinnableOnly,
+        "four_colour": FourColour, "default_rules": lambda rules: DefaultRules(Rules(rules)),
+        "board": lambda style: BoardChoice(BoardStyle(style))}
+    settings = await app.players.get_settings(player)
+    for field, value in changes.items():
+        settings = await app.players.change_setting(player, name, typed[field](value))
+    return settings

@@ -15,6 +15,7 @@ from pathlib import Path
 from bot.app.assembly import App
 from bot.app.model import PlayerKey
 from bot.store.database import open_database
+from tests.app_helpers import set_settings
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -29,7 +30,7 @@ def console(cwd: Path, *args: str, stdin: str = "", **env: str) -> subprocess.Co
 
 async def save_language(url: str, language: str) -> None:
     async with App(await open_database(url), owns_database=True) as service:
-        await service.players.update_settings(PlayerKey("console", "olena"), name="olena", language=language)
+        await set_settings(service, PlayerKey("console", "olena"), name="olena", language=language)
 
 
 def test_lang_wins_over_the_saved_language_for_the_session(tmp_path: Path) -> None:

@@ -43,7 +43,7 @@ from bot.store.database import open_database
 from bot.store.schema import games
 from core.deal import GameCode, Rules
 from core.game import DRAW, Action, Status, Undo
-from tests.app_helpers import act
+from tests.app_helpers import act, set_settings
 from tests.conftest import fake_hint, fake_verdict
 from tests.core_helpers import blocking_line, winning_line
 from tests.fakes.telegram_bot_api import FakeBotAPI, FakeChat, FakeUser, StoredMessage
@@ -417,7 +417,7 @@ async def test_the_days_code_reaches_no_player_while_the_day_runs(db_url: URL, i
         alice_chat, bob_chat = api.private_chat(alice), api.private_chat(bob)
         bob_key = PlayerKey("telegram", str(bob.id))
         async with daily_bot(api, db_url) as service:
-            await service.players.update_settings(bob_key, board=BoardStyle.TEXT)  # Alice has the picture board
+            await set_settings(service, bob_key, board=BoardStyle.TEXT)  # Alice has the picture board
             # the day's post in the group
             await command(api, alice, group, "/subscribe")
             async with Bot(api.token, base_url=api.base_url) as client:

@@ -23,6 +23,7 @@ from bot.app.model import BoardStyle, PlayerKey
 from bot.render.game import HINT_ICON, NEW_GAME_ICON, UNDO_ICON
 from bot.render.replies import render_daily
 from core.deal import GameCode, Rules
+from tests.app_helpers import set_settings
 from tests.core_helpers import winning_line
 from tests.discord_harness import (
     CHANNEL_MESSAGE,
@@ -161,7 +162,7 @@ async def test_the_days_code_reaches_no_player_while_the_day_runs(
     statistics. The day's code is in none of it, under either rule letter. Once the day is over, it is shown."""
     async with table(game_service, monkeypatch) as t:
         alice_key = PlayerKey("discord", str(t.alice.id))
-        await game_service.players.update_settings(alice_key, board=BoardStyle.PICTURE)
+        await set_settings(game_service, alice_key, board=BoardStyle.PICTURE)
         await game_service.subscriptions.subscribe("discord", str(t.channel.id), community=str(t.channel.guild.id), locale="en")
         poster = DailyPoster(game_service.subscriptions, game_service.daily_codes.code, [DiscordSender(t.env.bot)], post_time=dt.time(9),
                              clock=lambda: dt.datetime.combine(DAY, dt.time(12), tzinfo=dt.UTC))
@@ -205,7 +206,7 @@ async def test_the_days_code_reaches_no_player_while_the_day_runs(
         assert "practice, unranked" in text_of(practice)
         # a click on the attempt's board from before "Back to the game" points at the practice game, by its day
         note, _ = await click(t.env, t.alice, old, button(old, command="d"))
-        assert "your game now is the daily deal of Dec 2, 2026" in said(note)
+        assert "your current game, the daily deal of Dec 2, 2026, has its own board" in said(note)
 
         # Bob takes the challenge: refused until his own attempt is over, then a practice game of the day
         play = button(card, label="Play this deal")

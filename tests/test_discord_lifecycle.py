@@ -252,7 +252,7 @@ async def test_a_click_on_an_old_board_gets_a_private_note_pointing_at_the_live_
         fits = next(s for s in game.playable_slots() if game.fits(s))
         note, sent = await click(t.env, t.alice, old, button(old, command=str(fits)))
         assert sent == Callback(CHANNEL_MESSAGE, ephemeral=True, v2=False)
-        assert f"your game now is {OTHER}" in note.content
+        assert f"your current game, {OTHER}, has its own board" in note.content
         assert f"https://discord.com/channels/{t.guild.id}/{t.channel.id}/{live.id}" in note.content
         assert components_of(t.message(old.id)) == before
         assert (await t.current()).game.moves == 0

@@ -28,7 +28,7 @@ from bot.store.database import open_database
 from bot.store.engine import create_engine
 from bot.store.migrate import downgrade_database, revisions, upgrade_database
 from core.game import DRAW, Action, Game, Status, Tap
-from tests.app_helpers import act
+from tests.app_helpers import act, set_settings
 from tests.conftest import fake_hint, fake_verdict
 
 Schema = dict[str, tuple[str, ...]]
@@ -107,7 +107,7 @@ async def _fill(service: App) -> None:
     for platform in ("telegram", "discord"):
         for i, name in enumerate(names):
             player = PlayerKey(platform, f"{platform[0]}{i}")
-            await service.players.update_settings(player, name=f"{name} {platform}", language=["uk", "ja", None][i % 3],
+            await set_settings(service, player, name=f"{name} {platform}", language=["uk", "ja", None][i % 3],
                                           explain_refusals=i % 2 == 0, default_rules=["easy", "classic"][i % 2])
             code = f"TP1-{'EC'[i % 2]}-AAAAAA{'BCDEFG'[i]}"
             finished = await service.starts.new_game(player, player.user_id, code=code, chat_id=f"chat{i}")

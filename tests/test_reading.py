@@ -18,7 +18,7 @@ from sqlalchemy.exc import DBAPIError
 
 from bot.app.assembly import App
 from bot.app.codec import game_command
-from bot.app.commands import ChallengeDeal
+from bot.app.commands import ChallengeDeal, ExplainRefusals
 from bot.app.model import PlayerKey, Stats
 from bot.app.players import Players
 from bot.store.engine import Database
@@ -39,7 +39,7 @@ async def test_a_read_completes_while_a_write_transaction_is_open(database: Data
     """A settings lookup while another transaction of the same process has written and not committed: it
     answers at once, with what was committed (on SQLite it used to queue behind the writer)."""
     players_ = Players(database)
-    await players_.update_settings(ALICE, name="Alice", explain_refusals=True)
+    await players_.change_setting(ALICE, "Alice", ExplainRefusals(True))
     written, read = asyncio.Event(), asyncio.Event()
 
     async def writer() -> None:

@@ -19,7 +19,7 @@ from aiohttp import web
 
 from bot import cli, logs, runner
 from bot.config import Config, TokenRejected, load_config, redact, register_secret
-from tests.app_helpers import act
+from tests.app_helpers import act, set_settings
 from tests.fakes.telegram_bot_api import FakeBotAPI
 
 REPO = Path(__file__).resolve().parent.parent
@@ -331,7 +331,7 @@ async def test_a_name_with_control_characters_is_cleaned_and_every_command_works
     player = PlayerKey("telegram", "77")
     started = await service.starts.new_game(player, name)
     moved = await act(service, player, name, Move(started.game_id, started.version, Draw()))
-    await service.players.update_settings(player, name=name, explain_refusals=False)
+    await set_settings(service, player, name=name, explain_refusals=False)
     assert moved.game.moves == 1
     stored = moved.owner_name
     assert stored and len(stored) <= NAME_MAX

@@ -16,8 +16,8 @@ from sqlalchemy.engine import URL
 
 from bot.app import errors
 from bot.app.assembly import App
-from bot.app.codec import game_command
-from bot.app.commands import ChallengeDeal, ConfirmStart, Replay, ReplayDeal
+from bot.app.codec import decode, game_command
+from bot.app.commands import ChallengeDeal, ConfirmStart, Language, Replay, ReplayDeal
 from bot.app.daily import daily_code
 from bot.app.model import DealVerdict, Hint, PlayerKey, Settings, Stats
 from bot.app.outcomes import MustConfirm, OldBoard, OutOfDate
@@ -27,7 +27,7 @@ from core import solver
 from core.advisor import VisiblePosition, advise
 from core.deal import GameCode, Rules
 from core.game import DRAW, UNDO, Action, Game, Reason, Status, Tap
-from tests.app_helpers import act
+from tests.app_helpers import act, set_settings
 from tests.conftest import fake_best_score, fake_hint, fake_verdict, fake_winnable
 from tests.core_helpers import winning_line
 
@@ -99,7 +99,7 @@ async def test_a_bad_code_is_a_bad_game_code_and_starts_nothing(service: App) ->
 async def test_random_deals_follow_the_rules_asked_for_else_the_players_default(service: App) -> None:
     assert (await service.starts.new_game(ALICE, "Alice", rules=Rules.CLASSIC)).game.rules is Rules.CLASSIC
     assert (await service.starts.new_game(ALICE, "Alice")).game.rules is Rules.EASY
-    await service.players.update_settings(ALICE, default_rules=Rules.CLASSIC)
+    await set_settings(service, ALICE, default_rules=Rules.CLASSIC)
     assert (await service.starts.new_game(ALICE, "Alice")).game.rules is Rules.CLASSIC
     assert (await service.starts.new_game(ALICE, "Alice", rules=Rules.EASY)).game.rules is Rules.EASY
 
@@ -452,10 +452,10 @@ async def test_new_game_from_a_game_message_keeps_its_rules(service: App) -> Non
 async def test_settings_default_then_change_and_persist(service: App, db_url: URL) -> None:
     assert await service.players.get_settings(ALICE) == Settings(language=None, explain_refusals=True,
                                                          default_rules=Rules.EASY)
-    changed = await service.players.update_settings(ALICE, name="Alice", language="uk", explain_refusals=False)
+    changed = await set_settings(service, ALICE, name="Alice", language="uk", explain_refusals=False)
     assert changed == Settings(language="uk", explain_refusals=False, default_rules=Rules.EASY)
-    assert await service.players.update_settings(ALICE, default_rules="classic") == Settings("uk", False, Rules.CLASSIC)
-    assert await service.players.update_settings(ALICE, language=None) == Settings(None, False, Rules.CLASSIC)
+    assert await set_settings(service, ALICE, default_rules="classic") == Settings("uk", False, Rules.CLASSIC)
+    assert await set_settings(service, ALICE, language=None) == Settings(None, False, Rules.CLASSIC)
     assert await service.players.get_settings(BOB) == Settings()
     # they are in the database, and every snapshot of the player's games carries them
     async with App(await open_database(db_url, migrate=False), owns_database=True) as reopened:
@@ -466,12 +466,14 @@ async def test_settings_default_then_change_and_persist(service: App, db_url: UR
 
 
 async def test_bad_settings_are_refused(service: App) -> None:
-    for changes in ({"language": "english please"}, {"language": 5}, {"explain_refusals": "yes"},
-                    {"default_rules": "hard"}, {"default_rules": 1}):
+    """Settings change only by typed changes, which the payload codec reads (tests/test_render.py tries forged
+    setting payloads); a language tag that is none is refused even so."""
+    for tag in ("english please", "", "x" * 40):
         with pytest.raises(errors.BadPayload):
-            await service.players.update_settings(ALICE, **changes)
-    with pytest.raises(TypeError):
-        await service.players.update_settings(ALICE, colour="red")
+            await service.players.change_setting(ALICE, "Alice", Language(tag))
+    for payload in ("tp:set:lang:english", "tp:set:rules:hard", "tp:set:four:yes", "tp:set:board:photo"):
+        with pytest.raises(errors.BadPayload):
+            decode(payload)
     assert await service.players.get_settings(ALICE) == Settings()
 
 
