@@ -4,26 +4,34 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+# The native solver kernel (core/_kernel.c, setup.py): pip builds it in place beside core/solver.py, and again when
+# its source changes. Without a C compiler pip installs the project anyway and the pure solver runs.
+KERNEL := $(VENV)/.kernel
+INSTALLED := $(STAMP) $(KERNEL)
 
 .PHONY: install run test check lint typecheck pytest bench clean
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml setup.py
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet -e ".[dev]"
-	touch $(STAMP)
+	touch $(STAMP) $(KERNEL)
+
+$(KERNEL): core/_kernel.c | $(STAMP)
+	$(BIN)/pip install --quiet --no-deps -e .
+	touch $(KERNEL)
 
 # set up .venv and nothing else: the tripeaks command is then .venv/bin/tripeaks
-install: $(STAMP)
+install: $(INSTALLED)
 
-run: $(STAMP)
+run: $(INSTALLED)
 	$(BIN)/tripeaks run
 
 # pytest-xdist runs the tests in one process a core (PYTEST_WORKERS=0: all in this one process).
 PYTEST_WORKERS ?= auto
 XDIST = -n $(PYTEST_WORKERS) --dist worksteal
 
-test: $(STAMP) lint typecheck pytest
+test: $(INSTALLED) lint typecheck pytest
 
 # The tests keep Python's bytecode cache on even where PYTHONDONTWRITEBYTECODE is set: they start some hundreds of
 # Python processes (the tripeaks command, its solver workers, pytest's own workers), and without the cache each one
@@ -32,20 +40,20 @@ test: $(STAMP) lint typecheck pytest
 check pytest: export PYTHONDONTWRITEBYTECODE =
 
 # Ruff, mypy and the unit tests: --unit leaves out the `e2e` modules and the `postgres` tests (tests/conftest.py).
-check: $(STAMP) lint typecheck
+check: $(INSTALLED) lint typecheck
 	$(BIN)/pytest -q $(XDIST) --unit $(PYTEST_ARGS)
 
-lint: $(STAMP)
+lint: $(INSTALLED)
 	$(BIN)/ruff check core bot tests bench migrations
 
-typecheck: $(STAMP)
+typecheck: $(INSTALLED)
 	$(BIN)/mypy
 
-pytest: $(STAMP)
+pytest: $(INSTALLED)
 	$(BIN)/pytest -q $(XDIST) $(PYTEST_ARGS)
 
-bench: $(STAMP)
+bench: $(INSTALLED)
 	$(BIN)/python bench/engine.py
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache build core/_kernel.*.so
