@@ -313,9 +313,14 @@ typedef struct {
 } Entry;
 
 typedef struct {
+    uint32_t mask;
+    uint32_t number; /* entry number + 1, 0 when the slot is empty */
+} Slot;
+
+typedef struct {
     Entry *entries;
     size_t count, capacity;
-    uint32_t *index; /* entry number + 1, 0 when empty */
+    Slot *index; /* open addressing, twice the entries' capacity; the mask beside the number saves a lookup */
     size_t index_capacity;
 } Level;
 
@@ -353,10 +358,17 @@ static void levels_free(Levels *levels) {
 
 static Entry *level_find(const Level *level, uint32_t mask) {
     for (size_t i = hash32(mask, level->index_capacity);; i = (i + 1) & (level->index_capacity - 1)) {
-        uint32_t at = level->index[i];
-        if (!at) return NULL;
-        if (level->entries[at - 1].mask == mask) return &level->entries[at - 1];
+        const Slot *slot = &level->index[i];
+        if (!slot->number) return NULL;
+        if (slot->mask == mask) return &level->entries[slot->number - 1];
     }
+}
+
+static void index_put(Level *level, uint32_t mask, uint32_t number) {
+    size_t i = hash32(mask, level->index_capacity);
+    while (level->index[i].number) i = (i + 1) & (level->index_capacity - 1);
+    level->index[i].mask = mask;
+    level->index[i].number = number;
 }
 
 static int level_grow(Level *level) {
@@ -367,11 +379,7 @@ static int level_grow(Level *level) {
     }
     memcpy(bigger.entries, level->entries, level->count * sizeof *level->entries);
     bigger.count = level->count;
-    for (size_t n = 0; n < level->count; n++) {
-        size_t i = hash32(level->entries[n].mask, bigger.index_capacity);
-        while (bigger.index[i]) i = (i + 1) & (bigger.index_capacity - 1);
-        bigger.index[i] = (uint32_t)n + 1;
-    }
+    for (size_t n = 0; n < level->count; n++) index_put(&bigger, level->entries[n].mask, (uint32_t)n + 1);
     level_free(level);
     *level = bigger;
     return OK;
@@ -380,10 +388,8 @@ static int level_grow(Level *level) {
 /* a new entry for a mask not in the level yet (NULL when out of memory) */
 static Entry *level_add(Level *level, uint32_t mask) {
     if (level->count == level->capacity && level_grow(level) != OK) return NULL;
-    size_t i = hash32(mask, level->index_capacity);
-    while (level->index[i]) i = (i + 1) & (level->index_capacity - 1);
     Entry *entry = &level->entries[level->count++];
-    level->index[i] = (uint32_t)level->count;
+    index_put(level, mask, (uint32_t)level->count);
     entry->mask = mask;
     memset(entry->at, INF, sizeof entry->at);
     return entry;
@@ -400,7 +406,7 @@ static int sweep(const Deal *deal, Position pos, Budget *budget, int upper, Leve
     for (int removed = __builtin_popcount(pos.removed); removed < SLOTS; removed++) {
         if (spend(budget, (long long)level->count) != OK) return OUT_OF_BUDGET;
         Level *following = &levels->levels[levels->count];
-        if (level_init(following, level->count * 4 + 16) != OK) {
+        if (level_init(following, level->count * 2) != OK) {
             level_free(following);
             return NO_MEMORY;
         }
