@@ -22,7 +22,7 @@ $(KERNEL): core/_kernel.c | $(STAMP)
 	touch $(KERNEL)
 
 # set up .venv and nothing else: the tripeaks command is then .venv/bin/tripeaks
-install: $(INSTALLED)
+install: $(STAMP)
 
 run: $(INSTALLED)
 	$(BIN)/tripeaks run

@@ -188,14 +188,16 @@ def _db_restore(file: str) -> int:
 
 def cmd_health(args: argparse.Namespace) -> int:
     """``tripeaks health``: whether the bot running with the same settings is up (its heartbeat, see
-    :mod:`bot.heartbeat`): one line, exit status 0 when it is, 1 when it is not."""
+    :mod:`bot.heartbeat`), exit status 0 when it is, 1 when it is not; then which solver this installation runs."""
     from bot.heartbeat import check_health
+    from core.solver import solver_description
 
     config = _load_config()
     if config.heartbeat_file is None:
         raise UsageError("HEARTBEAT_FILE is not set, so the bot writes no heartbeat to check (see .env.example)")
     health = check_health(config.heartbeat_file)
     print(health.message)
+    print(f"solver: {solver_description()}")
     return 0 if health.healthy else 1
 
 
@@ -248,8 +250,22 @@ def _position_options(command: argparse.ArgumentParser) -> None:
     command.add_argument("--rules", choices=["easy", "classic"], help="with --layout (default easy)")
 
 
+def _version_line() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    from core.solver import solver_description
+
+    try:
+        number = version("tripeaks-bot")
+    except PackageNotFoundError:
+        number = "(not installed)"
+    return f"tripeaks {number}, solver: {solver_description()}"
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="tripeaks", description="TriPeaks solitaire: play, check deals, run the bot.")
+    parser.add_argument("--version", action="version", version=_version_line(),
+                        help="the version and which solver runs (the native kernel or the pure one)")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
     deal = sub.add_parser("deal", help="show the full layout of a deal")

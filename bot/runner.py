@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any, Protocol, TextIO, cast
 
 from bot.config import Config, ConfigError, TokenRejected, redact_url
 from bot.logs import configure_logging
+from core.solver import solver_description
 
 if TYPE_CHECKING:
     from bot.app.daily_posts import Sender
@@ -194,6 +195,7 @@ async def run_bot(config: Config, *, console_input: TextIO = sys.stdin, console_
                                          stream=console_input, out=console_output)
 
     log.info("starting")
+    log.info("solver %s", solver_description())
     log.info("database %s", redact_url(config.database_url))
     stop = StopSignals().install()
     try:
