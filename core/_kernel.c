@@ -333,10 +333,18 @@ static size_t hash32(uint32_t mask, size_t capacity) {
     return (size_t)((mask * 2654435761u) ^ (mask >> 15)) & (capacity - 1);
 }
 
+/* an empty level for at least ``at_least`` masks, in the buffers it already has when they fit (the page faults of
+ * fresh memory cost a fifth of a search) */
 static int level_init(Level *level, size_t at_least) {
     size_t capacity = 16; /* a power of two, for the index's masks */
     while (capacity < at_least) capacity *= 2;
     level->count = 0;
+    if (level->entries && level->index && level->capacity >= capacity && level->capacity <= 8 * capacity) {
+        memset(level->index, 0, level->index_capacity * sizeof *level->index);
+        return OK;
+    }
+    free(level->entries);
+    free(level->index);
     level->capacity = capacity;
     level->index_capacity = 2 * capacity;
     level->entries = malloc(capacity * sizeof *level->entries);
@@ -351,9 +359,28 @@ static void level_free(Level *level) {
     level->index = NULL;
 }
 
-static void levels_free(Levels *levels) {
-    for (int i = 0; i < levels->count; i++) level_free(&levels->levels[i]);
-    levels->count = 0;
+/* no level, the buffers kept for the next sweep */
+static void levels_clear(Levels *levels) { levels->count = 0; }
+
+static void levels_destroy(Levels *levels) {
+    for (int i = 0; i <= SLOTS; i++) level_free(&levels->levels[i]);
+    free(levels);
+}
+
+/* One set of level buffers is kept between calls (taken and given back with the GIL held), so that a search reuses
+ * memory already mapped; a call that finds it taken (another thread's search) allocates its own. */
+static Levels *spare_levels = NULL;
+
+static Levels *levels_take(void) {
+    Levels *levels = spare_levels;
+    spare_levels = NULL;
+    return levels ? levels : calloc(1, sizeof *levels);
+}
+
+static void levels_give_back(Levels *levels) {
+    levels_clear(levels);
+    if (spare_levels) levels_destroy(levels);
+    else spare_levels = levels;
 }
 
 static Entry *level_find(const Level *level, uint32_t mask) {
@@ -372,7 +399,7 @@ static void index_put(Level *level, uint32_t mask, uint32_t number) {
 }
 
 static int level_grow(Level *level) {
-    Level bigger;
+    Level bigger = {.entries = NULL, .index = NULL};
     if (level_init(&bigger, 2 * level->capacity) != OK) {
         level_free(&bigger);
         return NO_MEMORY;
@@ -406,10 +433,7 @@ static int sweep(const Deal *deal, Position pos, Budget *budget, int upper, Leve
     for (int removed = __builtin_popcount(pos.removed); removed < SLOTS; removed++) {
         if (spend(budget, (long long)level->count) != OK) return OUT_OF_BUDGET;
         Level *following = &levels->levels[levels->count];
-        if (level_init(following, level->count * 2) != OK) {
-            level_free(following);
-            return NO_MEMORY;
-        }
+        if (level_init(following, level->count * 2) != OK) return NO_MEMORY;
         for (size_t n = 0; n < level->count; n++) {
             const Entry *entry = &level->entries[n];
             int least = entry->least;
@@ -427,10 +451,7 @@ static int sweep(const Deal *deal, Position pos, Budget *budget, int upper, Leve
                 if (!child) {
                     uint32_t freed = uncovered(entry->free, slot, after);
                     child = level_add(following, after);
-                    if (!child) {
-                        level_free(following);
-                        return NO_MEMORY;
-                    }
+                    if (!child) return NO_MEMORY;
                     child->at[rank] = (uint8_t)value;
                     child->free = freed;
                     child->least = (uint8_t)value;
@@ -440,10 +461,7 @@ static int sweep(const Deal *deal, Position pos, Budget *budget, int upper, Leve
                 }
             }
         }
-        if (!following->count) {
-            level_free(following);
-            break;
-        }
+        if (!following->count) break;
         levels->count++;
         level = following;
     }
@@ -648,8 +666,8 @@ static PyObject *configure(PyObject *self, PyObject *args) {
 }
 
 static PyObject *no_memory(Levels *levels, FailMap *failed) {
-    if (levels) levels_free(levels);
-    if (failed) failmap_free(failed);
+    if (levels) levels_give_back(levels);
+    failmap_free(failed);
     return PyErr_NoMemory();
 }
 
@@ -660,14 +678,15 @@ static PyObject *kernel_solve(PyObject *self, PyObject *args) {
     Budget budget;
     int best = 0, won = 0, line[MAX_LINE + STOCK], length = 0, status;
     if (read_position(args, &deal, &pos, &budget, &best)) return NULL;
-    FailMap failed;
-    Levels levels = {.count = 0};
-    if (failmap_init(&failed, 1024) != OK) return no_memory(NULL, &failed);
+    FailMap failed = {.keys = NULL, .values = NULL, .capacity = 0, .count = 0};
+    Levels *levels = levels_take();
+    if (!levels || failmap_init(&failed, 1024) != OK) return no_memory(levels, &failed);
     Py_BEGIN_ALLOW_THREADS
-    status = search(&deal, pos, &budget, best, &failed, &won, line, &length, &levels);
-    levels_free(&levels);
+    status = search(&deal, pos, &budget, best, &failed, &won, line, &length, levels);
+    levels_clear(levels);
     failmap_free(&failed);
     Py_END_ALLOW_THREADS
+    levels_give_back(levels);
     if (status == NO_MEMORY) return PyErr_NoMemory();
     if (status == OUT_OF_BUDGET) return Py_BuildValue("(OOL)", Py_None, Py_None, budget.nodes);
     if (!won) return Py_BuildValue("(OOL)", Py_False, Py_None, budget.nodes);
@@ -684,22 +703,23 @@ static PyObject *kernel_hint(PyObject *self, PyObject *args) {
     Budget budget;
     int won = 0, known = 0, line[MAX_LINE + STOCK], length = 0, status;
     if (read_position(args, &deal, &pos, &budget, NULL)) return NULL;
-    FailMap failed;
-    Levels levels = {.count = 0};
-    if (failmap_init(&failed, 1024) != OK) return no_memory(NULL, &failed);
+    FailMap failed = {.keys = NULL, .values = NULL, .capacity = 0, .count = 0};
+    Levels *levels = levels_take();
+    if (!levels || failmap_init(&failed, 1024) != OK) return no_memory(levels, &failed);
     Py_BEGIN_ALLOW_THREADS
-    status = search(&deal, pos, &budget, 1, &failed, &won, line, &length, &levels);
+    status = search(&deal, pos, &budget, 1, &failed, &won, line, &length, levels);
     known = status == OK;
     if (status == OK && !won) {
-        if (!levels.count) status = sweep(&deal, pos, &budget, STOCK, &levels);
+        if (!levels->count) status = sweep(&deal, pos, &budget, STOCK, levels);
         if (status == OK) {
-            length = most_removed_line(&deal, pos, &levels, line);
+            length = most_removed_line(&deal, pos, levels, line);
             if (length < 0) status = NO_MEMORY;
         }
     }
-    levels_free(&levels);
+    levels_clear(levels);
     failmap_free(&failed);
     Py_END_ALLOW_THREADS
+    levels_give_back(levels);
     if (status == NO_MEMORY) return PyErr_NoMemory();
     if (status == OUT_OF_BUDGET) return Py_BuildValue("(OO)", known ? Py_False : Py_None, Py_None);
     PyObject *tuple = line_tuple(line, length);
@@ -719,13 +739,13 @@ static PyObject *kernel_winnable_actions(PyObject *self, PyObject *args) {
     for (int slot = 0; slot < SLOTS; slot++)
         if ((pos.free >> slot & 1) && adjacent(&deal, deal.ranks[slot], pos.waste)) actions[action_count++] = slot;
     if (pos.drawn < STOCK) actions[action_count++] = DRAW_CODE;
-    FailMap failed;
-    Levels levels = {.count = 0};
-    if (failmap_init(&failed, 4096) != OK) return no_memory(NULL, &failed);
+    FailMap failed = {.keys = NULL, .values = NULL, .capacity = 0, .count = 0};
+    Levels *levels = levels_take();
+    if (!levels || failmap_init(&failed, 4096) != OK) return no_memory(levels, &failed);
     Py_BEGIN_ALLOW_THREADS
     status = spend(&budget, setup_nodes);
-    if (status == OK) status = search(&deal, pos, &budget, 0, &failed, &won, line, &length, &levels);
-    levels_free(&levels);
+    if (status == OK) status = search(&deal, pos, &budget, 0, &failed, &won, line, &length, levels);
+    levels_clear(levels);
     for (int i = 0; i < action_count && status == OK; i++) {
         if (!won) {
             verdicts[i] = 0;
@@ -742,15 +762,16 @@ static PyObject *kernel_winnable_actions(PyObject *self, PyObject *args) {
         status = quick_win(&deal, child, &budget, at_most(action_quick_nodes, &budget), &failed, &found, child_line,
                            &child_length);
         if (status == OK && found < 0) {
-            status = sweep(&deal, child, &budget, STOCK, &levels);
-            if (status == OK) found = level_find(&levels.levels[levels.count - 1], ALL) != NULL;
-            levels_free(&levels);
+            status = sweep(&deal, child, &budget, STOCK, levels);
+            if (status == OK) found = level_find(&levels->levels[levels->count - 1], ALL) != NULL;
+            levels_clear(levels);
         }
         verdicts[i] = found;
     }
-    levels_free(&levels);
+    levels_clear(levels);
     failmap_free(&failed);
     Py_END_ALLOW_THREADS
+    levels_give_back(levels);
     if (status == NO_MEMORY) return PyErr_NoMemory();
     if (status == OUT_OF_BUDGET) return Py_BuildValue("(OL)", Py_None, budget.nodes);
     PyObject *tuple = PyTuple_New(action_count);

@@ -8,6 +8,7 @@ cuts it off. (Best scores follow from the fewest draws by core.solver.best_score
 from __future__ import annotations
 
 import random
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import astuple, replace
 
 import pytest
@@ -141,3 +142,12 @@ def test_on_5000_deals_the_kernels_lines_win_with_its_fewest_draws(rules: Rules)
             assert kernel.solve(rules.wraps, *position, True, nodes, None)[0] == verdict, position
             assert kernel.solve(rules.wraps, *position, True, nodes - 1, None)[0] is None, position
     assert won + lost >= 4_900 and min(won, lost) >= 100
+
+
+def test_searches_in_threads_at_once_answer_as_one_at_a_time() -> None:
+    # the kernel runs without the GIL and keeps one set of buffers between calls: threads must not share it
+    games = [Game(Deal.from_number(number), rules) for number in range(20) for rules in RULES]
+    alone = [untimed(solve(game, best=True)) for game in games]
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        together = list(pool.map(lambda game: untimed(solve(game, best=True)), games))
+    assert together == alone
