@@ -24,8 +24,17 @@ from bot.cli_deals import (
     cmd_show,
     cmd_solve,
 )
-from bot.config import Config, ConfigError, load_config, load_dotenv_file, redact, redact_url
+from bot.config import (
+    Config,
+    ConfigError,
+    load_config,
+    load_dotenv_file,
+    redact,
+    redact_url,
+    solver_forced_pure,
+)
 from bot.i18n import SUPPORTED_LOCALES
+from core.solver import solver_description, use_pure_solver
 
 EXIT_USAGE = 2
 #: Standard output was closed by its reader (``tripeaks play ... | head -3``): 128 + SIGPIPE, as a shell reports it.
@@ -190,7 +199,6 @@ def cmd_health(args: argparse.Namespace) -> int:
     """``tripeaks health``: whether the bot running with the same settings is up (its heartbeat, see
     :mod:`bot.heartbeat`), exit status 0 when it is, 1 when it is not; then which solver this installation runs."""
     from bot.heartbeat import check_health
-    from core.solver import solver_description
 
     config = _load_config()
     if config.heartbeat_file is None:
@@ -252,8 +260,6 @@ def _position_options(command: argparse.ArgumentParser) -> None:
 
 def _version_line() -> str:
     from importlib.metadata import PackageNotFoundError, version
-
-    from core.solver import solver_description
 
     try:
         number = version("tripeaks-bot")
@@ -358,6 +364,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the command; every way out is an exit status and at most one line on stderr, redacted: 2 for bad input
     or settings (a rejected token too), 130/143 for Ctrl-C/SIGTERM, 141 when the reader of standard output went
     away, 1 for anything unexpected."""
+    if solver_forced_pure():
+        use_pure_solver("TRIPEAKS_SOLVER=pure")
     parser = build_parser()
     try:
         args = parser.parse_args(argv)

@@ -34,23 +34,24 @@ True
 
 The same searches run in a native kernel (core/_kernel.c, a C extension built by ``pip install``) when it was
 built: step for step the same, so it returns the same verdicts, lines and node counts, 15 to 50 times faster. This
-module stays the reference and the fallback: ``TRIPEAKS_SOLVER=pure`` in the environment, or a machine without a
-C compiler, runs the pure one. :func:`solver_description` says which runs.
+module stays the reference and the fallback: a machine without a C compiler runs the pure one, and so does a
+process that calls :func:`use_pure_solver` (the bot and the ``tripeaks`` command do for ``TRIPEAKS_SOLVER=pure``).
+:func:`solver_description` says which runs.
 """
 
 from __future__ import annotations
 
-import os
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
-from types import ModuleType
+from typing import Any
 
 from core.deal import Rules
 from core.game import DRAW, PEAK_BONUS, Action, Draw, Game, Status, Tap
 from core.layout import ALL_SLOTS_MASK, COVER_MASKS, COVERED_BY, COVERS, SLOT_COUNT, STOCK_SIZE
 
-__all__ = ["Solution", "SolverHint", "best_score_for", "hint", "solve", "solver_description", "winnable_actions"]
+__all__ = ["Solution", "SolverHint", "best_score_for", "hint", "pure_solver_reason", "solve", "solver_description",
+           "use_pure_solver", "winnable_actions"]
 
 _INF = 99  # "never": more draws than the stock holds
 _FREE = 15  # entry index of the free-cards mask (0-14 are waste ranks, 0 and 14 always _INF)
@@ -632,10 +633,8 @@ def winnable_actions(rules: Rules, ranks: Sequence[int], stock: Sequence[int], r
         failed.clear()
 
 
-def _load_native() -> tuple[ModuleType | None, str]:
-    """The native kernel, unless ``TRIPEAKS_SOLVER=pure`` or it was not built (then why not)."""
-    if os.environ.get("TRIPEAKS_SOLVER", "").strip().lower() == "pure":
-        return None, "TRIPEAKS_SOLVER=pure"
+def _load_native() -> tuple[Any, str]:
+    """The native kernel (core/_kernel.c, configured), or None and why not."""
     try:
         from core import _kernel
     except ImportError:
@@ -644,7 +643,20 @@ def _load_native() -> tuple[ModuleType | None, str]:
     return _kernel, ""
 
 
+#: The native kernel's module when it runs, else None (then _WHY_PURE says why).
 _native, _WHY_PURE = _load_native()
+
+
+def use_pure_solver(reason: str) -> None:
+    """Run the pure solver in this process from now on, even where the native kernel is built; ``reason`` is what
+    :func:`solver_description` gives as why."""
+    global _native, _WHY_PURE
+    _native, _WHY_PURE = None, reason
+
+
+def pure_solver_reason() -> str | None:
+    """Why this process runs the pure solver, or None when it runs the native kernel."""
+    return None if _native is not None else _WHY_PURE
 
 
 def solver_description() -> str:

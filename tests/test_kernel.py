@@ -14,6 +14,7 @@ from dataclasses import astuple, replace
 import pytest
 
 import core.solver
+from bot.cli import main
 from core.deal import Deal, Rules
 from core.game import Game, Status
 from core.layout import ALL_SLOTS_MASK, COVER_MASKS, SLOT_COUNT, STOCK_SIZE
@@ -30,6 +31,20 @@ def test_the_kernel_is_built_where_a_c_compiler_is() -> None:
     assert c_compiler() is not None or core.solver._native is None
     if core.solver._native is not None:
         assert core.solver.solver_description().startswith("native")
+
+
+def test_tripeaks_solver_pure_makes_the_command_run_the_pure_solver(monkeypatch: pytest.MonkeyPatch,
+                                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setattr(core.solver, "_native", core.solver._native)  # restored after the test
+    monkeypatch.setattr(core.solver, "_WHY_PURE", core.solver._WHY_PURE)
+    with pytest.raises(SystemExit):
+        main(["--version"])
+    assert capsys.readouterr().out.endswith("solver: native (C kernel, core/_kernel.c)\n")
+    monkeypatch.setenv("TRIPEAKS_SOLVER", "pure")
+    with pytest.raises(SystemExit):
+        main(["--version"])
+    assert capsys.readouterr().out.endswith("solver: pure Python (TRIPEAKS_SOLVER=pure)\n")
+    assert core.solver._native is None
 
 
 def answers(game: Game, node_budgets: tuple[int, ...]) -> list[object]:
