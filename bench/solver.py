@@ -1,14 +1,16 @@
-"""Solver speed against the plain baseline, on a fixed list of deals under both rule sets. Run by hand:
+"""Solver speed: the native kernel, the pure solver and the plain baseline, on the same deals under both rule sets,
+in one run. Run by hand:
 
-    .venv/bin/python bench/solver.py [--deals 1000] [--first 0] [--no-baseline]
+    .venv/bin/python bench/solver.py [--deals 1000] [--first 0] [--no-baseline] [--no-pure]
 
-For deals ``first`` .. ``first + deals - 1`` from their start, under Easy and Classic rules, it times four things
-per deal: the solver's winnability (``solve``), its best score (``solve(best=True)``), and the same two answers
-from the plain baseline (a memoised depth-first search over removed cards, cards drawn and waste rank). It prints
-the winnable share and the mean, median, p99 and max milliseconds per deal of each (wall clock, then CPU time of
-this process), the baseline/solver ratios, and every deal where the two disagree (exit status 1 then). Wall-clock
-times on a shared machine are noisy (CPU time less so): the load average is printed before and after. The baseline takes about an hour for 1,000 deals of each rule set; ``--no-baseline``
-times the solver alone.
+For deals ``first`` .. ``first + deals - 1`` from their start, under Easy and Classic rules, it times per deal the
+winnability (``solve``) and the best score (``solve(best=True)``) of the native kernel and of the pure solver
+(core/solver.py with the kernel switched off), and the same two answers from the plain baseline (a memoised
+depth-first search over removed cards, cards drawn and waste rank). It prints the winnable share and the mean,
+median, p99 and max milliseconds per deal of each (wall clock, then CPU time of this process), the pure/native and
+baseline/native ratios, and every deal where they disagree (exit status 1 then). Wall-clock times on a shared
+machine are noisy (CPU time less so): the load average is printed before and after. The baseline takes about an
+hour for 1,000 deals of each rule set; ``--no-baseline`` leaves it out, ``--no-pure`` the pure solver.
 """
 
 from __future__ import annotations
@@ -25,15 +27,31 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+import core.solver  # noqa: E402
 from core.deal import GameCode, Rules  # noqa: E402
 from core.game import Game  # noqa: E402
-from core.solver import Solution, solve  # noqa: E402
+from core.solver import Solution, solve, solver_description  # noqa: E402
 from core.solver_baseline import baseline_solve  # noqa: E402
 
 Method = Callable[[Game], Solution]
+
+
+def pure(method: Method) -> Method:
+    """The method with the native kernel switched off for its call."""
+    def run(game: Game) -> Solution:
+        native, core.solver._native = core.solver._native, None
+        try:
+            return method(game)
+        finally:
+            core.solver._native = native
+    return run
+
+
 METHODS: dict[str, Method] = {
-    "solver winnable": lambda game: solve(game),
-    "solver best": lambda game: solve(game, best=True),
+    "native winnable": lambda game: solve(game),
+    "native best": lambda game: solve(game, best=True),
+    "pure winnable": pure(lambda game: solve(game)),
+    "pure best": pure(lambda game: solve(game, best=True)),
     "baseline winnable": lambda game: baseline_solve(game),
     "baseline best": lambda game: baseline_solve(game, best=True),
 }
@@ -92,11 +110,12 @@ def bench(rules: Rules, numbers: range, methods: list[str]) -> int:
         for name in methods:
             s = summaries[name]
             print(f"  {name:<22}{ms(s['mean'])}{ms(s['median'])}{ms(s['p99'])}{ms(s['max'])}")
-        for kind in ("winnable", "best"):
-            if f"baseline {kind}" in summaries and f"solver {kind}" in summaries:
-                base, ours = summaries[f"baseline {kind}"], summaries[f"solver {kind}"]
-                ratios = "".join(f"{base[k] / ours[k]:8.1f}x" for k in ("mean", "median", "p99", "max"))
-                print(f"  {'baseline/solver ' + kind:<22}{ratios}")
+        for other in ("pure", "baseline"):
+            for kind in ("winnable", "best"):
+                if f"{other} {kind}" in summaries:
+                    slow, fast = summaries[f"{other} {kind}"], summaries[f"native {kind}"]
+                    ratios = "".join(f"{slow[k] / fast[k]:8.1f}x" for k in ("mean", "median", "p99", "max"))
+                    print(f"  {other + '/native ' + kind:<22}{ratios}")
     return disagreements
 
 
@@ -104,11 +123,16 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--deals", type=int, default=1000, help="how many deals per rule set (default 1000)")
     parser.add_argument("--first", type=int, default=0, help="the first deal number (default 0)")
-    parser.add_argument("--no-baseline", action="store_true", help="time the solver only")
+    parser.add_argument("--no-baseline", action="store_true", help="leave the plain baseline out")
+    parser.add_argument("--no-pure", action="store_true", help="leave the pure solver out")
     args = parser.parse_args()
-    methods = [name for name in METHODS if not (args.no_baseline and name.startswith("baseline"))]
+    if core.solver._native is None:
+        sys.exit(f"no native kernel to time: the solver is {solver_description()}")
+    left_out = ("baseline",) * args.no_baseline + ("pure",) * args.no_pure
+    methods = [name for name in METHODS if not name.startswith(left_out)]
     numbers = range(args.first, args.first + args.deals)
-    print(f"load average before: {os.getloadavg()[0]:.2f}; {os.cpu_count()} cores; Python {sys.version.split()[0]}")
+    print(f"load average before: {os.getloadavg()[0]:.2f}; {os.cpu_count()} cores; Python {sys.version.split()[0]}; "
+          f"solver: {solver_description()}")
     started = time.perf_counter()
     disagreements = sum(bench(rules, numbers, methods) for rules in (Rules.EASY, Rules.CLASSIC))
     print(f"\nload average after: {os.getloadavg()[0]:.2f}; total {time.perf_counter() - started:.0f} s; "

@@ -25,8 +25,17 @@ from bot.cli_deals import (
     cmd_show,
     cmd_solve,
 )
-from bot.config import Config, ConfigError, load_config, load_dotenv_file, redact, redact_url
+from bot.config import (
+    Config,
+    ConfigError,
+    load_config,
+    load_dotenv_file,
+    redact,
+    redact_url,
+    solver_forced_pure,
+)
 from bot.i18n import SUPPORTED_LOCALES
+from core.solver import solver_description, use_pure_solver
 
 EXIT_USAGE = 2
 #: Standard output was closed by its reader (``tripeaks play ... | head -3``): 128 + SIGPIPE, as a shell reports it.
@@ -213,7 +222,7 @@ def _db_copy(args: argparse.Namespace) -> int:
 
 def cmd_health(args: argparse.Namespace) -> int:
     """``tripeaks health``: whether the bot running with the same settings is up (its heartbeat, see
-    :mod:`bot.heartbeat`): one line, exit status 0 when it is, 1 when it is not."""
+    :mod:`bot.heartbeat`), exit status 0 when it is, 1 when it is not; then which solver this installation runs."""
     from bot.heartbeat import check_health
 
     config = _load_config()
@@ -221,6 +230,7 @@ def cmd_health(args: argparse.Namespace) -> int:
         raise UsageError("HEARTBEAT_FILE is not set, so the bot writes no heartbeat to check (see .env.example)")
     health = check_health(config.heartbeat_file)
     print(health.message)
+    print(f"solver: {solver_description()}")
     return 0 if health.healthy else 1
 
 
@@ -273,8 +283,20 @@ def _position_options(command: argparse.ArgumentParser) -> None:
     command.add_argument("--rules", choices=["easy", "classic"], help="with --layout (default easy)")
 
 
+def _version_line() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        number = version("tripeaks-bot")
+    except PackageNotFoundError:
+        number = "(not installed)"
+    return f"tripeaks {number}, solver: {solver_description()}"
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="tripeaks", description="TriPeaks solitaire: play, check deals, run the bot.")
+    parser.add_argument("--version", action="version", version=_version_line(),
+                        help="the version and which solver runs (the native kernel or the pure one)")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
     deal = sub.add_parser("deal", help="show the full layout of a deal")
@@ -369,6 +391,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the command; every way out is an exit status and at most one line on stderr, redacted: 2 for bad input
     or settings (a rejected token too; no command at all prints the usage and the commands), 130/143 for Ctrl-C/SIGTERM, 141 when the reader of standard output went
     away, 1 for anything unexpected."""
+    if solver_forced_pure():
+        use_pure_solver("TRIPEAKS_SOLVER=pure")
     parser = build_parser()
     if not (sys.argv[1:] if argv is None else argv):  # no command at all: which there are, as a usage error
         parser.print_help(sys.stderr)

@@ -249,6 +249,11 @@ def _int(env: Mapping[str, str], name: str, default: int | None, low: int, high:
     return int(text)
 
 
+def solver_forced_pure(env: Mapping[str, str] | None = None) -> bool:
+    """``TRIPEAKS_SOLVER=pure``: run the pure-Python solver even where its native kernel is built."""
+    return ((os.environ if env is None else env).get("TRIPEAKS_SOLVER") or "").strip().lower() == "pure"
+
+
 def terminal_colour(out: TextIO, env: Mapping[str, str] | None = None) -> bool:
     """Whether the console may print in colour to ``out``: a terminal, without ``NO_COLOR`` set or ``TERM=dumb``."""
     env = os.environ if env is None else env

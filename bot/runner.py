@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any, Protocol, TextIO, cast
 from bot.config import Config, ConfigError, TokenRejected, Unreachable, redact_url
 from bot.logs import configure_logging
 from bot.reachable import when_reachable
+from core.solver import solver_description
 
 if TYPE_CHECKING:
     from bot.app.assembly import App
@@ -202,6 +203,7 @@ async def run_bot(config: Config, *, console_input: TextIO = sys.stdin, console_
                                          stream=console_input, out=console_output)
 
     log.info("starting")
+    log.info("solver %s", solver_description())
     log.info("database %s", redact_url(config.database_url))
     stop = StopSignals().install()
     try:

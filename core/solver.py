@@ -31,6 +31,12 @@ bounds in the sweep cost more than the masks they remove.)
 (True, 13, 759, 41)
 >>> solve(Game.from_code("TP1-C-AAAAAAD")).winnable
 True
+
+The same searches run in a native kernel (core/_kernel.c, a C extension built by ``pip install``) when it was
+built: step for step the same, so it returns the same verdicts, lines and node counts, 15 to 50 times faster. This
+module stays the reference and the fallback: a machine without a C compiler runs the pure one, and so does a
+process that calls :func:`use_pure_solver` (the bot and the ``tripeaks`` command do for ``TRIPEAKS_SOLVER=pure``).
+:func:`solver_description` says which runs.
 """
 
 from __future__ import annotations
@@ -38,12 +44,14 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from core.deal import Rules
 from core.game import DRAW, PEAK_BONUS, Action, Draw, Game, Status, Tap
 from core.layout import ALL_SLOTS_MASK, COVER_MASKS, COVERED_BY, COVERS, SLOT_COUNT, STOCK_SIZE
 
-__all__ = ["Solution", "SolverHint", "best_score_for", "hint", "solve", "winnable_actions"]
+__all__ = ["Solution", "SolverHint", "best_score_for", "hint", "pure_solver_reason", "solve", "solver_description",
+           "use_pure_solver", "winnable_actions"]
 
 _INF = 99  # "never": more draws than the stock holds
 _FREE = 15  # entry index of the free-cards mask (0-14 are waste ranks, 0 and 14 always _INF)
@@ -83,6 +91,21 @@ def best_score_for(game: Game, further_draws: int) -> int:
     """The final score of a win from ``game`` that draws ``further_draws`` more cards: one point off per card still
     to remove and per draw, and the bonus for every peak not yet cleared."""
     return game.score - game.cards_left - further_draws + PEAK_BONUS * (3 - game.peaks_cleared())
+
+
+def _ranks_of(game: Game) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The tableau's and the stock's ranks."""
+    return tuple(int(card.rank) for card in game.deal.tableau), tuple(int(card.rank) for card in game.deal.stock)
+
+
+def _action(code: int) -> Tap | Draw:
+    """An action from the native kernel: a slot for a removal, -1 for a draw."""
+    return DRAW if code < 0 else Tap(code)
+
+
+def _actions(codes: Sequence[int]) -> tuple[Action, ...]:
+    """A line from the native kernel."""
+    return tuple(_action(code) for code in codes)
 
 
 class _OutOfBudget(Exception):
@@ -135,8 +158,7 @@ class _Position:
     """A position reduced to ranks, with the tables the searches use."""
 
     def __init__(self, game: Game) -> None:
-        self._fill(game.rules, tuple(int(card.rank) for card in game.deal.tableau),
-                   tuple(int(card.rank) for card in game.deal.stock), game.removed, game.drawn, int(game.waste.rank))
+        self._fill(game.rules, *_ranks_of(game), game.removed, game.drawn, int(game.waste.rank))
 
     @classmethod
     def of_ranks(cls, rules: Rules, ranks: tuple[int, ...], stock: tuple[int, ...], removed: int, drawn: int,
@@ -466,16 +488,28 @@ def solve(game: Game, *, best: bool = False, node_budget: int | None = None,
     budget = _Budget(node_budget, time_budget)
     if game.removed == ALL_SLOTS_MASK:
         return Solution(True, (), 0 if best else None, game.score if best else None, 0, budget.seconds)
-    try:
-        won, line, _ = _search(_Position(game), budget, best)
-    except _OutOfBudget:
-        return Solution(None, None, None, None, budget.nodes, budget.seconds)
-    if not won:
-        return Solution(False, None, None, None, budget.nodes, budget.seconds)
+    won: bool | None
+    line: tuple[Action, ...] | None
+    if _native is not None:
+        codes: tuple[int, ...] | None
+        won, codes, nodes = _native.solve(game.rules.wraps, *_ranks_of(game), game.removed, game.drawn,
+                                          int(game.waste.rank), best, node_budget, time_budget)
+        line = None if codes is None else _actions(codes)
+    else:
+        try:
+            won, found, _ = _search(_Position(game), budget, best)
+            line = tuple(found)
+        except _OutOfBudget:
+            won, line = None, None
+        nodes = budget.nodes
+    if won is None:
+        return Solution(None, None, None, None, nodes, budget.seconds)
+    if not won or line is None:
+        return Solution(False, None, None, None, nodes, budget.seconds)
     if not best:
-        return Solution(True, tuple(line), None, None, budget.nodes, budget.seconds)
+        return Solution(True, line, None, None, nodes, budget.seconds)
     draws = line.count(DRAW)
-    return Solution(True, tuple(line), draws, best_score_for(game, draws), budget.nodes, budget.seconds)
+    return Solution(True, line, draws, best_score_for(game, draws), nodes, budget.seconds)
 
 
 def hint(game: Game, *, time_budget: float | None = 5.0) -> SolverHint:
@@ -486,19 +520,39 @@ def hint(game: Game, *, time_budget: float | None = 5.0) -> SolverHint:
         return SolverHint(None, True, game.score)
     if game.status is Status.BLOCKED:
         return SolverHint(None, False, None)
+    won: bool | None
+    line: tuple[Action, ...] | None
+    if _native is not None:
+        codes: tuple[int, ...] | None
+        won, codes = _native.hint(game.rules.wraps, *_ranks_of(game), game.removed, game.drawn,
+                                  int(game.waste.rank), None, time_budget)
+        line = None if codes is None else _actions(codes)
+    else:
+        won, line = _pure_hint_line(game, time_budget)
+    if won is None:
+        return SolverHint(None, None, None)
+    if won and line is not None:
+        return SolverHint(line[0], True, best_score_for(game, line.count(DRAW)))
+    if line is None:
+        return SolverHint(None, False, None)
+    return SolverHint(line[0] if any(isinstance(action, Tap) for action in line) else None, False, None)
+
+
+def _pure_hint_line(game: Game, time_budget: float | None) -> tuple[bool | None, tuple[Action, ...] | None]:
+    """Whether the position can be won (None when the time ran out first) and a best line, or for a lost position
+    a line removing the most cards (None when the time ran out on it)."""
     budget = _Budget(None, time_budget)
     pos = _Position(game)
     try:
         won, line, levels = _search(pos, budget, best=True)
     except _OutOfBudget:
-        return SolverHint(None, None, None)
+        return None, None
     if won:
-        return SolverHint(line[0], True, best_score_for(game, line.count(DRAW)))
+        return True, tuple(line)
     try:
-        line = _most_removed_line(pos, levels if levels is not None else _sweep(pos, budget, STOCK_SIZE))
+        return False, tuple(_most_removed_line(pos, levels if levels is not None else _sweep(pos, budget, STOCK_SIZE)))
     except _OutOfBudget:
-        return SolverHint(None, False, None)
-    return SolverHint(line[0] if any(isinstance(action, Tap) for action in line) else None, False, None)
+        return False, None
 
 
 #: Positions the quick search of each action examines in :func:`winnable_actions` before the sweep decides
@@ -541,9 +595,15 @@ def winnable_actions(rules: Rules, ranks: Sequence[int], stock: Sequence[int], r
     budget = _Budget(node_budget, time_budget)
     if len(ranks) != SLOT_COUNT or len(stock) != STOCK_SIZE or not 0 <= drawn <= STOCK_SIZE:
         raise ValueError("a position has 28 tableau ranks, 23 stock ranks and 0-23 cards drawn")
-    pos = _Position.of_ranks(rules, tuple(ranks), tuple(stock), removed, drawn, waste)
     if removed == ALL_SLOTS_MASK:
         return ActionVerdicts((), 0)
+    if _native is not None:
+        coded: tuple[tuple[int, bool], ...] | None
+        coded, nodes = _native.winnable_actions(rules.wraps, tuple(ranks), tuple(stock), removed, drawn, waste,
+                                                node_budget, time_budget)
+        return ActionVerdicts(None if coded is None else tuple((_action(code), won) for code, won in coded),
+                              nodes)
+    pos = _Position.of_ranks(rules, tuple(ranks), tuple(stock), removed, drawn, waste)
     actions: list[Tap | Draw] = [Tap(s) for s in range(SLOT_COUNT)
                                  if pos.free >> s & 1 and pos.adjacent(pos.ranks[s], waste)]
     if drawn < STOCK_SIZE:
@@ -571,3 +631,34 @@ def winnable_actions(rules: Rules, ranks: Sequence[int], stock: Sequence[int], r
         return ActionVerdicts(None, budget.nodes)
     finally:
         failed.clear()
+
+
+def _load_native() -> tuple[Any, str]:
+    """The native kernel (core/_kernel.c, configured), or None and why not."""
+    try:
+        from core import _kernel
+    except ImportError:
+        return None, "the native kernel is not built: no C compiler at install time?"
+    _kernel.configure(COVER_MASKS, COVERS, _NEVER_BEFORE, _QUICK_NODES, _ACTION_QUICK_NODES, _SETUP_NODES)
+    return _kernel, ""
+
+
+#: The native kernel's module when it runs, else None (then _WHY_PURE says why).
+_native, _WHY_PURE = _load_native()
+
+
+def use_pure_solver(reason: str) -> None:
+    """Run the pure solver in this process from now on, even where the native kernel is built; ``reason`` is what
+    :func:`solver_description` gives as why."""
+    global _native, _WHY_PURE
+    _native, _WHY_PURE = None, reason
+
+
+def pure_solver_reason() -> str | None:
+    """Why this process runs the pure solver, or None when it runs the native kernel."""
+    return None if _native is not None else _WHY_PURE
+
+
+def solver_description() -> str:
+    """Which solver runs: the native kernel, or the pure one and why."""
+    return "native (C kernel, core/_kernel.c)" if _native is not None else f"pure Python ({_WHY_PURE})"

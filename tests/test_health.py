@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from bot.heartbeat import HEARTBEAT_STALE, beat_until_cancelled, check_health, write_beat
+from core.solver import solver_description
 from tests.fakes.telegram_bot_api import FakeBotAPI
 
 REPO = Path(__file__).resolve().parent.parent
@@ -80,7 +81,7 @@ async def test_the_running_bot_is_healthy_and_a_stopped_one_is_not(tmp_path: Pat
         env |= {"TELEGRAM_TOKEN": api.token, "TELEGRAM_API_URL": api.base_url, "PYTHONPATH": str(REPO),
                 "DATABASE_URL": f"sqlite+aiosqlite:///{tmp_path / 'bot.db'}", "HEARTBEAT_FILE": str(beat)}
         status, said = await _tripeaks(tmp_path, env, "health")
-        assert (status, said) == (1, f"no heartbeat at {beat}: the bot is not running\n")
+        assert (status, said) == (1, f"no heartbeat at {beat}: the bot is not running\nsolver: {solver_description()}\n")
 
         bot = await asyncio.create_subprocess_exec(sys.executable, "-m", "bot.cli", "run", cwd=tmp_path, env=env,
                                                    stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
@@ -101,7 +102,7 @@ async def test_the_running_bot_is_healthy_and_a_stopped_one_is_not(tmp_path: Pat
         assert bot.returncode == 143, err.decode()
         assert not beat.exists()
         status, said = await _tripeaks(tmp_path, env, "health")
-        assert (status, said) == (1, f"no heartbeat at {beat}: the bot is not running\n")
+        assert (status, said) == (1, f"no heartbeat at {beat}: the bot is not running\nsolver: {solver_description()}\n")
 
 
 async def test_health_without_a_heartbeat_file_says_so(tmp_path: Path) -> None:

@@ -1,11 +1,19 @@
-"""The solver: its verdicts and best scores agree with the plain baseline, its lines win, its hints are best moves."""
+"""The solver: its verdicts and best scores agree with the plain baseline, its lines win, its hints are best moves.
+
+Every test here runs twice: on the native kernel and on the pure solver (tests/test_kernel.py compares the two
+directly)."""
 
 from __future__ import annotations
 
+import functools
 import random
+import shlex
+import shutil
+import sysconfig
 
 import pytest
 
+import core.solver
 from core.deal import Deal, GameCode, Rules
 from core.game import DRAW, Action, Game, Status, Tap
 from core.layout import ALL_SLOTS_MASK, COVER_MASKS, SLOT_COUNT, STOCK_SIZE
@@ -14,6 +22,32 @@ from core.solver_baseline import baseline_solve
 from tests.core_helpers import cyclic_win_deal, make_deal, zigzag_win_deal
 
 RULES = [Rules.EASY, Rules.CLASSIC]
+
+
+@pytest.fixture(autouse=True, params=["native", "pure"])
+def solver_kind(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Runs the test on the native kernel, then on the pure solver."""
+    kind: str = request.param
+    if kind == "pure":
+        monkeypatch.setattr(core.solver, "_native", None)
+    else:
+        require_native()
+    return kind
+
+
+def require_native() -> None:
+    """Fails when the kernel should have been built and was not; skips only where it cannot be (no C compiler:
+    tests/test_kernel.py checks that the kernel is built where there is one)."""
+    if core.solver._native is None:
+        if not c_compiler():
+            pytest.skip(f"the solver here is {core.solver.solver_description()}")
+        pytest.fail(f"a C compiler is present and the native kernel is not built: {core.solver.solver_description()}")
+
+
+def c_compiler() -> str | None:
+    """The C compiler Python builds extensions with, when it is installed."""
+    command = shlex.split(sysconfig.get_config_var("CC") or "cc")
+    return shutil.which(command[0]) if command else None
 
 # A top King whose every possible predecessor (the four Queens and, with the wrap, the Aces) lies below its
 # covers, so it can never be removed: lost under both rule sets.
@@ -79,19 +113,24 @@ def assert_wins(game: Game, solution: Solution) -> None:
         assert sum(1 for a in solution.line if a == DRAW) == solution.min_draws
 
 
+@functools.cache
+def baseline_answers(rules: Rules) -> list[tuple[int, Game, Solution]]:
+    """The baseline's answers on positions 16-26 actions into deals 0-99 that are still being played (the same for
+    the native and the pure solver's run of the test below: the baseline takes most of its time)."""
+    rng = random.Random(2024)
+    games = [(number, greedy_position(number, rules, rng)) for number in range(100)]
+    return [(number, game, baseline_solve(game, best=True, node_budget=400_000))
+            for number, game in games if game.status is Status.PLAYING]
+
+
 @pytest.mark.parametrize("rules", RULES, ids=lambda r: r.value)
 def test_verdicts_and_best_scores_agree_with_the_baseline(rules: Rules) -> None:
     # Positions 16-26 actions into 100 deals, where the exhaustive baseline takes tens of milliseconds (from the
     # start of a deal it takes about a second; bench/solver.py compares 1,000 deals from the start, by hand). 100
     # deals hold both verdicts under both rule sets (Classic: 20 winnable), at half the time of the 200 once here.
-    rng = random.Random(2024)
     compared = won = 0
     disagreements = []
-    for number in range(100):
-        game = greedy_position(number, rules, rng)
-        if game.status is not Status.PLAYING:
-            continue
-        reference = baseline_solve(game, best=True, node_budget=400_000)
+    for number, game, reference in baseline_answers(rules):
         assert reference.winnable is not None, f"baseline too slow on deal {number}"
         found = solve(game, best=True)
         quick = solve(game)

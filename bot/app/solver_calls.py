@@ -59,9 +59,12 @@ DailyCodeFunction = Callable[[dt.date, str], GameCode]
 PARENT_POLL = 0.5
 
 
-def worker_init(parent: int) -> None:
+def worker_init(parent: int, pure_solver: str | None = None) -> None:
     """A worker leaves Ctrl-C to the bot: a terminal sends SIGINT to the whole process group, and the bot stops
-    its workers itself. And it watches the bot (``parent``), to end when the bot is gone without stopping it."""
+    its workers itself. And it watches the bot (``parent``), to end when the bot is gone without stopping it. It runs
+    the solver the bot runs: the pure one when the bot does (``pure_solver``: why)."""
+    if pure_solver is not None:
+        solver.use_pure_solver(pure_solver)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     threading.Thread(target=watch_parent, args=(parent,), name="watch the bot", daemon=True).start()
 

@@ -23,6 +23,7 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import Any, ParamSpec, TypeVar
 
 from bot.app.solver_calls import warm_up, worker_init
+from core.solver import pure_solver_reason
 
 log = logging.getLogger(__name__)
 
@@ -70,7 +71,7 @@ class SolverPool:
         if pool is None:
             pool = self._pools[purpose] = _WorkerPool(
                 max_workers=1, mp_context=multiprocessing.get_context("spawn"), initializer=worker_init,
-                initargs=(os.getpid(),))
+                initargs=(os.getpid(), pure_solver_reason()))
         return pool
 
     async def run(self, purpose: str, timeout: float, function: Callable[P, T], *args: P.args,

@@ -1,0 +1,13 @@
+"""Types of the native kernel (core/_kernel.c); core/solver.py documents what its functions return."""
+
+from collections.abc import Sequence
+
+def configure(cover_masks: Sequence[int], covers: Sequence[Sequence[int]], never_before: Sequence[int],
+              quick_nodes: int, action_quick_nodes: int, setup_nodes: int) -> None: ...
+def solve(wraps: bool, ranks: Sequence[int], stock: Sequence[int], removed: int, drawn: int, waste: int, best: bool,
+          node_budget: int | None, time_budget: float | None) -> tuple[bool | None, tuple[int, ...] | None, int]: ...
+def hint(wraps: bool, ranks: Sequence[int], stock: Sequence[int], removed: int, drawn: int, waste: int,
+         node_budget: None, time_budget: float | None) -> tuple[bool | None, tuple[int, ...] | None]: ...
+def winnable_actions(wraps: bool, ranks: Sequence[int], stock: Sequence[int], removed: int, drawn: int, waste: int,
+                     node_budget: int | None,
+                     time_budget: float | None) -> tuple[tuple[tuple[int, bool], ...] | None, int]: ...
