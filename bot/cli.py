@@ -14,7 +14,7 @@ from collections.abc import Callable, Coroutine, Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
-from bot.cli_copy import add_copy_options, copy_deployment
+from bot.cli_db import add_copy_options, copy_deployment, db_backup, db_restore, existing_sqlite_file
 from bot.cli_deals import (
     UsageError,
     cmd_advise,
@@ -116,7 +116,8 @@ def cmd_db(args: argparse.Namespace) -> int:
     if args.action in ("backup", "restore"):
         if args.revision is None:
             raise UsageError(f"db {args.action} needs a FILE")
-        return _db_backup(args.revision) if args.action == "backup" else _db_restore(args.revision)
+        url = _load_config().database_url
+        return db_backup(url, args.revision) if args.action == "backup" else db_restore(url, args.revision)
     if args.action == "downgrade":
         if args.revision is None:
             raise UsageError("db downgrade needs a target: -1 (one step), a revision, or base --yes (drops every "
@@ -127,7 +128,7 @@ def cmd_db(args: argparse.Namespace) -> int:
         raise UsageError(f"db {args.action} takes no revision")
     url = _load_config().database_url
     if args.action != "upgrade":
-        _existing_sqlite_file(url)  # reading or undoing creates no database
+        existing_sqlite_file(url)  # reading or undoing creates no database
     # Alembic only now: a mistake on the command line is told at once
     from bot.store.migrate import (
         DowngradeDrops,
@@ -156,67 +157,12 @@ def cmd_db(args: argparse.Namespace) -> int:
     return _run_async(main(), url)
 
 
-def _existing_sqlite_file(url: str) -> Path | None:
-    """The SQLite file of ``url`` (None for PostgreSQL); a usage error when it does not exist, so that a command
-    run in the wrong folder says so instead of creating an empty database there."""
-    from bot.store.engine import sqlite_file
-
-    path = sqlite_file(url)
-    if path is not None and not path.is_file():
-        raise UsageError(f"no database at {path} (DATABASE_URL, relative to TRIPEAKS_HOME or the folder of .env): "
-                         "`tripeaks db upgrade` creates it")
-    return path
-
-
-def _db_backup(file: str) -> int:
-    """``tripeaks db backup FILE``: a consistent copy of the SQLite database, safe while the bot runs; for
-    PostgreSQL, the pg_dump command that does it."""
-    from bot.store.backup import BackupError, backup_sqlite, pg_dump_command
-    from bot.store.engine import database_url
-
-    url = _load_config().database_url
-    source = _existing_sqlite_file(url)
-    if source is None:
-        print(f"PostgreSQL: back it up with pg_dump (it asks for the password, or reads PGPASSWORD or ~/.pgpass):\n"
-              f"  {pg_dump_command(database_url(url), file)}")
-        return 0
-    try:
-        summary = backup_sqlite(source, Path(file).absolute())
-    except BackupError as error:
-        raise UsageError(f"db backup: {error}") from None
-    print(f"backed up {source} to {summary.path}: {summary.describe()}")
-    return 0
-
-
-def _db_restore(file: str) -> int:
-    """``tripeaks db restore FILE``: put a backup in place of the SQLite database (refused while it is in use; the
-    replaced file is kept); for PostgreSQL, the pg_restore command that does it."""
-    from bot.store.backup import BackupError, pg_restore_command, restore_sqlite
-    from bot.store.engine import database_url, sqlite_file
-    from bot.store.migrate import revisions
-
-    url = _load_config().database_url
-    target = sqlite_file(url)
-    if target is None:
-        print(f"PostgreSQL: stop the bot, then restore with pg_restore (it asks for the password):\n"
-              f"  {pg_restore_command(database_url(url), file)}")
-        return 0
-    try:
-        restored = restore_sqlite(Path(file).absolute(), target, revisions())
-    except BackupError as error:
-        raise UsageError(f"db restore: {error}") from None
-    print(f"restored {file} to {target}: {restored.database.describe()}")
-    if restored.kept is not None:
-        print(f"the database it replaced is kept as {restored.kept}")
-    return 0
-
-
 def _db_copy(args: argparse.Namespace) -> int:
     if args.to is None or args.revision is not None:
         raise UsageError("db copy needs --to URL (the new database: a URL, or a SQLite file's path) and nothing "
                          "else")
     source = _load_config().database_url
-    _existing_sqlite_file(source)
+    existing_sqlite_file(source)
     return _run_async(copy_deployment(source, _console_database_url(args.to)), source)
 
 
@@ -249,7 +195,7 @@ def cmd_daily(args: argparse.Namespace) -> int:
         except ValueError:
             raise UsageError(f"not a date: {args.date!r} (expected YYYY-MM-DD)") from None
     url = _load_config().database_url
-    _existing_sqlite_file(url)  # another folder's database would have another secret
+    existing_sqlite_file(url)  # another folder's database would have another secret
     from bot.store import deployment
     from bot.store.database import open_database
 
