@@ -14,11 +14,14 @@ import pytest
 from sqlalchemy import URL
 
 from bot.app.assembly import App
+from bot.app.commands import Actor, Begin, DealByCode, Move
+from bot.app.effects import Answer
 from bot.app.model import PlayerKey
 from bot.store.database import open_database
 from bot.store.migrate import upgrade_database
-from core.game import Action, Game
+from core.game import Action, Draw, Game
 from tests.conftest import PostgresServer
+from tests.test_service import WIN_CODE, win_game
 
 pytestmark = pytest.mark.postgres
 
@@ -36,6 +39,8 @@ from bot.app.daily_posts import DailyPoster
 from bot.app.model import PlayerKey
 from bot.app.outcomes import OutOfDate
 from bot.app.assembly import App
+from bot.app.commands import Actor, Begin, DealByCode, Move
+from bot.app.effects import Answer
 from bot.store.database import open_database
 from core.deal import GameCode
 from core.game import Draw, Tap
@@ -122,3 +127,75 @@ async def test_two_processes_share_one_game_and_one_daily_post(shared_database: 
         assert len(posts) == 1 and posts[0][1] == "-100"
         assert await service.subscriptions.unsent(DAY, ("telegram",)) == []
 
+
+
+# One bot process's taps through the one door (issue 38): Share, then Review of a finished game, then No or Yes under
+# a question, each tap started when both processes are ready (a barrier on a file), each printing what it did.
+TAPS = """
+import asyncio, os, sys, time
+from pathlib import Path
+from bot.app.assembly import App
+from bot.app.commands import Actor, Begin, DealByCode, Move
+from bot.app.effects import Answer
+from bot.app.commands import Actor, ConfirmStart, DealByCode, KeepPlaying, Review, Share
+from bot.store.database import open_database
+from bot.app.model import PlayerKey
+
+url, finished, playing, name, barrier = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4], Path(sys.argv[5])
+actor = Actor(PlayerKey("telegram", "42"), "Ann")
+
+async def together(step):
+    (barrier / f"{step}-{name}").touch()
+    while len(list(barrier.glob(f"{step}-*"))) < 2:
+        await asyncio.sleep(0.001)
+
+async def main():
+    async with App(await open_database(url, migrate=False), owns_database=True) as app:
+        for step, command in enumerate((Share(finished), Review(finished))):
+            await together(step)
+            print(type(command).__name__, len(await app.flow.handle(actor, command)), flush=True)
+        await together(2)
+        # the first process answers No, the second Yes, right after: the game goes on
+        if name == "first":
+            await app.flow.handle(actor, KeepPlaying(playing))
+            (barrier / "kept").touch()
+        else:
+            while not (barrier / "kept").exists():
+                await asyncio.sleep(0.001)
+            print("Yes", len(await app.flow.handle(actor, ConfirmStart(playing, DealByCode("TP1-E-AAAAAAB")))),
+                  flush=True)
+
+asyncio.run(main())
+"""
+
+
+async def test_two_processes_receiving_the_two_taps_act_once(shared_database: URL, tmp_path: Path) -> None:
+    """Issue 38: a double-tapped Share and Review reaching two bot processes act once, and No in one process then
+    Yes in the other keeps the game, as the database says, not each process's memory."""
+
+    url = shared_database
+    await upgrade_database(url)
+    async with App(await open_database(url, migrate=False), owns_database=True) as service:
+        finished = await win_game(service, PLAYER)
+        playing = (await service.starts.new_game(PLAYER, "Ann", code=CODE)).game_id
+        await service.moves.move(PLAYER, "Ann", Move(playing, 0, Draw()))  # a move: starting over asks first
+        (asked,) = await service.flow.handle(Actor(PLAYER, "Ann"), Begin(DealByCode(WIN_CODE)))
+        assert isinstance(asked, Answer)  # the question, its Yes and No to come from the two processes
+
+    argv = [url.render_as_string(hide_password=False), str(finished), str(playing)]
+    children = [
+        subprocess.Popen([sys.executable, "-c", TAPS, *argv, name, str(tmp_path)], cwd=REPO,
+                         env={**os.environ, "PYTHONPATH": str(REPO)}, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         text=True)
+        for name in ("first", "second")
+    ]
+    outputs = [child.communicate(timeout=120) for child in children]
+    for child, (_, errors) in zip(children, outputs, strict=True):
+        assert child.returncode == 0, errors
+    said = [line.split() for out, _ in outputs for line in out.splitlines()]
+    assert sorted(int(n) for kind, n in said if kind == "Share") == [0, 1]  # one post
+    assert sorted(int(n) for kind, n in said if kind == "Review") == [0, 1]  # one review
+    assert [int(n) for kind, n in said if kind == "Yes"] == [0]  # Yes after No in another process: nothing
+    async with App(await open_database(url, migrate=False), owns_database=True) as service:
+        current = await service.games.current_game(PLAYER)
+        assert current is not None and current.game_id == playing and not current.abandoned
