@@ -82,6 +82,21 @@ asyncio.run(main())
 """
 
 
+def two_processes(script: str, *args: str) -> list[list[str]]:
+    """Run ``script`` in two processes at once, named first and second (``{name}`` in ``args``); the words of every
+    line they printed, once both ended well."""
+    children = [
+        subprocess.Popen([sys.executable, "-c", script, *(arg.format(name=name) for arg in args)], cwd=REPO,
+                         env={**os.environ, "PYTHONPATH": str(REPO)}, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         text=True)
+        for name in ("first", "second")
+    ]
+    outputs = [child.communicate(timeout=120) for child in children]
+    for child, (_, errors) in zip(children, outputs, strict=True):
+        assert child.returncode == 0, errors
+    return [line.split() for out, _ in outputs for line in out.splitlines()]
+
+
 @pytest.fixture
 def shared_database(postgres_server: PostgresServer) -> Iterator[URL]:
     url = postgres_server.create_database("scale")
@@ -96,18 +111,8 @@ async def test_two_processes_share_one_game_and_one_daily_post(shared_database: 
         game_id = (await service.starts.new_game(PLAYER, "Ann", code=CODE)).game_id
         assert await service.subscriptions.subscribe("telegram", "-100", community="-100", locale="en")
 
-    argv = [url.render_as_string(hide_password=False), str(game_id)]
-    children = [
-        subprocess.Popen([sys.executable, "-c", PROCESS, *argv, name, DAY.isoformat(), CODE], cwd=REPO,
-                         env={**os.environ, "PYTHONPATH": str(REPO)}, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                         text=True)
-        for name in ("first", "second")
-    ]
-    outputs = [child.communicate(timeout=120) for child in children]
-    for child, (_, errors) in zip(children, outputs, strict=True):
-        assert child.returncode == 0, errors
-
-    lines = [line.split() for out, _ in outputs for line in out.splitlines()]
+    lines = two_processes(PROCESS, url.render_as_string(hide_password=False), str(game_id), "{name}",
+                          DAY.isoformat(), CODE)
     acks = sorted((int(version), action) for kind, version, action in (ln for ln in lines if ln[0] == "ack"))
     posts = [ln for ln in lines if ln[0] == "post"]
 
@@ -182,17 +187,8 @@ async def test_two_processes_receiving_the_two_taps_act_once(shared_database: UR
         (asked,) = await service.flow.handle(Actor(PLAYER, "Ann"), Begin(DealByCode(WIN_CODE)))
         assert isinstance(asked, Answer)  # the question, its Yes and No to come from the two processes
 
-    argv = [url.render_as_string(hide_password=False), str(finished), str(playing)]
-    children = [
-        subprocess.Popen([sys.executable, "-c", TAPS, *argv, name, str(tmp_path)], cwd=REPO,
-                         env={**os.environ, "PYTHONPATH": str(REPO)}, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                         text=True)
-        for name in ("first", "second")
-    ]
-    outputs = [child.communicate(timeout=120) for child in children]
-    for child, (_, errors) in zip(children, outputs, strict=True):
-        assert child.returncode == 0, errors
-    said = [line.split() for out, _ in outputs for line in out.splitlines()]
+    said = two_processes(TAPS, url.render_as_string(hide_password=False), str(finished), str(playing), "{name}",
+                         str(tmp_path))
     assert sorted(int(n) for kind, n in said if kind == "Share") == [0, 1]  # one post
     assert sorted(int(n) for kind, n in said if kind == "Review") == [0, 1]  # one review
     assert [int(n) for kind, n in said if kind == "Yes"] == [0]  # Yes after No in another process: nothing
