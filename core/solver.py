@@ -33,8 +33,8 @@ bounds in the sweep cost more than the masks they remove.)
 True
 
 The same searches run in a native kernel (core/_kernel.c, a C extension built by ``pip install``) when it was
-built: step for step the same, so it returns the same verdicts, lines and node counts, 15 to 50 times faster. This
-module stays the reference and the fallback: a machine without a C compiler runs the pure one, and so does a
+built: step for step the same, so it returns the same verdicts, lines and node counts, some 20 times faster.
+This module stays the reference and the fallback: a machine without a C compiler runs the pure one, and so does a
 process that calls :func:`use_pure_solver` (the bot and the ``tripeaks`` command do for ``TRIPEAKS_SOLVER=pure``).
 :func:`solver_description` says which runs.
 """
@@ -638,7 +638,7 @@ def _load_native() -> tuple[Any, str]:
     try:
         from core import _kernel
     except ImportError:
-        return None, "the native kernel is not built: no C compiler at install time?"
+        return None, "the native kernel is not built"
     _kernel.configure(COVER_MASKS, COVERS, _NEVER_BEFORE, _QUICK_NODES, _ACTION_QUICK_NODES, _SETUP_NODES)
     return _kernel, ""
 
