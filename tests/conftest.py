@@ -154,7 +154,7 @@ def one_tls_context_for_the_http_clients() -> Iterator[None]:
 E2E_MODULES = frozenset({
     "test_advisor_bench", "test_cli_backup", "test_cli_db", "test_cli_engine", "test_cli_show", "test_console",
     "test_console_session", "test_console_terminal", "test_crash_safety", "test_daily", "test_daily_discord",
-    "test_daily_fair", "test_daily_fair_discord",
+    "test_daily_fair", "test_daily_fair_discord", "test_kernel_differential",
     "test_discord_challenge", "test_discord_e2e", "test_discord_lifecycle", "test_discord_picture", "test_faults",
     "test_health", "test_load_bench", "test_migration_data", "test_migration_lock", "test_migrations",
     "test_packaging", "test_readme", "test_runner", "test_scale", "test_secrets", "test_shutdown",
