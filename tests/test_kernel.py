@@ -1,9 +1,9 @@
 """The native kernel against the pure solver, the reference: the same verdicts, best scores, lines, hints, action
 verdicts and node counts (so the same node-budget cut-offs) on a fixed sample of deals and mid-game positions of
 both rule sets (10,000 positions of both: tests/test_kernel_differential.py); and on 10,000 more positions
-(5,000 random deals of each rule set, from their start or some moves in), where the pure solver would take minutes, the kernel's own answers checked against each other and the rules: its
-best line replays to a win with its fewest draws, its quick verdict agrees, its node count is where a node budget
-cuts it off. (Best scores follow from the fewest draws by core.solver.best_score_for, on both.)"""
+(5,000 random deals of each rule set, from their start or some moves in) the kernel's own answers checked against
+each other and the rules: its best line replays to a win with its fewest draws, its quick verdict agrees, its node
+count is where a node budget cuts it off. (Best scores follow from the fewest draws by core.solver.best_score_for, on both.)"""
 
 from __future__ import annotations
 
