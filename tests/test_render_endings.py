@@ -281,6 +281,19 @@ def test_the_share_names_no_card_and_links_the_deal() -> None:
     assert render_share(snap, "en", replay="x").buttons == ()
 
 
+@pytest.mark.parametrize("locale", SUPPORTED_LOCALES)
+def test_the_share_says_an_undo_was_used_as_it_says_hints_were(locale: str) -> None:
+    """Issue 44: the shared result said "with hints" but not that moves were taken back; both marks, in every
+    language, and neither on a game played straight."""
+    tr = translator(locale)
+    straight = share_text(won(), locale, replay=None)
+    assert tr.gettext("with hints") not in straight and tr.gettext("with undos") not in straight
+    both = share_text(won(hints_used=1, undos_used=2), locale, replay=None)
+    assert f" · {tr.gettext('with hints')} · {tr.gettext('with undos')}" in both
+    assert tr.gettext("with undos") != "with undos" or locale == "en"
+    assert share_text(won(undos_used=1), locale, replay=None).count(tr.gettext("with undos")) == 1
+
+
 def test_a_closed_lost_board_does_not_invite_an_undo() -> None:
     """A lost board that is no longer the player's latest keeps only Share and Review: its lines say the score,
     not "Undo a move or start a new game"."""

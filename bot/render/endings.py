@@ -141,9 +141,10 @@ def ending_buttons(snapshot: GameSnapshot, tr: Translator, *, latest: bool) -> t
 # --- sharing ------------------------------------------------------------------------------------------------------
 
 
-def share_line(day: dt.date | None, game: Game, hinted: bool, locale: str) -> str:
-    """A result a player can paste anywhere: the score and the peaks cleared, and no card; a game by its code, a
-    daily deal by its day only (its code would give the day's cards away to whoever has not played it yet).
+def share_line(day: dt.date | None, game: Game, hinted: bool, locale: str, *, undone: bool = False) -> str:
+    """A result a player can paste anywhere: the score and the peaks cleared, whether hints or undos were used, and
+    no card; a game by its code, a daily deal by its day only (its code would give the day's cards away to whoever
+    has not played it yet).
 
     >>> share_line(dt.date(2026, 11, 29), Game.from_code("TP1-E-AAAAAAB"), False, "en")
     'TriPeaks daily 2026-11-29: score 500, peaks 0/3 ▵▵▵'
@@ -164,6 +165,9 @@ def share_line(day: dt.date | None, game: Game, hinted: bool, locale: str) -> st
     if hinted:
         # TRANSLATORS: added to the shareable result when the player asked for hints
         line += " · " + tr.gettext("with hints")
+    if undone:
+        # TRANSLATORS: added to the shareable result when the player took moves back (Undo), as "with hints" is
+        line += " · " + tr.gettext("with undos")
     return line
 
 
@@ -178,7 +182,8 @@ def share_text(snapshot: GameSnapshot, locale: str, *, replay: str | None) -> st
     link or a command; None: none, as for a daily deal, whose code no command may name) to play the same deal. It
     names no card."""
     tr = translator(locale)
-    line = share_line(shared_day(snapshot), snapshot.game, snapshot.hints_used > 0, locale)
+    line = share_line(shared_day(snapshot), snapshot.game, snapshot.hints_used > 0, locale,
+                      undone=snapshot.undos_used > 0)
     verdict = snapshot.verdict
     if verdict is not None and verdict.winnable and verdict.best_score is not None:
         # TRANSLATORS: added to the shareable result: the deal's best possible score

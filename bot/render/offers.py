@@ -49,7 +49,8 @@ def render_offers(offers: Offers, locale: str,
         title = tr.gettext("Challenge your friends with this deal")
         if game.is_over:
             message = render_share(latest, locale, replay=url, url=url)
-            description = share_line(shared_day(latest), game, latest.hints_used > 0, locale)
+            description = share_line(shared_day(latest), game, latest.hints_used > 0, locale,
+                                     undone=latest.undos_used > 0)
         else:
             name = " ".join(latest.owner_name.split()) or "TriPeaks"
             # TRANSLATORS: Telegram inline mode: under the title, for a game still being played; {code} its deal
