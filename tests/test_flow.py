@@ -6,6 +6,7 @@ database: two apps on one database (two processes) receiving the two taps act on
 from __future__ import annotations
 
 import asyncio
+import datetime as dt
 from collections.abc import AsyncIterator
 from concurrent.futures import ThreadPoolExecutor
 
@@ -20,8 +21,10 @@ from bot.app.commands import (
     ConfirmStart,
     DealByCode,
     KeepPlaying,
+    Language,
     NewGame,
     PlayCard,
+    PlayDaily,
     Replay,
     Review,
     Share,
@@ -39,6 +42,7 @@ from bot.app.effects import (
     Question,
     RedrawBoard,
     SendBoard,
+    SettingsOf,
 )
 from bot.app.errors import NotYourGame
 from bot.app.flow import Flow
@@ -230,3 +234,18 @@ async def test_new_game_tapped_twice_in_two_processes_asks_once(service: App, ot
     new = NewGame(game.game_id, moved.version)
     answers = await asyncio.gather(tap(service.flow, ANN, new), tap(other.flow, ANN, new))
     assert sorted(len(effects) for effects in answers) == [0, 1]
+
+
+async def test_a_tap_about_something_else_than_its_message_shows_edits_no_message(service: App) -> None:
+    """A settings choice forged onto a daily post (whose only button is Play), a Draw of one's own game forged onto
+    another board: nothing edits or becomes the tapped message; the board goes to its own live board, the settings
+    privately to the player."""
+    game = game_of(await service.flow.handle(ANN, Begin(DealByCode(CODE))))
+    post = Surface(reuse=True, buttons=(PlayDaily(dt.date(2026, 12, 6)),))
+    (settings,) = await service.flow.handle(ANN, Language("ja"), post)
+    assert isinstance(settings, Answer) and isinstance(settings.content, SettingsOf)
+    other_board = Surface(reuse=True, buttons=(game_command(game.game_id + 1, 0, "d"),))
+    (moved,) = await service.flow.handle(ANN, game_command(game.game_id, 0, "d"), other_board)
+    assert isinstance(moved, RedrawBoard) and moved.snapshot.version == 1
+    (edited,) = await service.flow.handle(ANN, game_command(game.game_id, 1, "d"), REUSING)
+    assert isinstance(edited, EditBoard)  # on a platform that does not say, as ever

@@ -32,7 +32,7 @@ from bot.app.assembly import App
 from bot.app.codec import decode, encode, game_command
 from bot.app.commands import AskHint, Move, NewGame, PlayDaily
 from bot.app.errors import BadPayload, CardNotInPlay, DailyOver, GameNotFound, NoActiveGame, NotYourGame
-from bot.app.model import BoardStyle, DealVerdict, GameSnapshot, PlayerKey, Settings, Stats
+from bot.app.model import BoardRef, BoardStyle, DealVerdict, GameSnapshot, PlayerKey, Settings, Stats
 from bot.config import Config
 from bot.render.commands import command_description
 from bot.render.game import play_ack, render_game
@@ -990,3 +990,28 @@ async def test_odd_start_parameters_and_payloads_get_the_polite_answer(api: Fake
         assert answer.text == "This button could not be read; start a new game with /tripeaks", payload
         assert unchanged.edit_count == board.edit_count
     assert_all_answered(api)
+
+
+async def test_a_forged_tap_on_another_members_message_rewrites_nothing(api: FakeBotAPI, service: App) -> None:
+    """Issue 41, point 4: a member's client can send any callback data against any message of the group. Bob's own
+    game's Draw, a settings choice and a Yes, each forged onto Alice's board: her board is not edited and is not
+    recorded as Bob's; Bob's own game takes his Draw on his own board; a message that answers Alice takes no
+    settings choice of his."""
+    alice, bob = api.user("Alice"), api.user("Bob")
+    group = api.group(members=[alice, bob])
+    alices = await command(api, alice, group, f"{NEW} {CODE}")
+    bobs = await command(api, bob, group, f"{NEW} TP1-E-AAAAAAB")
+    bob_game, _ = game_of(bobs)
+    bob_key = PlayerKey("telegram", str(bob.id))
+    edits, text, buttons = alices.edit_count, alices.text, list(alices.buttons)  # as Alice's board stands
+    for forged in (data_for(bobs, DRAW), "tp:set:lang:ja", f"tp:y:{bob_game}:c:TP1-E-AAAAAAC"):
+        _, after = await tap(api, bob, group, alices, forged, check_button=False)
+        assert (after.edit_count, after.text, after.buttons) == (edits, text, buttons), forged
+        if forged.endswith(":d"):
+            played = await service.games.game(bob_game)
+            assert played.game.moves == 1  # his own Draw applied to his own game, on his own board
+            assert played.board is not None and played.board.message_id == str(bobs.message_id)
+            assert game_of(api.message(group, bobs.message_id)) == (bob_game, 1)
+    assert (await service.players.get_settings(bob_key)).language is None
+    alice_game, _ = game_of(alices)
+    assert (await service.games.game(alice_game)).board == BoardRef(str(group.id), str(alices.message_id))

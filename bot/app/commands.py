@@ -337,7 +337,9 @@ class Surface:
     chat's daily posts; ``installed``: the bot is a member of the server, not only of the player's account.
     ``platform_locale``: the actor's language as the platform says; ``chat_locale``: the server's (the daily posts
     speak it). ``verdict_wait``: how long a finished game waits for the solver's verdict on its deal before it is
-    shown (the console, whose board is printed once).
+    shown (the console, whose board is printed once). ``buttons``: the commands the tapped message's buttons carry
+    now, where the platform hands them over and a client can send any payload (Telegram's callback data): a tap
+    must be about what that message shows (its game, its question, its settings), else it changes nothing.
     """
 
     platform: str = ""
@@ -348,7 +350,27 @@ class Surface:
     platform_locale: str | None = None
     chat_locale: str | None = None
     verdict_wait: float | None = None
+    buttons: tuple[ButtonCommand, ...] | None = None
 
 
 #: A surface with nothing particular to say (the console, tests).
 PLAIN = Surface()
+
+
+def subject(command: Command) -> tuple[str, int] | str | None:
+    """What a button's command is about, as the message carrying it shows: a game (a board's buttons, of any of its
+    versions), a question about a game (Yes and No), the settings; None for a button anyone may tap on any message
+    (Play under a post, the welcome's buttons, a blank place).
+
+    >>> subject(Move(7, 3, Draw())) == subject(Share(7)), subject(KeepPlaying(7)), subject(FourColour(True))
+    (True, ('question', 7), 'settings')
+    """
+    if isinstance(command, Move | AskHint | NewGame | Replay | Review | Share):
+        return ("game", command.game_id)
+    if isinstance(command, ConfirmStart):
+        return ("question", command.abandon)
+    if isinstance(command, KeepPlaying):
+        return ("question", command.game_id)
+    if isinstance(command, ExplainRefusals | DefaultRules | Language | WinnableOnly | BoardChoice | FourColour):
+        return "settings"
+    return None

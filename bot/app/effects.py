@@ -254,6 +254,24 @@ class EditMessage:
 Effect = SendBoard | EditBoard | RedrawBoard | Answer | Reply | Post | EditMessage
 
 
+def off_message(effects: list[Effect]) -> list[Effect]:
+    """``effects`` for a tap whose message does not show what the tap is about (a forged payload, or a message
+    redrawn since): nothing edits that message or becomes it; a board goes to its own live board, a message privately
+    to the player."""
+    changed: list[Effect] = []
+    for effect in effects:
+        match effect:
+            case EditBoard(snapshot, notice):
+                changed += [RedrawBoard(snapshot), *([Answer(notice)] if notice is not None else [])]
+            case EditMessage(content):
+                changed.append(Answer(content))
+            case SendBoard(snapshot, True):
+                changed.append(SendBoard(snapshot))
+            case _:
+                changed.append(effect)
+    return changed
+
+
 # --- what an executor did ---------------------------------------------------------------------------------------
 
 

@@ -73,8 +73,8 @@ from bot.app.commands import (
     Unreadable,
     Welcome,
     WinnableOnly,
+    subject,
 )
-from bot.app.daily import DailyNotice
 from bot.app.daily_codes import DailyCodes
 from bot.app.effects import (
     Answer,
@@ -103,6 +103,7 @@ from bot.app.effects import (
     ShareOf,
     StatsOf,
     WelcomeOf,
+    off_message,
 )
 from bot.app.errors import (
     BadGameCode,
@@ -159,9 +160,12 @@ class Flow:
         self.fresh_budget = fresh_budget
 
     async def handle(self, actor: Actor, command: Command, surface: Surface = PLAIN) -> list[Effect]:
-        """What ``command`` from ``actor`` does, as effects; an error is a private line in the player's language."""
+        """What ``command`` from ``actor`` does, as effects; an error is a private line in the player's language. A
+        tap about something other than what the tapped message shows (a forged payload) never edits that message."""
         try:
-            return await self._handle(actor, command, surface)
+            effects = await self._handle(actor, command, surface)
+            shown = surface.buttons is None or subject(command) in {None, *map(subject, surface.buttons)}
+            return effects if shown else off_message(effects)
         except (BotError, TriPeaksError) as error:
             return await self._problem(actor, error)
 
@@ -343,7 +347,7 @@ class Flow:
     async def _leaderboard(self, actor: Actor, surface: Surface) -> list[Effect]:
         settings = await self._settings(actor)
         if actor.community is None:
-            return [Answer(NoticeOf(self._community_needed(surface), settings))]
+            return [Answer(NoticeOf(community_needed(surface.platform), settings))]
         day = self.daily_codes.today()
         results = await self.leaderboards.of(actor.player.platform, actor.community, day)
         return [Reply(LeaderboardOf(day, tuple(results), settings))]
@@ -359,10 +363,6 @@ class Flow:
         if not on:
             return [Reply(NoticeOf(change.notice, settings))]
         return [Reply(NoticeOf(change.notice, replace(settings, language=locale), self.post_time))]
-
-    @staticmethod
-    def _community_needed(surface: Surface) -> DailyNotice:
-        return community_needed(surface.platform)
 
     async def _offers(self, player: PlayerKey) -> Offers:
         """What the player can send to a chat as an invitation: their current or last game, a new deal proved

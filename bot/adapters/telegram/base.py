@@ -21,7 +21,7 @@ from telegram.ext import Application, ContextTypes
 
 from bot.adapters.telegram.keyboard import caption_text, keyboard, message_text
 from bot.adapters.telegram.sending import EditOrder, is_not_modified, persist
-from bot.app.commands import Actor, Surface
+from bot.app.commands import Actor, ButtonCommand, Surface
 from bot.app.effects import BoardRef, GameSnapshot, PlayerKey, Settings
 from bot.app.flow import Flow
 from bot.i18n import match_locale, resolve_locale
@@ -164,11 +164,11 @@ class TelegramContext:
         return match_locale(user.language_code) or self.default_locale
 
     def surface(self, user: User, *, reuse: bool = False, addressee: PlayerKey | None = None,
-                admin: bool = False) -> Surface:
+                admin: bool = False, buttons: tuple[ButtonCommand, ...] | None = None) -> Surface:
         """What the flow needs to know of Telegram for ``user``'s command (``reuse``: a tap, whose message may be
-        redrawn into a new game's board)."""
+        redrawn into a new game's board; ``buttons``: what the tapped message's buttons carry)."""
         return Surface(platform=PLATFORM, reuse=reuse, addressee=addressee, admin=admin,
-                       platform_locale=self.platform_locale(user))
+                       platform_locale=self.platform_locale(user), buttons=buttons)
 
     # --- sending ----------------------------------------------------------------------------------------------
 

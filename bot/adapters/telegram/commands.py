@@ -10,8 +10,9 @@ What a player does, and the command it becomes:
   daily deal or a review, read by the flow;
 - ``/help``, ``/rules``, ``/stats``, ``/settings``, ``/winnable [on|off]``; ``/leaderboard``, ``/subscribe``,
   ``/unsubscribe`` (a group's administrators only: Telegram says who is one);
-- a tap on an inline button: its payload (:mod:`bot.app.codec`); a tapped message in a group that answers another
-  member's command (their settings) is theirs alone;
+- a tap on an inline button: its payload (:mod:`bot.app.codec`), with the commands the tapped message's buttons
+  carry (a tap about another game than the message shows, a forged one, changes nothing); a tapped message in a
+  group that answers another member's command (their settings) is theirs alone;
 - words in a private chat: a card's name plays it, anything else points to /help;
 - a command sent on behalf of a chat (an anonymous group administrator, a channel's post: Telegram gives every
   such sender one and the same user) is answered and played by nobody.
@@ -19,6 +20,7 @@ What a player does, and the command it becomes:
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable
 
 from telegram import Message, Update, User
@@ -29,6 +31,7 @@ from bot.adapters.telegram.executor import TelegramExecutor
 from bot.app.codec import BadPayload, decode
 from bot.app.commands import (
     Begin,
+    ButtonCommand,
     Command,
     DailyDeal,
     DealByCode,
@@ -142,7 +145,7 @@ async def on_callback(tg: TelegramContext, update: Update, context: Context) -> 
         except BadPayload as error:
             command = Unreadable(str(error))
         chat = query.message.chat if query.message is not None else None
-        surface = tg.surface(user, reuse=True, addressee=addressee(anchor))
+        surface = tg.surface(user, reuse=True, addressee=addressee(anchor), buttons=buttons_of(anchor))
         effects = await tg.flow.handle(tg.actor(user, chat), command, surface)
         await tg.flow.record(await executor.run(effects))
     except Exception:
@@ -165,6 +168,21 @@ async def is_admin(context: Context, message: Message, user: User) -> bool:
         return False
     member = await context.bot.get_chat_member(message.chat_id, user.id)
     return member.status in (ChatMemberStatus.OWNER, ChatMemberStatus.ADMINISTRATOR)
+
+
+def buttons_of(message: Message | None) -> tuple[ButtonCommand, ...] | None:
+    """The commands the buttons of the tapped message carry now (a payload that cannot be read is left out); None
+    when Telegram no longer hands the message over. A modified client can send any callback data: the flow checks
+    that a tap is about what this message shows."""
+    if message is None or message.reply_markup is None:
+        return None if message is None else ()
+    found: list[ButtonCommand] = []
+    for row in message.reply_markup.inline_keyboard:
+        for button in row:
+            if isinstance(button.callback_data, str):
+                with contextlib.suppress(BadPayload):
+                    found.append(decode(button.callback_data))
+    return tuple(found)
 
 
 def addressee(message: Message | None) -> PlayerKey | None:
