@@ -127,6 +127,7 @@ from bot.app.starts import Starts
 from bot.app.subscriptions import Subscriptions, community_needed
 from bot.i18n import resolve_locale
 from core.cards import Card
+from core.deal import Rules
 from core.errors import TriPeaksError
 
 #: How long a Share or Review of a game is not posted again (seconds): a double tap posts one message.
@@ -244,7 +245,8 @@ class Flow:
             case Subscribe(on):
                 return await self._subscribe(actor, on, surface)
             case Invite():
-                return [Answer(OffersOf(await self._offers(player), await self._settings(actor)))]
+                settings = await self._settings(actor)
+                return [Answer(OffersOf(await self._offers(player, settings.default_rules), settings))]
             case CompleteCard(typed):
                 return [Answer(CardChoices(await self._free_cards(player, typed)))]
             case Unreadable(reason):
@@ -364,11 +366,10 @@ class Flow:
             return [Reply(NoticeOf(change.notice, settings))]
         return [Reply(NoticeOf(change.notice, replace(settings, language=locale), self.post_time))]
 
-    async def _offers(self, player: PlayerKey) -> Offers:
+    async def _offers(self, player: PlayerKey, rules: Rules) -> Offers:
         """What the player can send to a chat as an invitation: their current or last game, a new deal proved
         winnable under their default rules within the fresh budget (None if none was), today's date."""
         latest = await self.games.latest_game(player)
-        rules = (await self.players.get_settings(player)).default_rules
         try:
             fresh = await self.verdicts.winnable_code(rules, self.fresh_budget)
         except NoWinnableDeal:
@@ -395,5 +396,5 @@ class Flow:
 
     async def _problem(self, actor: Actor, error: Exception | OutOfDate | OldBoard) -> list[Effect]:
         """The private line explaining ``error``, in the player's language."""
-        return [Answer(Problem(error, await self.players.get_settings(actor.player)))]
+        return [Answer(Problem(error, await self._settings(actor)))]
 

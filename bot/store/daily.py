@@ -5,12 +5,11 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
-import importlib
 from collections.abc import Sequence
 
 from sqlalchemy import insert, select, update
 
-from bot.store.engine import Transaction
+from bot.store.engine import Transaction, conflict_insert
 from bot.store.games import rowcount
 from bot.store.schema import (
     ABANDONED,
@@ -101,8 +100,7 @@ async def claim_post(tx: Transaction, subscription_id: int, day: dt.date, now: d
     values = {"subscription_id": subscription_id, "day": day, "status": POST_CLAIMED, "claimed_at": now}
     dialect_name = tx.dialect.name
     if dialect_name in ("postgresql", "sqlite"):
-        dialect = importlib.import_module(f"sqlalchemy.dialects.{dialect_name}")
-        statement = dialect.insert(daily_posts).values(**values).on_conflict_do_nothing(
+        statement = conflict_insert(tx, daily_posts).values(**values).on_conflict_do_nothing(
             index_elements=[daily_posts.c.subscription_id, daily_posts.c.day])
         if rowcount(await tx.execute(statement)) == 1:
             return True
@@ -159,6 +157,5 @@ async def daily_games(tx: Transaction, platform: str, day: dt.date, community: s
 
 async def seen_in(tx: Transaction, player_id: int, community: str, now: dt.datetime) -> None:
     """The player was seen in ``community`` (a server or group): its leaderboard lists their attempts."""
-    dialect = importlib.import_module(f"sqlalchemy.dialects.{tx.dialect.name}")
-    await tx.execute(dialect.insert(community_players).values(player_id=player_id, community=community, seen_at=now)
+    await tx.execute(conflict_insert(tx, community_players).values(player_id=player_id, community=community, seen_at=now)
                      .on_conflict_do_nothing())

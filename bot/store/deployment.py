@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import importlib
 import secrets
 
 from sqlalchemy import insert, select
 
-from bot.store.engine import Transaction
+from bot.store.engine import Transaction, conflict_insert
 from bot.store.schema import deployment
 
 DAILY_SECRET = "daily_secret"
@@ -21,8 +20,7 @@ async def daily_secret(tx: Transaction) -> str:
         return str(found)
     values = {"name": DAILY_SECRET, "value": secrets.token_hex(32)}
     if tx.dialect.name in ("postgresql", "sqlite"):
-        dialect = importlib.import_module(f"sqlalchemy.dialects.{tx.dialect.name}")
-        await tx.execute(dialect.insert(deployment).values(**values).on_conflict_do_nothing())
+        await tx.execute(conflict_insert(tx, deployment).values(**values).on_conflict_do_nothing())
     else:
         await tx.execute(insert(deployment).values(**values))
     return str((await tx.execute(query)).scalar_one())

@@ -19,13 +19,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import importlib
 import sys
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Connection, event
+from sqlalchemy import Connection, Table, event
 from sqlalchemy.engine import URL, make_url
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.ext.asyncio import (
@@ -55,6 +56,12 @@ def database_url(url: str | URL | None = None) -> URL:
     elif chosen.drivername in ("postgresql", "postgres"):
         chosen = chosen.set(drivername="postgresql+asyncpg")
     return chosen
+
+
+def conflict_insert(tx: AsyncConnection, table: Table) -> Any:
+    """An INSERT into ``table`` in the dialect of ``tx``, which has ON CONFLICT (SQLite and PostgreSQL, the two
+    tested ones: callers check the dialect where another may come)."""
+    return importlib.import_module(f"sqlalchemy.dialects.{tx.dialect.name}").insert(table)
 
 
 def is_sqlite(url: URL) -> bool:

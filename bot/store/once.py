@@ -3,27 +3,19 @@ of two concurrent taps can win, on SQLite and PostgreSQL alike."""
 
 from __future__ import annotations
 
-import importlib
-from typing import Any
-
 from sqlalchemy import and_, delete, exists, or_, select
 
-from bot.store.engine import Transaction
+from bot.store.engine import Transaction, conflict_insert
 from bot.store.schema import once_marks
 
 SHARE, REVIEW, ASK, KEPT = "share", "review", "ask", "kept"
-
-
-def _insert(tx: Transaction) -> Any:
-    """The dialect's INSERT, which has ON CONFLICT (both tested dialects have it)."""
-    return importlib.import_module(f"sqlalchemy.dialects.{tx.dialect.name}").insert(once_marks)
 
 
 async def claim(tx: Transaction, game_id: int, kind: str, now: float, within: float | None, *,
                 version: int = 0) -> bool:
     """Mark ``kind`` done for ``game_id`` at ``now`` (at ``version``); False, and nothing changed, when it was
     already marked at that version less than ``within`` seconds ago (None: the mark is always taken)."""
-    statement = _insert(tx).values(game_id=game_id, kind=kind, version=version, at=now)
+    statement = conflict_insert(tx, once_marks).values(game_id=game_id, kind=kind, version=version, at=now)
     row = statement.excluded
     fresh = or_(once_marks.c.version != version, once_marks.c.at <= now - within) if within is not None else None
     upsert = statement.on_conflict_do_update(index_elements=["game_id", "kind"],

@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
-import importlib
 from collections.abc import Mapping
 from typing import Any
 
 from sqlalchemy import insert, select, update
 
-from bot.store.engine import Transaction
+from bot.store.engine import Transaction, conflict_insert
 from bot.store.schema import players
 
 
@@ -62,8 +61,7 @@ async def upsert(tx: Transaction, platform: str, user_id: str, changes: Mapping[
                                  **changes}
     dialect_name = tx.dialect.name
     if dialect_name in ("postgresql", "sqlite"):
-        dialect = importlib.import_module(f"sqlalchemy.dialects.{dialect_name}")
-        statement = dialect.insert(players).values(**values)
+        statement = conflict_insert(tx, players).values(**values)
         # a no-op update when nothing changes, so the row is returned (and, on PostgreSQL, locked)
         statement = statement.on_conflict_do_update(
             index_elements=[players.c.platform, players.c.user_id],
