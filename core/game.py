@@ -17,7 +17,7 @@ from __future__ import annotations
 import enum
 import string
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from core.cards import FULL_DECK, Card
 from core.deal import Deal, GameCode, Rules
@@ -145,6 +145,8 @@ class Outcome:
 class _Entry:
     action: Tap | Draw
     score_before: int
+    #: the move counter just after the action: its number as the header counts (undone moves count too)
+    move: int
 
 
 class Game:
@@ -245,6 +247,18 @@ class Game:
         """The removals and draws that stand (undone ones excluded), oldest first."""
         return [entry.action for entry in self._history]
 
+    def move_numbers(self) -> list[int]:
+        """The number of each standing action as the move counter gave it, undone moves counted, as
+        :meth:`actions` orders them: the move the player saw as "Moves: 31" is 31 here, whatever was undone.
+
+        >>> game = Game.from_code("TP1-E-AAAAAAB")
+        >>> for action in (Tap(21), Undo(), Tap(21), Draw()):
+        ...     _ = game.apply(action)
+        >>> game.actions(), game.move_numbers(), game.moves
+        ([Tap(slot=21), Draw()], [2, 3], 3)
+        """
+        return [entry.move for entry in self._history]
+
     def legal_actions(self) -> Iterator[Action]:
         """Every action that would be applied now: fitting taps, then draw, then undo."""
         for slot in range(SLOT_COUNT):
@@ -293,7 +307,7 @@ class Game:
             self.score = max(0, self.score - 1)
             outcome = Outcome(action, card=card)
         self.moves += 1
-        self._history.append(_Entry(action, score_before))
+        self._history.append(_Entry(action, score_before, self.moves))
         del self._history[:-HISTORY_LIMIT]
         return outcome
 
@@ -348,14 +362,20 @@ class Game:
         """A compact, versioned, lossless form: ``1;code;rules;deal;moves;actions``.
 
         The deal is written out (one letter a card) so reading it back never depends on the shuffle; the actions
-        are those that stand, since undo returns the score to exactly what it was.
+        are those that stand, since undo returns the score to exactly what it was. An action whose move number
+        (:meth:`move_numbers`) is not the one after the previous action's, as after moves undone, carries it:
+        ``21@3``. A text written before move numbers were kept has none and reads as numbered 1, 2, 3...
 
         >>> g = Game.from_code("TP1-C-AAAAAAD"); _ = g.apply(Draw())
         >>> Game.from_text(g.to_text()).to_text() == g.to_text()
         True
         """
         deal = "".join(_CARD_LETTERS[card.index] for card in self.deal.cards())
-        actions = ",".join(str(a) for a in self.actions())
+        words, previous = [], 0
+        for entry in self._history:
+            words.append(str(entry.action) if entry.move == previous + 1 else f"{entry.action}@{entry.move}")
+            previous = entry.move
+        actions = ",".join(words)
         code = str(self.code) if self.code else "-"
         return f"{_FORMAT_VERSION};{code};{self.rules.letter};{deal};{self.moves};{actions}"
 
@@ -369,13 +389,21 @@ class Game:
             rules = Rules.parse(rules_letter)
             code = None if code_text == "-" else GameCode.parse(code_text)
             deal = Deal.from_cards([FULL_DECK[_CARD_LETTERS.index(ch)] for ch in deal_text])
-            actions = [Action.parse(word) for word in actions_text.split(",")] if actions_text else []
+            words = [word.partition("@") for word in actions_text.split(",")] if actions_text else []
+            actions = [Action.parse(action) for action, _, _ in words]
             if any(isinstance(a, Undo) for a in actions):
                 raise InvalidStateError("a stored action list holds no undo")
             game = cls.replay(deal, rules, actions, code)
+            numbers, previous = [], 0
+            for _, marked, number in words:
+                previous = int(number) if marked else previous + 1
+                numbers.append(previous)
             moves = int(moves_text)
-            if moves < len(actions):
-                raise InvalidStateError("fewer moves than standing actions")
+            if moves < len(actions) or (numbers and numbers[-1] > moves) or any(
+                    later <= earlier for earlier, later in zip(numbers, numbers[1:], strict=False)):
+                raise InvalidStateError("move numbers that do not rise to at most the move counter")
+            game._history = [replace(entry, move=number)
+                             for entry, number in zip(game._history, numbers, strict=True)]
             game.moves = moves
         except InvalidStateError:
             raise

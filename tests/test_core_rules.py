@@ -385,6 +385,19 @@ def test_state_round_trips_with_moves_and_history() -> None:
     assert copy.apply(UNDO).ok and game.apply(UNDO).ok and copy == game
 
 
+def test_the_state_keeps_each_standing_moves_number_past_undos() -> None:
+    """The review numbers a move as the header did: a move made after an undo keeps its number when stored; a text
+    stored before numbers were kept reads as numbered 1, 2, 3..."""
+    game = Game.from_code("TP1-E-AAAAAAB")
+    for action in (DRAW, DRAW, UNDO, UNDO, DRAW, DRAW):
+        game.push(action)
+    assert game.move_numbers() == [3, 4] and game.moves == 4
+    text = game.to_text()
+    assert text.endswith(";4;d@3,d")
+    assert Game.from_text(text).move_numbers() == [3, 4]
+    assert Game.from_text(text.replace("d@3,d", "d,d")).move_numbers() == [1, 2]
+
+
 @pytest.mark.parametrize("damage", [
     lambda t: t.replace("1;", "9;", 1),
     lambda t: t[:-1] + "x",
@@ -392,6 +405,8 @@ def test_state_round_trips_with_moves_and_history() -> None:
     lambda t: t + ";",
     lambda t: t.split(";")[0],
     lambda t: t.replace("TP1-E-AAAAAAB", "TP1-C-AAAAAAB"),
+    lambda t: t.replace(";1;d", ";1;d@2"),  # a move numbered past the move counter
+    lambda t: t.replace(";1;d", ";1;d@x"),
 ])
 def test_damaged_state_is_refused(damage: object) -> None:
     game = Game.from_code("TP1-E-AAAAAAB")

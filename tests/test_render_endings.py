@@ -30,6 +30,7 @@ from bot.app.commands import (
 from bot.app.daily import DailyResult
 from bot.app.model import DealVerdict, GameSnapshot, Hint, Offers, PlayerKey, Settings, Stats
 from bot.app.outcomes import OldBoard
+from bot.app.solver_calls import solver_review
 from bot.i18n import SUPPORTED_LOCALES, translator
 from bot.render.console import console_rows
 from bot.render.endings import render_review, render_share, share_text
@@ -40,7 +41,7 @@ from bot.render.platforms import discord_rows, telegram_row_fits, telegram_rows
 from bot.render.replies import error_text, render_leaderboard, render_settings, render_stats
 from bot.render.view import ButtonStyle, View, strip_variation
 from core.deal import Rules
-from core.game import Draw, Game, Status, Tap
+from core.game import Draw, Game, Status, Tap, Undo
 from core.review import Review, review
 from core.solver import solve
 from tests.snapshot_check import compare_snapshot
@@ -263,6 +264,27 @@ def test_the_review_names_the_losing_move_and_the_best_line_from_before_it() -> 
     assert len(status) < 400  # short enough for a phone
     (replay,), = render_review(blocked(), lost, "en").buttons
     assert decode(payload_of(replay)) == Replay(42)
+
+
+def test_after_an_undo_the_review_numbers_the_losing_move_as_the_header_did() -> None:
+    """An undone move still counts in the header's "Moves: n" (the counter never goes down): the review's "After
+    move n" is the number the header showed when that move was made, through the stored state as the app reads it."""
+    played, _ = _lost_by_drawing()
+    game = Game.from_code("TP1-E-AAAAAAB")
+    boards = []  # the game just after each standing action
+    for index, action in enumerate(played.actions()):
+        if index == 3:
+            game.apply(action)
+            game.apply(Undo())  # taken back, and counted
+        game.apply(action)
+        boards.append(game.copy())
+    stored = Game.from_text(game.to_text())
+    lost = solver_review(stored.to_text())
+    assert lost.lost_at is not None and lost.lost_at > 3
+    header = render_game(snapshot(boards[lost.lost_at]), "en", Settings()).header
+    n = boards[lost.lost_at].moves
+    assert n == lost.lost_at + 2 and f"Moves: {n}" in header
+    assert f"After move {n}, " in (render_review(snapshot(stored), lost, "en").status or "")
 
 
 def test_the_share_names_no_card_and_links_the_deal() -> None:

@@ -316,7 +316,8 @@ def render_review(snapshot: GameSnapshot, review: GameReview | None, locale: str
         lines.append(tr.gettext("Final score: {score} · par {par}").format(score=review.score, par=review.best_score))
     if review.lost_at is not None and review.losing_card is not None:
         card = card_label(review.losing_card)
-        n = review.lost_at + 1
+        # the move as the header counted it, undone moves included ("Moves: 31" and "After move 31")
+        n = snapshot.game.move_numbers()[review.lost_at]
         if review.losing_peak is not None:
             lines.append(tr.gettext(_LOST_AFTER[review.losing_peak]).format(n=n, card=card))
         else:
