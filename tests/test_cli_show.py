@@ -88,7 +88,7 @@ def test_console_colours_red_suits_and_fitting_cards() -> None:
     view = render_game(GameSnapshot(0, 0, PlayerKey("console", "0"), "", Game.from_code("TP1-E-AAAAAAB")), "en",
                        Settings())
     coloured = console_text(view, colour=True)
-    assert "\x1b[1;32m*K♣\x1b[0m" in coloured  # fits: green, its mark kept
+    assert "\x1b[1;32mK♧\x1b[0m" in coloured and "\x1b[1;32mX♡" not in coloured  # fits: green, outlined
     assert "\x1b[31mA♦\x1b[0m" in coloured  # a red suit in red
     assert "\x1b[" not in console_text(view, colour=False)
     assert colour_tableau(" 2♣ ") == " 2♣ "  # a black card that does not fit: as it is

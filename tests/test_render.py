@@ -68,11 +68,10 @@ from bot.render.replies import (
 from bot.render.tableau import (
     CELL,
     FACE_DOWN,
-    MARK_FITS,
-    MARK_HINT,
     card_cell,
     card_label,
     card_place,
+    row_card,
     slot_column,
 )
 from bot.render.view import (
@@ -283,28 +282,31 @@ def test_messages_snapshot(locale: str) -> None:
 
 
 def test_fresh_deal_shows_the_three_peaks() -> None:
-    """Three peaks face down over the ten bottom cards, the ones that fit the waste card (Q♣) marked, a ten as 10
-    (as on its button); then the stock with its 23 cards and the waste card in brackets."""
+    """Three peaks face down over the ten bottom cards, the ones that fit the waste card (Q♣) with their suit
+    outlined, a gap between every two cards (a ten is X); then the stock with its 23 cards and the waste card in
+    brackets."""
     view = render_game(fresh(), "en", Settings())
     assert view.tableau is not None
     assert view.tableau.split("\n") == [
         "     ▒▒       ▒▒       ▒▒",
         "    ▒▒ ▒▒    ▒▒ ▒▒    ▒▒ ▒▒",
         "  ▒▒ ▒▒ ▒▒ ▒▒ ▒▒ ▒▒ ▒▒ ▒▒ ▒▒",
-        " 2♣ A♦ 6♠*K♣*K♥10♥10♠*J♠10♦ 8♠",
+        " 2♣ A♦ 6♠ K♧ K♡ X♥ X♠ J♤ X♦ 8♠",
         "      ▒▒ 23  [Q♣]",
     ]
 
 
-def test_a_ten_that_fits_shows_its_suit_outlined() -> None:
-    """A ten's two digits fill the column of its mark, so a ten that fits (or is hinted) shows its suit outlined,
-    as on the narrow board, where a ten is X (the Roman ten); the waste box writes 10 in full."""
+def test_every_card_that_fits_is_marked_alike_and_never_touches_its_neighbour() -> None:
+    """One mark for every fitting card, inside it: its suit outlined, a ten's too (``X♡``), a hinted one as any
+    other (the hint is named in the status line); a gap between every two cards, so no mark sits between two of
+    them (``5♣*Q♦``) and no ten runs into its neighbour (``9♦10♦``); the waste box writes 10 in full."""
     game = Game.from_code("TP1-E-AAAAAAB")
     game.apply(Tap(25))  # J♠: the tens fit now
     wide = render_game(snapshot(game, hint=Hint(Tap(23), True, 700)), "en", Settings())
     assert wide.tableau is not None and wide.narrow_tableau is not None
-    assert wide.tableau.split("\n")[-2:] == [" 2♣ A♦ 6♠ K♣ K♥10♡10♤   10♢ 8♠", "      ▒▒ 23  [J♠]"]
+    assert wide.tableau.split("\n")[-2:] == [" 2♣ A♦ 6♠ K♣ K♥ X♡ X♤    X♢ 8♠", "      ▒▒ 23  [J♠]"]
     assert wide.narrow_tableau.split("\n")[-2:] == ["2♣A♦6♠K♣K♥X♡X♤  X♢8♠", " ▒▒23 [J♠]"]
+    assert not any(mark in wide.tableau for mark in "*>")
     game.apply(Tap(23))
     assert (render_game(snapshot(game), "en", Settings()).tableau or "").split("\n")[-1] == "      ▒▒ 23  [10♥]"
 
@@ -319,21 +321,19 @@ def test_each_card_sits_over_the_two_cards_covering_it() -> None:
 
 
 def _row_lines(snap: GameSnapshot, locale: str = "en") -> dict[int, str]:
-    """The tableau's line of each row still holding a card (an emptied row has none)."""
-    game = snap.game
+    """The tableau's line of each row (an emptied row's blank) while a card is left, then the stock and waste."""
     tableau = render_game(snap, locale, Settings()).tableau
     assert tableau is not None
     lines = tableau.split("\n")
-    standing = [number for number, row in enumerate(ROWS) if not all(game.is_removed(s) for s in row)]
-    assert len(lines) == len(standing) + 1, "a line for each row still standing, then the stock and waste"
-    return dict(zip(standing, lines, strict=False))
+    rows = len(ROWS) if snap.game.cards_left else 0
+    assert len(lines) == rows + 1, "a line for each row, then the stock and waste"
+    return dict(enumerate(lines[:rows]))
 
 
 @pytest.mark.parametrize("position", list(POSITIONS))
 def test_every_slot_is_drawn_where_it_lies(position: str) -> None:
     snap = POSITIONS[position]()
     game = snap.game
-    hinted = snap.hint.action if snap.hint is not None else None
     for number, line in _row_lines(snap).items():
         line = line.ljust(TABLEAU_COLUMNS)
         for slot in ROWS[number]:
@@ -341,14 +341,7 @@ def test_every_slot_is_drawn_where_it_lies(position: str) -> None:
             if game.is_removed(slot):
                 assert cell == "   "
             elif game.is_face_up(slot):
-                mark = MARK_HINT if hinted == Tap(slot) else MARK_FITS if game.fits(slot) else " "
-                card = game.card_at(slot)
-                if card.rank == 10:  # its digits fill the mark's column: a mark outlines the suit instead
-                    suit = card.suit.symbol.translate(str.maketrans("♠♥♦♣", "♤♡♢♧")) if mark.strip() \
-                        else card.suit.symbol
-                    assert cell == "10" + suit, slot
-                else:
-                    assert cell == mark + card_cell(card), slot
+                assert cell == " " + row_card(game.card_at(slot), fits=game.fits(slot)), slot
             else:
                 assert cell == " " + FACE_DOWN
     tableau = render_game(snap, "en", Settings()).tableau or ""
@@ -364,22 +357,26 @@ def test_a_won_board_collapses_to_the_stock_and_waste() -> None:
     assert tableau.split("\n") == [f"      ▒▒ {snap.game.stock_left:>2}  [{card_cell(snap.game.waste)}]"]
 
 
-def test_emptied_rows_are_left_out_and_flipped_cards_show() -> None:
-    """Play the bottom row away (a best line of a deal) until a row is empty: the line goes, the cards above it
-    that turned over show, and no line is blank."""
+def test_an_emptied_row_keeps_its_line_so_the_buttons_stay_put() -> None:
+    """Play the bottom row away (a best line of a deal) until it is empty: its line stays, blank, so the board is as
+    tall as before and the buttons under it do not jump; the cards above it that turned over show."""
     code = "TP1-E-AAAAAAC"
     line = fewest_draws_win(Game.from_code(code).to_text())
     assert line is not None
     game = Game.from_code(code)
+    height = len((render_game(snapshot(game), "en", Settings()).tableau or "").split("\n"))
     for action in line:
         game.apply(action)
         if all(game.is_removed(s) for s in ROWS[3]):
             break
     assert all(game.is_removed(s) for s in ROWS[3]) and not game.is_over
+    view = render_game(snapshot(game), "en", Settings())
+    for board in (view.tableau or "", view.narrow_tableau or ""):
+        assert len(board.split("\n")) == height and board.split("\n")[3] == ""
     lines = _row_lines(snapshot(game))
-    assert 3 not in lines and all(line.strip() for line in lines.values())
     for slot in game.playable_slots():
-        assert card_cell(game.card_at(slot)) in lines[next(i for i, r in enumerate(ROWS) if slot in r)]
+        assert row_card(game.card_at(slot), fits=game.fits(slot)) in lines[
+            next(i for i, r in enumerate(ROWS) if slot in r)]
 
 
 def test_removed_cards_leave_gaps_and_flipped_cards_show() -> None:
@@ -389,13 +386,14 @@ def test_removed_cards_leave_gaps_and_flipped_cards_show() -> None:
     shown_above_bottom = [s for s in range(18) if game.is_playable(s)]
     assert shown_above_bottom
     for slot in shown_above_bottom:
-        assert card_cell(game.card_at(slot)) in lines[next(i for i, r in enumerate(ROWS) if slot in r)]
+        assert row_card(game.card_at(slot), fits=game.fits(slot)) in lines[
+            next(i for i, r in enumerate(ROWS) if slot in r)]
 
 
-def test_the_hinted_card_and_the_hinted_draw_are_marked() -> None:
+def test_only_the_hinted_draw_has_a_mark_of_its_own() -> None:
     game, _ = play("TP1-E-AAAAAAB")
     card = render_game(snapshot(game, hint=Hint(Tap(21), True, 700)), "en", Settings()).tableau or ""
-    assert ">K♣" in card and "*K♣" not in card and "*K♥" in card  # the others that fit keep their mark
+    assert " K♧ K♡" in card and ">" not in card  # the hinted card marked as every card that fits
     draw = render_game(snapshot(game, hint=Hint(Draw(), True, 700)), "en", Settings()).tableau or ""
     assert draw.split("\n")[-1].startswith("     >▒▒ 23")
 

@@ -7,7 +7,7 @@ The console prints each button as ``[key] label``, where the key is what the pla
 ``daily``, ``new`` and ``rules`` on the welcome, and for settings ``explain``, ``winnable``, ``easy``,
 ``classic``, ``auto`` or a language code. Keys never depend on what is on screen, so a key typed from memory
 always means the same. Disabled buttons and link buttons are left out. In a terminal (and without
-``NO_COLOR``) red suits are red and the marks colour the cards: green fits, blue hinted.
+``NO_COLOR``) red suits are red and a card that fits (its suit outlined) is green.
 """
 
 from __future__ import annotations
@@ -37,6 +37,7 @@ from bot.app.commands import (
 )
 from bot.app.errors import BadPayload
 from bot.render.platforms import reflow
+from bot.render.tableau import OUTLINED
 from bot.render.view import Button, ButtonStyle, View, display_width, strip_variation
 from core.cards import Card
 from core.game import Draw, Tap, Undo
@@ -105,21 +106,18 @@ def console_rows(view: View) -> tuple[tuple[tuple[str, Button], ...], ...]:
 _RESET = "\x1b[0m"
 _RED = "\x1b[31m"
 _COLOURS = {ButtonStyle.SUCCESS: "\x1b[1;32m", ButtonStyle.PRIMARY: "\x1b[1;36m", ButtonStyle.DANGER: "\x1b[1;31m"}
-_MARK_COLOURS = {"*": _COLOURS[ButtonStyle.SUCCESS], ">": _COLOURS[ButtonStyle.PRIMARY]}
-_CELL = re.compile(r"([*> .\[])([A2-9TJQK])([♠♥♦♣])")
+_FITTING_SUITS = frozenset(OUTLINED.values())
+_CELL = re.compile(r"(?:10|[A2-9XJQK])[♠♥♦♣♤♡♢♧]")
 
 
 def colour_tableau(tableau: str) -> str:
-    """The tableau with ANSI colours: red suits red, a fitting card green and the hinted one blue (their marks
-    stay, so the board reads the same without colour)."""
+    """The tableau with ANSI colours: red suits red, a fitting card green (its suit stays outlined, so the board
+    reads the same without colour)."""
 
     def paint(match: re.Match[str]) -> str:
-        mark, rank, suit = match.groups()
-        colour = _MARK_COLOURS.get(mark)
-        red = suit in "♥♦"
-        if colour:
-            return f"{colour}{mark}{rank}{suit}{_RESET}"
-        return f"{mark}{_RED}{rank}{suit}{_RESET}" if red else match.group(0)
+        card = match.group(0)
+        colour = _COLOURS[ButtonStyle.SUCCESS] if card[-1] in _FITTING_SUITS else _RED if card[-1] in "♥♦" else None
+        return f"{colour}{card}{_RESET}" if colour else card
 
     return _CELL.sub(paint, tableau)
 
