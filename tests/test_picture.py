@@ -4,6 +4,7 @@ only in face-down or undrawn cards give the same bytes); its size; its alt text;
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import Iterator
 
@@ -14,6 +15,7 @@ from bot.app.model import BoardStyle, GameSnapshot, PlayerKey, Settings
 from bot.i18n import SUPPORTED_LOCALES
 from bot.render.game import render_game
 from bot.render.picture import (
+    BANNER,
     CARD_H,
     CARD_W,
     FELT,
@@ -26,9 +28,11 @@ from bot.render.picture import (
     WIDTH,
     Tile,
     back_tile,
+    banner_tile,
     compose,
     draw_table,
     face_tile,
+    fanned,
     png_size,
     slot_box,
     stock_tile,
@@ -37,8 +41,9 @@ from bot.render.table import seen_table, table_alt
 from bot.render.view import ButtonStyle, SlotState, Table
 from core.cards import FULL_DECK, Card
 from core.deal import Deal, GameCode, Rules
-from core.game import Draw, Game, Tap
+from core.game import Draw, Game, Status, Tap
 from core.layout import ROWS, SLOT_COUNT
+from core.solver import solve
 from tests.app_helpers import set_settings
 
 ALICE = PlayerKey("telegram", "1")
@@ -88,8 +93,24 @@ def felt_index() -> int:
     return PALETTE.index(FELT)
 
 
+def check_won(table: Table) -> None:
+    """A won table: every card played, in order, at its place in the fan (the last of each row whole), and the
+    banner with the score."""
+    board = compose(table)
+    assert table.score is not None and board.size == (WIDTH, HEIGHT)
+    places = fanned(table.played)
+    for index, (card, at) in enumerate(zip(table.played, places, strict=True)):
+        over = [place for place in places[index + 1:] if overlaps(place, at)]
+        assert shows(board, at, face_tile(card, None, table.four_colour), over), f"{index}: {card}"
+    banner = board.crop(BANNER)
+    assert banner.tobytes() == banner_tile(table.score).tobytes()
+
+
 def check_board(table: Table) -> None:
     four_colour = table.four_colour
+    if table.played:
+        check_won(table)
+        return
     board = compose(table)
     assert board.size == (WIDTH, HEIGHT)
     order = [slot for row in ROWS for slot in row]
@@ -170,6 +191,33 @@ def test_the_picture_reveals_nothing_hidden() -> None:
             assert table_alt(seen_table(other, hinted), "en") == alt
             checked += 1
     assert checked > 300
+
+
+def won_game(code: str = "TP1-E-AAAAAAC") -> Game:
+    game = Game.from_code(code)
+    line = solve(game, best=True).line
+    assert line is not None
+    for action in line:
+        game.push(action)
+    assert game.status is Status.WON and game.stock_left > 0
+    return game
+
+
+def test_a_won_table_shows_the_cards_played_and_the_score_and_nothing_hidden() -> None:
+    """No empty felt when the game is won: every card played, fanned in the order played, over a banner with the
+    score; the cards still in the stock change nothing (they were never seen), in either deck."""
+    game = won_game()
+    table = seen_table(game)
+    assert table.played == tuple(game.pile) and len(table.played) == 1 + 28 + game.drawn
+    assert table.score == game.score and seen_table(Game.from_code("TP1-E-AAAAAAC")).played == ()
+    check_won(table)
+    check_won(seen_table(game, four_colour=True))
+    assert compose(table).tobytes() != compose(dataclasses.replace(table, played=(), score=None)).tobytes()
+    assert banner_tile(game.score).tobytes() != banner_tile(game.score - 1).tobytes()  # the score is drawn
+    rng = random.Random(5)
+    for _ in range(3):
+        assert draw_table(seen_table(hidden_shuffled(game, rng))) == draw_table(table)
+    assert len(draw_table(table)) < MAX_BYTES
 
 
 def test_a_board_is_phone_sized_and_small() -> None:

@@ -4,9 +4,13 @@ Sized for a phone: :data:`WIDTH` (720) pixels wide, a 360-pixel screen at double
 :data:`HEIGHT` high. The three peaks are drawn as the cards lie, each row half a card step to the right of the row
 below and overlapping it by half a card's height; the stock (a back with its count, or an empty place) and the
 waste card sit on a row of their own below. Face-up cards show a large rank (``10`` for a ten) and their suit drawn
-as a shape (polygons and circles, so no glyph can be missing), red or black, or in the four-colour deck clubs green
+as a shape (polygons and circles, so no glyph can be missing), red or black, or in the four-colour deck clubs orange
 and diamonds blue. A face-down card is one back, the same for every card; a removed card leaves the felt. A card
 that fits the waste card is outlined thick green and the hinted move thick blue: the button's colours.
+
+A won game's table is no empty felt: the cards the player played, fanned out in the order they went onto the waste
+(every one of them seen; the cards left in the stock stay unseen), over a gold banner with the three peaks and the
+final score. No words, so it reads the same in every language (the caption says "You won").
 
 Every card image (each face with each mark, the back, the stock with each count) is drawn once, anti-aliased at
 four times the size, reduced to one fixed palette and cached (:func:`face_tile`, :func:`back_tile`,
@@ -77,22 +81,24 @@ FACE = _hex("#FFFFFF")
 EDGE = _hex("#9E9E9E")
 RED = _hex("#D32F2F")
 BLACK = _hex("#212121")
-GREEN = _hex("#2E7D32")  # four-colour deck: clubs
+#: four-colour deck: clubs, orange (a green would melt into the felt and the green "fits" outline)
+ORANGE = _hex("#E65100")
 BLUE = _hex("#1565C0")  # four-colour deck: diamonds
 BACK = _hex("#A3303A")
 BACK_LINE = _hex("#C25660")
 FITS = _hex("#00C853")
 HINT = _hex("#2962FF")
 PILL = _hex("#1B1B1B")
+GOLD = _hex("#FFC107")  # the won table's banner
 EMPTY = _hex("#2A5440")
 EMPTY_LINE = _hex("#5D8C73")
 
 #: Colour pairs that meet at an anti-aliased edge: the palette holds the steps between each pair.
 _EDGES: tuple[tuple[Colour, Colour], ...] = (
-    (FACE, RED), (FACE, BLACK), (FACE, GREEN), (FACE, BLUE), (FACE, EDGE), (FACE, FITS), (FACE, HINT),
+    (FACE, RED), (FACE, BLACK), (FACE, ORANGE), (FACE, BLUE), (FACE, EDGE), (FACE, FITS), (FACE, HINT),
     (FELT, FACE), (FELT, EDGE), (FELT, BACK), (FELT, FITS), (FELT, HINT), (FELT, EMPTY), (FELT, EMPTY_LINE),
     (EMPTY, EMPTY_LINE), (BACK, FACE), (BACK, BACK_LINE), (BACK, PILL), (PILL, FACE), (BACK, HINT),
-    (EDGE, FITS), (EDGE, HINT), (FACE, PILL), (EMPTY, HINT),
+    (EDGE, FITS), (EDGE, HINT), (FACE, PILL), (EMPTY, HINT), (FELT, GOLD), (GOLD, BLACK),
 )
 _STEPS = 8
 
@@ -121,7 +127,7 @@ def _palette_image() -> Image.Image:
 
 def suit_colour(suit: Suit, four_colour: bool = False) -> Colour:
     if four_colour and suit is Suit.CLUBS:
-        return GREEN
+        return ORANGE
     if four_colour and suit is Suit.DIAMONDS:
         return BLUE
     return RED if suit.is_red else BLACK
@@ -315,10 +321,55 @@ def tiles(table: Table) -> Iterator[tuple[tuple[int, int], Tile]]:
     yield (WASTE_X, PILE_Y), face_tile(table.waste, None, four_colour)
 
 
+#: The won table: two fanned rows of the cards played, and the banner where the stock and the waste were.
+FAN_TOPS = (TOP + 18, TOP + 18 + CARD_H + 20)
+BANNER = (MARGIN, PILE_Y, WIDTH - MARGIN, PILE_Y + CARD_H)
+SCORE_SIZE = 64
+
+
+def fanned(played: Sequence[Card]) -> list[tuple[int, int]]:
+    """Where each card played goes on the won table: the first half fanned left to right on the upper row, the rest
+    on the lower, each card over the one before it."""
+    half = (len(played) + 1) // 2
+    places = []
+    for index in range(len(played)):
+        row, column = divmod(index, half)
+        count = half if row == 0 else len(played) - half
+        step = (WIDTH - 2 * MARGIN - CARD_W) / max(count - 1, 1)
+        places.append((MARGIN + round(column * step), FAN_TOPS[row]))
+    return places
+
+
+@functools.cache
+def banner_tile(score: int) -> Image.Image:
+    """The won table's gold banner: the three peaks, cleared, and the final score."""
+    s = _SCALE
+    left, top, right, bottom = BANNER
+    w, h = right - left, bottom - top
+    image = Image.new("RGB", (w * s, h * s), FELT)
+    draw = ImageDraw.Draw(image)
+    draw.rounded_rectangle((0, 0, w * s - 1, h * s - 1), 14 * s, fill=GOLD)
+    peak_w, peak_h, base = 58, 50, h / 2 + 25
+    for number in range(3):
+        x = 24 + number * (peak_w - 8)
+        draw.polygon([(x * s, base * s), ((x + peak_w / 2) * s, (base - peak_h) * s), ((x + peak_w) * s, base * s)],
+                     fill=FELT)
+    _draw_text(draw, str(score), w / 2 + 40, (h - SCORE_SIZE * 0.7) / 2, SCORE_SIZE, BLACK, bold=1)
+    small = image.resize((w, h), Image.Resampling.LANCZOS)
+    return small.quantize(palette=_palette_image(), dither=Image.Dither.NONE)
+
+
 def compose(table: Table) -> Image.Image:
-    """The board as a palette image: the felt, then the cached tiles pasted in order."""
+    """The board as a palette image: the felt, then the cached tiles pasted in order; a won game's table instead
+    shows the cards played and the banner."""
     board = Image.new("P", (WIDTH, HEIGHT), 0)
     board.putpalette(_palette_image().getpalette() or [])
+    if table.played and table.score is not None:
+        for card, place in zip(table.played, fanned(table.played), strict=True):
+            tile = face_tile(card, None, table.four_colour)
+            board.paste(tile.image, place, tile.mask)
+        board.paste(banner_tile(table.score), BANNER[:2])
+        return board
     for (x, y), tile in tiles(table):
         board.paste(tile.image, (x, y), tile.mask)
     return board

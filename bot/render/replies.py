@@ -279,7 +279,7 @@ def render_settings(settings: Settings, locale: str, *, pictures: bool = True) -
             board=tr.pgettext("setting", "picture") if picture
             # TRANSLATORS: the board setting's state: shown as monospace text
             else tr.pgettext("setting", "text")),
-        # TRANSLATORS: the picture's cards with clubs green and diamonds blue, for colour-blind players
+        # TRANSLATORS: the picture's cards with clubs orange and diamonds blue, for colour-blind players
         tr.gettext("Four-colour deck: {state}").format(state=tr.pgettext("setting", "on") if four
                                                        else tr.pgettext("setting", "off")),
         # TRANSLATORS: the setting: the language the bot answers in

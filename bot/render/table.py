@@ -16,7 +16,7 @@ from __future__ import annotations
 from bot.i18n import translator
 from bot.render.tableau import narrow_slot_column
 from bot.render.view import ButtonStyle, SeenSlot, SlotState, Table, strip_variation
-from core.game import Draw, Game, Tap
+from core.game import Draw, Game, Status, Tap
 from core.layout import SLOT_COUNT
 
 
@@ -32,8 +32,9 @@ def seen_table(game: Game, hinted: object = None, *, four_colour: bool = False) 
         else:
             mark = ButtonStyle.PRIMARY if hinted == Tap(slot) else ButtonStyle.SUCCESS if game.fits(slot) else None
             slots.append(SeenSlot(SlotState.UP, game.card_at(slot), mark))
+    won = game.status is Status.WON
     return Table(tuple(slots), game.stock_left, game.waste, isinstance(hinted, Draw) and game.stock_left > 0,
-                 four_colour)
+                 four_colour, played=tuple(game.pile) if won else (), score=game.score if won else None)
 
 
 def table_alt(table: Table, locale: str) -> str:

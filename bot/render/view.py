@@ -73,14 +73,18 @@ class SeenSlot:
 @dataclass(frozen=True)
 class Table:
     """The 28 slots (0-2 the tops, ..., 18-27 the bottom row), the stock's count, the waste card, whether the
-    hinted move is a draw, and the deck's colours."""
+    hinted move is a draw, and the deck's colours; for a won game also the cards played and the score."""
 
     slots: tuple[SeenSlot, ...]
     stock_left: int
     waste: Card
     draw_hinted: bool = False
-    #: how the player has it drawn: the four-colour deck (clubs green, diamonds blue)
+    #: how the player has it drawn: the four-colour deck (clubs orange, diamonds blue)
     four_colour: bool = False
+    #: a won game's cards as they went onto the waste, oldest first (all of them seen); () while it is played
+    played: tuple[Card, ...] = ()
+    #: a won game's final score
+    score: int | None = None
 
 
 @dataclass(frozen=True)
