@@ -237,6 +237,15 @@ async def command(api: FakeBotAPI, user: FakeUser, chat: FakeChat, text: str) ->
     return replies[0]
 
 
+async def typed_move(api: FakeBotAPI, user: FakeUser, chat: FakeChat, text: str) -> tuple[list[StoredMessage], bool]:
+    """Send a card by name; the bot's replies to it and whether the typed message is gone, once handled."""
+    handle = api.send_text(user, chat, text)
+    await api.wait_until(lambda: handle.update_id in HANDLED, what=f"the bot to handle {text!r}")
+    sent = handle.update["message"]["message_id"]
+    gone = sent not in [m.message_id for m in api.messages(chat)]
+    return [m for m in api.bot_messages(chat) if m.message_id > sent], gone
+
+
 def assert_all_answered(api: FakeBotAPI) -> None:
     assert api.unanswered_callbacks() == []
 
@@ -684,15 +693,13 @@ async def test_play_a_card_by_name_and_the_other_commands(api: FakeBotAPI, servi
     game_id, _ = game_of(message)
     game = Game.from_code(CODE)
     slot = fitting(game)
-    played = await command(api, alice, chat, f"/play {game.card_at(slot).symbol()}")
-    outcome = game.push(Tap(slot))
-    # issue 15: the live board is edited in place, and the command gets a short acknowledgement
+    replies, gone = await typed_move(api, alice, chat, f"/play {game.card_at(slot).symbol()}")
+    game.push(Tap(slot))
+    # issue 44: the live board is edited in place and the typed move deleted (a bot may, in a private chat), with
+    # no acknowledgement: nothing scrolls the board away, it stays the chat's last message
     board = api.message(chat, message.message_id)
     assert_shows(board, expected_view(game, game_id, 1))
-    snapshot = await service.games.current_game(PlayerKey("telegram", str(alice.id)))
-    assert snapshot is not None
-    assert played.text == play_ack(dataclasses.replace(snapshot, outcome=outcome), "en")
-    assert played.text.startswith("You played ") and played.keyboard == []
+    assert replies == [] and gone and api.messages(chat)[-1].message_id == message.message_id
 
     hidden = game.card_at(0)  # a top card, face down: not something the player can name to play
     refused = await command(api, alice, chat, f"/play {hidden}")
@@ -899,6 +906,29 @@ async def test_double_taps_act_once(api: FakeBotAPI, service: App) -> None:
     assert_all_answered(api)
 
 
+async def test_a_typed_move_in_a_group_is_deleted_only_where_the_bot_is_an_admin(
+        api: FakeBotAPI, service: App) -> None:
+    """A bot may delete others' messages in a group only as an admin: elsewhere the typed move stays, answered with
+    the one-line acknowledgement; as an admin it goes, and nothing is added under the board."""
+    alice = api.user("Alice")
+    group = api.group("Cards night", members=[alice])
+    board = await command(api, alice, group, f"{NEW}@{api.bot_username} {CODE}")
+    game_id, _ = game_of(board)
+    game = Game.from_code(CODE)
+    slot = fitting(game)
+    replies, gone = await typed_move(api, alice, group, f"/play {game.card_at(slot).symbol()}")
+    outcome = game.push(Tap(slot))
+    snapshot = await service.games.current_game(PlayerKey("telegram", str(alice.id)))
+    assert snapshot is not None and not gone
+    assert [m.text for m in replies] == [play_ack(dataclasses.replace(snapshot, outcome=outcome), "en")]
+    api.set_member_status(group, None, "administrator")
+    slot = fitting(game)
+    replies, gone = await typed_move(api, alice, group, f"/play {game.card_at(slot).symbol()}")
+    game.push(Tap(slot))
+    assert replies == [] and gone
+    assert_shows(api.message(group, board.message_id), expected_view(game, game_id, 2, owner="Alice"))
+
+
 async def test_a_rank_alone_and_words_in_a_private_chat(api: FakeBotAPI, service: App) -> None:
     """/play K plays the only free King (several: a message listing them); in a private chat a card's name
     without a command plays it, and other words get a one-line pointer to /help."""
@@ -907,8 +937,7 @@ async def test_a_rank_alone_and_words_in_a_private_chat(api: FakeBotAPI, service
     message = await command(api, alice, chat, f"{NEW} {CODE}")  # free: 2♣ A♦ 6♠ K♣ K♥ 10♥ 10♠ J♠ 10♦ 8♠, on Q♣
     kings = await command(api, alice, chat, "/play k")
     assert kings.text == ("More than one free card has that rank: K♣\ufe0e, K♥\ufe0f. Add the suit, such as kc")
-    jack = await command(api, alice, chat, "/play J")
-    assert jack.text.startswith("You played J♠")
+    assert await typed_move(api, alice, chat, "/play J") == ([], True)  # played: the board says so
     assert "Score: 499 · Moves: 1" in api.message(chat, message.message_id).text
     eight = await command(api, alice, chat, "8")  # no command: the card's name alone, the only free 8
     assert eight.text.startswith("8♠") and "was not played" in eight.text  # 8♠ does not fit J♠

@@ -2689,6 +2689,11 @@ class FakeBotAPI:
         message = self._messages[chat.id].get(self._message_id(params))
         if message is None or message.deleted:
             raise _bad("message to delete not found")
+        # the Bot API: a bot deletes its own messages, anything in a private chat, others' in a group only as an
+        # admin (the fake's admins may delete messages)
+        theirs = message.sender.get("id") != self.bot_id
+        if theirs and chat.is_group and self._members[chat.id].get(self.bot_id) not in ("administrator", "creator"):
+            raise _bad("message can't be deleted")
         message.deleted = True
         return True
 

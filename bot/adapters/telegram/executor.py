@@ -13,6 +13,9 @@ reported back (:class:`~bot.app.effects.BoardAt`: the message that now shows a g
   started it) the tap opens that chat with the link ``t.me/<bot>?start=review-<game>``, which shows it there;
 - a post is a message of its own in the chat: the shared result, with the challenge link ``t.me/<bot>?start=<code>``;
   a reply answers the command for the chat to see (the leaderboard, a subscription);
+- a card played by name (``/play 7h``, ``7h``) redraws the live board where it is, and the typed message is then
+  deleted where the bot may (any in a private chat; in a group only as an admin allowed to), so the board is not
+  scrolled away; where it may not, the short acknowledgement answers it (a refused card always gets its reason);
 - a board redrawn where it is: a text board cannot become a picture (nor the other way round), so after a change
   of board style it is sent anew, and the old one loses its buttons.
 
@@ -56,6 +59,7 @@ from bot.app.effects import (
     GameSnapshot,
     HelpOf,
     Note,
+    PlayAck,
     Post,
     Problem,
     Question,
@@ -100,6 +104,7 @@ class TelegramExecutor:
         """Carry out ``effects`` in order; a tap is answered (with the toast an effect gave, if any) by the end.
         Returns where boards now are."""
         notice: str | None = None
+        typed_move: PlayAck | None = None
         try:
             for effect in effects:
                 match effect:
@@ -111,6 +116,8 @@ class TelegramExecutor:
                                                self.edit_tapped(view, snapshot))
                     case RedrawBoard(snapshot):
                         await self.redraw(snapshot)
+                    case Answer(PlayAck(snapshot) as ack) if self.query is None and _played(snapshot):
+                        typed_move = ack  # the board, redrawn after this, shows it: the typed message goes then
                     case Answer(ReviewOf() as review) if self.in_group():
                         notice = await self.review_in_private(review)
                     case Answer(content) | Reply(content):
@@ -126,6 +133,8 @@ class TelegramExecutor:
                         await self.post(self.draw(shown))
                     case EditMessage(shown):
                         await self.toast_first(None, self.edit_tapped(self.draw(shown), None))
+            if typed_move is not None and not await self.delete_typed():
+                await self.tg.reply_text(self.need_anchor(), self.line(typed_move))
         except BadPayload as error:  # the tapped message is too old for Telegram to hand over
             notice = self.line(Problem(error, Settings()))
         await self.answer(notice)
@@ -162,6 +171,15 @@ class TelegramExecutor:
         if self.anchor is None:
             raise BadPayload("the tapped message is no longer accessible")
         return self.anchor
+
+    async def delete_typed(self) -> bool:
+        """Delete the command's message where the Bot API lets a bot: any incoming message in a private chat, in a
+        group only as an admin allowed to delete (tried: a refusal costs one call and changes nothing)."""
+        try:
+            return await self.need_anchor().delete()
+        except TelegramError as error:
+            log.info("could not delete a typed move: %s", error.message)
+            return False
 
     def in_group(self) -> bool:
         """Whether the command or the tap came from a group."""
@@ -286,3 +304,8 @@ class TelegramExecutor:
         self._reports.append(BoardAt(snapshot.game_id, message_ref(sent)))
         if where is not None:
             await self.take_buttons_off(where, snapshot.game_id)
+
+
+def _played(snapshot: GameSnapshot) -> bool:
+    """Whether the card a player named was played (its outcome applied, not refused)."""
+    return snapshot.outcome is not None and snapshot.outcome.ok
