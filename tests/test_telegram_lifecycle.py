@@ -70,6 +70,7 @@ from tests.test_telegram_e2e import (  # noqa: F401 - the fixtures are used by n
     service,
     tap,
     text_boards,
+    typed_move,
 )
 
 pytestmark = pytest.mark.timeout(60)
@@ -474,7 +475,7 @@ async def test_play_by_name_edits_the_live_board_where_it_is(api: FakeBotAPI, se
     game_id, _ = game_of(board)
     private = api.private_chat(alice)
     ack = await command(api, alice, private, f"/play {Game.from_code(CODE).card_at(21)}")
-    assert ack.text.startswith("You played")
+    assert ack.text.startswith("You played")  # the board is in the group: here only this line says it
     game = Game.from_code(CODE)
     game.push(Tap(21))
     assert_shows(api.message(group, board.message_id), expected_view(game, game_id, 1, owner="Alice"))
@@ -549,7 +550,7 @@ async def test_the_board_played_on_is_the_one_play_by_name_edits(api: FakeBotAPI
     # K♣ tapped on the first message still plays (a card from an older board of the same game)
     _, first = await tap(api, alice, chat, first, data_for(first, Tap(21)))
     assert (await current(service, alice)).board == BoardRef(str(chat.id), str(first.message_id))
-    await command(api, alice, chat, "/play ad")
+    assert await typed_move(api, alice, chat, "/play ad") == ([], True)
     game = after(CODE, Tap(21), Tap(19))
     assert_shows(api.message(chat, first.message_id), expected_view(game, game_id, 2))
     assert api.message(chat, resumed.message_id).edit_count == 0

@@ -13,9 +13,10 @@ reported back (:class:`~bot.app.effects.BoardAt`: the message that now shows a g
   started it) the tap opens that chat with the link ``t.me/<bot>?start=review-<game>``, which shows it there;
 - a post is a message of its own in the chat: the shared result, with the challenge link ``t.me/<bot>?start=<code>``;
   a reply answers the command for the chat to see (the leaderboard, a subscription);
-- a card played by name (``/play 7h``, ``7h``) redraws the live board where it is, and the typed message is then
-  deleted where the bot may (any in a private chat; in a group only as an admin allowed to), so the board is not
-  scrolled away; where it may not, the short acknowledgement answers it (a refused card always gets its reason);
+- a card played by name (``/play 7h``, ``7h``) redraws the live board where it is; when that board is in the same
+  chat, the typed message is then deleted where the bot may (any in a private chat; in a group only as an admin),
+  so the board is not scrolled away; otherwise the short acknowledgement answers it (a refused card always gets
+  its reason);
 - a board redrawn where it is: a text board cannot become a picture (nor the other way round), so after a change
   of board style it is sent anew, and the old one loses its buttons.
 
@@ -116,7 +117,7 @@ class TelegramExecutor:
                                                self.edit_tapped(view, snapshot))
                     case RedrawBoard(snapshot):
                         await self.redraw(snapshot)
-                    case Answer(PlayAck(snapshot) as ack) if self.query is None and _played(snapshot):
+                    case Answer(PlayAck(snapshot) as ack) if self.query is None and self.board_here(snapshot):
                         typed_move = ack  # the board, redrawn after this, shows it: the typed message goes then
                     case Answer(ReviewOf() as review) if self.in_group():
                         notice = await self.review_in_private(review)
@@ -171,6 +172,12 @@ class TelegramExecutor:
         if self.anchor is None:
             raise BadPayload("the tapped message is no longer accessible")
         return self.anchor
+
+    def board_here(self, snapshot: GameSnapshot) -> bool:
+        """Whether the card named was played on a board the player sees in this chat (the live board here, or
+        none, so one is sent here): then the board says what happened."""
+        played = snapshot.outcome is not None and snapshot.outcome.ok
+        return played and (snapshot.board is None or snapshot.board.chat_id == str(self.need_anchor().chat_id))
 
     async def delete_typed(self) -> bool:
         """Delete the command's message where the Bot API lets a bot: any incoming message in a private chat, in a
@@ -304,8 +311,3 @@ class TelegramExecutor:
         self._reports.append(BoardAt(snapshot.game_id, message_ref(sent)))
         if where is not None:
             await self.take_buttons_off(where, snapshot.game_id)
-
-
-def _played(snapshot: GameSnapshot) -> bool:
-    """Whether the card a player named was played (its outcome applied, not refused)."""
-    return snapshot.outcome is not None and snapshot.outcome.ok
