@@ -247,6 +247,22 @@ class Game:
         """The removals and draws that stand (undone ones excluded), oldest first."""
         return [entry.action for entry in self._history]
 
+    @property
+    def chain(self) -> int:
+        """The live chain: the cards removed in a row since the last draw, of the moves that stand (an undone
+        removal leaves it).
+
+        >>> game = Game.from_code("TP1-E-AAAAAAB")
+        >>> [game.apply(action).ok and game.chain for action in (Tap(21), Tap(19), Tap(18), Draw())]
+        [1, 2, 3, 0]
+        """
+        run = 0
+        for entry in reversed(self._history):
+            if not isinstance(entry.action, Tap):
+                break
+            run += 1
+        return run
+
     def move_numbers(self) -> list[int]:
         """The number of each standing action as the move counter gave it, undone moves counted, as
         :meth:`actions` orders them: the move the player saw as "Moves: 31" is 31 here, whatever was undone.

@@ -92,9 +92,9 @@ async def test_the_board_setting_switches_the_live_board_to_text_and_back(
         board = await t.new_game()
         board, _ = await click(t.env, t.alice, board, button(board, command="d"))
         panel, _ = await slash(t.env, t.alice, t.channel, "tripeaks settings")
-        assert "Board: picture" in text_of(panel)
+        assert button(panel, label="✓ Picture")
         panel, sent = await click(t.env, t.alice, panel, button(panel, label="Text"))
-        assert sent.type == UPDATE_MESSAGE and "Board: text" in text_of(panel)
+        assert sent.type == UPDATE_MESSAGE and button(panel, label="✓ Text")
         settings = await game_service.players.get_settings(PlayerKey("discord", str(t.alice.id)))
         assert settings.board is BoardStyle.TEXT
         live = t.message(board.id)  # the live board, edited in place: the code block, no picture
@@ -102,7 +102,7 @@ async def test_the_board_setting_switches_the_live_board_to_text_and_back(
 
         panel, _ = await click(t.env, t.alice, panel, button(panel, label="Picture"))
         panel, _ = await click(t.env, t.alice, panel, button(panel, label="Four colours: off"))
-        assert "Four-colour deck: on" in text_of(panel)
+        assert button(panel, label="✓ Four colours: on")
         live = t.message(board.id)
         game = Game.from_code(CODE)
         game.push(DRAW)

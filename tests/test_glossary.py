@@ -34,15 +34,14 @@ TERM_MESSAGES: dict[str, list[tuple[str | None, str]]] = {
     "leaderboard": [(None, "Daily leaderboard")],
     "subscribe": [("command", "subscribe"),
                   (None, "Subscribed: the daily deal will be posted here every day at {time} UTC")],
-    "explanations setting": [(None, "Explain refused moves: {state}"), ("button", "Explanations: on")],
+    "explanations setting": [("button", "Explanations: on"), ("button", "Explanations: off")],
     "winnable": [(None, "No winnable deal was found in time; please try again")],
-    "board": [(None, "On the board: ▒▒ is a face-down card, * marks a card that fits the waste card (a ten that "
-                     "fits shows its suit outlined: 10♡), > the hinted move. The last line is the stock with the "
-                     "number of cards left, then the waste card in brackets."),
+    "board": [(None, "On the board: ▒▒ is a face-down card, a card that fits the waste card has its suit outlined "
+                     "(K♧), X is a ten, and > before the stock is a hint to draw. The last line is the stock with "
+                     "the number of cards left, then the waste card in brackets."),
               (None, "That board is from an older game; your current game, {code}, has its own board"),
               (None, "That board is from an older game; your current game, the daily deal of {date}, has its own "
                      "board"),
-              (None, "Board: {board}"),
               (None, "Language, rules for new games, explanations, board (picture or text), four-colour deck")],
 }
 TERMS = list(TERM_MESSAGES)

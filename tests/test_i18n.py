@@ -528,8 +528,7 @@ def test_each_platform_speaks_of_its_own_places() -> None:
 #: sentence completed by another): besides every message with a context (``button``, ``setting``, ``command``...),
 #: each of these has a translator comment in the template saying where it shows and what it names.
 CONTEXT_DEPENDENT = [
-    "(default: on for Classic)", "Explain refused moves: {state}", "Only winnable deals: {state}",
-    "Language: {language}", "automatic ({language})", "Settings", "Easy", "Classic", "{name}'s game",
+    "Settings", "Easy", "Classic", "{name}'s game",
     "{name}'s result", "Daily deal", "Daily leaderboard", "practice, unranked", "Custom deal", "Score: {score}", "Moves undone: {n}",
     "Review: {code}", "Final score: {score}", "Final score: {score} · par {par}", "par {score}", "with hints",
     "Par for this deal: {score}", "Play this deal: {replay}",

@@ -177,10 +177,12 @@ async def test_the_board_setting_switches_to_text_and_back_with_a_new_board(
     game_id, _ = game_of(board)
     _, board = await tap(api, alice, chat, board, data_for(board, DRAW))
     settings = await command(api, alice, chat, "/settings")
-    assert "Board: picture" in settings.text and "Four-colour deck: off" in settings.text
+    assert ("✓ Picture", "tp:set:board:picture") in settings.buttons
+    assert ("Four colours: off", "tp:set:four:on") in settings.buttons
 
     _, settings = await tap(api, alice, chat, settings, "tp:set:board:text")
-    assert (await service.players.get_settings(player)).board is BoardStyle.TEXT and "Board: text" in settings.text
+    assert (await service.players.get_settings(player)).board is BoardStyle.TEXT
+    assert ("✓ Text", "tp:set:board:text") in settings.buttons
     text_board = api.last_message(chat)
     assert text_board.message_id > settings.message_id and not text_board.is_photo  # a new board, as text
     assert text_board.entity_texts("pre") and game_of(text_board) == (game_id, 1)

@@ -13,7 +13,6 @@
 from __future__ import annotations
 
 import dataclasses
-import re
 from collections.abc import Sequence
 
 from babel.dates import format_date
@@ -124,41 +123,8 @@ def pack_line(groups: Sequence[str], width: int = HEADER_COLUMNS, separator: str
     return "\n".join(lines)
 
 
-#: Where a line may break: after a space (not one before a French colon), after a Japanese full-width colon or
-#: comma, before a full-width bracket.
-_BREAKS = re.compile("(?<= )(?![:;!?])|(?<=[：、])|(?=（)")
-
-
-def wrap_words(line: str, width: int, indent: str = "  ") -> list[str]:
-    """``line`` on lines of at most ``width`` display columns, broken only where a reader breaks it (between words,
-    after a Japanese "：" or before its "（"), never inside a word as a narrow screen would; a line that fits stays
-    whole, a label and its value ("Rules for new games: Easy") break at the colon first, and the lines after the
-    first are indented by ``indent``, so they read as part of the one above.
-
-    >>> wrap_words("Rules for new games: Easy", 25)
-    ['Rules for new games: Easy']
-    >>> wrap_words("Объяснять отклонённые ходы: выключено", 25)
-    ['Объяснять отклонённые', '  ходы: выключено']
-    >>> wrap_words("Язык: автоматически (Русский)", 25)
-    ['Язык:', '  автоматически (Русский)']
-    >>> wrap_words("新しいゲームのルール：イージー", 25)
-    ['新しいゲームのルール：', '  イージー']
-    """
-    if display_width(line) <= width:
-        return [line]
-    colon = re.search(": |：", line)
-    if colon is not None:
-        head, tail = line[:colon.start() + 1], line[colon.end():]
-        if display_width(head) <= width and display_width(indent + tail) <= width:
-            return [head, indent + tail]
-    lines = [""]
-    for word in (piece for piece in _BREAKS.split(line) if piece):
-        room = width if len(lines) == 1 else width - display_width(indent)
-        if not lines[-1] or display_width((lines[-1] + word).rstrip()) <= room:
-            lines[-1] += word
-        else:
-            lines.append(word)
-    return [lines[0].rstrip(), *(indent + more.rstrip() for more in lines[1:])]
+#: The live chain shows in the header from this many cards removed in a row: one card is no chain yet.
+CHAIN_SHOWN = 2
 
 
 def _header(snapshot: GameSnapshot, tr: Translator, *, owner_label: bool) -> str:
@@ -183,19 +149,30 @@ def _header(snapshot: GameSnapshot, tr: Translator, *, owner_label: bool) -> str
     rules = tr.gettext(RULE_NAMES[game.rules])
     # a daily deal's code while its day runs: its day above names it (the code would deal every card)
     groups.append(rules if snapshot.code_hidden else " · ".join((deal_name(snapshot, tr), rules)))
+    if snapshot.daily is not None and not game.is_over:
+        # TRANSLATORS: in the header of the player's one ranked game of the daily deal (after "Daily deal", its
+        # date and the rules), which is why its board has no Undo button. A line of its own on a phone: at most
+        # 30 columns
+        groups.append(tr.gettext("ranked attempt: no undo"))
     if snapshot.dealt_winnable:
         # TRANSLATORS: in the header: this deal was dealt as one the solver proved winnable (short)
         groups.append(tr.pgettext("header", "winnable"))
     # TRANSLATORS: in the game's header: the score so far, then the number of moves (draws and removals)
     groups.append(" · ".join((tr.gettext("Score: {score}").format(score=game.score),
                               tr.gettext("Moves: {moves}").format(moves=game.moves))))
+    if game.chain >= CHAIN_SHOWN and not game.is_over:
+        # TRANSLATORS: in the game's header while it is played: the cards removed in a row since the last draw,
+        # the word of "Longest chain" in the review (a label and a count, {n} from 2 up to 28; short)
+        groups.append(tr.gettext("Chain: {n}").format(n=game.chain))
     if snapshot.undos_used or snapshot.hints_used or snapshot.daily is not None:
         # TRANSLATORS: in the game's header: how many moves the player took back with Undo ({n} is often 1 or 0:
         # a label and a count, which fits every number)
-        counters = (tr.gettext("Moves undone: {n}").format(n=snapshot.undos_used),
+        counters: tuple[str, ...] = (tr.gettext("Moves undone: {n}").format(n=snapshot.undos_used),
                     # TRANSLATORS: in the game's header: how many hints the player asked for ({n} is often 1 or 0:
                     # a label and a count, which fits every number)
                     tr.gettext("Hints: {n}").format(n=snapshot.hints_used))
+        if snapshot.daily is not None:
+            counters = counters[1:]  # the ranked attempt has no undo: always 0
         together = " · ".join(counters)
         groups.extend((together,) if display_width(together) <= HEADER_COLUMNS else counters)
     return owner + pack_line(groups)

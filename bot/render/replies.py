@@ -41,9 +41,9 @@ from bot.app.outcomes import OldBoard, OutOfDate
 from bot.i18n import LANGUAGE_NAMES, N_, SUPPORTED_LOCALES, translator
 from bot.render.console import card_key
 from bot.render.endings import daily_error_text
-from bot.render.game import RULE_NAMES, daily_title, pack_line, split_even, wrap_words
+from bot.render.game import RULE_NAMES, daily_title, pack_line, split_even
 from bot.render.tableau import card_label
-from bot.render.view import CHOSEN, QUOTE_COLUMNS, Button, ButtonStyle, View, owner_name
+from bot.render.view import CHOSEN, Button, ButtonStyle, View, owner_name
 from core.deal import Rules
 from core.errors import InvalidCardError, InvalidCodeError
 
@@ -72,10 +72,11 @@ _CONSOLE_HELP = N_("Type a card such as 7h = 7♥ or qs = Q♠ (h ♥, d ♦, c 
                    "n (new game), new [code], daily, rules, stats, settings, help, quit. On a finished game: r (replay), v (review), s (share); "
                    "asked to abandon a game: y (yes) or c (continue playing). In the settings: explain, winnable, easy, "
                    "classic, auto, or a language code such as en.")
-# TRANSLATORS: how to read the console's board; 10♡: a ten's suit drawn in outline (the white suit symbol)
-_BOARD_HELP = N_("On the board: ▒▒ is a face-down card, * marks a card that fits the waste card (a ten that fits "
-                 "shows its suit outlined: 10♡), > the hinted move. The last line is the stock with the number of "
-                 "cards left, then the waste card in brackets.")
+# TRANSLATORS: how to read the console's board; K♧: a King whose suit is drawn in outline (the white suit
+# symbol; keep the board's K); X: the Roman ten, as the board writes a ten
+_BOARD_HELP = N_("On the board: ▒▒ is a face-down card, a card that fits the waste card has its suit outlined "
+                 "(K♧), X is a ten, and > before the stock is a hint to draw. The last line is the stock with the "
+                 "number of cards left, then the waste card in brackets.")
 
 
 def console_help(locale: str, *, board: bool = False) -> str:
@@ -243,8 +244,9 @@ _SHORT_NAMES = {"pt_BR": "Português (BR)"}
 
 
 def render_settings(settings: Settings, locale: str, *, pictures: bool = True) -> View:
-    """The settings message: what is chosen, and buttons to change it (the chosen ones green and ticked).
-    ``pictures`` False (the console, always text) leaves out the board's settings."""
+    """The settings message: buttons only, each value said once, on its button (a switch says its state, the
+    chosen one of a choice is green and ticked), so the message stays short on a phone. ``pictures`` False (the
+    console, always text) leaves out the board's settings."""
     tr = translator(locale)
 
     def choice(label: str, change: SettingChange, chosen: bool) -> Button:
@@ -253,40 +255,9 @@ def render_settings(settings: Settings, locale: str, *, pictures: bool = True) -
         return Button(label, change, ButtonStyle.SECONDARY)
 
     explain = settings.explain_refusals
-    language = (LANGUAGE_NAMES[settings.language] if settings.language in LANGUAGE_NAMES
-                # TRANSLATORS: the language setting left to the platform: {language} is the language that gives
-                else tr.gettext("automatic ({language})").format(language=LANGUAGE_NAMES[tr.locale]))
-    # TRANSLATORS: the state of a setting in the settings message: on or off ("Explain refused moves: on")
-    state = (tr.pgettext("setting", "on") if explain
-             # TRANSLATORS: the state of a setting in the settings message: off ("Explain refused moves: off")
-             else tr.pgettext("setting", "off"))
     winnable = settings.deals_winnable_only(settings.default_rules)
     picture = settings.board is BoardStyle.PICTURE
     four = settings.four_colour
-    winnable_state = tr.pgettext("setting", "on") if winnable else tr.pgettext("setting", "off")
-    lines = [
-        # TRANSLATORS: the setting that says why a tapped card was not played; {state} is on or off
-        tr.gettext("Explain refused moves: {state}").format(state=state),
-        tr.gettext("Rules for new games: {rules}").format(rules=tr.gettext(RULE_NAMES[settings.default_rules])),
-        # TRANSLATORS: new random deals only among those the solver proved winnable
-        tr.gettext("Only winnable deals: {state}").format(state=winnable_state),
-        # TRANSLATORS: a line of its own under "Only winnable deals: on/off" when the player never chose it: the
-        # setting is then on for Classic rules and off for Easy. At most 25 columns, or it breaks at its colon
-        *((tr.gettext("(default: on for Classic)"),) if settings.winnable_only is None else ()),
-        # TRANSLATORS: how the game's board is shown on Discord and Telegram: {board} is "picture" or "text"
-        tr.gettext("Board: {board}").format(
-            # TRANSLATORS: the board setting's state: shown as a picture of the cards
-            board=tr.pgettext("setting", "picture") if picture
-            # TRANSLATORS: the board setting's state: shown as monospace text
-            else tr.pgettext("setting", "text")),
-        # TRANSLATORS: the picture's cards with clubs orange and diamonds blue, for colour-blind players
-        tr.gettext("Four-colour deck: {state}").format(state=tr.pgettext("setting", "on") if four
-                                                       else tr.pgettext("setting", "off")),
-        # TRANSLATORS: the setting: the language the bot answers in
-        tr.gettext("Language: {language}").format(language=language),
-    ]
-    if not pictures:
-        del lines[-3:-1]
     explain_button = choice(
         # TRANSLATORS: settings button: the setting "Explain refused moves", on or off (shows the state it is in)
         tr.pgettext("button", "Explanations: on") if explain
@@ -319,7 +290,6 @@ def render_settings(settings: Settings, locale: str, *, pictures: bool = True) -
     return View(
         # TRANSLATORS: the title of the settings message
         header=tr.gettext("Settings"),
-        status="\n".join(part for line in lines for part in wrap_words(line, QUOTE_COLUMNS)),
         buttons=((explain_button,), rules_row, (winnable_button,),
                  *((board_row, (four_button,)) if pictures else ()), (automatic,),
                  *split_even(languages, SETTINGS_PER_ROW)),
