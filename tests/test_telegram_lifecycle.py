@@ -391,6 +391,27 @@ async def test_review_tapped_in_a_group_is_sent_to_the_players_private_chat(
     assert_all_answered(api)
 
 
+async def test_settings_asked_for_in_a_group_go_to_the_private_chat(api: FakeBotAPI, service: App) -> None:
+    """Issue 44: /settings in a group answers in the player's private chat, so nothing is posted under the boards
+    in the group, and a tap there changes the setting; a player who never started the bot gets them in the group,
+    as before (the bot may not write first)."""
+    alice, bob = api.user("Alice"), api.user("Bob")
+    group = api.group(members=[alice, bob])
+    private = api.private_chat(alice)
+    board = await command(api, alice, group, f"{NEW} {CODE}")
+    handle = api.send_text(alice, group, "/settings")
+    await api.wait_until(lambda: handle.update_id in HANDLED, what="/settings")
+    assert api.last_message(group).message_id == board.message_id
+    settings = api.last_message(private)
+    assert settings.text == plain(render_settings(await service.players.get_settings(player_of(alice)), "en"))
+    _, settings = await tap(api, alice, private, settings, "tp:set:explain:off")
+    assert ("Explanations: off", "tp:set:explain:on") in settings.buttons
+    assert (await service.players.get_settings(player_of(alice))).explain_refusals is False
+    shown = await command(api, bob, group, "/settings")
+    assert shown.text == plain(render_settings(await service.players.get_settings(player_of(bob)), "en"))
+    assert_all_answered(api)
+
+
 # --- issue 16: the welcome, the daily again, winnable-only, the leaderboard ---------------------------------------
 
 

@@ -10,7 +10,9 @@ reported back (:class:`~bot.app.effects.BoardAt`: the message that now shows a g
 - a private line is the tap's toast, or a short reply to a command; a private message (the question) is a reply,
   as Telegram has no message only one member of a group sees; a review asked for in a group goes to the player's
   private chat with the bot, never to the group: sent there, or (when the bot may not write first, the player never
-  started it) the tap opens that chat with the link ``t.me/<bot>?start=review-<game>``, which shows it there;
+  started it) the tap opens that chat with the link ``t.me/<bot>?start=review-<game>``, which shows it there; so do
+  the settings asked for in a group (where the bot may not write first, the group gets them as before), and a tap
+  on them edits them there;
 - a post is a message of its own in the chat: the shared result, with the challenge link ``t.me/<bot>?start=<code>``;
   a reply answers the command for the chat to see (the leaderboard, a subscription);
 - a card played by name (``/play 7h``, ``7h``) redraws the live board where it is; when that board is in the same
@@ -70,6 +72,7 @@ from bot.app.effects import (
     ReviewOf,
     SendBoard,
     Settings,
+    SettingsOf,
     ShareOf,
     Shown,
     settings_of,
@@ -121,6 +124,8 @@ class TelegramExecutor:
                         typed_move = ack  # the board, redrawn after this, shows it: the typed message goes then
                     case Answer(ReviewOf() as review) if self.in_group():
                         notice = await self.review_in_private(review)
+                    case Answer(SettingsOf() as shown) if self.query is None and self.in_group():
+                        await self.settings_in_private(shown)
                     case Answer(content) | Reply(content):
                         if isinstance(content, Data):
                             continue  # inline mode draws the offers itself (:mod:`bot.adapters.telegram.inline`)
@@ -185,7 +190,7 @@ class TelegramExecutor:
         try:
             return await self.need_anchor().delete()
         except TelegramError as error:
-            log.info("could not delete a typed move: %s", error.message)
+            log.info("could not delete a typed command: %s", error.message)
             return False
 
     def in_group(self) -> bool:
@@ -196,15 +201,31 @@ class TelegramExecutor:
     async def review_in_private(self, review: ReviewOf) -> str | None:
         """The review in the player's private chat with the bot (the toast says so); when the bot may not write
         there first, the tap's answer opens that chat with a link that shows the review there (no toast)."""
-        private = Chat(self.user.id, ChatType.PRIVATE)
-        private.set_bot(self.bot)
-        try:
-            await send_view(self.draw(review), private)
-        except TelegramError as error:  # "bot can't initiate conversation with a user", or blocked
-            log.info("review of game %s by link: %s", review.snapshot.game_id, error.message)
+        if not await self.sent_privately(self.draw(review)):
             self._open_url = f"https://t.me/{self.bot.username}?start={review_parameter(review.snapshot.game_id)}"
             return None
         return review_sent_privately(self.tg.locale(self.user, review.snapshot.settings))
+
+    async def settings_in_private(self, settings: SettingsOf) -> None:
+        """/settings typed in a group: the settings message in the player's private chat, so no board in the group
+        is pushed away (the typed command deleted too where the bot may); when the bot may not write there first,
+        the group gets it as before."""
+        if await self.sent_privately(self.draw(settings)):
+            await self.delete_typed()
+        else:
+            await self.tg.reply(self.need_anchor(), self.draw(settings))
+
+    async def sent_privately(self, view: View) -> bool:
+        """Whether ``view`` went to the player's private chat with the bot: not when the bot may not write there
+        first (the player never started it) or is blocked."""
+        private = Chat(self.user.id, ChatType.PRIVATE)
+        private.set_bot(self.bot)
+        try:
+            await send_view(view, private)
+        except TelegramError as error:  # "bot can't initiate conversation with a user", or blocked
+            log.info("could not write to user %s privately: %s", self.user.id, error.message)
+            return False
+        return True
 
     def tapped_in_group(self) -> bool:
         message = self.query.message if self.query is not None else None
