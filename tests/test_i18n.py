@@ -530,6 +530,7 @@ def test_each_platform_speaks_of_its_own_places() -> None:
 CONTEXT_DEPENDENT = [
     "Settings", "Easy", "Classic", "{name}'s game",
     "{name}'s result", "Daily deal", "Daily leaderboard", "practice, unranked", "Custom deal", "Score: {score}", "Moves undone: {n}",
+    "ranked attempt: no undo", "Chain: {n}",
     "Review: {code}", "Final score: {score}", "Final score: {score} · par {par}", "par {score}", "with hints",
     "Par for this deal: {score}", "Play this deal: {replay}",
     "Best line from just before that move (final score {score}): {steps}",
