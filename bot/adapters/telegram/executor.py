@@ -201,7 +201,7 @@ class TelegramExecutor:
     async def review_in_private(self, review: ReviewOf) -> str | None:
         """The review in the player's private chat with the bot (the toast says so); when the bot may not write
         there first, the tap's answer opens that chat with a link that shows the review there (no toast)."""
-        if not await self.sent_privately(self.draw(review)):
+        if not await self.send_privately(self.draw(review)):
             self._open_url = f"https://t.me/{self.bot.username}?start={review_parameter(review.snapshot.game_id)}"
             return None
         return review_sent_privately(self.tg.locale(self.user, review.snapshot.settings))
@@ -210,14 +210,14 @@ class TelegramExecutor:
         """/settings typed in a group: the settings message in the player's private chat, so no board in the group
         is pushed away (the typed command deleted too where the bot may); when the bot may not write there first,
         the group gets it as before."""
-        if await self.sent_privately(self.draw(settings)):
+        if await self.send_privately(self.draw(settings)):
             await self.delete_typed()
         else:
             await self.tg.reply(self.need_anchor(), self.draw(settings))
 
-    async def sent_privately(self, view: View) -> bool:
-        """Whether ``view`` went to the player's private chat with the bot: not when the bot may not write there
-        first (the player never started it) or is blocked."""
+    async def send_privately(self, view: View) -> bool:
+        """Send ``view`` to the player's private chat with the bot; False when the bot may not write there first
+        (the player never started it) or is blocked."""
         private = Chat(self.user.id, ChatType.PRIVATE)
         private.set_bot(self.bot)
         try:
