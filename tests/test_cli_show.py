@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.app.model import BoardStyle, GameSnapshot, PlayerKey, Settings
+from bot.app.model import BoardStyle, GameSnapshot, Hint, PlayerKey, Settings
 from bot.cli import main
 from bot.render.console import colour_tableau, console_text
 from bot.render.game import render_game
@@ -89,6 +89,9 @@ def test_console_colours_red_suits_and_fitting_cards() -> None:
                        Settings())
     coloured = console_text(view, colour=True)
     assert "\x1b[1;32mK♧\x1b[0m" in coloured and "\x1b[1;32mX♡" not in coloured  # fits: green, outlined
+    hinted = render_game(GameSnapshot(0, 0, PlayerKey("console", "0"), "", Game.from_code("TP1-E-AAAAAAB"),
+                                      hint=Hint(Tap(21), True, 700)), "en", Settings())
+    assert "\x1b[1;36m>K♧\x1b[0m" in console_text(hinted, colour=True)  # hinted: blue, its arrow kept
     assert "\x1b[31mA♦\x1b[0m" in coloured  # a red suit in red
     assert "\x1b[" not in console_text(view, colour=False)
     assert colour_tableau(" 2♣ ") == " 2♣ "  # a black card that does not fit: as it is

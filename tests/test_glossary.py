@@ -37,8 +37,8 @@ TERM_MESSAGES: dict[str, list[tuple[str | None, str]]] = {
     "explanations setting": [("button", "Explanations: on"), ("button", "Explanations: off")],
     "winnable": [(None, "No winnable deal was found in time; please try again")],
     "board": [(None, "On the board: ▒▒ is a face-down card, a card that fits the waste card has its suit outlined "
-                     "(K♧), X is a ten, and > before the stock is a hint to draw. The last line is the stock with "
-                     "the number of cards left, then the waste card in brackets."),
+                     "(K♧), X is a ten, and > points at the hinted card (before the stock: the hint is to draw). "
+                     "The last line is the stock with the number of cards left, then the waste card in brackets."),
               (None, "That board is from an older game; your current game, {code}, has its own board"),
               (None, "That board is from an older game; your current game, the daily deal of {date}, has its own "
                      "board"),

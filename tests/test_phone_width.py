@@ -267,7 +267,7 @@ def test_a_ten_is_never_a_letter_and_never_touches_a_card(snapshot: GameSnapshot
     *narrow_rows, narrow_last = view.narrow_tableau.split("\n")
     for rows in (wide_rows, narrow_rows):
         assert "\n".join(rows).count(ROW_TEN) == len(tens) and ROW_TEN == "X" and "10" not in "\n".join(rows)
-    assert not any(re.search("[♠♥♦♣♤♡♢♧][^ ]", row) for row in wide_rows)
+    assert not any(re.search("[♠♥♦♣♤♡♢♧][^ >]", row) for row in wide_rows)
     if game.waste.rank == 10:
         assert f"[10{game.waste.suit.symbol}]" in wide_last and f"[10{game.waste.suit.symbol}]" in narrow_last
 

@@ -68,6 +68,7 @@ from bot.render.replies import (
 from bot.render.tableau import (
     CELL,
     FACE_DOWN,
+    MARK_HINT,
     card_cell,
     card_label,
     card_place,
@@ -297,16 +298,16 @@ def test_fresh_deal_shows_the_three_peaks() -> None:
 
 
 def test_every_card_that_fits_is_marked_alike_and_never_touches_its_neighbour() -> None:
-    """One mark for every fitting card, inside it: its suit outlined, a ten's too (``X♡``), a hinted one as any
-    other (the hint is named in the status line); a gap between every two cards, so no mark sits between two of
-    them (``5♣*Q♦``) and no ten runs into its neighbour (``9♦10♦``); the waste box writes 10 in full."""
+    """One mark for every fitting card, inside it: its suit outlined, a ten's too (``X♡``); a gap between every
+    two cards, so no ``*`` sits between two of them (``5♣*Q♦``) and no ten runs into its neighbour (``9♦10♦``);
+    only the hinted card's ``>`` is in its gap, pointing at it; the waste box writes 10 in full."""
     game = Game.from_code("TP1-E-AAAAAAB")
     game.apply(Tap(25))  # J♠: the tens fit now
     wide = render_game(snapshot(game, hint=Hint(Tap(23), True, 700)), "en", Settings())
     assert wide.tableau is not None and wide.narrow_tableau is not None
-    assert wide.tableau.split("\n")[-2:] == [" 2♣ A♦ 6♠ K♣ K♥ X♡ X♤    X♢ 8♠", "      ▒▒ 23  [J♠]"]
+    assert wide.tableau.split("\n")[-2:] == [" 2♣ A♦ 6♠ K♣ K♥>X♡ X♤    X♢ 8♠", "      ▒▒ 23  [J♠]"]
     assert wide.narrow_tableau.split("\n")[-2:] == ["2♣A♦6♠K♣K♥X♡X♤  X♢8♠", " ▒▒23 [J♠]"]
-    assert not any(mark in wide.tableau for mark in "*>")
+    assert "*" not in wide.tableau
     game.apply(Tap(23))
     assert (render_game(snapshot(game), "en", Settings()).tableau or "").split("\n")[-1] == "      ▒▒ 23  [10♥]"
 
@@ -334,6 +335,7 @@ def _row_lines(snap: GameSnapshot, locale: str = "en") -> dict[int, str]:
 def test_every_slot_is_drawn_where_it_lies(position: str) -> None:
     snap = POSITIONS[position]()
     game = snap.game
+    hinted = snap.hint.action if snap.hint is not None else None
     for number, line in _row_lines(snap).items():
         line = line.ljust(TABLEAU_COLUMNS)
         for slot in ROWS[number]:
@@ -341,7 +343,8 @@ def test_every_slot_is_drawn_where_it_lies(position: str) -> None:
             if game.is_removed(slot):
                 assert cell == "   "
             elif game.is_face_up(slot):
-                assert cell == " " + row_card(game.card_at(slot), fits=game.fits(slot)), slot
+                mark = MARK_HINT if hinted == Tap(slot) else " "
+                assert cell == mark + row_card(game.card_at(slot), fits=game.fits(slot)), slot
             else:
                 assert cell == " " + FACE_DOWN
     tableau = render_game(snap, "en", Settings()).tableau or ""
@@ -390,10 +393,12 @@ def test_removed_cards_leave_gaps_and_flipped_cards_show() -> None:
             next(i for i, r in enumerate(ROWS) if slot in r)]
 
 
-def test_only_the_hinted_draw_has_a_mark_of_its_own() -> None:
+def test_the_hinted_card_and_the_hinted_draw_are_marked() -> None:
+    """For clients that show no button colours: ``>`` in the gap before the hinted card, pointing at it (it fits,
+    so its suit is outlined too, as the others that fit)."""
     game, _ = play("TP1-E-AAAAAAB")
     card = render_game(snapshot(game, hint=Hint(Tap(21), True, 700)), "en", Settings()).tableau or ""
-    assert " K♧ K♡" in card and ">" not in card  # the hinted card marked as every card that fits
+    assert " 6♠>K♧ K♡" in card
     draw = render_game(snapshot(game, hint=Hint(Draw(), True, 700)), "en", Settings()).tableau or ""
     assert draw.split("\n")[-1].startswith("     >▒▒ 23")
 

@@ -7,7 +7,7 @@ The console prints each button as ``[key] label``, where the key is what the pla
 ``daily``, ``new`` and ``rules`` on the welcome, and for settings ``explain``, ``winnable``, ``easy``,
 ``classic``, ``auto`` or a language code. Keys never depend on what is on screen, so a key typed from memory
 always means the same. Disabled buttons and link buttons are left out. In a terminal (and without
-``NO_COLOR``) red suits are red and a card that fits (its suit outlined) is green.
+``NO_COLOR``) red suits are red, a card that fits (its suit outlined) is green and the hinted one (``>``) blue.
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ from bot.app.commands import (
 )
 from bot.app.errors import BadPayload
 from bot.render.platforms import reflow
-from bot.render.tableau import OUTLINED
+from bot.render.tableau import MARK_HINT, OUTLINED
 from bot.render.view import Button, ButtonStyle, View, display_width, strip_variation
 from core.cards import Card
 from core.game import Draw, Tap, Undo
@@ -107,16 +107,17 @@ _RESET = "\x1b[0m"
 _RED = "\x1b[31m"
 _COLOURS = {ButtonStyle.SUCCESS: "\x1b[1;32m", ButtonStyle.PRIMARY: "\x1b[1;36m", ButtonStyle.DANGER: "\x1b[1;31m"}
 _FITTING_SUITS = frozenset(OUTLINED.values())
-_CELL = re.compile(r"(?:10|[A2-9XJQK])[♠♥♦♣♤♡♢♧]")
+_CELL = re.compile(r">?(?:10|[A2-9XJQK])[♠♥♦♣♤♡♢♧]")
 
 
 def colour_tableau(tableau: str) -> str:
-    """The tableau with ANSI colours: red suits red, a fitting card green (its suit stays outlined, so the board
-    reads the same without colour)."""
+    """The tableau with ANSI colours: red suits red, a fitting card green and the hinted one blue (the outlined
+    suit and the ``>`` stay, so the board reads the same without colour)."""
 
     def paint(match: re.Match[str]) -> str:
         card = match.group(0)
-        colour = _COLOURS[ButtonStyle.SUCCESS] if card[-1] in _FITTING_SUITS else _RED if card[-1] in "♥♦" else None
+        colour = _COLOURS[ButtonStyle.PRIMARY] if card[0] == MARK_HINT else \
+            _COLOURS[ButtonStyle.SUCCESS] if card[-1] in _FITTING_SUITS else _RED if card[-1] in "♥♦" else None
         return f"{colour}{card}{_RESET}" if colour else card
 
     return _CELL.sub(paint, tableau)

@@ -332,7 +332,8 @@ def render_game(snapshot: GameSnapshot, locale: str, settings: Settings, *, owne
         else None
     return View(
         header=_header(snapshot, tr, owner_label=owner_label),
-        tableau=tableau_text(game, hinted_draw=isinstance(hinted, Draw)),
+        tableau=tableau_text(game, hinted_slot=hinted.slot if isinstance(hinted, Tap) else None,
+                             hinted_draw=isinstance(hinted, Draw)),
         narrow_tableau=narrow_tableau_text(game),
         status="\n".join(lines) or None,
         buttons=_game_buttons(snapshot, tr, latest=latest),

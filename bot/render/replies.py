@@ -75,8 +75,8 @@ _CONSOLE_HELP = N_("Type a card such as 7h = 7♥ or qs = Q♠ (h ♥, d ♦, c 
 # TRANSLATORS: how to read the console's board; K♧: a King whose suit is drawn in outline (the white suit
 # symbol; keep the board's K); X: the Roman ten, as the board writes a ten
 _BOARD_HELP = N_("On the board: ▒▒ is a face-down card, a card that fits the waste card has its suit outlined "
-                 "(K♧), X is a ten, and > before the stock is a hint to draw. The last line is the stock with the "
-                 "number of cards left, then the waste card in brackets.")
+                 "(K♧), X is a ten, and > points at the hinted card (before the stock: the hint is to draw). The last "
+                 "line is the stock with the number of cards left, then the waste card in brackets.")
 
 
 def console_help(locale: str, *, board: bool = False) -> str:

@@ -14,8 +14,9 @@ ten: its two digits would fill the gap, ``9♦10♦``), as on the narrow board::
 - ``▒▒`` a face-down card; a face-up card is free (nothing covers it any more: in these rules a card turns face
   up exactly when it is uncovered);
 - a free card that fits the waste card shows its suit outlined, ``K♧``: one mark, inside the card it belongs to,
-  the same on both boards; the hinted card is named in the status line and coloured on its button, and ``>``
-  before the stock marks a hinted draw;
+  the same on both boards; ``>`` in the gap before a card points at the hinted card (``>K♧``), before the stock at
+  the hinted draw, so a client that shows no button colours still shows the hint on the board (the narrow board
+  has no gaps: there the status line names it);
 - the last line: the stock (a face-down card and how many are left, ``--`` when empty) and the waste card in
   brackets, a ten written ``10`` there in full. No words: they would not line up in every language, so the words
   are on the buttons and in the status lines.
@@ -34,7 +35,7 @@ from core.layout import ROWS
 
 FACE_DOWN = "▒▒"
 EMPTY_STOCK = "--"
-#: Before the stock: the hint says draw.
+#: In the gap before the hinted card, or before the stock when the hint says draw.
 MARK_HINT = ">"
 #: A free card that fits the waste card shows its suit outlined, on both boards.
 OUTLINED = {"♠": "♤", "♥": "♡", "♦": "♢", "♣": "♧"}
@@ -109,10 +110,12 @@ def _rows_shown(game: Game) -> list[range]:
     return list(ROWS) if game.cards_left else []
 
 
-def _cell(game: Game, slot: int) -> str:
+def _cell(game: Game, slot: int, hinted_slot: int | None) -> str:
     if game.is_removed(slot):
         return " " * CELL
-    return " " + (row_card(game.card_at(slot), fits=_fits(game, slot)) if game.is_face_up(slot) else FACE_DOWN)
+    if not game.is_face_up(slot):
+        return " " + FACE_DOWN
+    return (MARK_HINT if slot == hinted_slot else " ") + row_card(game.card_at(slot), fits=_fits(game, slot))
 
 
 #: The narrow board's width: each card two columns, no gaps (Discord's code blocks on a phone show about 23).
@@ -158,15 +161,15 @@ def narrow_tableau_text(game: Game) -> str:
     return "\n".join(lines)
 
 
-def tableau_text(game: Game, *, hinted_draw: bool = False) -> str:
-    """The peaks, then the stock and the waste card; see the module's docstring. ``hinted_draw``: the hint says
-    draw."""
+def tableau_text(game: Game, *, hinted_slot: int | None = None, hinted_draw: bool = False) -> str:
+    """The peaks, then the stock and the waste card; see the module's docstring. ``hinted_slot`` and ``hinted_draw``
+    mark the move a hint suggests."""
     lines = []
     for row in _rows_shown(game):
         line = [" "] * (slot_column(row[-1]) + CELL)
         for slot in row:
             column = slot_column(slot)
-            line[column:column + CELL] = _cell(game, slot)
+            line[column:column + CELL] = _cell(game, slot, hinted_slot)
         lines.append("".join(line).rstrip())
     pile = FACE_DOWN if game.stock_left else EMPTY_STOCK
     mark = MARK_HINT if hinted_draw and game.stock_left else " "
