@@ -20,7 +20,6 @@ import pytest
 import simcord
 
 from bot.adapters.discord.translator import valid_name
-from bot.adapters.discord.views import PayloadMenu
 from bot.app.assembly import App
 from bot.app.errors import BadPayload, CardNotInPlay
 from bot.app.model import PlayerKey
@@ -507,7 +506,7 @@ async def test_a_tampered_language_option_gets_the_usual_refusal(
     async with table(game_service, monkeypatch) as t:
         t.locales.set(t.alice, "uk")
         forged = discord.ui.LayoutView(timeout=None)
-        forged.add_item(discord.ui.ActionRow(PayloadMenu("tpm:0", [
+        forged.add_item(discord.ui.ActionRow(discord.ui.Select(custom_id="tpm:0", options=[
             discord.SelectOption(label="Deutsch", value=value)])))
         channel = t.env.bot.get_channel(t.channel.id)
         assert isinstance(channel, discord.TextChannel)

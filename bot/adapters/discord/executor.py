@@ -78,8 +78,10 @@ class DiscordExecutor:
                     if shown is not None:
                         reports.append(BoardAt(snapshot.game_id, shown))
                     await self.close(snapshot.replaced, keep=shown)
-                case EditBoard(snapshot):
+                case EditBoard(snapshot, notice):
                     await show_update(interaction, self.board(snapshot))
+                    if notice is not None:  # no toasts on Discord: why the tap changed nothing, privately
+                        await interaction.followup.send(self.line(notice), ephemeral=True)
                     message = interaction.message
                     if (message is not None and not message.flags.ephemeral
                             and snapshot.board != here(interaction, message.id)):
@@ -88,10 +90,9 @@ class DiscordExecutor:
                 case RedrawBoard(snapshot):
                     board = snapshot.board
                     if board is None or not await self.edit(board, self.board(snapshot, board.chat_id)):
-                        view = self.board(snapshot)
-                        files = await files_of(view)
-                        sent = await interaction.followup.send(view=layout(view), wait=True, files=files)
-                        reports.append(BoardAt(snapshot.game_id, here(interaction, sent.id)))
+                        message_id = await show_new(interaction, self.board(snapshot))
+                        if message_id is not None:
+                            reports.append(BoardAt(snapshot.game_id, here(interaction, message_id)))
                 case Answer(content) | Reply(content):
                     if isinstance(content, Data):
                         continue  # autocomplete reads its choices itself
@@ -107,8 +108,11 @@ class DiscordExecutor:
                     await show_new(interaction, self.draw(shown))
                 case EditMessage(shown):
                     await show_update(interaction, self.draw(shown))
-        if not effects and interaction.type is not discord.InteractionType.autocomplete:
-            await quiet(interaction)  # nothing to do (a double tap): the click is acknowledged, nothing changes
+        if interaction.type is not discord.InteractionType.autocomplete and (
+                not effects or not interaction.response.is_done()):
+            # nothing shown in answer (a double tap; a tap about another message, whose board was edited where it
+            # is): the click is acknowledged, the tapped message unchanged
+            await quiet(interaction)
         return reports
 
     # --- drawing ------------------------------------------------------------------------------------------------

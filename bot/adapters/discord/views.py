@@ -6,13 +6,12 @@ the renderer's rows of buttons, in that order. The board is the picture (a media
 thread) for a player who has the picture board, else the tableau as a code block. Nothing is added, dropped or reworded here: every
 text and every button comes from the renderer. See ``docs/discord.md`` for why Components V2 rather than an embed.
 
-Every button is a :class:`discord.ui.DynamicItem` whose ``custom_id`` is the renderer's command encoded
-(:func:`bot.app.codec.encode`), so a click on any message the bot ever sent reaches the right handler, also after a
-restart: the handler reads the game id, the version and the command from the ``custom_id`` alone. The templates are deliberately broad (``tp:g:...``): a
-damaged or tampered ``custom_id`` still reaches its handler, which answers it with the renderer's "this button
-could not be read" rather than leaving the click unanswered. A select menu (the languages on the settings message)
-is a :class:`PayloadMenu`: each option's value is its command encoded, and choosing it goes where a click on that
-command's button would.
+Every button's ``custom_id`` is the renderer's command encoded (:func:`bot.app.codec.encode`); a select menu (the
+languages on the settings message) has each option's value its command encoded. The bot keeps nothing in memory
+for a message: :func:`bot.adapters.discord.interactions.on_component` reads every click from the ``custom_id`` (or
+the option chosen) alone, on any message the bot ever sent, also after a restart, and also when the message has
+been redrawn since the player saw it (a quick second tap: Discord sends the message as it is now, whose buttons
+carry a newer version).
 """
 
 from __future__ import annotations
@@ -33,6 +32,10 @@ from bot.render.view import Button, View
 #: The felt green of a card table, down the left edge of every message the bot sends.
 ACCENT = discord.Colour(0x1E7A46)
 
+#: A select menu's ``custom_id``: this and its place among the message's menus (what it asks for is in the value
+#: of the option chosen).
+MENU_PREFIX = "tpm:"
+
 #: The colour names of :func:`bot.render.platforms.discord_rows`: blurple the suggested move, green a card that
 #: fits or a chosen setting.
 _STYLES = {
@@ -42,73 +45,28 @@ _STYLES = {
     "danger": discord.ButtonStyle.danger,
 }
 
-#: Every payload a command encodes to (:mod:`bot.app.codec`): a game (``tp:g:``), a daily deal (``tp:daily:``), a
-#: setting (``tp:set:``), Yes and No under a question (``tp:y:``, ``tp:k:``), the welcome's buttons (``tp:b:``,
-#: ``tp:rules``). Deliberately broad: :func:`bot.adapters.discord.games.on_button` reads and checks the rest.
-PAYLOAD_TEMPLATE = r"tp:.+"
 
-
-class PayloadButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=PAYLOAD_TEMPLATE):
-    """A button carrying a renderer payload as its ``custom_id``: a card, Draw, Undo, Hint, New game, Replay, Review
-    or Share on a board, Play under a daily deal, Yes or No under a question, or a choice on the settings
-    message."""
-
-    def __init__(self, label: str, payload: str, style: str | None = None, disabled: bool = False) -> None:
-        super().__init__(discord.ui.Button(label=label, custom_id=payload, style=_STYLES[style or "secondary"],
-                                           disabled=disabled))
-        self.payload = payload
-
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any],
-                             match: re.Match[str], /) -> PayloadButton:
-        # Only the custom_id matters to the handler; the label is kept so the item mirrors the message.
-        return cls(getattr(item, "label", None) or "?", match.group(0))
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await interaction.client.on_payload(interaction, self.payload)
-
-
-#: A select menu's ``custom_id``: ``tpm:`` and its place among the message's menus. What it asks for is in the
-#: value of the option chosen, a payload as a button's ``custom_id`` is (so ``tp:.+`` must not match it).
-MENU_TEMPLATE = r"tpm:\d+"
-
-
-class PayloadMenu(discord.ui.DynamicItem[discord.ui.Select[Any]], template=MENU_TEMPLATE):
-    """A select menu whose options' values are renderer payloads: choosing one is a click on that payload's button
-    (a value that is no payload, from a tampered client, gets the renderer's "could not be read")."""
-
-    def __init__(self, custom_id: str, options: list[discord.SelectOption]) -> None:
-        super().__init__(discord.ui.Select(custom_id=custom_id, options=options))
-
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any],
-                             match: re.Match[str], /) -> PayloadMenu:
-        options = list(getattr(item, "options", None) or [discord.SelectOption(label="?")])
-        return cls(match.group(0), options)
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        values = self.item.values
-        await interaction.client.on_payload(interaction, values[0] if len(values) == 1 else "")
-
-
-def menu_item(menu: ShownMenu, index: int) -> PayloadMenu:
+def menu_item(menu: ShownMenu, index: int) -> discord.ui.Select[Any]:
     """The select menu for one of :func:`bot.render.platforms.discord_rows`' menus, the ``index``-th of its
-    message: each option's value its command encoded, the chosen one the menu's default."""
-    return PayloadMenu(f"tpm:{index}", [discord.SelectOption(label=option.label, value=encode(option.command),
-                                                             default=option.chosen, emoji=menu.emoji)
-                                        for option in menu.options])
+    message (``custom_id`` ``tpm:<index>``): each option's value its command encoded, the chosen one the menu's
+    default."""
+    return discord.ui.Select(custom_id=f"{MENU_PREFIX}{index}",
+                             options=[discord.SelectOption(label=option.label, value=encode(option.command),
+                                                           default=option.chosen, emoji=menu.emoji)
+                                      for option in menu.options])
 
 
-def button_item(button: Button | ShownButton) -> PayloadButton | discord.ui.Button[Any]:
-    """The item for one of the renderer's buttons: a link button for one with a ``url``, else the dynamic item
-    carrying its command encoded."""
+def button_item(button: Button | ShownButton) -> discord.ui.Button[Any]:
+    """The item for one of the renderer's buttons: a link button for one with a ``url``, else a button whose
+    ``custom_id`` is its command encoded."""
     if isinstance(button, Button):
         button = ShownButton(button.label, button.command, button.style.value, button.disabled, button.url)
     if button.url is not None:
         return discord.ui.Button(label=button.label, url=button.url, disabled=button.disabled)
     if button.command is None:
         raise ValueError(f"the button {button.label!r} has neither a command nor a link")
-    return PayloadButton(button.label, encode(button.command), button.style, button.disabled)
+    return discord.ui.Button(label=button.label, custom_id=encode(button.command),
+                             style=_STYLES[button.style or "secondary"], disabled=button.disabled)
 
 
 def plain(text: str) -> str:
@@ -211,4 +169,7 @@ def layout(view: View) -> discord.ui.LayoutView:
         container.add_item(action_row)
     message = discord.ui.LayoutView(timeout=None)
     message.add_item(container)
+    # Every click is read from its custom_id alone (bot.adapters.discord.interactions.on_component), on any message
+    # the bot ever sent: a stopped view is one discord.py keeps no state for, and dispatches nothing to.
+    message.stop()
     return message
