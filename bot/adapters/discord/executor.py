@@ -137,7 +137,7 @@ class DiscordExecutor:
     def board(self, snapshot: GameSnapshot, chat_id: str | None = None, *, latest: bool = True) -> View:
         """The board of ``snapshot`` in the acting player's language, named in servers."""
         return draw(Board(snapshot, latest), locale_for(self.interaction, snapshot.settings),
-                    named=self.in_server(chat_id))
+                    named=self.in_server(chat_id), fixed_header=True)
 
     def line(self, note: Note) -> str:
         locale = locale_for(self.interaction, settings_of(note))

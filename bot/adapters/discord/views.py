@@ -1,7 +1,8 @@
 """The renderer's :class:`~bot.render.view.View` mapped one to one onto a Discord Components V2 message.
 
 A view becomes one :class:`discord.ui.LayoutView`: a container holding the header, the board, the status lines and
-the renderer's rows of buttons, in that order. The board is the picture (a media gallery showing the attached
+the renderer's rows of buttons, in that order; on a game's board the status lines and the counters come under the
+buttons (:func:`under_buttons`), so the cards' buttons keep their place through the game. The board is the picture (a media gallery showing the attached
 ``board.png``, its description the board in words for screen readers: :func:`files_of` draws it, in a worker
 thread) for a player who has the picture board, else the tableau as a code block. Nothing is added, dropped or reworded here: every
 text and every button comes from the renderer. See ``docs/discord.md`` for why Components V2 rather than an embed.
@@ -94,10 +95,11 @@ def code_block(text: str) -> str:
     return "```\n" + text.replace("`", "\u02cb") + "\n```"
 
 
-def header_text(header: str) -> str:
+def header_text(header: str, *, board: bool = False) -> str:
     """The header's first line as a small heading, the rest (score, moves, stock) as plain lines under it; lines
-    too wide for a phone split between their groups (:func:`bot.render.platforms.discord_header`)."""
-    first, rest = discord_header(header)
+    too wide for a phone split between their groups (:func:`bot.render.platforms.discord_header`; ``board``: a
+    game's header, whose lines stay through the game)."""
+    first, rest = discord_header(header, board=board)
     heading = f"### {plain(first)}"
     return f"{heading}\n{plain(rest)}" if rest else heading
 
@@ -117,6 +119,21 @@ def status_text(status: str) -> str:
     lines = plain(status).split("\n")
     kept = [INDENT_SPACE * (len(line) - len(line.lstrip(" "))) + line.lstrip(" ") for line in lines]
     return "\n".join(f"> {line}" if line.strip() else ">" for line in kept)
+
+
+def is_board(view: View) -> bool:
+    """Whether ``view`` is a game's board (the tableau, or the picture)."""
+    return view.tableau is not None or view.table is not None
+
+
+def under_buttons(view: View) -> list[str]:
+    """The texts a board shows under its buttons: the status lines (a refusal, a cleared peak, a hint, the end of
+    the game) and the undo and hint counters, as small text. They come and go during a game: above the buttons they
+    pushed the cards' buttons down and back, and a thumb aimed at one card hit another. Any other message keeps its
+    status above its buttons (none here)."""
+    if not is_board(view):
+        return []
+    return ([status_text(view.status)] if view.status else []) + ([f"-# {plain(view.tally)}"] if view.tally else [])
 
 
 def tableau_of(view: View) -> str | None:
@@ -148,14 +165,14 @@ async def files_of(view: View) -> list[discord.File]:
 def layout(view: View) -> discord.ui.LayoutView:
     """The whole message for ``view``: one container, buttons inside it, under the text they act on."""
     container: discord.ui.Container[discord.ui.LayoutView] = discord.ui.Container(accent_colour=ACCENT)
-    container.add_item(discord.ui.TextDisplay(header_text(view.header)))
+    container.add_item(discord.ui.TextDisplay(header_text(view.header, board=is_board(view))))
     tableau = tableau_of(view)
     if view.table is not None:
         container.add_item(discord.ui.MediaGallery(discord.MediaGalleryItem(f"attachment://{IMAGE}",
                                                                             description=description(view))))
     elif tableau is not None:
         container.add_item(discord.ui.TextDisplay(code_block(tableau)))
-    if view.status:
+    if view.status and not is_board(view):
         container.add_item(discord.ui.TextDisplay(status_text(view.status)))
     menus = 0
     for row in discord_rows(view):
@@ -167,6 +184,8 @@ def layout(view: View) -> discord.ui.LayoutView:
             for button in row:
                 action_row.add_item(button_item(button))
         container.add_item(action_row)
+    for text in under_buttons(view):
+        container.add_item(discord.ui.TextDisplay(text))
     message = discord.ui.LayoutView(timeout=None)
     message.add_item(container)
     # Every click is read from its custom_id alone (bot.adapters.discord.interactions.on_component), on any message
