@@ -1,5 +1,5 @@
 """Discord at a player's pace (issue 41), on SimCord with the real discord.py client: a tap made before the
-player's client showed the previous tap's board still counts.
+player's client showed the previous tap's board still counts, and the ranked daily attempt is its player's alone.
 
 Discord sends a click with the ``custom_id`` of the button as the player's client drew it and the message as it is
 now, so a quick second tap carries an older version than the message shows; discord.py's own component dispatch
@@ -12,12 +12,14 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+import simcord
 
 from bot.app.assembly import App
 from bot.app.outcomes import OutOfDate
 from bot.render.replies import error_text
 from bot.render.tableau import card_label
-from core.game import DRAW, Game, Tap
+from core.game import DRAW, Game, Status, Tap
+from tests.core_helpers import winning_line
 from tests.discord_harness import (
     CHANNEL_MESSAGE,
     DEFERRED_UPDATE,
@@ -31,7 +33,7 @@ from tests.discord_harness import (
     slash,
     text_of,
 )
-from tests.test_discord_lifecycle import CODE, fitting_pair, game_service, pinned_day, table
+from tests.test_discord_lifecycle import CODE, DAILY, fitting_pair, game_service, pinned_day, table
 
 __all__ = ["game_service", "pinned_day"]  # the fixtures, shared with tests/test_discord_lifecycle.py
 
@@ -123,3 +125,40 @@ async def test_a_tap_about_another_game_leaves_the_tapped_board_alone(
 
 def message_in(channel: Any, message_id: int) -> Any:
     return next(m for m in channel.history() if m.id == message_id)
+
+
+# --- the ranked daily attempt is private ----------------------------------------------------------------------
+
+
+async def test_the_daily_attempt_in_a_server_is_for_its_player_alone(
+        game_service: App, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``/tripeaks daily`` in a server: the ranked attempt's board is ephemeral, so a member who has not played
+    cannot watch its cards turn; every tap edits that ephemeral board; the leaderboard still lists the attempt, and
+    the practice game after it is public."""
+    async with table(game_service, monkeypatch) as t:
+        public = len(t.public_messages())
+        board, sent = await slash(t.env, t.alice, t.channel, "tripeaks daily")
+        assert sent == Callback(CHANNEL_MESSAGE, ephemeral=True, v2=True) and "Daily deal" in text_of(board)
+        assert len(t.public_messages()) == public  # nothing in the channel for bob to read
+        with pytest.raises(simcord.SetupError, match="not visible"):
+            await click(t.env, t.bob, board, button(board, label="Draw"))
+        game = Game.from_code(DAILY)
+        for action in winning_line(DAILY):
+            board, sent = await click(t.env, t.alice, board, button(board, command=str(action)))
+            assert sent.type == UPDATE_MESSAGE  # the ephemeral board itself, edited by the tap's response
+            game.apply(action)
+        assert game.status is Status.WON and "You won!" in text_of(board)
+        assert len(t.public_messages()) == public
+
+        ranking, sent = await slash(t.env, t.bob, t.channel, "tripeaks leaderboard")
+        assert not sent.ephemeral and "alice" in text_of(ranking) and str(game.score) in text_of(ranking)
+        practice, sent = await slash(t.env, t.alice, t.channel, "tripeaks daily")
+        assert sent == Callback(CHANNEL_MESSAGE, ephemeral=False, v2=True)
+        assert "practice, unranked" in text_of(practice)
+
+
+async def test_the_daily_attempt_in_a_dm_is_an_ordinary_message(
+        game_service: App, monkeypatch: pytest.MonkeyPatch) -> None:
+    async with table(game_service, monkeypatch) as t:
+        board, sent = await slash(t.env, t.alice.user, None, "tripeaks daily")
+        assert sent == Callback(CHANNEL_MESSAGE, ephemeral=False, v2=True) and "Daily deal" in text_of(board)

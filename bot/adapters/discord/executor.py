@@ -2,7 +2,8 @@
 reported back (:class:`~bot.app.effects.BoardAt`: the message that now shows a game, which the flow records).
 
 - a board sent is a new public message in the channel (the interaction's response), reported as the game's live
-  board, and the replaced game's board (wherever it is) is redrawn as no longer the latest. Discord
+  board (the ranked daily attempt in a server: an ephemeral message, so members who have not played cannot watch
+  it), and the replaced game's board (wherever it is) is redrawn as no longer the latest. Discord
   never redraws the tapped message into a new game (``reuse``): the question is an ephemeral message;
 - a board edited is the clicked message (response type 7), reported as the live board when it was another one;
 - a private answer is ephemeral: a line for an error (with a link to the live board for a tap on an old one) and
@@ -73,7 +74,7 @@ class DiscordExecutor:
         for effect in effects:
             match effect:
                 case SendBoard(snapshot):
-                    message_id = await show_new(interaction, self.board(snapshot))
+                    message_id = await show_new(interaction, self.board(snapshot), ephemeral=self.private(snapshot))
                     shown = here(interaction, message_id) if message_id is not None else None
                     if shown is not None:
                         reports.append(BoardAt(snapshot.game_id, shown))
@@ -90,7 +91,8 @@ class DiscordExecutor:
                 case RedrawBoard(snapshot):
                     board = snapshot.board
                     if board is None or not await self.edit(board, self.board(snapshot, board.chat_id)):
-                        message_id = await show_new(interaction, self.board(snapshot))
+                        message_id = await show_new(interaction, self.board(snapshot),
+                                                    ephemeral=self.private(snapshot))
                         if message_id is not None:
                             reports.append(BoardAt(snapshot.game_id, here(interaction, message_id)))
                 case Answer(content) | Reply(content):
@@ -150,6 +152,11 @@ class DiscordExecutor:
                 if link is not None:
                     text += "\n" + link
         return text
+
+    def private(self, snapshot: GameSnapshot) -> bool:
+        """Whether the board of ``snapshot`` is sent as an ephemeral message: the ranked daily attempt in play, in a
+        server (an ephemeral board is edited by each tap's own response, as any other)."""
+        return snapshot.private and self.interaction.guild_id is not None
 
     # --- messages elsewhere -------------------------------------------------------------------------------------
 
