@@ -573,3 +573,27 @@ def test_peak_cleared_is_one_discord_status_line_in_every_language() -> None:
     for locale in SUPPORTED_LOCALES:
         line = translator(locale).gettext("Peak cleared: +100!")
         assert display_width(line) <= QUOTE_COLUMNS, (locale, line)
+
+
+def test_discord_board_headers_take_few_lines_in_every_language() -> None:
+    """A board's header on Discord (heading included) at 360 px, with the longest dates (and a long name, which is
+    cut to its one line): a game at most 4 lines, the daily attempt 5, a practice of it 6 (one more each for the
+    winnable mark); the counters are under the buttons. Seen before: Russian and Spanish daily headers of 7 lines
+    ("Классический" alone on a line, "выигрышная" glued to the score)."""
+    game = Game.from_code("TP1-C-ZZZZZZZ")
+    game.apply(Draw())
+    most = {"game": 4, "daily": 5, "practice": 6}
+    for locale in SUPPORTED_LOCALES:
+        for kind, days in (("game", DAYS[:1]), ("daily", DAYS), ("practice", DAYS)):
+            for day in days:
+                for winnable in (False, True):
+                    for owner_label in (True, False):
+                        snapshot = GameSnapshot(MAX_ID, 1, PlayerKey("discord", "1"), LONG_NAMES[1], game,
+                                                daily=day if kind == "daily" else None,
+                                                practice_of=day if kind == "practice" else None,
+                                                code_hidden=kind != "game", dealt_winnable=winnable,
+                                                undos_used=100, hints_used=51)
+                        view = render_game(snapshot, locale, Settings(), owner_label=owner_label, fixed_header=True)
+                        heading, under = discord_header(view.header, board=True)
+                        lines = 1 + len(under.split("\n"))
+                        assert lines <= most[kind] + winnable, (locale, kind, winnable, heading, under)
