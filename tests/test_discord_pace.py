@@ -162,3 +162,20 @@ async def test_the_daily_attempt_in_a_dm_is_an_ordinary_message(
     async with table(game_service, monkeypatch) as t:
         board, sent = await slash(t.env, t.alice.user, None, "tripeaks daily")
         assert sent == Callback(CHANNEL_MESSAGE, ephemeral=False, v2=True) and "Daily deal" in text_of(board)
+
+
+async def test_a_card_played_by_name_in_the_daily_attempt_stays_private(
+        game_service: App, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``/tripeaks play`` during the attempt in a server: the acknowledgement and the board it redraws are alice's
+    alone (the bot's token cannot edit an ephemeral board: a new ephemeral one is sent when it must)."""
+    async with table(game_service, monkeypatch) as t:
+        public = len(t.public_messages())
+        await slash(t.env, t.alice, t.channel, "tripeaks daily")
+        game = Game.from_code(DAILY)
+        card = next(game.card_at(s) for s in game.playable_slots() if game.fits(s))
+        mark = len(t.env.http_requests)
+        _, sent = await slash(t.env, t.alice, t.channel, "tripeaks play", card=str(card))
+        assert sent.ephemeral
+        assert all(((entry.json or {}).get("flags") or 0) & 64 for entry in t.env.http_requests[mark:]
+                   if entry.method == "POST" and entry.path.startswith("/webhooks/"))
+        assert (await t.current()).game.moves == 1 and len(t.public_messages()) == public
