@@ -250,7 +250,7 @@ def cmd_show(args: argparse.Namespace) -> int:
     settings = Settings(board=style, four_colour=args.four_colour)
     snapshot = GameSnapshot(0, game.moves, PlayerKey(args.platform, "0"), "", game, outcome=outcome,
                             settings=settings)
-    view = render_game(snapshot, args.lang, settings)
+    view = render_game(snapshot, args.lang, settings, fixed_header=args.platform == "discord")
     image: dict[str, object] | None = None
     if pictured and view.table is not None:
         png = draw_table(view.table)
@@ -264,6 +264,7 @@ def cmd_show(args: argparse.Namespace) -> int:
                 raise UsageError(f"cannot write {args.image}: {error.strerror}") from None
     buttons: list[list[dict[str, object]]]
     board: str | None = None
+    under: str | None = None  # Discord: the texts under the buttons
     if args.platform == "telegram":
         from bot.adapters.telegram.keyboard import caption_text, message_text
 
@@ -271,12 +272,12 @@ def cmd_show(args: argparse.Namespace) -> int:
         text, rows = caption_text(view) if pictured else message_text(view), platforms.telegram_rows(view)
         buttons = [[{"label": b.label, "style": b.style} for b in row] for row in rows]
     elif args.platform == "discord":
-        from bot.adapters.discord.views import code_block, header_text, status_text, tableau_of
+        from bot.adapters.discord.views import code_block, header_text, tableau_of, under_buttons
 
         board = None if pictured else tableau_of(view)  # a picture board is the media gallery instead
-        parts = [header_text(view.header), *([code_block(board or "")] if not pictured else []),
-                 *([status_text(view.status)] if view.status else [])]
+        parts = [header_text(view.header, board=True), *([code_block(board or "")] if not pictured else [])]
         text = "\n".join(parts)
+        under = "\n".join(under_buttons(view))
         buttons = [[{"menu": [{"label": o.label, "chosen": o.chosen} for o in row.options]}]
                    if isinstance(row, platforms.ShownMenu) else
                    [{"label": b.label, "style": b.style, "disabled": b.disabled} for b in row]
@@ -291,6 +292,8 @@ def cmd_show(args: argparse.Namespace) -> int:
     shown: dict[str, object] = {"platform": args.platform, "board": style.value if pictured else "text",
                                 "text": text, "tableau": board.split("\n") if board else [], "buttons": buttons,
                                 "notice": view.notice}
+    if under is not None:
+        shown["under_buttons"] = under
     if image is not None:
         shown["image"] = image
     print(json.dumps(shown, ensure_ascii=False))

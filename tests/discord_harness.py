@@ -223,6 +223,28 @@ async def click(env: simcord.Env, actor: Any, message: Any, info: ButtonInfo) ->
     return _answer(env, mark, result)
 
 
+async def click_seen_before(env: simcord.Env, actor: Any, message: Any, custom_id: str) -> tuple[
+        simcord.ResponseMessage, Callback]:
+    """A click on a button as the player's client still drew it, ``custom_id`` from an older drawing of
+    ``message``, with ``message`` as it is now: what Discord sends for a tap made before the client showed the
+    previous tap's board. (SimCord clicks only a button the message has: one of them is clicked, and the
+    interaction carries ``custom_id`` instead.)"""
+    original = simcord.interactions.base_payload
+
+    def base_payload(*args: Any, **kwargs: Any) -> Any:
+        kwargs["data"] = dict(kwargs["data"], custom_id=custom_id)
+        return original(*args, **kwargs)
+
+    shown = next(b for b in buttons_of(message) if b.get("custom_id"))
+    mark = len(env.http_requests)
+    simcord.interactions.base_payload = base_payload
+    try:
+        result = await actor.click(message, custom_id=shown["custom_id"])
+    finally:
+        simcord.interactions.base_payload = original
+    return _answer(env, mark, result)
+
+
 def menu_of(message: Any) -> dict[str, Any]:
     """The message's one select menu (a string select, type 3), as Discord stores it."""
     found = [c for c in _walk(components_of(message)) if c.get("type") == 3]

@@ -65,10 +65,11 @@ def test_a_refused_action_is_shown_refused_and_a_malformed_one_is_exit_2() -> No
     assert done.returncode == 0, done.stderr
     shown = json.loads(done.stdout)
     assert shown["notice"] == "2♣\ufe0e was not played. Must be one rank higher or lower"  # the card named (issue 27)
-    assert f"> {shown['notice']}" in shown["text"] and shown["text"].startswith("### TP1-E-AAAAAAB")
+    # the refusal under the buttons, where it does not push them down
+    assert shown["under_buttons"] == f"> {shown['notice']}" and shown["text"].startswith("### TP1-E-AAAAAAB")
     assert "```" not in shown["text"] and shown["tableau"] == []  # the picture is the board: no code block
     text = json.loads(show("TP1-E-AAAAAAB", "18", "--platform", "discord", "--board", "text", "--json").stdout)
-    assert "```" in text["text"] and text["tableau"] and text["text"].endswith(f"> {shown['notice']}")
+    assert "```" in text["text"] and text["tableau"] and text["under_buttons"] == f"> {shown['notice']}"
     assert all(len(row) <= 5 and all(b["style"] in ("primary", "secondary", "success", "danger") for b in row)
                for row in shown["buttons"])
     bad = show("TP1-E-AAAAAAB", "zz", "--json")

@@ -31,6 +31,7 @@ from tests.discord_harness import (
     Callback,
     button,
     click,
+    click_seen_before,
     labels_of,
     slash,
     text_of,
@@ -61,7 +62,7 @@ async def test_the_ranked_attempt_has_no_undo_and_a_blocked_attempt_is_over_at_o
     line = blocking_line(CODE)
     async with table(game_service, monkeypatch) as t:
         board, sent = await slash(t.env, t.alice, t.channel, "tripeaks daily")
-        assert sent == Callback(CHANNEL_MESSAGE, ephemeral=False, v2=True)
+        assert sent == Callback(CHANNEL_MESSAGE, ephemeral=True, v2=True)  # the ranked attempt: alice's alone
         assert UNDO_ICON not in labels_of(board) and {"Draw", HINT_ICON, NEW_GAME_ICON} <= set(labels_of(board))
         for action in line:
             board, sent = await click(t.env, t.alice, board, button(board, command=str(action)))
@@ -89,9 +90,16 @@ async def test_another_players_review_and_share_post_nothing_and_the_review_is_p
         board, _ = await slash(t.env, t.alice, t.channel, "tripeaks daily")
         for action in winning_line(CODE):
             board, _ = await click(t.env, t.alice, board, button(board, command=str(action)))
+        # the attempt's board is alice's alone: bob cannot even see it; a tampered client sending its buttons'
+        # custom_ids against a message bob sees (the daily post) gets the usual refusal
+        with pytest.raises(simcord.SetupError, match="not visible"):
+            await click(t.env, t.bob, board, button(board, label="Review"))
+        channel = t.env.bot.get_channel(t.channel.id)
+        assert isinstance(channel, discord.TextChannel)
+        post = await channel.send(view=layout(render_daily(DAY, "en")))
         public = len(t.public_messages())
         for label in ("Review", "Share"):
-            reply, sent = await click(t.env, t.bob, board, button(board, label=label))
+            reply, sent = await click_seen_before(t.env, t.bob, post, button(board, label=label)["custom_id"])
             assert sent.ephemeral and "This is not your game" in said(reply), label
         assert len(t.public_messages()) == public
         review, sent = await click(t.env, t.alice, board, button(board, label="Review"))

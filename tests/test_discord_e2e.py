@@ -20,7 +20,6 @@ import pytest
 import simcord
 
 from bot.adapters.discord.translator import valid_name
-from bot.adapters.discord.views import PayloadMenu
 from bot.app.assembly import App
 from bot.app.errors import BadPayload, CardNotInPlay
 from bot.app.model import PlayerKey
@@ -388,7 +387,7 @@ async def test_daily_deal_by_command_and_by_the_play_button_under_a_daily_post(
     monkeypatch.setattr(daily, "today", lambda now=None: today[0])
     async with table(game_service, monkeypatch) as t:
         result, sent = await slash(t.env, t.alice, t.channel, "tripeaks daily")
-        assert sent == Callback(CHANNEL_MESSAGE, ephemeral=False, v2=True)
+        assert sent == Callback(CHANNEL_MESSAGE, ephemeral=True, v2=True)  # the ranked attempt: alice's alone
         # the day and the rules: the code would deal every card to whoever reads the board while the day runs
         assert "\nDaily deal · Nov 29, 2026\nEasy\n" in heading(result) and CODE not in heading(result)
 
@@ -398,8 +397,8 @@ async def test_daily_deal_by_command_and_by_the_play_button_under_a_daily_post(
         assert isinstance(channel, discord.TextChannel)
         post = await channel.send(view=layout(render_daily(tomorrow, "en")))
         result, sent = await click(t.env, t.bob, post, button(post, label="Play"))
-        # the post stays for everyone; bob's game is a new message of its own
-        assert sent == Callback(CHANNEL_MESSAGE, ephemeral=False, v2=True)
+        # the post stays for everyone; bob's attempt is a new message of his own, for him alone
+        assert sent == Callback(CHANNEL_MESSAGE, ephemeral=True, v2=True)
         assert heading(result).startswith("### bob") and "\nDaily deal · Nov 30, 2026\nEasy\n" in heading(result)
         assert labels_of(t.message(post.id)) == ["Play"]
         stored = await game_service.games.current_game(PlayerKey("discord", str(t.bob.id)))
@@ -506,7 +505,7 @@ async def test_a_tampered_language_option_gets_the_usual_refusal(
     async with table(game_service, monkeypatch) as t:
         t.locales.set(t.alice, "uk")
         forged = discord.ui.LayoutView(timeout=None)
-        forged.add_item(discord.ui.ActionRow(PayloadMenu("tpm:0", [
+        forged.add_item(discord.ui.ActionRow(discord.ui.Select(custom_id="tpm:0", options=[
             discord.SelectOption(label="Deutsch", value=value)])))
         channel = t.env.bot.get_channel(t.channel.id)
         assert isinstance(channel, discord.TextChannel)

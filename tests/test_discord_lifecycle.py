@@ -293,11 +293,13 @@ async def test_every_way_to_start_asks_first_over_a_game_with_moves(
         assert text_of(kept).startswith("### Your game goes on") and labels_of(kept) == ["Back to the game"]
         assert (await t.current()).game_id == playing.game_id and len(t.public_messages()) == public
 
-        # asked again, Yes: the new game in a new public message, the old board closed
+        # asked again, Yes: the new game in a new message (public; the ranked daily attempt the player's alone),
+        # the old board closed
         question, _ = await _start_by(way, t, board)
         result, sent = await click(t.env, t.alice, question, button(question, label=YES))
-        assert sent == Callback(CHANNEL_MESSAGE, ephemeral=False, v2=True)
-        expected = DAILY if way in ("slash daily", "daily post") else None if way == "board" else OTHER
+        daily_attempt = way in ("slash daily", "daily post")
+        assert sent == Callback(CHANNEL_MESSAGE, ephemeral=daily_attempt, v2=True)
+        expected = DAILY if daily_attempt else None if way == "board" else OTHER
         started = await t.current()
         if expected is not None:  # the daily deal's board names its day, not its code
             assert str(started.game.code) == expected
@@ -381,12 +383,12 @@ async def test_the_daily_started_again_shows_the_attempt_again(
         game_service: App, monkeypatch: pytest.MonkeyPatch) -> None:
     async with table(game_service, monkeypatch) as t:
         first, sent = await slash(t.env, t.alice, t.channel, "tripeaks daily")
-        assert sent == Callback(CHANNEL_MESSAGE, ephemeral=False, v2=True)
+        assert sent == Callback(CHANNEL_MESSAGE, ephemeral=True, v2=True)  # the ranked attempt: the player's alone
         await t.move(first)
         attempt = await t.current()
         again, sent = await slash(t.env, t.alice, t.channel, "tripeaks daily")
         # no question, no new game: the same attempt, as it stands, on a new board that is now the live one
-        assert sent == Callback(CHANNEL_MESSAGE, ephemeral=False, v2=True)
+        assert sent == Callback(CHANNEL_MESSAGE, ephemeral=True, v2=True)
         assert "Moves: 1" in heading(again) and "Daily deal · " in heading(again) and DAILY not in heading(again)
         now = await t.current()
         assert now.game_id == attempt.game_id and now.daily == DAY

@@ -13,6 +13,7 @@ import datetime as dt
 import re
 from collections.abc import Iterator
 
+import discord
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -39,6 +40,7 @@ from bot.render.view import (
     DISCORD_ROW_WIDTH,
     EMOJI,
     HEADER_COLUMNS,
+    QUOTE_COLUMNS,
     TABLEAU_COLUMNS,
     TEXT,
     View,
@@ -47,6 +49,7 @@ from bot.render.view import (
 )
 from core.deal import GameCode, Rules
 from core.game import Draw, Game, Outcome, Tap, Undo
+from tests.core_helpers import winning_line
 from tests.view_text import payload_of
 
 MAX_ID = 10**18 - 1
@@ -87,7 +90,9 @@ MONOSPACE = set(" *>.[]-0123456789AJQKX") | set("▒♠♥♦♣♤♡♢♧")
 TEN_AS_LETTER = re.compile("[TТ][♠♥♦♣♤♡♢♧]")
 
 
-def check_phone(view: View) -> None:
+def check_phone(view: View, *, fixed: bool = False) -> None:
+    """``fixed``: a header drawn for Discord (``fixed_header``), a line each of whose game, which deal and the
+    score, packed by Discord's layout."""
     assert view.tableau is not None
     assert view.tableau.split("\n")[0].strip(), "no blank line on top: the top row empties last, on a win"
     for line in view.tableau.split("\n"):
@@ -99,12 +104,13 @@ def check_phone(view: View) -> None:
         assert display_width(line) <= NARROW_COLUMNS, line
         assert EMOJI not in line and TEXT not in line, line
         assert not TEN_AS_LETTER.search(line) and set(line) <= MONOSPACE, line
-    for line in view.header.split("\n"):
+    for line in view.header.split("\n") if not fixed else ():
         assert display_width(line) <= HEADER_COLUMNS or " · " not in line, line  # a line that could break did
-    heading, under = discord_header(view.header)  # Discord's heading font is larger, its text narrower
-    assert display_width(heading) <= DISCORD_HEADING_COLUMNS or " · " not in heading, heading
-    for line in under.split("\n"):
-        assert display_width(line) <= DISCORD_TEXT_COLUMNS or " · " not in line, line
+    for board in (False, True) if not fixed else (True,):  # Discord's heading font is larger, its text narrower
+        heading, under = discord_header(view.header, board=board)
+        assert display_width(heading) <= DISCORD_HEADING_COLUMNS or " · " not in heading, heading
+        for line in under.split("\n"):
+            assert display_width(line) <= DISCORD_TEXT_COLUMNS or " · " not in line, line
     for row in telegram_rows(view):
         labels = [b.label for b in row]
         assert telegram_row_fits(labels), (labels, telegram_row_columns(labels))
@@ -129,6 +135,8 @@ def test_any_position_fits_a_phone_in_every_language(snapshot: GameSnapshot) -> 
             for owner_label in (True, False):
                 check_phone(render_game(snapshot, locale, Settings(explain_refusals=explain),
                                         owner_label=owner_label))
+                check_phone(render_game(snapshot, locale, Settings(explain_refusals=explain),
+                                        owner_label=owner_label, fixed_header=True), fixed=True)  # Discord
         check_phone(render_game(snapshot, locale, Settings(), owner_label=True, latest=False))
 
 
@@ -320,6 +328,7 @@ def discord_titled_views(locale: str) -> Iterator[View]:
                                         code_hidden=hidden)
                 for owner_label in (True, False):
                     yield render_game(snapshot, locale, Settings(), owner_label=owner_label)
+                    yield render_game(snapshot, locale, Settings(), owner_label=owner_label, fixed_header=True)
         yield render_share(GameSnapshot(MAX_ID, 1, PlayerKey("discord", "1"), name, game), locale, replay="x")
     current = GameSnapshot(MAX_ID, 1, PlayerKey("discord", "1"), "", game)
     for request in (RandomDeal(), *(RandomDeal(rules=rules) for rules in Rules), DealByCode("TP1-C-ZZZZZZZ"),
@@ -351,7 +360,7 @@ def test_every_discord_title_fits_a_phone_in_every_language() -> None:
     es), the leaderboard title (en, ru, ja, de, es)."""
     for locale in SUPPORTED_LOCALES:
         for view in discord_titled_views(locale):
-            heading, under = discord_header(view.header)
+            heading, under = discord_header(view.header, board=view.tableau is not None)
             assert display_width(heading) <= DISCORD_HEADING_COLUMNS, (locale, heading, display_width(heading))
             for line in under.split("\n"):
                 assert display_width(line) <= DISCORD_TEXT_COLUMNS, (locale, line, display_width(line))
@@ -461,3 +470,111 @@ def test_a_leaderboard_entry_keeps_its_indent_on_discord() -> None:
             indent = INDENT_SPACE * len(LEADERBOARD_INDENT)
             assert second.startswith(f"> {indent}") and second[2 + len(indent)] != " ", second
             assert str(result.score) in second, (locale, second)
+
+
+# --- Discord: the cards' buttons keep their place (issue 41) -----------------------------------------------------
+
+
+def discord_lines_above_the_cards(view: View) -> int:
+    """How far down a 360-px phone a Discord board's first row of card buttons is, in lines of text: the lines of
+    every text display above it (each line checked to fit its font's width there, so none wraps), the board itself
+    (the picture, of one fixed size; the text board's code block) counted as one. (The text board's own height
+    follows the position, a row left out once all its cards are gone: the tableau's business, not the layout's.)"""
+    from bot.adapters.discord.views import layout
+
+    (container,) = layout(view).children
+    assert isinstance(container, discord.ui.Container)
+    lines = 0
+    for item in container.children:
+        if isinstance(item, discord.ui.ActionRow):
+            return lines
+        if isinstance(item, discord.ui.TextDisplay) and not item.content.startswith("```"):
+            for line in item.content.split("\n"):
+                heading = line.startswith("### ")
+                shown = line.removeprefix("### ").replace("\\", "")
+                assert display_width(shown) <= (DISCORD_HEADING_COLUMNS if heading else DISCORD_TEXT_COLUMNS), line
+                lines += 1
+        else:
+            lines += 1  # the board
+    raise AssertionError("no buttons")
+
+
+def one_game_in_every_state(daily: dt.date | None) -> Iterator[GameSnapshot]:
+    """One game as a player meets it on Discord: fresh, then later with a hint shown, a refused card, a peak just
+    cleared, and the undo and hint counters (a daily attempt always shows them); scores and moves of every width."""
+    code = "TP1-E-AAAAAAB"
+    game = Game.from_code(code)
+    owner = PlayerKey("discord", "1")
+    yield GameSnapshot(MAX_ID, 0, owner, "Олександра Кирилівна", game.copy(), daily=daily)
+    for action in winning_line(code):
+        outcome = game.apply(action)
+        if outcome.cleared_peak is not None:
+            break
+    assert outcome.cleared_peak is not None
+    yield GameSnapshot(MAX_ID, game.moves, owner, "Олександра Кирилівна", game.copy(), outcome=outcome,
+                       daily=daily, undos_used=0 if daily else 2, hints_used=1)
+    hint = Hint(next(iter(game.legal_actions())), True, 700, None)
+    fair = Hint(next(iter(game.legal_actions())), None, None, 0.35)
+    for shown in (hint, fair):
+        yield GameSnapshot(MAX_ID, game.moves, owner, "Олександра Кирилівна", game.copy(), hint=shown, daily=daily,
+                           hints_used=1)
+    refused = next(s for s in game.playable_slots() if not game.fits(s))
+    refusing = game.copy()
+    yield GameSnapshot(MAX_ID, game.moves, owner, "Олександра Кирилівна", refusing,
+                       outcome=refusing.apply(Tap(refused)), daily=daily, undos_used=100, hints_used=51)
+
+
+def test_discord_card_buttons_keep_their_place_in_every_state() -> None:
+    """The hint line, a refusal, "Peak cleared" and the undo and hint counters come and go during a game: on
+    Discord they sit under the buttons, so the first row of cards stays the same number of lines down the screen
+    (Draw stood at y 382, 474, 404 and 430 px in one game when they sat above; 136 px apart in Russian). Every
+    language, in a server (the player's name) and in DMs, the daily attempt and a practice game, text and picture
+    boards."""
+    from bot.app.effects import Board
+    from bot.app.model import BoardStyle
+    from bot.render.effects import draw
+
+    for locale in SUPPORTED_LOCALES:
+        for daily in (None, dt.date(2026, 12, 31)):
+            for board in BoardStyle:
+                for named in (True, False):
+                    places = set()
+                    for snapshot in one_game_in_every_state(daily):
+                        shown = dataclasses.replace(snapshot, settings=Settings(board=board))
+                        view = draw(Board(shown), locale, named=named, fixed_header=True)
+                        places.add(discord_lines_above_the_cards(view))
+                    assert len(places) == 1, (locale, daily, board, named, places)
+
+
+def test_peak_cleared_is_one_discord_status_line_in_every_language() -> None:
+    """"Peak cleared: +100!" reads as one line under a Discord board on a phone (Japanese wrapped "+100！" alone on a
+    line of its own)."""
+    from bot.i18n import translator
+
+    for locale in SUPPORTED_LOCALES:
+        line = translator(locale).gettext("Peak cleared: +100!")
+        assert display_width(line) <= QUOTE_COLUMNS, (locale, line)
+
+
+def test_discord_board_headers_take_few_lines_in_every_language() -> None:
+    """A board's header on Discord (heading included) at 360 px, with the longest dates (and a long name, which is
+    cut to its one line): a game at most 4 lines, the daily attempt and a practice of it 6 (each has a line saying
+    which it is; one more each for the winnable mark); the counters are under the buttons. Seen before: Russian and Spanish daily headers of 7 lines
+    ("Классический" alone on a line, "выигрышная" glued to the score)."""
+    game = Game.from_code("TP1-C-ZZZZZZZ")
+    game.apply(Draw())
+    most = {"game": 4, "daily": 6, "practice": 6}
+    for locale in SUPPORTED_LOCALES:
+        for kind, days in (("game", DAYS[:1]), ("daily", DAYS), ("practice", DAYS)):
+            for day in days:
+                for winnable in (False, True):
+                    for owner_label in (True, False):
+                        snapshot = GameSnapshot(MAX_ID, 1, PlayerKey("discord", "1"), LONG_NAMES[1], game,
+                                                daily=day if kind == "daily" else None,
+                                                practice_of=day if kind == "practice" else None,
+                                                code_hidden=kind != "game", dealt_winnable=winnable,
+                                                undos_used=100, hints_used=51)
+                        view = render_game(snapshot, locale, Settings(), owner_label=owner_label, fixed_header=True)
+                        heading, under = discord_header(view.header, board=True)
+                        lines = 1 + len(under.split("\n"))
+                        assert lines <= most[kind] + winnable, (locale, kind, winnable, heading, under)

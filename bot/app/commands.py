@@ -338,8 +338,9 @@ class Surface:
     ``platform_locale``: the actor's language as the platform says; ``chat_locale``: the server's (the daily posts
     speak it). ``verdict_wait``: how long a finished game waits for the solver's verdict on its deal before it is
     shown (the console, whose board is printed once). ``buttons``: the commands the tapped message's buttons carry
-    now, where the platform hands them over and a client can send any payload (Telegram's callback data): a tap
-    must be about what that message shows (its game, its question, its settings), else it changes nothing.
+    now, where the platform hands them over and a client can send any payload (Telegram's callback data, Discord's
+    custom_id): a tap must be about what that message shows (its game, its question, its settings), else it
+    changes nothing.
     """
 
     platform: str = ""

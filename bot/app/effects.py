@@ -22,7 +22,8 @@ What to do with it:
 - :class:`SendBoard`: send a new board (with ``reuse``, the tapped message may be redrawn into it where the
   platform can: Telegram; Discord's tapped question is private, so it sends a new one). Once shown, the executor
   notes where with the service (the live board) and closes the board of ``snapshot.replaced`` (unless that is the
-  message now showing the new game);
+  message now showing the new game). A board that is ``snapshot.private`` (the ranked daily attempt in play) is
+  sent, in a server or group, where only its player sees it;
 - :class:`EditBoard`: edit the tapped board to the game as it stands (``notice``: a toast to go with it where the
   platform has toasts); it becomes the live board when it was not;
 - :class:`RedrawBoard`: edit the game's live board wherever it is; when it is gone, send the board anew (then live);

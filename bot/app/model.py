@@ -156,6 +156,13 @@ class GameSnapshot:
     code_hidden: bool = False
 
     @property
+    def private(self) -> bool:
+        """The ranked daily attempt while it is played: members who have not played today's deal must not watch
+        its cards turn and its stock come out, so where others see the chat (a server, a group) its board goes to
+        its player alone (Discord: an ephemeral message; Telegram: the private chat)."""
+        return self.daily is not None and not self.game.is_over
+
+    @property
     def shared_code(self) -> GameCode | None:
         """The code a shared result or a challenge may name: none for a daily attempt (shared by its day and
         challenged by reference, its Play button dealing it), none while the code is hidden, none for a custom

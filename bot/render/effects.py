@@ -44,16 +44,18 @@ from bot.render.view import View
 
 def draw(content: Shown, locale: str, *, named: bool = False, elsewhere: bool = False, replay: str | None = "",
          link: str | None = None, challenge: bool = False, pictures: bool = True,
-         commands: Sequence[tuple[str, str]] = ()) -> View:
+         commands: Sequence[tuple[str, str]] = (), fixed_header: bool = False) -> View:
     """The message showing ``content`` in ``locale``. ``named``: a board in a server or group carries its
     player's name; ``elsewhere``: the question's game has its board in another chat; ``replay`` and ``link``: how
     a shared result's reader deals the same cards here (a command, or None; a link button); ``challenge``: its
     button starts the deal as a challenge (the platform's buttons reach the bot from anyone's tap: Discord);
     ``pictures``: the settings offer the picture board (not in a terminal); ``commands``: the platform's commands
-    and what each does, listed under the help."""
+    and what each does, listed under the help; ``fixed_header``: a board whose header keeps its lines through the
+    game, the counters apart (the platform shows them under the buttons: :func:`bot.render.game.render_game`)."""
     match content:
         case Board(snapshot, latest):
-            return render_game(snapshot, locale, snapshot.settings, owner_label=named, latest=latest)
+            return render_game(snapshot, locale, snapshot.settings, owner_label=named, latest=latest,
+                               fixed_header=fixed_header)
         case Question(current, request):
             return render_confirm_start(current, request, locale, elsewhere=elsewhere)
         case Kept():

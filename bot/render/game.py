@@ -127,11 +127,11 @@ def pack_line(groups: Sequence[str], width: int = HEADER_COLUMNS, separator: str
 CHAIN_SHOWN = 2
 
 
-def _header(snapshot: GameSnapshot, tr: Translator, *, owner_label: bool) -> str:
+def _header(snapshot: GameSnapshot, tr: Translator, *, owner_label: bool, fixed: bool = False) -> str:
     """Whose game (in a group), code and rules (and that the deal is proven winnable; a daily deal's day instead of
     its code while the code is hidden), then score and moves, then the undos and hints used (when any, and always on
     a daily deal): packed into short lines that fit a phone (the stock's count is in the tableau, beside the
-    stock)."""
+    stock). ``fixed``: a line each, for the platform to pack, and no counters (:func:`render_game`)."""
     game = snapshot.game
     groups = []
     owner = ""
@@ -158,24 +158,36 @@ def _header(snapshot: GameSnapshot, tr: Translator, *, owner_label: bool) -> str
         # TRANSLATORS: in the header: this deal was dealt as one the solver proved winnable (short)
         groups.append(tr.pgettext("header", "winnable"))
     # TRANSLATORS: in the game's header: the score so far, then the number of moves (draws and removals)
-    groups.append(" · ".join((tr.gettext("Score: {score}").format(score=game.score),
-                              tr.gettext("Moves: {moves}").format(moves=game.moves))))
-    if game.chain >= CHAIN_SHOWN and not game.is_over:
-        # TRANSLATORS: in the game's header while it is played: the cards removed in a row since the last draw,
-        # the word of "Longest chain" in the review (a label and a count, {n} from 2 up to 28; short)
-        groups.append(tr.gettext("Chain: {n}").format(n=game.chain))
-    if snapshot.undos_used or snapshot.hints_used or snapshot.daily is not None:
-        # TRANSLATORS: in the game's header: how many moves the player took back with Undo ({n} is often 1 or 0:
-        # a label and a count, which fits every number)
-        counters: tuple[str, ...] = (tr.gettext("Moves undone: {n}").format(n=snapshot.undos_used),
-                    # TRANSLATORS: in the game's header: how many hints the player asked for ({n} is often 1 or 0:
-                    # a label and a count, which fits every number)
-                    tr.gettext("Hints: {n}").format(n=snapshot.hints_used))
-        if snapshot.daily is not None:
-            counters = counters[1:]  # the ranked attempt has no undo: always 0
+    score = " · ".join((tr.gettext("Score: {score}").format(score=game.score),
+                        tr.gettext("Moves: {moves}").format(moves=game.moves)))
+    if fixed:
+        return owner + " · ".join(groups) + "\n" + score
+    groups.append(score)
+    if counters := _counters(snapshot, tr):
         together = " · ".join(counters)
         groups.extend((together,) if display_width(together) <= HEADER_COLUMNS else counters)
     return owner + pack_line(groups)
+
+
+def _counters(snapshot: GameSnapshot, tr: Translator) -> tuple[str, ...]:
+    """The live chain (from :data:`CHAIN_SHOWN` cards), and the undos and hints used (when any, and always on a
+    daily deal, whose ranked attempt has no undo)."""
+    game = snapshot.game
+    chain: tuple[str, ...] = ()
+    if game.chain >= CHAIN_SHOWN and not game.is_over:
+        # TRANSLATORS: in the game's header while it is played: the cards removed in a row since the last draw,
+        # the word of "Longest chain" in the review (a label and a count, {n} from 2 up to 28; short)
+        chain = (tr.gettext("Chain: {n}").format(n=game.chain),)
+    if not (snapshot.undos_used or snapshot.hints_used or snapshot.daily is not None):
+        return chain
+    # TRANSLATORS: in the game's header: how many hints the player asked for ({n} is often 1 or 0: a label and a
+    # count, which fits every number)
+    hints = tr.gettext("Hints: {n}").format(n=snapshot.hints_used)
+    if snapshot.daily is not None:
+        return (*chain, hints)
+    # TRANSLATORS: in the game's header: how many moves the player took back with Undo ({n} is often 1 or 0:
+    # a label and a count, which fits every number)
+    return (*chain, tr.gettext("Moves undone: {n}").format(n=snapshot.undos_used), hints)
 
 
 def daily_title(tr: Translator) -> str:
@@ -316,10 +328,12 @@ def _game_buttons(snapshot: GameSnapshot, tr: Translator, *, latest: bool) -> tu
 
 
 def render_game(snapshot: GameSnapshot, locale: str, settings: Settings, *, owner_label: bool = False,
-                latest: bool = True) -> View:
+                latest: bool = True, fixed_header: bool = False) -> View:
     """The whole game message: header, tableau, status and buttons. ``owner_label`` (in groups and channels) puts
     the player's name on the board; ``latest`` False renders a board that is no longer the player's latest game
-    (abandoned: no buttons; finished: Share and Review only)."""
+    (abandoned: no buttons; finished: Share and Review only). ``fixed_header`` (Discord, whose buttons come under
+    the text): whose game, which deal, and score and moves a line each, which keep their lines through the game, the
+    counters apart (``View.tally``) to be shown under the buttons with the status: so nothing moves the buttons."""
     tr = translator(locale)
     game = snapshot.game
     lines = _status_lines(snapshot, settings, tr, latest=latest)
@@ -331,7 +345,7 @@ def render_game(snapshot: GameSnapshot, locale: str, settings: Settings, *, owne
     table = seen_table(game, hinted, four_colour=settings.four_colour) if settings.board is BoardStyle.PICTURE \
         else None
     return View(
-        header=_header(snapshot, tr, owner_label=owner_label),
+        header=_header(snapshot, tr, owner_label=owner_label, fixed=fixed_header),
         tableau=tableau_text(game, hinted_slot=hinted.slot if isinstance(hinted, Tap) else None,
                              hinted_draw=isinstance(hinted, Draw)),
         narrow_tableau=narrow_tableau_text(game),
@@ -340,6 +354,7 @@ def render_game(snapshot: GameSnapshot, locale: str, settings: Settings, *, owne
         notice=notice,
         table=table,
         table_alt=table_alt(table, locale) if table is not None else None,
+        tally=" · ".join(_counters(snapshot, tr)) or None if fixed_header else None,
     )
 
 

@@ -21,6 +21,7 @@ The console's keys and text are :mod:`bot.render.console`.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -34,6 +35,7 @@ from bot.render.view import (
     Button,
     ButtonStyle,
     View,
+    display_width,
     label_width,
 )
 
@@ -120,19 +122,43 @@ DISCORD_HEADING_COLUMNS = TITLE_COLUMNS
 DISCORD_TEXT_COLUMNS = 30
 
 
-def discord_header(header: str) -> tuple[str, str]:
-    r"""The view's header as Discord shows it: the heading and the lines under it, a line too wide for its font
-    split between its `` · `` groups (never inside one), the heading's overflow going under it.
+def discord_header(header: str, *, board: bool = False) -> tuple[str, str]:
+    r"""The view's header as Discord shows it: the heading (the first line's first groups, as many as fit its font)
+    and the lines under it, a line too wide for its font split between its `` · `` groups (never inside one), the
+    heading's overflow going under it. ``board``: a game's header drawn with ``fixed_header``
+    (:func:`bot.render.game.render_game`), whose last line, the score and moves, is split where its widest numbers
+    would split it, so the header keeps its lines through the game.
 
     >>> discord_header("TP1-C-AAAAAAE · Классический\nScore: 490 · Moves: 10")
     ('TP1-C-AAAAAAE', 'Классический\nScore: 490 · Moves: 10')
     >>> discord_header("TP1-E-AAAAAAB · Easy\nPuntuación: 490 · Movimientos: 10")
     ('TP1-E-AAAAAAB · Easy', 'Puntuación: 490\nMovimientos: 10')
+    >>> discord_header("ann's game\nTP1-E-AAAAAAB · Easy\nPunktzahl: 500 · Spielzüge: 9", board=True)[1]
+    'TP1-E-AAAAAAB · Easy\nPunktzahl: 500\nSpielzüge: 9'
     """
     first, _, rest = header.partition("\n")
-    heading, *more = pack_line(first.split(" · "), DISCORD_HEADING_COLUMNS).split("\n")
-    lines = [pack_line(line.split(" · "), DISCORD_TEXT_COLUMNS) for line in (*more, *rest.split("\n")) if line]
-    return heading, "\n".join(lines)
+    groups = first.split(" · ")
+    taken = 1
+    while taken < len(groups) and display_width(" · ".join(groups[:taken + 1])) <= DISCORD_HEADING_COLUMNS:
+        taken += 1
+    lines = [groups[taken:], *(line.split(" · ") for line in rest.split("\n") if line)]
+    packed = [pack_line(line, DISCORD_TEXT_COLUMNS) for line in lines[:-1] if line]
+    if lines[-1]:
+        packed.append(_pack_widest(lines[-1]) if board and rest else pack_line(lines[-1], DISCORD_TEXT_COLUMNS))
+    return " · ".join(groups[:taken]), "\n".join(packed)
+
+
+#: The widest numbers a game's header shows as they change during a game (a score has three digits; moves up to
+#: three): a line is split as it would be at its widest.
+_NUMBER = re.compile(r"\d+")
+
+
+def _pack_widest(groups: list[str]) -> str:
+    """``groups`` packed into Discord's plain lines as they would be with every number at its widest."""
+    widest = [_NUMBER.sub(lambda found: "0" * max(3, len(found.group())), group) for group in groups]
+    sizes = [len(line.split(" · ")) for line in pack_line(widest, DISCORD_TEXT_COLUMNS).split("\n")]
+    starts = [sum(sizes[:i]) for i in range(len(sizes))]
+    return "\n".join(" · ".join(groups[start:start + size]) for start, size in zip(starts, sizes, strict=True))
 
 
 def is_card_grid(row: tuple[Button, ...]) -> bool:

@@ -101,6 +101,9 @@ class View:
     table: Table | None = None
     #: the picture in words, for screen readers (:func:`bot.render.table.table_alt`)
     table_alt: str | None = None
+    #: a game's undo and hint counters where the header leaves them out, to show under the buttons
+    #: (:func:`bot.render.game.render_game` with ``fixed_header``)
+    tally: str | None = None
 
     def all_buttons(self) -> tuple[Button, ...]:
         return tuple(button for row in self.buttons for button in row)

@@ -1,8 +1,9 @@
 """The Discord bot: a discord.py client over the application's one door.
 
-:func:`build_bot` makes the client; ``setup_hook`` (run once per login, before any event) registers the buttons (and select menus) as
-dynamic items, so clicks on messages sent before a restart still reach their handlers, sets the command
-translator and syncs the ``/tripeaks`` group.
+:func:`build_bot` makes the client; ``setup_hook`` (run once per login, before any event) sets the command
+translator and syncs the ``/tripeaks`` group. Clicks on the bot's buttons and menus reach ``on_interaction``,
+which reads each from its ``custom_id`` alone: on messages sent before a restart too, and on a message redrawn
+since the player saw it.
 
 Intents: only ``guilds`` (not privileged), for the channel cache. Commands and buttons arrive as interactions,
 which need no intent at all, and the bot never reads message content.
@@ -19,9 +20,8 @@ from discord.ext import commands
 
 from bot.adapters.discord.base import BotContext
 from bot.adapters.discord.commands import TriPeaksCommands
-from bot.adapters.discord.interactions import on_button
+from bot.adapters.discord.interactions import on_component
 from bot.adapters.discord.translator import CatalogueTranslator
-from bot.adapters.discord.views import PayloadButton, PayloadMenu
 from bot.app.flow import Flow
 from bot.config import Config, TokenRejected, Unreachable
 
@@ -45,16 +45,15 @@ class _TriPeaks:
     ctx: BotContext
 
     async def setup_hook(self: Any) -> None:
-        self.add_dynamic_items(PayloadButton, PayloadMenu)
         await self.tree.set_translator(CatalogueTranslator())
         self.tree.add_command(TriPeaksCommands(self.ctx))
         synced = await self.tree.sync()
         log.info("synced %d application command(s)", len(synced))
 
-    async def on_payload(self, interaction: discord.Interaction[Any], payload: str) -> None:
-        """A click on one of the bot's buttons (:class:`~bot.adapters.discord.views.PayloadButton`), or an option
-        chosen in one of its select menus (:class:`~bot.adapters.discord.views.PayloadMenu`)."""
-        await on_button(self.ctx, interaction, payload)
+    async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
+        """Every interaction, after discord.py's own dispatch (which has nothing registered for the bot's buttons):
+        a click on one of the bot's buttons or menus (:func:`~bot.adapters.discord.interactions.on_component`)."""
+        await on_component(self.ctx, interaction)
 
 
 def _context(client: discord.Client, flow: Flow, config: Config, defer_after: float) -> BotContext:

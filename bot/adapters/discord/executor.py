@@ -2,7 +2,8 @@
 reported back (:class:`~bot.app.effects.BoardAt`: the message that now shows a game, which the flow records).
 
 - a board sent is a new public message in the channel (the interaction's response), reported as the game's live
-  board, and the replaced game's board (wherever it is) is redrawn as no longer the latest. Discord
+  board (the ranked daily attempt in a server: an ephemeral message, so members who have not played cannot watch
+  it), and the replaced game's board (wherever it is) is redrawn as no longer the latest. Discord
   never redraws the tapped message into a new game (``reuse``): the question is an ephemeral message;
 - a board edited is the clicked message (response type 7), reported as the live board when it was another one;
 - a private answer is ephemeral: a line for an error (with a link to the live board for a tap on an old one) and
@@ -73,13 +74,15 @@ class DiscordExecutor:
         for effect in effects:
             match effect:
                 case SendBoard(snapshot):
-                    message_id = await show_new(interaction, self.board(snapshot))
+                    message_id = await show_new(interaction, self.board(snapshot), ephemeral=self.private(snapshot))
                     shown = here(interaction, message_id) if message_id is not None else None
                     if shown is not None:
                         reports.append(BoardAt(snapshot.game_id, shown))
                     await self.close(snapshot.replaced, keep=shown)
-                case EditBoard(snapshot):
+                case EditBoard(snapshot, notice):
                     await show_update(interaction, self.board(snapshot))
+                    if notice is not None:  # no toasts on Discord: why the tap changed nothing, privately
+                        await interaction.followup.send(self.line(notice), ephemeral=True)
                     message = interaction.message
                     if (message is not None and not message.flags.ephemeral
                             and snapshot.board != here(interaction, message.id)):
@@ -88,10 +91,10 @@ class DiscordExecutor:
                 case RedrawBoard(snapshot):
                     board = snapshot.board
                     if board is None or not await self.edit(board, self.board(snapshot, board.chat_id)):
-                        view = self.board(snapshot)
-                        files = await files_of(view)
-                        sent = await interaction.followup.send(view=layout(view), wait=True, files=files)
-                        reports.append(BoardAt(snapshot.game_id, here(interaction, sent.id)))
+                        message_id = await show_new(interaction, self.board(snapshot),
+                                                    ephemeral=self.private(snapshot))
+                        if message_id is not None:
+                            reports.append(BoardAt(snapshot.game_id, here(interaction, message_id)))
                 case Answer(content) | Reply(content):
                     if isinstance(content, Data):
                         continue  # autocomplete reads its choices itself
@@ -107,8 +110,11 @@ class DiscordExecutor:
                     await show_new(interaction, self.draw(shown))
                 case EditMessage(shown):
                     await show_update(interaction, self.draw(shown))
-        if not effects and interaction.type is not discord.InteractionType.autocomplete:
-            await quiet(interaction)  # nothing to do (a double tap): the click is acknowledged, nothing changes
+        if interaction.type is not discord.InteractionType.autocomplete and (
+                not effects or not interaction.response.is_done()):
+            # nothing shown in answer (a double tap; a tap about another message, whose board was edited where it
+            # is): the click is acknowledged, the tapped message unchanged
+            await quiet(interaction)
         return reports
 
     # --- drawing ------------------------------------------------------------------------------------------------
@@ -133,7 +139,7 @@ class DiscordExecutor:
     def board(self, snapshot: GameSnapshot, chat_id: str | None = None, *, latest: bool = True) -> View:
         """The board of ``snapshot`` in the acting player's language, named in servers."""
         return draw(Board(snapshot, latest), locale_for(self.interaction, snapshot.settings),
-                    named=self.in_server(chat_id))
+                    named=self.in_server(chat_id), fixed_header=True)
 
     def line(self, note: Note) -> str:
         locale = locale_for(self.interaction, settings_of(note))
@@ -146,6 +152,11 @@ class DiscordExecutor:
                 if link is not None:
                     text += "\n" + link
         return text
+
+    def private(self, snapshot: GameSnapshot) -> bool:
+        """Whether the board of ``snapshot`` is sent as an ephemeral message: the ranked daily attempt in play, in a
+        server (an ephemeral board is edited by each tap's own response, as any other)."""
+        return snapshot.private and self.interaction.guild_id is not None
 
     # --- messages elsewhere -------------------------------------------------------------------------------------
 

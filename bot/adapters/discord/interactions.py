@@ -13,6 +13,9 @@ records. How each interaction is answered:
 
 from __future__ import annotations
 
+from typing import Any
+
+import discord
 from discord import app_commands
 
 from bot.adapters.discord.base import (
@@ -24,8 +27,9 @@ from bot.adapters.discord.base import (
     in_time,
 )
 from bot.adapters.discord.executor import DiscordExecutor
-from bot.app.codec import BadPayload, decode
-from bot.app.commands import Command, CompleteCard, Surface, Unreadable
+from bot.adapters.discord.views import MENU_PREFIX
+from bot.app.codec import PREFIX, BadPayload, decode
+from bot.app.commands import ButtonCommand, Command, CompleteCard, Surface, Unreadable
 from bot.app.effects import Answer, CardChoices
 from bot.i18n import match_locale
 from bot.render.tableau import card_label
@@ -38,10 +42,32 @@ def surface_of(interaction: Interaction) -> Surface:
     installed to the server rather than only to the player's account (a user app can answer a command anywhere
     but post nothing of its own)."""
     guild_locale = interaction.guild_locale
+    clicked = interaction.message if interaction.type is discord.InteractionType.component else None
     return Surface(platform=PLATFORM, admin=bool(interaction.permissions.manage_guild),
                    installed=not (interaction.is_user_integration() and not interaction.is_guild_integration()),
                    platform_locale=str(interaction.locale),
-                   chat_locale=match_locale(str(guild_locale) if guild_locale is not None else None))
+                   chat_locale=match_locale(str(guild_locale) if guild_locale is not None else None),
+                   buttons=shown_commands(clicked) if clicked is not None else None)
+
+
+def shown_commands(message: discord.Message) -> tuple[ButtonCommand, ...]:
+    """The commands the message's buttons and menu options carry now: a click must be about what the message
+    shows (a client can send any ``custom_id`` against any message), else it edits nothing."""
+    view = discord.ui.LayoutView.from_message(message, timeout=None) if message.flags.components_v2 \
+        else discord.ui.View.from_message(message, timeout=None)
+    payloads: list[str] = []
+    for item in view.walk_children():
+        if isinstance(item, discord.ui.Button) and item.custom_id is not None:
+            payloads.append(item.custom_id)
+        elif isinstance(item, discord.ui.Select):
+            payloads.extend(option.value for option in item.options)
+    commands = []
+    for payload in payloads:
+        try:
+            commands.append(decode(payload))
+        except BadPayload:
+            continue
+    return tuple(commands)
 
 
 @guarded
@@ -53,10 +79,33 @@ async def serve(ctx: BotContext, interaction: Interaction, command: Command, *, 
     await ctx.flow.record(await DiscordExecutor(ctx, interaction).run(effects))
 
 
-async def on_button(ctx: BotContext, interaction: Interaction, custom_id: str) -> None:
-    """A click on any of the bot's buttons (or a choice in its menus), by its payload."""
+def payload_of(interaction: Interaction) -> str | None:
+    """What a click on one of the bot's components asks for, as a payload: a button's ``custom_id``, or the value
+    of the option chosen in a menu (``""`` when there is not exactly one); None for any other interaction."""
+    if interaction.type is not discord.InteractionType.component:
+        return None
+    data: dict[str, Any] = dict(interaction.data or {})
+    custom_id = data.get("custom_id")
+    if not isinstance(custom_id, str):
+        return None
+    if custom_id.startswith(MENU_PREFIX):
+        values = data.get("values") or []
+        return values[0] if len(values) == 1 and isinstance(values[0], str) else ""
+    return custom_id if custom_id.startswith(f"{PREFIX}:") else None
+
+
+async def on_component(ctx: BotContext, interaction: Interaction) -> None:
+    """Any click on the bot's buttons (or a choice in its menus), read from its payload alone.
+
+    Not through discord.py's component dispatch: that drops a click whose ``custom_id`` is not on the message the
+    interaction carries, and Discord sends the message as it is now. A tap made before the player's client showed
+    the previous tap's board carries the older version; it reaches the service, which applies it when it is still
+    legal (a card) or says why not (a Draw from the older board)."""
+    payload = payload_of(interaction)
+    if payload is None:
+        return
     try:
-        command: Command = decode(custom_id)
+        command: Command = decode(payload)
     except BadPayload as error:
         command = Unreadable(str(error))
     await serve(ctx, interaction, command)

@@ -1,18 +1,18 @@
 """The renderer's :class:`~bot.render.view.View` mapped one to one onto a Discord Components V2 message.
 
 A view becomes one :class:`discord.ui.LayoutView`: a container holding the header, the board, the status lines and
-the renderer's rows of buttons, in that order. The board is the picture (a media gallery showing the attached
+the renderer's rows of buttons, in that order; on a game's board the status lines and the counters come under the
+buttons (:func:`under_buttons`), so the cards' buttons keep their place through the game. The board is the picture (a media gallery showing the attached
 ``board.png``, its description the board in words for screen readers: :func:`files_of` draws it, in a worker
 thread) for a player who has the picture board, else the tableau as a code block. Nothing is added, dropped or reworded here: every
 text and every button comes from the renderer. See ``docs/discord.md`` for why Components V2 rather than an embed.
 
-Every button is a :class:`discord.ui.DynamicItem` whose ``custom_id`` is the renderer's command encoded
-(:func:`bot.app.codec.encode`), so a click on any message the bot ever sent reaches the right handler, also after a
-restart: the handler reads the game id, the version and the command from the ``custom_id`` alone. The templates are deliberately broad (``tp:g:...``): a
-damaged or tampered ``custom_id`` still reaches its handler, which answers it with the renderer's "this button
-could not be read" rather than leaving the click unanswered. A select menu (the languages on the settings message)
-is a :class:`PayloadMenu`: each option's value is its command encoded, and choosing it goes where a click on that
-command's button would.
+Every button's ``custom_id`` is the renderer's command encoded (:func:`bot.app.codec.encode`); a select menu (the
+languages on the settings message) has each option's value its command encoded. The bot keeps nothing in memory
+for a message: :func:`bot.adapters.discord.interactions.on_component` reads every click from the ``custom_id`` (or
+the option chosen) alone, on any message the bot ever sent, also after a restart, and also when the message has
+been redrawn since the player saw it (a quick second tap: Discord sends the message as it is now, whose buttons
+carry a newer version).
 """
 
 from __future__ import annotations
@@ -33,6 +33,10 @@ from bot.render.view import Button, View
 #: The felt green of a card table, down the left edge of every message the bot sends.
 ACCENT = discord.Colour(0x1E7A46)
 
+#: A select menu's ``custom_id``: this and its place among the message's menus (what it asks for is in the value
+#: of the option chosen).
+MENU_PREFIX = "tpm:"
+
 #: The colour names of :func:`bot.render.platforms.discord_rows`: blurple the suggested move, green a card that
 #: fits or a chosen setting.
 _STYLES = {
@@ -42,73 +46,28 @@ _STYLES = {
     "danger": discord.ButtonStyle.danger,
 }
 
-#: Every payload a command encodes to (:mod:`bot.app.codec`): a game (``tp:g:``), a daily deal (``tp:daily:``), a
-#: setting (``tp:set:``), Yes and No under a question (``tp:y:``, ``tp:k:``), the welcome's buttons (``tp:b:``,
-#: ``tp:rules``). Deliberately broad: :func:`bot.adapters.discord.games.on_button` reads and checks the rest.
-PAYLOAD_TEMPLATE = r"tp:.+"
 
-
-class PayloadButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=PAYLOAD_TEMPLATE):
-    """A button carrying a renderer payload as its ``custom_id``: a card, Draw, Undo, Hint, New game, Replay, Review
-    or Share on a board, Play under a daily deal, Yes or No under a question, or a choice on the settings
-    message."""
-
-    def __init__(self, label: str, payload: str, style: str | None = None, disabled: bool = False) -> None:
-        super().__init__(discord.ui.Button(label=label, custom_id=payload, style=_STYLES[style or "secondary"],
-                                           disabled=disabled))
-        self.payload = payload
-
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any],
-                             match: re.Match[str], /) -> PayloadButton:
-        # Only the custom_id matters to the handler; the label is kept so the item mirrors the message.
-        return cls(getattr(item, "label", None) or "?", match.group(0))
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await interaction.client.on_payload(interaction, self.payload)
-
-
-#: A select menu's ``custom_id``: ``tpm:`` and its place among the message's menus. What it asks for is in the
-#: value of the option chosen, a payload as a button's ``custom_id`` is (so ``tp:.+`` must not match it).
-MENU_TEMPLATE = r"tpm:\d+"
-
-
-class PayloadMenu(discord.ui.DynamicItem[discord.ui.Select[Any]], template=MENU_TEMPLATE):
-    """A select menu whose options' values are renderer payloads: choosing one is a click on that payload's button
-    (a value that is no payload, from a tampered client, gets the renderer's "could not be read")."""
-
-    def __init__(self, custom_id: str, options: list[discord.SelectOption]) -> None:
-        super().__init__(discord.ui.Select(custom_id=custom_id, options=options))
-
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any],
-                             match: re.Match[str], /) -> PayloadMenu:
-        options = list(getattr(item, "options", None) or [discord.SelectOption(label="?")])
-        return cls(match.group(0), options)
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        values = self.item.values
-        await interaction.client.on_payload(interaction, values[0] if len(values) == 1 else "")
-
-
-def menu_item(menu: ShownMenu, index: int) -> PayloadMenu:
+def menu_item(menu: ShownMenu, index: int) -> discord.ui.Select[Any]:
     """The select menu for one of :func:`bot.render.platforms.discord_rows`' menus, the ``index``-th of its
-    message: each option's value its command encoded, the chosen one the menu's default."""
-    return PayloadMenu(f"tpm:{index}", [discord.SelectOption(label=option.label, value=encode(option.command),
-                                                             default=option.chosen, emoji=menu.emoji)
-                                        for option in menu.options])
+    message (``custom_id`` ``tpm:<index>``): each option's value its command encoded, the chosen one the menu's
+    default."""
+    return discord.ui.Select(custom_id=f"{MENU_PREFIX}{index}",
+                             options=[discord.SelectOption(label=option.label, value=encode(option.command),
+                                                           default=option.chosen, emoji=menu.emoji)
+                                      for option in menu.options])
 
 
-def button_item(button: Button | ShownButton) -> PayloadButton | discord.ui.Button[Any]:
-    """The item for one of the renderer's buttons: a link button for one with a ``url``, else the dynamic item
-    carrying its command encoded."""
+def button_item(button: Button | ShownButton) -> discord.ui.Button[Any]:
+    """The item for one of the renderer's buttons: a link button for one with a ``url``, else a button whose
+    ``custom_id`` is its command encoded."""
     if isinstance(button, Button):
         button = ShownButton(button.label, button.command, button.style.value, button.disabled, button.url)
     if button.url is not None:
         return discord.ui.Button(label=button.label, url=button.url, disabled=button.disabled)
     if button.command is None:
         raise ValueError(f"the button {button.label!r} has neither a command nor a link")
-    return PayloadButton(button.label, encode(button.command), button.style, button.disabled)
+    return discord.ui.Button(label=button.label, custom_id=encode(button.command),
+                             style=_STYLES[button.style or "secondary"], disabled=button.disabled)
 
 
 def plain(text: str) -> str:
@@ -136,10 +95,11 @@ def code_block(text: str) -> str:
     return "```\n" + text.replace("`", "\u02cb") + "\n```"
 
 
-def header_text(header: str) -> str:
+def header_text(header: str, *, board: bool = False) -> str:
     """The header's first line as a small heading, the rest (score, moves, stock) as plain lines under it; lines
-    too wide for a phone split between their groups (:func:`bot.render.platforms.discord_header`)."""
-    first, rest = discord_header(header)
+    too wide for a phone split between their groups (:func:`bot.render.platforms.discord_header`; ``board``: a
+    game's header, whose lines stay through the game)."""
+    first, rest = discord_header(header, board=board)
     heading = f"### {plain(first)}"
     return f"{heading}\n{plain(rest)}" if rest else heading
 
@@ -159,6 +119,21 @@ def status_text(status: str) -> str:
     lines = plain(status).split("\n")
     kept = [INDENT_SPACE * (len(line) - len(line.lstrip(" "))) + line.lstrip(" ") for line in lines]
     return "\n".join(f"> {line}" if line.strip() else ">" for line in kept)
+
+
+def is_board(view: View) -> bool:
+    """Whether ``view`` is a game's board (the tableau, or the picture)."""
+    return view.tableau is not None or view.table is not None
+
+
+def under_buttons(view: View) -> list[str]:
+    """The texts a board shows under its buttons: the status lines (a refusal, a cleared peak, a hint, the end of
+    the game) and the undo and hint counters, as small text. They come and go during a game: above the buttons they
+    pushed the cards' buttons down and back, and a thumb aimed at one card hit another. Any other message keeps its
+    status above its buttons (none here)."""
+    if not is_board(view):
+        return []
+    return ([status_text(view.status)] if view.status else []) + ([f"-# {plain(view.tally)}"] if view.tally else [])
 
 
 def tableau_of(view: View) -> str | None:
@@ -190,14 +165,14 @@ async def files_of(view: View) -> list[discord.File]:
 def layout(view: View) -> discord.ui.LayoutView:
     """The whole message for ``view``: one container, buttons inside it, under the text they act on."""
     container: discord.ui.Container[discord.ui.LayoutView] = discord.ui.Container(accent_colour=ACCENT)
-    container.add_item(discord.ui.TextDisplay(header_text(view.header)))
+    container.add_item(discord.ui.TextDisplay(header_text(view.header, board=is_board(view))))
     tableau = tableau_of(view)
     if view.table is not None:
         container.add_item(discord.ui.MediaGallery(discord.MediaGalleryItem(f"attachment://{IMAGE}",
                                                                             description=description(view))))
     elif tableau is not None:
         container.add_item(discord.ui.TextDisplay(code_block(tableau)))
-    if view.status:
+    if view.status and not is_board(view):
         container.add_item(discord.ui.TextDisplay(status_text(view.status)))
     menus = 0
     for row in discord_rows(view):
@@ -209,6 +184,11 @@ def layout(view: View) -> discord.ui.LayoutView:
             for button in row:
                 action_row.add_item(button_item(button))
         container.add_item(action_row)
+    for text in under_buttons(view):
+        container.add_item(discord.ui.TextDisplay(text))
     message = discord.ui.LayoutView(timeout=None)
     message.add_item(container)
+    # Every click is read from its custom_id alone (bot.adapters.discord.interactions.on_component), on any message
+    # the bot ever sent: a stopped view is one discord.py keeps no state for, and dispatches nothing to.
+    message.stop()
     return message
