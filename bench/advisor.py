@@ -1,6 +1,6 @@
 """The fair advisor against today's, a greedy player and the omniscient solver, and how true its chance comes.
 
-    .venv/bin/python bench/advisor.py [--first 0] [--deals 300] [--samples 64] [--node-budget 240000]
+    .venv/bin/python bench/advisor.py [--first 0] [--deals 300] [--samples 64] [--node-budget 320000]
         [--no-today] [--lost] [--jobs 1] [--log FILE] [--against FILE] [--pairs FILE] [--json]
 
 For deals ``first`` .. ``first + deals - 1`` from their start, under Easy and Classic rules (taken in turn, so a
