@@ -1,7 +1,7 @@
 """The fair advisor against today's, a greedy player and the omniscient solver, and how true its chance comes.
 
-    .venv/bin/python bench/advisor.py [--first 0] [--deals 300] [--samples 64] [--node-budget 240000]
-        [--no-today] [--lost] [--jobs 1] [--log FILE] [--pairs FILE] [--json]
+    .venv/bin/python bench/advisor.py [--first 0] [--deals 300] [--samples 64] [--node-budget 320000]
+        [--no-today] [--lost] [--jobs 1] [--log FILE] [--against FILE] [--pairs FILE] [--json]
 
 For deals ``first`` .. ``first + deals - 1`` from their start, under Easy and Classic rules (taken in turn, so a
 run stopped early is balanced), it plays each deal to its end:
@@ -17,7 +17,8 @@ run stopped early is balanced), it plays each deal to its end:
 
 It prints the win rates with 95% Wilson intervals, the deals only one of the two advisors won (with the exact
 McNemar p-value: per rule set, then over both), the time per decision of both advisors (wall clock and CPU:
-median, p99, max; a busy machine stretches the wall clock, the CPU time is what a hint costs a worker), and how
+median, p99, max; a busy machine stretches the wall clock, the CPU time is what a hint costs a worker), the samples
+solved per decision and the mean standard error of the raw share they give (how steady the hint is), and how
 true the shown chance comes: at the first move, the mean chance shown against the share of deals won; over every
 decision, deciles of the shown chance (decisions, mean shown, share won from there) and the Brier score of the shown
 chance beside the raw share's. The shown chance is the shipped calibration's (:mod:`core.calibration_table`), which
@@ -27,6 +28,8 @@ each action that kept the deal winnable; a few exact solves a deal).
 
 ``--log FILE`` appends each played deal as a JSON line and reuses the deals already there (a long run can be stopped
 and resumed, and summarised again at once; a deal logged with ``--no-today`` gets only today's advisor played);
+``--against FILE`` compares the advisor with the one logged in another run's log on the same deals (other samples
+or node budget): the deals only one of the two won, with the McNemar p-value (``against`` in the JSON);
 ``--pairs FILE`` writes the advisor's decisions as CSV for ``bench/calibrate.py``. ``--json`` prints one JSON object
 as the last line: ``runs`` (per rule set), ``games`` (``code``, ``rules``, ``won``, ``shown_at_start``) and
 ``calibration`` (``bins``, ``brier``, ``brier_raw``).
@@ -94,19 +97,20 @@ def mcnemar(only_first: int, only_second: int) -> float:
     return min(1.0, 2 * tail / (1 << deals))
 
 
-def paired(records: list[dict[str, Any]]) -> dict[str, Any] | None:
-    """The deals of ``records`` only the advisor won and only today's won, with their McNemar p-value (None when
-    today's was not played)."""
-    if not all("today" in r for r in records):
+def paired(records: list[dict[str, Any]], other: str = "today") -> dict[str, Any] | None:
+    """The deals of ``records`` only the advisor won and only the ``other`` player won (today's advisor, or
+    ``"against"``: the advisor of the ``--against`` log), with their McNemar p-value (None when it did not play)."""
+    if not all(other in r for r in records):
         return None
-    ahead = sum(r["advisor"]["won"] and not r["today"]["won"] for r in records)
-    behind = sum(r["today"]["won"] and not r["advisor"]["won"] for r in records)
-    return {"advisor_only": ahead, "today_only": behind, "p": mcnemar(ahead, behind)}
+    ahead = sum(r["advisor"]["won"] and not r[other]["won"] for r in records)
+    behind = sum(r[other]["won"] and not r["advisor"]["won"] for r in records)
+    return {"advisor_only": ahead, f"{other}_only": behind, "p": mcnemar(ahead, behind)}
 
 
-def paired_text(counts: dict[str, Any]) -> str:
+def paired_text(counts: dict[str, Any], other: str = "today") -> str:
     """The line that reports :func:`paired`'s counts."""
-    return (f"deals only one advisor won: advisor {counts['advisor_only']}, today's {counts['today_only']} "
+    name = "today's" if other == "today" else "the --against log's"
+    return (f"deals only one advisor won: advisor {counts['advisor_only']}, {name} {counts[f'{other}_only']} "
             f"(exact McNemar p {counts['p']:.3f})")
 
 
@@ -235,6 +239,13 @@ def shown_at_start(record: dict[str, Any]) -> float | None:
     return shown_of(Rules(record["rules"]), 0, decisions[0])[1] if decisions else None
 
 
+def standard_error(decision: list[int]) -> float:
+    """The sampling error of a recorded decision's raw share (its standard error; 0 when it is certain)."""
+    _, _, wins, used, certain = decision
+    share = wins / used
+    return 0.0 if certain else math.sqrt(share * (1 - share) / used)
+
+
 def summarise(rules: Rules, records: list[dict[str, Any]]) -> dict[str, Any]:
     n = len(records)
     summary: dict[str, Any] = {"rules": rules.value, "deals": n,
@@ -249,9 +260,14 @@ def summarise(rules: Rules, records: list[dict[str, Any]]) -> dict[str, Any]:
                          "forced_moves": sum(p["forced"] for p in played),
                          "cut_by_budget": sum(p["cut"] for p in played),
                          "decision_seconds": percentiles([s for p in played for s in p["seconds"]]),
-                         "decision_cpu_seconds": percentiles([s for p in played for s in p["cpu"]])}
+                         "decision_cpu_seconds": percentiles([s for p in played for s in p["cpu"]]),
+                         "samples_per_decision": percentiles([d[3] for p in played for d in p["decisions"]]),
+                         "standard_error": statistics.fmean(standard_error(d) for p in played
+                                                            for d in p["decisions"]) if played else 0.0}
     if "today" in summary:
         summary["paired"] = paired(records)
+    if records and "against" in records[0]:
+        summary["against"] = paired(records, "against")
     starts = [shown for shown in map(shown_at_start, records) if shown is not None]
     summary["first_move"] = {"mean_shown": statistics.fmean(starts) if starts else None,
                              "win_rate": summary["advisor"]["rate"], "deals": len(starts)}
@@ -279,12 +295,17 @@ def show(summary: dict[str, Any]) -> None:
         r = summary[name]
         print(f"  {name}: {r['decisions']} decisions, {r['forced_moves']} forced moves not asked, "
               f"{r['cut_by_budget']} decisions cut by the node budget")
+        print(f"    samples per decision: median {r['samples_per_decision']['median']:.0f}, mean "
+              f"{r['samples_per_decision']['mean']:.1f}; standard error of the raw share, mean "
+              f"{100 * r['standard_error']:.1f} points")
         for key, label in (("decision_seconds", "wall clock"), ("decision_cpu_seconds", "CPU")):
             t = r[key]
             print(f"    time per decision, {label}: median {1000 * t['median']:.0f} ms, p99 {1000 * t['p99']:.0f} "
                   f"ms, max {1000 * t['max']:.0f} ms")
     if "paired" in summary:
         print(f"  {paired_text(summary['paired'])}")
+    if "against" in summary:
+        print(f"  {paired_text(summary['against'], 'against')}")
     first = summary["first_move"]
     if first["mean_shown"] is not None:
         print(f"  first move: mean chance shown {100 * first['mean_shown']:.1f}%, advisor won "
@@ -336,10 +357,15 @@ def main() -> int:
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--log", type=Path, help="append each deal played as a JSON line; reuse those there")
     parser.add_argument("--pairs", type=Path, help="write the advisor's decisions as CSV (for bench/calibrate.py)")
+    parser.add_argument("--against", type=Path,
+                        help="a log of another advisor's games on the same deals: the deals only one of them won")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     wanted = [(rules, number) for number in range(args.first, args.first + args.deals) for rules in Rules]
     known = read_log(args.log)
+    against = read_log(args.against)
+    if args.against and any((rules.value, number) not in against for rules, number in wanted):
+        parser.error(f"{args.against} lacks some of these deals")
 
     def fits(record: dict[str, Any], *, today: bool = not args.no_today) -> bool:
         return (record["samples"], record["node_budget"]) == (args.samples, args.node_budget) and (
@@ -364,20 +390,26 @@ def main() -> int:
         if log:
             log.close()
     records = [known[rules.value, number] for rules, number in wanted]
+    if args.against:
+        records = [{**r, "against": against[r["rules"], r["number"]]["advisor"]} for r in records]
     if args.pairs:
         write_pairs(args.pairs, records)
     summaries = [summarise(rules, [r for r in records if r["rules"] == rules.value]) for rules in Rules]
     table = calibration(records)
     both = paired(records)
+    versus = paired(records, "against")
     if args.json:
         games = [{"code": r["code"], "rules": r["rules"], "won": r["advisor"]["won"],
                   "shown_at_start": shown_at_start(r)} for r in records]
-        print(json.dumps({"runs": summaries, "games": games, "calibration": table, "paired": both}))
+        print(json.dumps({"runs": summaries, "games": games, "calibration": table, "paired": both,
+                          "against": versus}))
     else:
         for summary in summaries:
             show(summary)
         if both:
             print(f"both rule sets: {paired_text(both)}")
+        if versus:
+            print(f"both rule sets: {paired_text(versus, 'against')}")
         show_reliability("how true the shown chance comes (every advised decision)", table)
     return 0
 

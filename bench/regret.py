@@ -1,7 +1,7 @@
 """How much the fair advisor loses to the best fair play, where the best fair play can be computed exactly.
 
     .venv/bin/python bench/regret.py [--first 1500] [--deals 60] [--max-unseen 10] [--node-budget 300000]
-        [--samples 64] [--advisor-budget 240000] [--jobs 1] [--json]
+        [--samples 64] [--advisor-budget 320000] [--jobs 1] [--json]
 
 The advisor (:func:`core.advisor.advise`) judges each action by the share of random arrangements of the unseen
 cards in which it can still be won, every arrangement solved as if its hidden cards were known: a hindsight

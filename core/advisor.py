@@ -58,12 +58,14 @@ __all__ = ["DEFAULT_NODE_BUDGET", "DEFAULT_SAMPLES", "Advice", "SlotState", "Vis
 
 #: Samples per answer (a close call gets as many again; bench/advisor.py measures the time and the win rates).
 DEFAULT_SAMPLES = 64
-#: Positions and masks the solver may examine for one answer, over all samples: some 0.4 s of one core, at most
-#: about 0.65 s in the hardest opening positions (the solver examines 370,000 to 600,000 a second), so that a hint
-#: answers in under 0.8 s of one core at p99 (bench/advisor.py measures it). It cuts the sampling short in the
-#: first moves of a deal, where a sample costs up to 100 ms (there 5 to 30 samples are solved), and seldom later;
-#: unlike a time budget it gives the same answer on every machine.
-DEFAULT_NODE_BUDGET = 240_000
+#: Positions and masks the solver may examine for one answer, over all samples: with the native kernel (some 8
+#: million a second) a hint costs up to about 40 ms of one core at p99, under the 50 ms aimed at (bench/advisor.py
+#: measures it; the README's benchmarks); the pure solver (370,000 to 600,000 a second) needs up to some 0.85 s,
+#: where the bot's time budget for a hint may cut it first. It cuts the sampling short in a fifth of the decisions
+#: of Easy deals and 29% of Classic ones; unlike a time budget it gives the same answer on every machine. It was
+#: 240,000 before the kernel: 320,000 won more deals and gave a steadier chance on the deals it was chosen on
+#: (200000-200199 of each rule set; issue 40).
+DEFAULT_NODE_BUDGET = 320_000
 #: The calibration map of the shown chance (:mod:`core.calibration`).
 _SHIPPED = shipped()
 #: The rank written where the solver never reads one: removed slots and the cards already drawn.

@@ -1,4 +1,7 @@
-"""The fair advisor: it sees only what the player sees, and where nothing is hidden it agrees with the solver."""
+"""The fair advisor: it sees only what the player sees, and where nothing is hidden it agrees with the solver.
+
+Every test here runs twice, on the native kernel and on the pure solver (the fixture of tests/test_solver.py): the
+advisor solves its samples with whichever runs."""
 
 from __future__ import annotations
 
@@ -17,6 +20,7 @@ from core.game import DRAW, Draw, Game, Status, Tap
 from core.layout import SLOT_COUNT
 from core.solver import solve
 from tests.core_helpers import BOTTOM_UP_ORDER, cyclic_win_deal, make_deal, zigzag_win_deal
+from tests.test_solver import solver_kind  # noqa: F401  (autouse: each test on the kernel, then the pure solver)
 
 RULES = [Rules.EASY, Rules.CLASSIC]
 

@@ -40,6 +40,10 @@ def test_the_json_report_its_log_and_its_pairs(tmp_path: Path) -> None:
     runs = {run["rules"]: run for run in report["runs"]}
     assert decisions == sum(run["advisor"]["decisions"] for run in runs.values())
     assert set(runs) == {"easy", "classic"} and all("today" in run for run in runs.values())
+    for run in runs.values():
+        samples = run["advisor"]["samples_per_decision"]  # 4 a decision, 8 after a second look, fewer when cut
+        assert 1 <= samples["median"] <= samples["max"] <= 8
+        assert 0.0 <= run["advisor"]["standard_error"] <= 0.5
     for run in runs.values():  # the deals only one advisor won account for the gap between their wins
         paired = run["paired"]
         assert paired["advisor_only"] - paired["today_only"] == run["advisor"]["wins"] - run["today"]["wins"]
@@ -82,3 +86,18 @@ def test_a_deal_logged_without_todays_advisor_gets_only_todays_played(tmp_path: 
         for name in ("advisor", "today"):
             assert record[name]["won"] == whole[name]["won"]
             assert record[name]["decisions"] == whole[name]["decisions"]
+
+
+def test_against_another_advisors_log_counts_the_deals_only_one_of_them_won(tmp_path: Path) -> None:
+    weak, strong = tmp_path / "weak.jsonl", tmp_path / "strong.jsonl"
+    alone = json.loads(bench("--no-today", "--samples", "1", "--log", str(weak), "--json").splitlines()[-1])
+    report = json.loads(bench("--no-today", "--log", str(strong), "--against", str(weak), "--json").splitlines()[-1])
+    for run, before in zip(report["runs"], alone["runs"], strict=True):
+        versus = run["against"]
+        assert versus["advisor_only"] - versus["against_only"] == run["advisor"]["wins"] - before["advisor"]["wins"]
+    assert report["against"]["advisor_only"] == sum(run["against"]["advisor_only"] for run in report["runs"])
+    itself = json.loads(bench("--no-today", "--log", str(strong), "--against", str(strong), "--json").splitlines()[-1])
+    assert (itself["against"]["advisor_only"], itself["against"]["against_only"]) == (0, 0)
+    missing = subprocess.run([sys.executable, str(ROOT / "bench" / "advisor.py"), *ARGS, "--first", "4", "--no-today",
+                              "--against", str(weak)], capture_output=True, text=True, timeout=600)
+    assert missing.returncode == 2 and "lacks some of these deals" in missing.stderr
