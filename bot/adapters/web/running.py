@@ -1,0 +1,47 @@
+"""Starting the table with the bot (:mod:`bot.runner`): behind the operator's proxy at PUBLIC_URL when a chat is
+connected, or on 127.0.0.1 with a one-time link for the console's player."""
+
+from __future__ import annotations
+
+import logging
+from typing import TextIO
+
+from bot.adapters.web.auth import LINK_LIFETIME, Signer, WebUser, derived_secret
+from bot.adapters.web.server import TableServer
+from bot.app.effects import PlayerKey
+from bot.app.flow import Flow
+from bot.config import Config
+
+log = logging.getLogger("tripeaks.web")
+
+
+def table_signer(config: Config) -> Signer:
+    """The signer every process of the deployment shares (WEB_SECRET, else derived from the bot tokens)."""
+    return Signer(derived_secret(config.web_secret, config.telegram_token, config.discord_token))
+
+
+def table_link(signer: Signer, public_url: str, player: PlayerKey, name: str, locale: str | None) -> str:
+    """An "Open the table" link for ``player`` alone, good for :data:`~bot.adapters.web.auth.LINK_LIFETIME`."""
+    return f"{public_url}/#token={signer.sign(WebUser(player, name, locale), 'link', LINK_LIFETIME)}"
+
+
+async def start_table(flow: Flow, config: Config) -> TableServer:
+    """The table served for the chats' players on WEB_HOST:WEB_PORT."""
+    server = TableServer(flow, table_signer(config), telegram_token=config.telegram_token, host=config.web_host,
+                         port=config.web_port)
+    await server.start()
+    return server
+
+
+async def start_console_table(flow: Flow, config: Config, player: PlayerKey, name: str, out: TextIO) -> TableServer:
+    """The table for the console's player on 127.0.0.1 (WEB_PORT, or any free port when that one is taken), and
+    the one-time link to it printed to ``out``."""
+    server = TableServer(flow, table_signer(config), host="127.0.0.1", port=config.web_port)
+    try:
+        await server.start()
+    except OSError:
+        server.port = 0
+        await server.start()
+    link = server.one_time_link(WebUser(player, name), f"http://127.0.0.1:{server.port}")
+    print(f"Play in your browser: {link}", file=out, flush=True)
+    return server

@@ -1,0 +1,166 @@
+"""The table's web server: the page (static files shipped in the package) and its JSON API, on aiohttp.
+
+Every request but the page's files says who sends it, in its ``Authorization`` header: ``tma <initData>`` from a
+Telegram Mini App, or ``Bearer <session>``, a session token the server signed when the page showed it a link's token
+(:mod:`bot.adapters.web.auth`). Anything else is 401, and nothing changes.
+
+- ``POST /api/session`` ``{"token": ...}``: an "Open the table" link's token (Discord), or the console's one-time
+  token, exchanged for a session token.
+- ``GET /api/words?lang=``: what the page says to a visitor it does not know (no credentials needed).
+- ``GET /api/table``: the player's game in progress (a new deal when there is none), the page's words in the
+  player's language and the picture board's layout.
+- ``POST /api/act`` ``{"payload": ...}``: a button's payload, as the table's cards and buttons carry them
+  (:mod:`bot.app.codec`): decoded into the typed command and handed to the one door,
+  :meth:`bot.app.flow.Flow.handle`, as any chat's tap; the answer is the effects as JSON
+  (:func:`bot.adapters.web.screens.respond`).
+
+The server keeps no game: the flow and the database decide everything, as for the chats, so a player's game is the
+same in the chat and at the table, and one player can never act on another's (the flow checks every game's owner).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import secrets
+import socket
+from collections.abc import Awaitable, Callable
+from importlib import resources
+from typing import Any
+
+from aiohttp import web
+
+from bot.adapters.web.auth import SESSION_LIFETIME, Signer, Unauthorised, WebUser, telegram_user
+from bot.adapters.web.screens import LAYOUT, refusal_words, respond, strings
+from bot.app.codec import BadPayload, decode
+from bot.app.commands import Actor, Command, Resume, Surface
+from bot.app.flow import Flow
+from bot.i18n import resolve_locale
+
+log = logging.getLogger("tripeaks.web")
+
+#: The page and its scripts, shipped in the package.
+STATIC = resources.files("bot.adapters.web") / "static"
+#: The largest request body the API reads (bytes).
+BODY_MAX = 4096
+
+Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+
+
+class TableServer:
+    """The table for ``flow``: Telegram's ``initData`` checked with ``telegram_token`` (None: no Mini App),
+    tokens signed by ``signer``. ``console_user``: the console's player, who gets one-time links."""
+
+    def __init__(self, flow: Flow, signer: Signer, *, telegram_token: str | None = None,
+                 host: str = "127.0.0.1", port: int = 8080) -> None:
+        self.flow = flow
+        self.signer = signer
+        self.telegram_token = telegram_token
+        self.host = host
+        self.port = port
+        #: the console's one-time tokens not yet used: the console is one process, and its secret is this
+        #: process's own (:func:`bot.adapters.web.auth.derived_secret`), so no other process could read them anyway
+        self._one_time: dict[str, WebUser] = {}
+        self._runner: web.AppRunner | None = None
+
+    def application(self) -> web.Application:
+        app = web.Application(client_max_size=BODY_MAX, middlewares=[_no_store])
+        app.router.add_get("/", self._page)
+        app.router.add_static("/static/", str(STATIC))
+        app.router.add_post("/api/session", self._session)
+        app.router.add_get("/api/words", self._words)
+        app.router.add_get("/api/table", self._table)
+        app.router.add_post("/api/act", self._act)
+        return app
+
+    async def start(self) -> None:
+        """Listen on :attr:`host` and :attr:`port` (0: any free port, then set here)."""
+        self._runner = web.AppRunner(self.application(), access_log=None)
+        await self._runner.setup()
+        listening = socket.create_server((self.host, self.port), reuse_port=False)
+        self.port = listening.getsockname()[1]
+        await web.SockSite(self._runner, listening).start()
+        log.info("table served on %s:%d", self.host, self.port)
+
+    async def stop(self) -> None:
+        if self._runner is not None:
+            await self._runner.cleanup()
+            self._runner = None
+
+    def one_time_link(self, user: WebUser, base_url: str) -> str:
+        """A link that opens the table for ``user`` once (the console's): its token is good for one session."""
+        token = secrets.token_urlsafe(24)
+        self._one_time[token] = user
+        return f"{base_url}/#token={token}"
+
+    # --- the API ------------------------------------------------------------------------------------------------
+
+    async def _page(self, request: web.Request) -> web.StreamResponse:
+        return web.Response(body=(STATIC / "index.html").read_bytes(), content_type="text/html", charset="utf-8")
+
+    async def _session(self, request: web.Request) -> web.StreamResponse:
+        token = str((await _body(request)).get("token", ""))
+        user = self._one_time.pop(token, None)
+        if user is None:
+            try:
+                user = self.signer.read(token, "link")
+            except Unauthorised as refused:
+                raise _unauthorised(refused) from None
+        return web.json_response({"session": self.signer.sign(user, "session", SESSION_LIFETIME)})
+
+    async def _words(self, request: web.Request) -> web.StreamResponse:
+        return web.json_response(refusal_words(resolve_locale(None, request.query.get("lang"))))
+
+    async def _table(self, request: web.Request) -> web.StreamResponse:
+        user = self._user(request)
+        answer = await self._through_the_door(user, Resume(start_if_none=True))
+        return web.json_response({**answer, "layout": LAYOUT, "strings": strings(answer["locale"])})
+
+    async def _act(self, request: web.Request) -> web.StreamResponse:
+        user = self._user(request)
+        try:
+            command: Command = decode(str((await _body(request)).get("payload", "")))
+        except BadPayload:
+            raise web.HTTPBadRequest(text="not a payload") from None
+        return web.json_response(await self._through_the_door(user, command))
+
+    async def _through_the_door(self, user: WebUser, command: Command) -> dict[str, Any]:
+        actor = Actor(user.player, user.name)
+        surface = Surface(platform=user.player.platform, platform_locale=user.locale)
+        effects = await self.flow.handle(actor, command, surface)
+        return respond(effects, user.locale)
+
+    def _user(self, request: web.Request) -> WebUser:
+        scheme, _, credentials = request.headers.get("Authorization", "").partition(" ")
+        try:
+            if scheme == "tma" and self.telegram_token:
+                return telegram_user(credentials, self.telegram_token)
+            if scheme == "Bearer":
+                return self.signer.read(credentials, "session")
+        except Unauthorised as refused:
+            raise _unauthorised(refused) from None
+        raise _unauthorised(Unauthorised("no credentials"))
+
+
+def _unauthorised(refused: Unauthorised) -> web.HTTPUnauthorized:
+    log.info("table request refused: %s", refused)
+    return web.HTTPUnauthorized(text="unauthorised")
+
+
+async def _body(request: web.Request) -> dict[str, Any]:
+    try:
+        body = json.loads(await request.read())
+    except ValueError:
+        raise web.HTTPBadRequest(text="not JSON") from None
+    if not isinstance(body, dict):
+        raise web.HTTPBadRequest(text="not a JSON object")
+    return body
+
+
+@web.middleware
+async def _no_store(request: web.Request, handler: Handler) -> web.StreamResponse:
+    """The API's answers are one player's: no cache keeps them."""
+    response = await handler(request)
+    if request.path.startswith("/api/"):
+        response.headers["Cache-Control"] = "no-store"
+    return response

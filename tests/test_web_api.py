@@ -1,0 +1,260 @@
+"""The table's server as a player's browser meets it (issue 42): who may play (a Mini App's initData checked as
+Telegram specifies, the table's signed links, the console's one-time link), one player never acting on another's
+game, the same rules as the chats (the daily attempt without Undo, a hint counted), and answers that carry only
+what the player may see."""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+from aiohttp.test_utils import TestClient, TestServer
+
+from bot.adapters.web.auth import LINK_LIFETIME, Signer, Unauthorised, WebUser, sign_init_data, telegram_user
+from bot.adapters.web.screens import board_json
+from bot.adapters.web.server import TableServer
+from bot.app.assembly import App
+from bot.app.model import GameSnapshot, PlayerKey
+from core.deal import Deal
+from core.game import Game
+from tests.test_picture import hidden_shuffled, positions
+
+TOKEN = "123456:" + "A" * 35
+ANN = PlayerKey("telegram", "7")
+BOB = PlayerKey("telegram", "8")
+
+
+def init_data(user_id: int, *, name: str = "Ann", age: float = 0, language: str = "en", token: str = TOKEN) -> str:
+    """A Mini App's initData as Telegram signs it."""
+    user = json.dumps({"id": user_id, "first_name": name, "language_code": language})
+    return sign_init_data({"auth_date": str(int(time.time() - age)), "query_id": "AAH", "user": user}, token)
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1_800_000_000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture
+def clock() -> Clock:
+    return Clock()
+
+
+@pytest.fixture
+async def client(service: App, clock: Clock) -> AsyncIterator[TestClient[Any, Any]]:
+    server = TableServer(service.flow, Signer(b"s" * 32, clock), telegram_token=TOKEN)
+    async with TestClient(TestServer(server.application())) as test_client:
+        test_client.table = server  # type: ignore[attr-defined]
+        yield test_client
+
+
+def tma(user_id: int, **kwargs: Any) -> dict[str, str]:
+    return {"Authorization": f"tma {init_data(user_id, **kwargs)}"}
+
+
+async def table(client: TestClient[Any, Any], headers: dict[str, str]) -> dict[str, Any]:
+    response = await client.get("/api/table", headers=headers)
+    assert response.status == 200, await response.text()
+    return dict(await response.json())
+
+
+async def act(client: TestClient[Any, Any], headers: dict[str, str], payload: str) -> dict[str, Any]:
+    response = await client.post("/api/act", json={"payload": payload}, headers=headers)
+    assert response.status == 200, await response.text()
+    return dict(await response.json())
+
+
+def fitting(board: dict[str, Any]) -> dict[str, Any]:
+    return next(slot for slot in board["slots"] if slot.get("mark") == "fits")
+
+
+def a_move(board: dict[str, Any]) -> str:
+    """A card that fits, else a draw."""
+    return next((slot["payload"] for slot in board["slots"] if slot.get("mark") == "fits"), board["stock"]["payload"])
+
+
+async def deal(client: TestClient[Any, Any], headers: dict[str, str], code: str = "TP1-E-AAAAAAB") -> dict[str, Any]:
+    """The player's new game of ``code`` (where K♣, K♥ and J♠ fit), as the page starts it."""
+    await table(client, headers)
+    board = (await act(client, headers, f"tp:b:c:{code}"))["board"]
+    assert board is not None
+    return dict(board)
+
+
+# --- who may play ----------------------------------------------------------------------------------------------
+
+
+async def test_a_mini_app_opens_the_players_game_in_their_language(client: TestClient[Any, Any],
+                                                                    service: App) -> None:
+    answer = await table(client, tma(7, language="uk"))
+    assert "Рахунок: 500" in answer["board"]["header"] and answer["strings"]["lang"] == "uk"
+    board = await deal(client, tma(7, language="uk"))
+    current = await service.games.current_game(ANN)
+    assert current is not None and current.game_id == board["game"]
+    assert len(board["slots"]) == 28 and len(answer["layout"]["slots"]) == 28
+    played = await act(client, tma(7), fitting(board)["payload"])
+    assert played["board"]["version"] == board["version"] + 1
+    assert "Score: 499" in played["board"]["header"]  # Ann's language: the platform's, English this time
+
+
+@pytest.mark.parametrize("headers", [
+    {},
+    {"Authorization": "tma "},
+    {"Authorization": "tma " + init_data(7).replace("Ann", "Bob")},  # the user changed: the hash no longer fits
+    {"Authorization": "tma " + init_data(7, token="654321:" + "B" * 35)},  # signed for another bot
+    {"Authorization": "tma " + init_data(7, age=86_400 + 120)},  # more than a day old
+    {"Authorization": "Bearer " + init_data(7)},
+], ids=["missing", "empty", "tampered", "other bot", "expired", "not a session"])
+async def test_missing_tampered_or_expired_init_data_is_refused_and_changes_nothing(
+        client: TestClient[Any, Any], service: App, headers: dict[str, str]) -> None:
+    for request in (client.get("/api/table", headers=headers),
+                    client.post("/api/act", json={"payload": "tp:b:n:-:-"}, headers=headers)):
+        response = await request
+        assert response.status == 401
+    assert await service.games.current_game(ANN) is None
+    assert await service.games.current_game(BOB) is None
+
+
+def test_init_data_is_checked_as_telegram_specifies() -> None:
+    """The example of Telegram's documentation, worked by hand: the hash of the sorted data-check-string."""
+    import hashlib
+    import hmac
+
+    fields = {"query_id": "AAHdF6IQ", "user": '{"id":279058397,"first_name":"Vladislav"}', "auth_date": "1662771648"}
+    check = "auth_date=1662771648\nquery_id=AAHdF6IQ\nuser={\"id\":279058397,\"first_name\":\"Vladislav\"}"
+    secret = hmac.new(b"WebAppData", TOKEN.encode(), hashlib.sha256).digest()
+    signed = sign_init_data(fields, TOKEN)
+    assert signed.endswith("hash=" + hmac.new(secret, check.encode(), hashlib.sha256).hexdigest())
+    user = telegram_user(signed, TOKEN, now=1662771648 + 3600)
+    assert user == WebUser(PlayerKey("telegram", "279058397"), "Vladislav", None)
+    with pytest.raises(Unauthorised):
+        telegram_user(signed, TOKEN, now=1662771648 + 86_400 + 1)
+
+
+async def test_one_player_never_acts_on_anothers_game(client: TestClient[Any, Any], service: App) -> None:
+    ann = await deal(client, tma(7))
+    await table(client, tma(8, name="Bob"))
+    for payload in (fitting(ann)["payload"], f"tp:g:{ann['game']}:{ann['version']}:d",
+                    f"tp:g:{ann['game']}:{ann['version']}:h", f"tp:g:{ann['game']}:{ann['version']}:n"):
+        answer = await act(client, tma(8, name="Bob"), payload)
+        assert answer["board"] is None and answer["message"] is None
+        assert answer["notice"] == "This is not your game; start your own with New game"
+    game = await service.games.current_game(ANN)
+    assert game is not None and game.version == ann["version"] and game.game.moves == 0 and game.hints_used == 0
+
+
+async def test_a_signed_link_opens_a_session_for_its_user_only(client: TestClient[Any, Any], service: App,
+                                                               clock: Clock) -> None:
+    signer: Signer = client.table.signer  # type: ignore[attr-defined]
+    carol = WebUser(PlayerKey("discord", "42"), "Carol", "de")
+    link = signer.sign(carol, "link", LINK_LIFETIME)
+    payload, _, signature = link.partition(".")
+    forged = signer.sign(WebUser(PlayerKey("discord", "43"), "Dan"), "link", LINK_LIFETIME).partition(".")[0]
+    for refused in (f"{forged}.{signature}", f"{payload}.{signature[:-2]}AA", "", payload,
+                    signer.sign(carol, "session", 3600)):  # a session is no link
+        response = await client.post("/api/session", json={"token": refused})
+        assert response.status == 401
+    response = await client.post("/api/session", json={"token": link})
+    assert response.status == 200
+    session = {"Authorization": f"Bearer {(await response.json())['session']}"}
+    board = (await table(client, session))["board"]
+    assert "Punkte: 500" in board["header"]
+    current = await service.games.current_game(carol.player)
+    assert current is not None and current.owner_name == "Carol"
+    clock.now += LINK_LIFETIME + 1
+    response = await client.post("/api/session", json={"token": link})
+    assert response.status == 401  # expired
+
+
+async def test_the_consoles_link_opens_one_session(client: TestClient[Any, Any]) -> None:
+    server: TableServer = client.table  # type: ignore[attr-defined]
+    link = server.one_time_link(WebUser(PlayerKey("console", "olena"), "olena"), "http://127.0.0.1:8080")
+    token = link.partition("#token=")[2]
+    assert link.startswith("http://127.0.0.1:8080/#token=")
+    first = await client.post("/api/session", json={"token": token})
+    assert first.status == 200
+    again = await client.post("/api/session", json={"token": token})
+    assert again.status == 401
+
+
+# --- the same rules as the chats --------------------------------------------------------------------------------
+
+
+async def test_the_daily_attempt_has_no_undo_and_a_hint_counts(client: TestClient[Any, Any]) -> None:
+    start = (await table(client, tma(7)))["strings"]["starts"][0]
+    assert start["label"] == "Daily deal"
+    answer = await act(client, tma(7), start["payload"])
+    daily = answer["board"]
+    assert daily["daily"] and "Daily deal" in daily["header"] and "TP1-" not in json.dumps(answer)
+    assert [b["aria"] for b in daily["buttons"]] == ["Hint", "New game"]
+    played = await act(client, tma(7), a_move(daily))
+    undo = f"tp:g:{daily['game']}:{played['board']['version']}:u"
+    refused = await act(client, tma(7), undo)
+    assert refused["board"] is None or refused["board"]["version"] == played["board"]["version"]
+    hinted = (await act(client, tma(7), f"tp:g:{daily['game']}:{played['board']['version']}:h"))["board"]
+    assert "Hints: 1" in hinted["header"]
+    assert any(slot.get("mark") == "hint" for slot in hinted["slots"]) or hinted["stock"]["hinted"]
+
+
+async def test_a_question_comes_with_its_buttons(client: TestClient[Any, Any]) -> None:
+    board = await deal(client, tma(7))
+    await act(client, tma(7), fitting(board)["payload"])
+    new_game = next(b for b in (await table(client, tma(7)))["board"]["buttons"] if b["aria"] == "New game")
+    question = (await act(client, tma(7), new_game["payload"]))["message"]
+    assert question is not None and [b["style"] for b in question["buttons"]] == ["danger", "primary"]
+    started = await act(client, tma(7), question["buttons"][0]["payload"])
+    assert started["board"]["game"] != board["game"] and started["board"]["version"] == 0
+
+
+async def test_a_bad_payload_is_refused_and_the_page_is_served(client: TestClient[Any, Any]) -> None:
+    response = await client.post("/api/act", json={"payload": "rm -rf"}, headers=tma(7))
+    assert response.status == 400
+    page = await client.get("/")
+    assert page.status == 200 and "table.js" in await page.text()
+    for name in ("table.js", "table.css"):
+        assert (await client.get(f"/static/{name}")).status == 200
+    words = await (await client.get("/api/words?lang=fr-FR")).json()
+    assert words["lang"] == "fr" and "«\u00a0Ouvrir le plateau\u00a0»" in words["refused"]
+
+
+# --- only what the player may see ---------------------------------------------------------------------------------
+
+
+def test_the_answer_reveals_nothing_hidden() -> None:
+    """Positions that differ only in the face-down and undrawn cards give the same response bytes."""
+    rng = random.Random(42)
+    checked = 0
+    for game, _ in positions(4):
+        custom = Game.replay(Deal.from_cards([*game.deal.tableau, game.deal.waste, *game.deal.stock]), game.rules,
+                             game.actions())
+        shown = json.dumps(board_json(GameSnapshot(1, 3, ANN, "Ann", custom), "en")).encode()
+        for _ in range(2):
+            other = hidden_shuffled(custom, rng)
+            assert json.dumps(board_json(GameSnapshot(1, 3, ANN, "Ann", other), "en")).encode() == shown
+            checked += 1
+    assert checked > 200
+
+
+# --- the settings -------------------------------------------------------------------------------------------------
+
+
+def test_the_tables_settings_are_checked_with_one_line_each() -> None:
+    from bot.config import ConfigError, load_config
+
+    config = load_config({"PUBLIC_URL": "https://tripeaks.example.org/", "WEB_PORT": "8099",
+                          "TELEGRAM_MINI_APP": "table", "WEB_SECRET": "s" * 16})
+    assert (config.public_url, config.web_port, config.web_host, config.telegram_mini_app) == (
+        "https://tripeaks.example.org", 8099, "127.0.0.1", "table")
+    assert load_config({}).public_url is None and not load_config({}).web_port_set
+    for env, says in (({"PUBLIC_URL": "tripeaks.example.org"}, "PUBLIC_URL"), ({"WEB_PORT": "80000"}, "WEB_PORT"),
+                      ({"TELEGRAM_MINI_APP": "a b"}, "TELEGRAM_MINI_APP"), ({"WEB_SECRET": "short"}, "WEB_SECRET")):
+        with pytest.raises(ConfigError) as refused:
+            load_config(env)
+        assert str(refused.value).startswith(says) and "\n" not in str(refused.value)
