@@ -200,6 +200,7 @@ function controlButton(spec) {
   button.textContent = spec.label;
   button.setAttribute("aria-label", spec.aria || spec.label);
   button.dataset.style = spec.style || "secondary";
+  if ([...spec.label].length <= 2) button.classList.add("icon");
   button.disabled = !!spec.disabled || !spec.payload;
   if (spec.payload) button.addEventListener("click", () => send(spec.payload));
   return button;
@@ -287,7 +288,7 @@ async function start() {
   state.strings = answer.strings;
   document.documentElement.lang = answer.strings.lang;
   document.title = answer.strings.title;
-  $("starts").replaceChildren(...answer.strings.starts.map((spec) => controlButton(spec)));
+  $("starts").replaceChildren(...answer.strings.starts.map((spec) => controlButton({ ...spec, aria: spec.label, label: `🆕 ${spec.label}` })));
   render(answer);
   document.body.dataset.ready = "1";
 }
