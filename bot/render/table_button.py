@@ -19,3 +19,11 @@ def with_table_button(view: View, locale: str, url: str, *, web_app: bool) -> Vi
     (``web_app``: opened inside the chat app, a Telegram Mini App; else a link)."""
     button = Button(open_table_label(locale), None, url=url, web_app=web_app)
     return dataclasses.replace(view, buttons=(*view.buttons, (button,)))
+
+
+def board_link_view(locale: str, url: str) -> View:
+    """The private answer to ``/tripeaks board``: the player's own link to the board in the browser."""
+    # TRANSLATORS: the private answer with the player's own link to their game's board in the browser (the link
+    # names them: no one else may use it, and it works for 15 minutes)
+    text = translator(locale).gettext("This link is yours alone and opens your board for a quarter of an hour")
+    return View(header=text, buttons=((Button(open_table_label(locale), None, url=url),),))

@@ -6,23 +6,14 @@ from __future__ import annotations
 import logging
 from typing import TextIO
 
-from bot.adapters.web.auth import LINK_LIFETIME, Signer, WebUser, derived_secret
+from bot.adapters.web.auth import WebUser
+from bot.adapters.web.links import table_signer
 from bot.adapters.web.server import TableServer
 from bot.app.effects import PlayerKey
 from bot.app.flow import Flow
 from bot.config import Config
 
 log = logging.getLogger("tripeaks.web")
-
-
-def table_signer(config: Config) -> Signer:
-    """The signer every process of the deployment shares (WEB_SECRET, else derived from the bot tokens)."""
-    return Signer(derived_secret(config.web_secret, config.telegram_token, config.discord_token))
-
-
-def table_link(signer: Signer, public_url: str, player: PlayerKey, name: str, locale: str | None) -> str:
-    """An "Open the table" link for ``player`` alone, good for :data:`~bot.adapters.web.auth.LINK_LIFETIME`."""
-    return f"{public_url}/#token={signer.sign(WebUser(player, name, locale), 'link', LINK_LIFETIME)}"
 
 
 async def start_table(flow: Flow, config: Config) -> TableServer:

@@ -20,13 +20,12 @@ from bot.app.commands import AskHint, Begin, Blank, ButtonCommand, DailyDeal, Mo
 from bot.app.effects import (
     Answer,
     Board,
-    CardChoices,
+    Data,
     EditBoard,
     EditMessage,
     Effect,
     GameSnapshot,
     NoticeOf,
-    OffersOf,
     PlayAck,
     PointerOf,
     Post,
@@ -154,7 +153,7 @@ def respond(effects: list[Effect], platform_locale: str | None) -> JSON:
                 if isinstance(effect, EditBoard) and effect.notice is not None:
                     answer["notice"] = line(effect.notice, locale, new_game_word(locale))
             case Answer(content) | Reply(content) | Post(content) | EditMessage(content):
-                if isinstance(content, OffersOf | CardChoices):  # Telegram's inline mode's, Discord's autocomplete's
+                if isinstance(content, Data):  # what one chat platform draws itself (Telegram's inline mode...)
                     continue
                 locale = answer["locale"] = resolve_locale(settings_of(content).language, platform_locale)
                 if isinstance(content, Problem | PlayAck | NoticeOf | PointerOf):
