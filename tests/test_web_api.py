@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import random
-import time
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -22,16 +21,10 @@ from bot.app.model import GameSnapshot, PlayerKey
 from core.deal import Deal
 from core.game import Game
 from tests.test_picture import hidden_shuffled, positions
+from tests.web_harness import TOKEN, init_data, init_data_header
 
-TOKEN = "123456:" + "A" * 35
 ANN = PlayerKey("telegram", "7")
 BOB = PlayerKey("telegram", "8")
-
-
-def init_data(user_id: int, *, name: str = "Ann", age: float = 0, language: str = "en", token: str = TOKEN) -> str:
-    """A Mini App's initData as Telegram signs it."""
-    user = json.dumps({"id": user_id, "first_name": name, "language_code": language})
-    return sign_init_data({"auth_date": str(int(time.time() - age)), "query_id": "AAH", "user": user}, token)
 
 
 class Clock:
@@ -55,8 +48,7 @@ async def client(service: App, clock: Clock) -> AsyncIterator[TestClient[Any, An
         yield test_client
 
 
-def tma(user_id: int, **kwargs: Any) -> dict[str, str]:
-    return {"Authorization": f"tma {init_data(user_id, **kwargs)}"}
+tma = init_data_header
 
 
 async def table(client: TestClient[Any, Any], headers: dict[str, str]) -> dict[str, Any]:
@@ -258,3 +250,40 @@ def test_the_tables_settings_are_checked_with_one_line_each() -> None:
         with pytest.raises(ConfigError) as refused:
             load_config(env)
         assert str(refused.value).startswith(says) and "\n" not in str(refused.value)
+
+
+# --- the console's link -------------------------------------------------------------------------------------------
+
+
+async def test_the_console_prints_a_one_time_link_to_its_players_game(service: App) -> None:
+    import io
+    import socket
+
+    import aiohttp
+
+    from bot.adapters.console import console_player
+    from bot.adapters.web.running import start_console_table
+    from bot.config import load_config
+
+    taken = socket.create_server(("127.0.0.1", 0))  # WEB_PORT taken by something else: any free port instead
+    out = io.StringIO()
+    player, name = console_player("olena")
+    config = load_config({"WEB_PORT": str(taken.getsockname()[1])})
+    server = await start_console_table(service.flow, config, player, name, out)
+    try:
+        printed = out.getvalue()
+        assert printed.startswith(f"Play in your browser: http://127.0.0.1:{server.port}/#token=")
+        assert server.port != taken.getsockname()[1]
+        token = printed.strip().partition("#token=")[2]
+        async with aiohttp.ClientSession(f"http://127.0.0.1:{server.port}") as session:
+            async with session.post("/api/session", json={"token": token}) as response:
+                session_token = (await response.json())["session"]
+            async with session.get("/api/table", headers={"Authorization": f"Bearer {session_token}"}) as response:
+                board = (await response.json())["board"]
+            async with session.post("/api/session", json={"token": token}) as again:
+                assert again.status == 401
+        current = await service.games.current_game(PlayerKey("console", "olena"))
+        assert current is not None and current.game_id == board["game"]
+    finally:
+        await server.stop()
+        taken.close()

@@ -30,15 +30,25 @@ DARK_THEME = {"bg_color": "#17212b", "text_color": "#f5f5f5", "hint_color": "#70
               "button_text_color": "#ffffff", "secondary_bg_color": "#232e3c"}
 
 
+def init_data(user_id: int, *, name: str = "Ann", age: float = 0, language: str = "en", token: str = TOKEN) -> str:
+    """A Mini App's initData for the user ``user_id``, ``age`` seconds old, as Telegram signs it."""
+    user = json.dumps({"id": user_id, "first_name": name, "language_code": language})
+    return sign_init_data({"auth_date": str(int(time.time() - age)), "query_id": "AAH", "user": user}, token)
+
+
+def init_data_header(user_id: int, **kwargs: Any) -> dict[str, str]:
+    """The header a Mini App's requests carry (``tma <initData>``)."""
+    return {"Authorization": f"tma {init_data(user_id, **kwargs)}"}
+
+
 def mini_app_url(port: int, user_id: int, *, name: str = "Ann", language: str = "en", token: str = TOKEN,
                  tamper: bool = False, theme: dict[str, str] | None = None) -> str:
     """The page's address as Telegram opens a Mini App: the launch data in the fragment (``tampered``: the user's
     name changed after signing)."""
-    user = json.dumps({"id": user_id, "first_name": name, "language_code": language})
-    init_data = sign_init_data({"auth_date": str(int(time.time())), "query_id": "AAH", "user": user}, token)
+    signed = init_data(user_id, name=name, language=language, token=token)
     if tamper:
-        init_data = init_data.replace(quote(name), quote(name + "x"))
-    fragment = f"tgWebAppData={quote(init_data)}&tgWebAppVersion=8.0&tgWebAppPlatform=android"
+        signed = signed.replace(quote(name), quote(name + "x"))
+    fragment = f"tgWebAppData={quote(signed)}&tgWebAppVersion=8.0&tgWebAppPlatform=android"
     if theme is not None:
         fragment += f"&tgWebAppThemeParams={quote(json.dumps(theme))}"
     return f"http://127.0.0.1:{port}/#{fragment}"
