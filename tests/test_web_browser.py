@@ -127,3 +127,22 @@ async def test_the_table_fits_the_screen(table: Table, device: str) -> None:
         box = await card.bounding_box()
         assert box is not None and box["width"] >= 30  # a finger's tap on a 360-px phone
     await tap(page, next(iter(solve(Game.from_code("TP1-E-AAAAAAB")).line or ())))
+
+
+async def test_a_move_made_in_the_chat_shows_on_the_open_table(table: Table, service: App) -> None:
+    from bot.app.commands import Actor, Move
+    from bot.app.effects import EditBoard
+    from core.game import Tap
+
+    page = await table.page(mini_app_url(table.port, 7))
+    await start_deal(page, "TP1-E-AAAAAAB")
+    game = await service.games.current_game(ANN)
+    assert game is not None
+    slot = next(s for s in game.game.playable_slots() if game.game.fits(s))
+    # the same tap, made on the chat's board (the chat's adapter hands it to the one door)
+    (effect,) = await service.flow.handle(Actor(ANN, "Ann"), Move(game.game_id, game.version, Tap(slot)))
+    assert isinstance(effect, EditBoard)
+    await page.wait_for_selector(f"#table[data-version='{game.version + 1}']")
+    assert await page.locator("#waste").get_attribute("data-card") == "".join(
+        (game.game.card_at(slot).rank.label, game.game.card_at(slot).suit.letter))
+    assert await page.locator(f"#table .card[data-slot='{slot}']").count() == 0

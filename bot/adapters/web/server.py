@@ -13,6 +13,9 @@ Telegram Mini App, or ``Bearer <session>``, a session token the server signed wh
   (:mod:`bot.app.codec`): decoded into the typed command and handed to the one door,
   :meth:`bot.app.flow.Flow.handle`, as any chat's tap; the answer is the effects as JSON
   (:func:`bot.adapters.web.screens.respond`).
+- ``GET /api/events``: server-sent events, one ``data:`` line of the board (as ``/api/table`` answers it) whenever
+  the player's game changes elsewhere (a tap in the chat, another tab, another process): the server reads the game
+  every :data:`FOLLOW_EVERY` seconds through the door (``Resume``), so it sees what any process committed.
 
 The server keeps no game: the flow and the database decide everything, as for the chats, so a player's game is the
 same in the chat and at the table, and one player can never act on another's (the flow checks every game's owner).
@@ -20,6 +23,8 @@ same in the chat and at the table, and one player can never act on another's (th
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
 import logging
 import secrets
@@ -43,6 +48,8 @@ log = logging.getLogger("tripeaks.web")
 STATIC = resources.files("bot.adapters.web") / "static"
 #: The largest request body the API reads (bytes).
 BODY_MAX = 4096
+#: How often an open table reads its game again (seconds), to follow moves made elsewhere.
+FOLLOW_EVERY = 1.0
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
@@ -62,6 +69,8 @@ class TableServer:
         #: process's own (:func:`bot.adapters.web.auth.derived_secret`), so no other process could read them anyway
         self._one_time: dict[str, WebUser] = {}
         self._runner: web.AppRunner | None = None
+        #: set when the server stops: the open event streams end
+        self._closing = asyncio.Event()
 
     def application(self) -> web.Application:
         app = web.Application(client_max_size=BODY_MAX, middlewares=[_no_store])
@@ -71,6 +80,7 @@ class TableServer:
         app.router.add_get("/api/words", self._words)
         app.router.add_get("/api/table", self._table)
         app.router.add_post("/api/act", self._act)
+        app.router.add_get("/api/events", self._events)
         return app
 
     async def start(self) -> None:
@@ -83,6 +93,7 @@ class TableServer:
         log.info("table served on %s:%d", self.host, self.port)
 
     async def stop(self) -> None:
+        self._closing.set()
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None
@@ -123,6 +134,23 @@ class TableServer:
         except BadPayload:
             raise web.HTTPBadRequest(text="not a payload") from None
         return web.json_response(await self._through_the_door(user, command))
+
+    async def _events(self, request: web.Request) -> web.StreamResponse:
+        user = self._user(request)
+        stream = web.StreamResponse(headers={"Content-Type": "text/event-stream", "Cache-Control": "no-store"})
+        await stream.prepare(request)
+        shown: tuple[int, int] | None = None
+        try:
+            while not self._closing.is_set():
+                board = (await self._through_the_door(user, Resume()))["board"]
+                if board is not None and (board["game"], board["version"]) != shown:
+                    shown = board["game"], board["version"]
+                    await stream.write(f"data: {json.dumps(board)}\n\n".encode())
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._closing.wait(), FOLLOW_EVERY)
+        except ConnectionResetError:  # the page went away
+            pass
+        return stream
 
     async def _through_the_door(self, user: WebUser, command: Command) -> dict[str, Any]:
         actor = Actor(user.player, user.name)

@@ -278,6 +278,37 @@ function flyToWaste(button, card) {
   setWaste(waste, card, card.label);
 }
 
+// --- moves made elsewhere (the chat, another tab): the server's event stream ----------------------------------------
+
+async function follow() {
+  for (;;) {
+    try {
+      const response = await fetch("/api/events", { headers: { Authorization: state.auth } });
+      if (response.status === 401) return;
+      const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+      let buffer = "";
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        buffer += value;
+        let end;
+        while ((end = buffer.indexOf("\n\n")) >= 0) {
+          const event = buffer.slice(0, end);
+          buffer = buffer.slice(end + 2);
+          if (event.startsWith("data: ")) caughtUp(JSON.parse(event.slice(6)));
+        }
+      }
+    } catch (error) { /* the connection dropped: open it again */ }
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+  }
+}
+
+function caughtUp(board) {
+  const shown = state.board;
+  if (state.pending || (shown && shown.game === board.game && shown.version >= board.version)) return;
+  render({ board });
+}
+
 async function start() {
   const params = fragment();
   applyTheme(params);
@@ -291,6 +322,7 @@ async function start() {
   $("starts").replaceChildren(...answer.strings.starts.map((spec) => controlButton({ ...spec, aria: spec.label, label: `🆕 ${spec.label}` })));
   render(answer);
   document.body.dataset.ready = "1";
+  follow();
 }
 
 start().catch((error) => { if (error.message !== "unauthorised") $("header").textContent = error.message; });
