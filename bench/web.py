@@ -103,10 +103,10 @@ def timed_door(handled: list[float]) -> None:
     JSON drawn), without the HTTP around it."""
     through = TableServer._through_the_door
 
-    async def timed(self: TableServer, user: Any, command: Any) -> dict[str, Any]:
+    async def timed(self: TableServer, user: Any, command: Any, **kwargs: Any) -> dict[str, Any]:
         started = time.perf_counter()
         try:
-            return await through(self, user, command)
+            return await through(self, user, command, **kwargs)
         finally:
             handled.append((time.perf_counter() - started) * 1000)
 

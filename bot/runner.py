@@ -28,6 +28,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, TextIO, cast
 
+from bot.adapters.stdin import is_terminal
 from bot.config import Config, ConfigError, TokenRejected, Unreachable, redact_url
 from bot.logs import configure_logging
 from bot.reachable import when_reachable
@@ -205,8 +206,6 @@ async def run_bot(config: Config, *, console_input: TextIO = sys.stdin, console_
             raise ConfigError(NO_TOKEN_NO_TERMINAL)
         configure_logging(config, console=True)
         print(NO_TOKEN_NOTICE, file=console_output, flush=True)
-        from bot.adapters.stdin import is_terminal
-
         # the table in the browser too, for a player at a terminal (or where WEB_PORT asks for it)
         table = config if config.web_port_set or is_terminal(console_input) else None
         return await run_console_session(config.database_url, locale=config.default_locale,
@@ -252,8 +251,10 @@ class _Telegram:
 
     def __init__(self, service: App, config: Config) -> None:
         from bot.adapters.telegram.app import build_application
+        from bot.adapters.telegram.boards import TelegramBoards
 
         self.application = build_application(service.flow, config)
+        self.boards = TelegramBoards(self.application)  # redrawn after a move at the table in the browser
 
     def sender(self) -> Sender:
         from bot.adapters.telegram.sender import TelegramSender
@@ -359,10 +360,6 @@ async def _serve(config: Config, stop: StopSignals) -> int:
         if service is None:  # stopped while waiting for it, migrating or starting the workers
             return stop.status
         stack.callback(log.info, "stopped")
-        if config.public_url:  # the table in the browser, before the chats offer its button
-            from bot.adapters.web.running import start_table
-
-            stack.push_async_callback((await start_table(service.flow, config)).stop)
         senders: list[Sender] = []
         connections: list[asyncio.Task[None]] = []
         started: list[Platform] = []
@@ -378,6 +375,10 @@ async def _serve(config: Config, stop: StopSignals) -> int:
             if stop.event.is_set():
                 return stop.status
             senders.append(platform.sender())
+        if config.public_url:  # the board in the browser; a move there redraws the chat's board
+            from bot.adapters.web.running import start_table
+
+            stack.push_async_callback((await start_table(service.flow, config, started)).stop)
         # the daily posts: today's missed ones at once, then every day at DAILY_POST_TIME (UTC)
         poster = DailyPoster(service.subscriptions, service.daily_codes.code, senders,
                              post_time=config.daily_post_time)

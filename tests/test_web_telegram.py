@@ -71,3 +71,38 @@ async def test_without_a_public_url_there_is_no_table_button(api: FakeBotAPI, db
         message = await command(api, alice, api.private_chat(alice), f"{NEW} {CODE}")
         assert table_buttons(message) == []
         assert api.calls("setChatMenuButton") == []
+
+
+async def test_a_move_at_the_table_redraws_the_chats_board(api: FakeBotAPI, db_url: str, no_errors_logged: None,
+                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    from aiohttp.test_utils import TestClient, TestServer
+
+    from bot.adapters.telegram.boards import TelegramBoards
+    from bot.adapters.web.auth import Signer
+    from bot.adapters.web.server import TableServer
+    from tests import test_telegram_e2e
+    from tests.web_harness import init_data_header
+
+    built: list[Any] = []
+    build = test_telegram_e2e.build_application
+    monkeypatch.setattr(test_telegram_e2e, "build_application",
+                        lambda flow, config: built.append(build(flow, config)) or built[-1])
+    async with running_bot(api, db_url, public_url=PUBLIC_URL) as service:
+        alice = api.user("Alice")
+        chat = api.private_chat(alice)
+        message = await command(api, alice, chat, f"{NEW} {CODE}")
+        assert "Moves: 0" in message.text
+        server = TableServer(service.flow, Signer(b"s" * 32), telegram_token=api.token)
+        server.follow_chats(TelegramBoards(built[0]))
+        slot = fitting(Game.from_code(CODE))
+        async with TestClient(TestServer(server.application())) as client:
+            headers = init_data_header(alice.id, name="Alice", token=api.token)
+            board = (await (await client.get("/api/table", headers=headers)).json())["board"]
+            played = await client.post("/api/act", headers=headers,
+                                       json={"payload": f"tp:g:{board['game']}:{board['version']}:{slot}"})
+            assert played.status == 200
+            await api.wait_until(lambda: "Moves: 1" in api.message(chat, message.message_id).text,
+                                 what="the chat's board to show the table's move")
+            await server.stop()
+        edited = api.message(chat, message.message_id)
+        assert "Score: 499" in edited.text and table_buttons(edited) == table_buttons(message)

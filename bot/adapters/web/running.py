@@ -4,6 +4,7 @@ connected, or on 127.0.0.1 with a one-time link for the console's player."""
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterable
 from typing import TextIO
 
 from bot.adapters.web.auth import WebUser
@@ -16,10 +17,15 @@ from bot.config import Config
 log = logging.getLogger("tripeaks.web")
 
 
-async def start_table(flow: Flow, config: Config) -> TableServer:
-    """The table served for the chats' players on WEB_HOST:WEB_PORT."""
+async def start_table(flow: Flow, config: Config, platforms: Iterable[object] = ()) -> TableServer:
+    """The table served for the chats' players on WEB_HOST:WEB_PORT; a move there redraws the chat's board on
+    each of ``platforms`` that has ``boards`` (:class:`~bot.adapters.web.server.ChatBoards`)."""
     server = TableServer(flow, table_signer(config), telegram_token=config.telegram_token, host=config.web_host,
                          port=config.web_port)
+    for platform in platforms:
+        boards = getattr(platform, "boards", None)
+        if boards is not None:
+            server.follow_chats(boards)
     await server.start()
     return server
 

@@ -19,6 +19,8 @@ Telegram Mini App, or ``Bearer <session>``, a session token the server signed wh
 
 The server keeps no game: the flow and the database decide everything, as for the chats, so a player's game is the
 same in the chat and at the table, and one player can never act on another's (the flow checks every game's owner).
+After a move at the table, the game's live board in its chat is redrawn by that platform (:class:`ChatBoards`, where
+this process runs the platform), in the background: the table's answer never waits for a chat.
 """
 
 from __future__ import annotations
@@ -31,7 +33,7 @@ import secrets
 import socket
 from collections.abc import Awaitable, Callable
 from importlib import resources
-from typing import Any
+from typing import Any, Protocol
 
 from aiohttp import web
 
@@ -39,6 +41,7 @@ from bot.adapters.web.auth import SESSION_LIFETIME, Signer, Unauthorised, WebUse
 from bot.adapters.web.screens import LAYOUT, refusal_words, respond, strings
 from bot.app.codec import BadPayload, decode
 from bot.app.commands import Actor, Command, Resume, Surface
+from bot.app.effects import EditBoard, GameSnapshot, SendBoard
 from bot.app.flow import Flow
 from bot.i18n import resolve_locale
 
@@ -52,6 +55,16 @@ BODY_MAX = 4096
 FOLLOW_EVERY = 1.0
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+
+
+class ChatBoards(Protocol):
+    """A chat platform's live boards, redrawn after a move at the table."""
+
+    platform: str
+
+    async def redraw(self, snapshot: GameSnapshot, platform_locale: str | None) -> None:
+        """Edit the chat's live board of ``snapshot``'s game to it."""
+        ...
 
 
 class TableServer:
@@ -71,6 +84,9 @@ class TableServer:
         self._runner: web.AppRunner | None = None
         #: set when the server stops: the open event streams end
         self._closing = asyncio.Event()
+        #: each platform's live boards, as the platforms running in this process add them (:meth:`follow_chats`)
+        self.chat_boards: dict[str, ChatBoards] = {}
+        self._redraws: set[asyncio.Task[None]] = set()
 
     def application(self) -> web.Application:
         app = web.Application(client_max_size=BODY_MAX, middlewares=[_no_store])
@@ -94,9 +110,14 @@ class TableServer:
 
     async def stop(self) -> None:
         self._closing.set()
+        await asyncio.gather(*self._redraws, return_exceptions=True)
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None
+
+    def follow_chats(self, boards: ChatBoards) -> None:
+        """Redraw ``boards``' platform's live boards after the moves made at the table."""
+        self.chat_boards[boards.platform] = boards
 
     def one_time_link(self, user: WebUser, base_url: str) -> str:
         """A link that opens the table for ``user`` once (the console's): its token is good for one session."""
@@ -133,7 +154,12 @@ class TableServer:
             command: Command = decode(str((await _body(request)).get("payload", "")))
         except BadPayload:
             raise web.HTTPBadRequest(text="not a payload") from None
-        return web.json_response(await self._through_the_door(user, command))
+        return web.json_response(await self._through_the_door(user, command, moved=True))
+
+    def _redraw(self, boards: ChatBoards, snapshot: GameSnapshot, platform_locale: str | None) -> None:
+        task = asyncio.create_task(boards.redraw(snapshot, platform_locale))
+        self._redraws.add(task)
+        task.add_done_callback(self._redraws.discard)
 
     async def _events(self, request: web.Request) -> web.StreamResponse:
         user = self._user(request)
@@ -152,10 +178,15 @@ class TableServer:
             pass
         return stream
 
-    async def _through_the_door(self, user: WebUser, command: Command) -> dict[str, Any]:
-        actor = Actor(user.player, user.name)
+    async def _through_the_door(self, user: WebUser, command: Command, *, moved: bool = False) -> dict[str, Any]:
+        """``command`` through the one door, its effects as JSON; ``moved``: a tap at the table, after which the
+        chat's board of the game is redrawn."""
         surface = Surface(platform=user.player.platform, platform_locale=user.locale)
-        effects = await self.flow.handle(actor, command, surface)
+        effects = await self.flow.handle(Actor(user.player, user.name), command, surface)
+        boards = self.chat_boards.get(user.player.platform) if moved else None
+        for effect in effects:
+            if boards is not None and isinstance(effect, EditBoard | SendBoard):
+                self._redraw(boards, effect.snapshot, user.locale)
         return respond(effects, user.locale)
 
     def _user(self, request: web.Request) -> WebUser:
