@@ -110,6 +110,10 @@ class Config:
     public_url: str | None = None
     web_secret: str | None = None
     telegram_mini_app: str | None = None
+    #: The Discord Activity: the application's OAuth2 client (its id, its secret), and Discord's API (tests answer it)
+    discord_client_id: str | None = None
+    discord_client_secret: str | None = None
+    discord_api_url: str = "https://discord.com/api/v10"
 
     def __repr__(self) -> str:  # never show a token, not even in a traceback or a log line
         return (f"Config(discord={'set' if self.discord_token else 'unset'}, "
@@ -186,7 +190,7 @@ def load_config(env: Mapping[str, str] | None = None, *, dotenv_path: Path | Non
     :func:`redact`. ``dotenv_path`` is the ``.env`` file loaded, if any (see :func:`home_folder`)."""
     env = os.environ if env is None else env
     register_secret(_get(env, "DISCORD_TOKEN"), _get(env, "TELEGRAM_TOKEN"), _get(env, "TELEGRAM_WEBHOOK_SECRET"),
-                    _get(env, "WEB_SECRET"))
+                    _get(env, "WEB_SECRET"), _get(env, "DISCORD_CLIENT_SECRET"))
     register_secret(*_url_passwords(_get(env, "DATABASE_URL") or ""))
     discord_token = _get(env, "DISCORD_TOKEN")
     if discord_token and not _DISCORD_TOKEN_RE.match(discord_token):
@@ -243,6 +247,14 @@ def load_config(env: Mapping[str, str] | None = None, *, dotenv_path: Path | Non
     if web_secret and len(web_secret) < 16:
         raise ConfigError("WEB_SECRET must be at least 16 characters")
     web_port = _int(env, "WEB_PORT", 8080, 1, 65535)
+    client_id, client_secret = _get(env, "DISCORD_CLIENT_ID"), _get(env, "DISCORD_CLIENT_SECRET")
+    if client_id and not client_id.isdigit():
+        raise ConfigError("DISCORD_CLIENT_ID must be the application's id from the Discord developer portal (digits)")
+    if bool(client_id) != bool(client_secret):
+        raise ConfigError("DISCORD_CLIENT_ID and DISCORD_CLIENT_SECRET go together (OAuth2 for the Discord Activity)")
+    discord_api = (_get(env, "DISCORD_API_URL") or Config.discord_api_url).rstrip("/")
+    if not re.match(r"^https?://", discord_api):
+        raise ConfigError(f"DISCORD_API_URL must be an http(s) URL, not {discord_api!r}")
     return Config(
         discord_token=discord_token, telegram_token=telegram_token, database_url=database_url,
         default_locale=locale, daily_post_time=post_time, log_level=log_level, telegram_api_url=api_url,
@@ -253,7 +265,8 @@ def load_config(env: Mapping[str, str] | None = None, *, dotenv_path: Path | Non
         heartbeat_file=_heartbeat_file(env, dotenv_path),
         web_host=_get(env, "WEB_HOST") or "127.0.0.1", web_port=web_port if web_port is not None else 8080,
         web_port_set=_get(env, "WEB_PORT") is not None, public_url=public_url.rstrip("/") if public_url else None,
-        web_secret=web_secret, telegram_mini_app=mini_app,
+        web_secret=web_secret, telegram_mini_app=mini_app, discord_client_id=client_id,
+        discord_client_secret=client_secret, discord_api_url=discord_api,
     )
 
 

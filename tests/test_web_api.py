@@ -246,7 +246,10 @@ def test_the_tables_settings_are_checked_with_one_line_each() -> None:
         "https://tripeaks.example.org", 8099, "127.0.0.1", "table")
     assert load_config({}).public_url is None and not load_config({}).web_port_set
     for env, says in (({"PUBLIC_URL": "tripeaks.example.org"}, "PUBLIC_URL"), ({"WEB_PORT": "80000"}, "WEB_PORT"),
-                      ({"TELEGRAM_MINI_APP": "a b"}, "TELEGRAM_MINI_APP"), ({"WEB_SECRET": "short"}, "WEB_SECRET")):
+                      ({"TELEGRAM_MINI_APP": "a b"}, "TELEGRAM_MINI_APP"), ({"WEB_SECRET": "short"}, "WEB_SECRET"),
+                      ({"DISCORD_CLIENT_ID": "1234"}, "DISCORD_CLIENT_ID"),
+                      ({"DISCORD_CLIENT_ID": "app", "DISCORD_CLIENT_SECRET": "s"}, "DISCORD_CLIENT_ID"),
+                      ({"DISCORD_API_URL": "discord.com"}, "DISCORD_API_URL")):
         with pytest.raises(ConfigError) as refused:
             load_config(env)
         assert str(refused.value).startswith(says) and "\n" not in str(refused.value)
@@ -287,3 +290,50 @@ async def test_the_console_prints_a_one_time_link_to_its_players_game(service: A
     finally:
         await server.stop()
         taken.close()
+
+
+# --- a Discord Activity -----------------------------------------------------------------------------------------
+
+
+async def test_a_discord_activitys_code_is_exchanged_for_its_players_session(service: App) -> None:
+    from aiohttp import web
+
+    from bot.adapters.web.discord_auth import DiscordOAuth
+
+    asked: list[dict[str, str]] = []
+
+    async def token(request: web.Request) -> web.Response:
+        form = dict(await request.post())
+        asked.append({key: str(value) for key, value in form.items()})
+        if form.get("code") != "good" or form.get("client_secret") != "the secret":
+            return web.json_response({"error": "invalid_grant"}, status=400)
+        return web.json_response({"access_token": "access-42", "token_type": "Bearer"})
+
+    async def me(request: web.Request) -> web.Response:
+        if request.headers.get("Authorization") != "Bearer access-42":
+            return web.json_response({"message": "401: Unauthorized"}, status=401)
+        return web.json_response({"id": "4242", "username": "carol", "global_name": "Carol", "locale": "fr"})
+
+    api = web.Application()
+    api.router.add_post("/api/v10/oauth2/token", token)
+    api.router.add_get("/api/v10/users/@me", me)
+    async with TestServer(api) as discord_api:
+        oauth = DiscordOAuth("1234", "the secret", str(discord_api.make_url("/api/v10")))
+        server = TableServer(service.flow, Signer(b"s" * 32), discord=oauth)
+        async with TestClient(TestServer(server.application())) as client:
+            assert (await (await client.get("/api/discord")).json()) == {"client_id": "1234"}
+            refused = await client.post("/api/discord/session", json={"code": "forged"})
+            assert refused.status == 401
+            answer = await (await client.post("/api/discord/session", json={"code": "good"})).json()
+            assert answer["access_token"] == "access-42"
+            board = await table(client, {"Authorization": f"Bearer {answer['session']}"})
+    assert asked[-1] == {"client_id": "1234", "client_secret": "the secret", "grant_type": "authorization_code",
+                         "code": "good"}
+    assert "Coups\u00a0: 0" in board["board"]["header"]  # in Carol's language, as Discord says it
+    current = await service.games.current_game(PlayerKey("discord", "4242"))
+    assert current is not None and current.owner_name == "Carol" and current.game_id == board["board"]["game"]
+
+
+async def test_without_a_discord_client_there_is_no_activity(client: TestClient[Any, Any]) -> None:
+    assert (await client.get("/api/discord")).status == 404
+    assert (await client.post("/api/discord/session", json={"code": "good"})).status == 404

@@ -146,3 +146,14 @@ async def test_a_move_made_in_the_chat_shows_on_the_open_table(table: Table, ser
     assert await page.locator("#waste").get_attribute("data-card") == "".join(
         (game.game.card_at(slot).rank.label, game.game.card_at(slot).suit.letter))
     assert await page.locator(f"#table .card[data-slot='{slot}']").count() == 0
+
+
+async def test_the_vendored_embedded_app_sdk_loads_in_the_browser(table: Table) -> None:
+    """Discord's Embedded App SDK, vendored from npm, is a module the browser loads as it is (no build step); a
+    page opened as an Activity where none is configured asks nothing and says where to open the board."""
+    page = await table.page(mini_app_url(table.port, 7))
+    kinds = await page.evaluate("""import("/static/vendor/embedded-app-sdk/index.mjs")
+                                   .then((sdk) => [typeof sdk.DiscordSDK, typeof sdk.DiscordSDKMock])""")
+    assert kinds == ["function", "function"]
+    activity = await table.page(f"http://127.0.0.1:{table.port}/?frame_id=f&instance_id=i&platform=desktop")
+    assert await activity.evaluate("document.body.dataset.ready") == "refused"

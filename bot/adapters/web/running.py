@@ -8,6 +8,7 @@ from collections.abc import Iterable
 from typing import TextIO
 
 from bot.adapters.web.auth import WebUser
+from bot.adapters.web.discord_auth import DiscordOAuth
 from bot.adapters.web.links import table_signer
 from bot.adapters.web.server import TableServer
 from bot.app.effects import PlayerKey
@@ -20,8 +21,11 @@ log = logging.getLogger("tripeaks.web")
 async def start_table(flow: Flow, config: Config, platforms: Iterable[object] = ()) -> TableServer:
     """The table served for the chats' players on WEB_HOST:WEB_PORT; a move there redraws the chat's board on
     each of ``platforms`` that has ``boards`` (:class:`~bot.adapters.web.server.ChatBoards`)."""
+    discord = None
+    if config.discord_client_id and config.discord_client_secret:
+        discord = DiscordOAuth(config.discord_client_id, config.discord_client_secret, config.discord_api_url)
     server = TableServer(flow, table_signer(config), telegram_token=config.telegram_token, host=config.web_host,
-                         port=config.web_port)
+                         port=config.web_port, discord=discord)
     for platform in platforms:
         boards = getattr(platform, "boards", None)
         if boards is not None:

@@ -6,6 +6,8 @@ Telegram Mini App, or ``Bearer <session>``, a session token the server signed wh
 
 - ``POST /api/session`` ``{"token": ...}``: an "Open the table" link's token (Discord), or the console's one-time
   token, exchanged for a session token.
+- ``GET /api/discord`` (the Activity's client id), ``POST /api/discord/session`` ``{"code": ...}``: a Discord
+  Activity's OAuth2 code exchanged for a session token (and the access token the page gives the Embedded App SDK).
 - ``GET /api/words?lang=``: what the page says to a visitor it does not know (no credentials needed).
 - ``GET /api/table``: the player's game in progress (a new deal when there is none), the page's words in the
   player's language and the picture board's layout.
@@ -38,6 +40,7 @@ from typing import Any, Protocol
 from aiohttp import web
 
 from bot.adapters.web.auth import SESSION_LIFETIME, Signer, Unauthorised, WebUser, telegram_user
+from bot.adapters.web.discord_auth import DiscordOAuth
 from bot.adapters.web.screens import LAYOUT, refusal_words, respond, strings
 from bot.app.codec import BadPayload, decode
 from bot.app.commands import Actor, Command, Resume, Surface
@@ -72,8 +75,10 @@ class TableServer:
     tokens signed by ``signer``. ``console_user``: the console's player, who gets one-time links."""
 
     def __init__(self, flow: Flow, signer: Signer, *, telegram_token: str | None = None,
-                 host: str = "127.0.0.1", port: int = 8080) -> None:
+                 host: str = "127.0.0.1", port: int = 8080, discord: DiscordOAuth | None = None) -> None:
         self.flow = flow
+        #: the Discord Activity's OAuth2 client (None: no Activity)
+        self.discord = discord
         self.signer = signer
         self.telegram_token = telegram_token
         self.host = host
@@ -93,6 +98,8 @@ class TableServer:
         app.router.add_get("/", self._page)
         app.router.add_static("/static/", str(STATIC))
         app.router.add_post("/api/session", self._session)
+        app.router.add_get("/api/discord", self._discord_client)
+        app.router.add_post("/api/discord/session", self._discord_session)
         app.router.add_get("/api/words", self._words)
         app.router.add_get("/api/table", self._table)
         app.router.add_post("/api/act", self._act)
@@ -139,6 +146,21 @@ class TableServer:
             except Unauthorised as refused:
                 raise _unauthorised(refused) from None
         return web.json_response({"session": self.signer.sign(user, "session", SESSION_LIFETIME)})
+
+    async def _discord_client(self, request: web.Request) -> web.StreamResponse:
+        if self.discord is None:
+            raise web.HTTPNotFound(text="no Discord Activity here")
+        return web.json_response({"client_id": self.discord.client_id})
+
+    async def _discord_session(self, request: web.Request) -> web.StreamResponse:
+        if self.discord is None:
+            raise web.HTTPNotFound(text="no Discord Activity here")
+        try:
+            user, access_token = await self.discord.user(str((await _body(request)).get("code", "")))
+        except Unauthorised as refused:
+            raise _unauthorised(refused) from None
+        return web.json_response({"session": self.signer.sign(user, "session", SESSION_LIFETIME),
+                                  "access_token": access_token})
 
     async def _words(self, request: web.Request) -> web.StreamResponse:
         return web.json_response(refusal_words(resolve_locale(None, request.query.get("lang"))))

@@ -36,7 +36,27 @@ function applyTheme(params) {
   }
 }
 
+// A Discord Activity: Discord opens the page with frame_id and instance_id in its query. The Embedded App SDK
+// (vendored from npm, loaded only here) asks the player to authorise the app; the server exchanges the code.
+async function discordActivity() {
+  const config = await fetch("/api/discord");
+  if (!config.ok) return null;
+  const clientId = (await config.json()).client_id;
+  const { DiscordSDK } = await import("/static/vendor/embedded-app-sdk/index.mjs");
+  const sdk = new DiscordSDK(clientId);
+  await sdk.ready();
+  const { code } = await sdk.commands.authorize({
+    client_id: clientId, response_type: "code", state: "", prompt: "none", scope: ["identify"],
+  });
+  const response = await fetch("/api/discord/session", { method: "POST", body: JSON.stringify({ code }) });
+  if (!response.ok) return null;
+  const { session, access_token: accessToken } = await response.json();
+  await sdk.commands.authenticate({ access_token: accessToken });
+  return `Bearer ${session}`;
+}
+
 async function authenticate(params) {
+  if (new URLSearchParams(location.search).has("frame_id")) return discordActivity();
   const initData = params.get("tgWebAppData") || (window.Telegram && window.Telegram.WebApp
                                                   && window.Telegram.WebApp.initData);
   if (initData) return `tma ${initData}`;
