@@ -337,3 +337,11 @@ async def test_a_discord_activitys_code_is_exchanged_for_its_players_session(ser
 async def test_without_a_discord_client_there_is_no_activity(client: TestClient[Any, Any]) -> None:
     assert (await client.get("/api/discord")).status == 404
     assert (await client.post("/api/discord/session", json={"code": "good"})).status == 404
+
+
+def test_the_board_buttons_label_fits_a_phones_row_in_every_language() -> None:
+    from bot.i18n import SUPPORTED_LOCALES
+    from bot.render.table_button import open_table_label
+    from bot.render.view import label_width
+
+    assert all(label_width(open_table_label(locale)) <= 20 for locale in SUPPORTED_LOCALES)

@@ -53,6 +53,10 @@ async def test_a_whole_game_is_won_by_clicking_the_cards(table: Table, service: 
     assert labels == ["Share", "Replay", "Review", "New game"]
     current = await service.games.latest_game(ANN)
     assert current is not None and current.game.is_over and current.game.moves == len(line)
+    await page.get_by_role("button", name="Review").click()  # the review after the game, privately
+    await settled(page)
+    assert await page.locator("#message").is_visible()
+    assert (await page.locator("#message h2").inner_text()).startswith("Review")
 
 
 async def test_a_played_card_lands_on_the_waste_and_a_card_turns_up(table: Table) -> None:
@@ -114,9 +118,11 @@ async def test_the_players_language_and_telegrams_theme(table: Table) -> None:
     assert background == "rgb(23, 33, 43)"
 
 
-@pytest.mark.parametrize("device", ["phone", "desktop"])
-async def test_the_table_fits_the_screen(table: Table, device: str) -> None:
-    page = await table.page(mini_app_url(table.port, 7), **({"device": DESKTOP} if device == "desktop" else {}))
+@pytest.mark.parametrize(("device", "language"), [("phone", "en"), ("phone", "de"), ("phone", "ja"),
+                                                  ("phone", "uk"), ("desktop", "en")])
+async def test_the_table_fits_the_screen(table: Table, device: str, language: str) -> None:
+    page = await table.page(mini_app_url(table.port, 7, language=language),
+                            **({"device": DESKTOP} if device == "desktop" else {}))
     await start_deal(page, "TP1-E-AAAAAAB")
     width = await page.evaluate("document.documentElement.scrollWidth")
     viewport = await page.evaluate("window.innerWidth")
