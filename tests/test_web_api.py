@@ -14,12 +14,13 @@ import pytest
 from aiohttp.test_utils import TestClient, TestServer
 
 from bot.adapters.web.auth import LINK_LIFETIME, Signer, Unauthorised, WebUser, sign_init_data, telegram_user
-from bot.adapters.web.screens import board_json
+from bot.adapters.web.screens import respond
 from bot.adapters.web.server import TableServer
 from bot.app.assembly import App
-from bot.app.model import GameSnapshot, PlayerKey
+from bot.app.effects import EditBoard
+from bot.app.model import GameSnapshot, Hint, PlayerKey
 from core.deal import Deal
-from core.game import Game
+from core.game import Game, Tap
 from tests.test_picture import hidden_shuffled, positions
 from tests.web_harness import TOKEN, init_data, init_data_header
 
@@ -219,19 +220,36 @@ async def test_a_bad_payload_is_refused_and_the_page_is_served(client: TestClien
 # --- only what the player may see ---------------------------------------------------------------------------------
 
 
+def body_of(game: Game, hint: Hint | None) -> bytes:
+    """The body ``/api/act`` answers with the board of ``game``."""
+    return json.dumps(respond([EditBoard(GameSnapshot(1, 3, ANN, "Ann", game, hint=hint))], "en")).encode()
+
+
 def test_the_answer_reveals_nothing_hidden() -> None:
-    """Positions that differ only in the face-down and undrawn cards give the same response bytes."""
+    """Positions that differ only in the face-down and undrawn cards give the same response bytes (the body
+    ``/api/act`` answers a tap with), hints included."""
     rng = random.Random(42)
     checked = 0
-    for game, _ in positions(4):
+    for game, hinted in positions(4):
+        if isinstance(hinted, Tap) and not game.is_face_up(hinted.slot):
+            continue
         custom = Game.replay(Deal.from_cards([*game.deal.tableau, game.deal.waste, *game.deal.stock]), game.rules,
                              game.actions())
-        shown = json.dumps(board_json(GameSnapshot(1, 3, ANN, "Ann", custom), "en")).encode()
+        hint = Hint(hinted, None, None, 0.5) if hinted is not None else None
+        shown = body_of(custom, hint)
         for _ in range(2):
-            other = hidden_shuffled(custom, rng)
-            assert json.dumps(board_json(GameSnapshot(1, 3, ANN, "Ann", other), "en")).encode() == shown
+            assert body_of(hidden_shuffled(custom, rng), hint) == shown
             checked += 1
     assert checked > 200
+
+
+async def test_a_blocked_game_says_so(client: TestClient[Any, Any]) -> None:
+    """Played greedily until no card fits and the stock is empty: the board says so and offers Undo."""
+    board = await deal(client, tma(7), "TP1-C-AAAAAAA")
+    while not board["over"]:
+        board = (await act(client, tma(7), a_move(board)))["board"]
+    assert "No more possible moves" in board["status"] and board["stock"]["left"] == 0
+    assert [b["aria"] for b in board["buttons"]][0] == "Undo"
 
 
 # --- the settings -------------------------------------------------------------------------------------------------
