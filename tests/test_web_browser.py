@@ -59,7 +59,7 @@ async def test_a_whole_game_is_won_by_clicking_the_cards(table: Table, service: 
     assert (await page.locator("#message h2").inner_text()).startswith("Review")
 
 
-async def test_a_played_card_lands_on_the_waste_and_a_card_turns_up(table: Table) -> None:
+async def test_a_played_card_lands_on_the_waste_before_the_answer(table: Table) -> None:
     page = await table.page(mini_app_url(table.port, 7))
     await start_deal(page, "TP1-E-AAAAAAB")
     fits = page.locator("#table .card[data-mark='fits']").first
