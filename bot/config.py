@@ -101,6 +101,19 @@ class Config:
     log_level_set: bool = False
     #: HEARTBEAT_FILE: where the running bot writes its heartbeat for ``tripeaks health`` (None: nowhere).
     heartbeat_file: Path | None = None
+    #: The table in the browser (:mod:`bot.adapters.web`): served on WEB_HOST:WEB_PORT, reached by players at
+    #: PUBLIC_URL (None: no table button in the chats); WEB_SECRET signs its links (else derived from the tokens);
+    #: TELEGRAM_MINI_APP: the Mini App's short name (BotFather /newapp), for the table's link in groups.
+    web_host: str = "127.0.0.1"
+    web_port: int = 8080
+    web_port_set: bool = False
+    public_url: str | None = None
+    web_secret: str | None = None
+    telegram_mini_app: str | None = None
+    #: The Discord Activity: the application's OAuth2 client (its id, its secret), and Discord's API (tests answer it)
+    discord_client_id: str | None = None
+    discord_client_secret: str | None = None
+    discord_api_url: str = "https://discord.com/api/v10"
 
     def __repr__(self) -> str:  # never show a token, not even in a traceback or a log line
         return (f"Config(discord={'set' if self.discord_token else 'unset'}, "
@@ -176,7 +189,8 @@ def load_config(env: Mapping[str, str] | None = None, *, dotenv_path: Path | Non
     """Read the settings; raise :class:`ConfigError` naming the first bad one. Every secret read is registered for
     :func:`redact`. ``dotenv_path`` is the ``.env`` file loaded, if any (see :func:`home_folder`)."""
     env = os.environ if env is None else env
-    register_secret(_get(env, "DISCORD_TOKEN"), _get(env, "TELEGRAM_TOKEN"), _get(env, "TELEGRAM_WEBHOOK_SECRET"))
+    register_secret(_get(env, "DISCORD_TOKEN"), _get(env, "TELEGRAM_TOKEN"), _get(env, "TELEGRAM_WEBHOOK_SECRET"),
+                    _get(env, "WEB_SECRET"), _get(env, "DISCORD_CLIENT_SECRET"))
     register_secret(*_url_passwords(_get(env, "DATABASE_URL") or ""))
     discord_token = _get(env, "DISCORD_TOKEN")
     if discord_token and not _DISCORD_TOKEN_RE.match(discord_token):
@@ -223,6 +237,24 @@ def load_config(env: Mapping[str, str] | None = None, *, dotenv_path: Path | Non
             raise ConfigError(f"DISCORD_SHARD_IDS must be comma-separated numbers, not {shard_ids_text!r}") from None
         if shard_count is None or any(not 0 <= i < shard_count for i in shard_ids):
             raise ConfigError("DISCORD_SHARD_IDS needs DISCORD_SHARD_COUNT, and each id below it")
+    public_url = _get(env, "PUBLIC_URL")
+    if public_url and not re.match(r"^https?://[^/?#\s]+(/[^?#\s]*)?$", public_url):
+        raise ConfigError(f"PUBLIC_URL must be the http(s) address players reach the table at, not {public_url!r}")
+    mini_app = _get(env, "TELEGRAM_MINI_APP")
+    if mini_app and not re.match(r"^[A-Za-z0-9_]{3,30}$", mini_app):
+        raise ConfigError("TELEGRAM_MINI_APP must be the Mini App's short name from @BotFather (3-30 A-Z a-z 0-9 _)")
+    web_secret = _get(env, "WEB_SECRET")
+    if web_secret and len(web_secret) < 16:
+        raise ConfigError("WEB_SECRET must be at least 16 characters")
+    web_port = _int(env, "WEB_PORT", 8080, 1, 65535)
+    client_id, client_secret = _get(env, "DISCORD_CLIENT_ID"), _get(env, "DISCORD_CLIENT_SECRET")
+    if client_id and not client_id.isdigit():
+        raise ConfigError("DISCORD_CLIENT_ID must be the application's id from the Discord developer portal (digits)")
+    if bool(client_id) != bool(client_secret):
+        raise ConfigError("DISCORD_CLIENT_ID and DISCORD_CLIENT_SECRET go together (OAuth2 for the Discord Activity)")
+    discord_api = (_get(env, "DISCORD_API_URL") or Config.discord_api_url).rstrip("/")
+    if not re.match(r"^https?://", discord_api):
+        raise ConfigError(f"DISCORD_API_URL must be an http(s) URL, not {discord_api!r}")
     return Config(
         discord_token=discord_token, telegram_token=telegram_token, database_url=database_url,
         default_locale=locale, daily_post_time=post_time, log_level=log_level, telegram_api_url=api_url,
@@ -231,6 +263,10 @@ def load_config(env: Mapping[str, str] | None = None, *, dotenv_path: Path | Non
         telegram_webhook_port=port if port is not None else 8443,
         discord_shard_count=shard_count, discord_shard_ids=shard_ids, log_level_set=_get(env, "LOG_LEVEL") is not None,
         heartbeat_file=_heartbeat_file(env, dotenv_path),
+        web_host=_get(env, "WEB_HOST") or "127.0.0.1", web_port=web_port if web_port is not None else 8080,
+        web_port_set=_get(env, "WEB_PORT") is not None, public_url=public_url.rstrip("/") if public_url else None,
+        web_secret=web_secret, telegram_mini_app=mini_app, discord_client_id=client_id,
+        discord_client_secret=client_secret, discord_api_url=discord_api,
     )
 
 

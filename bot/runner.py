@@ -28,6 +28,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, TextIO, cast
 
+from bot.adapters.stdin import is_terminal
 from bot.config import Config, ConfigError, TokenRejected, Unreachable, redact_url
 from bot.logs import configure_logging
 from bot.reachable import when_reachable
@@ -154,11 +155,12 @@ def stdin_can_play(stream: TextIO) -> bool:
 
 
 async def run_console_session(database_url: str, *, locale: str, lang: str | None = None, user: str | None = None,
-                              stream: TextIO = sys.stdin, out: TextIO = sys.stdout) -> int:
+                              stream: TextIO = sys.stdin, out: TextIO = sys.stdout, table: Config | None = None) -> int:
     """The console game on ``database_url`` until the end of input, ``quit`` (0) or a stop signal (130, 143): then
     the game is cancelled, its cleanup awaited (closing the service commits the actions in hand and stops the solver
-    workers). ``lang`` (``--lang``) wins over the player's saved language for this session."""
-    from bot.adapters.console import run_console
+    workers). ``lang`` (``--lang``) wins over the player's saved language for this session. ``table``: also serve
+    the table in the browser, as these settings say, with a one-time link printed."""
+    from bot.adapters.console import console_player, run_console
 
     print(f"Games are saved in {describe_database(database_url)}", file=out, flush=True)
     stop = StopSignals().install()
@@ -167,6 +169,11 @@ async def run_console_session(database_url: str, *, locale: str, lang: str | Non
             service = await _open_service(database_url, stop, stack)
             if service is None:
                 return stop.status
+            if table is not None:
+                from bot.adapters.web.running import start_console_table
+
+                stack.push_async_callback((await start_console_table(service.flow, table, *console_player(user),
+                                                                     out)).stop)
             session = asyncio.ensure_future(run_console(service.flow, stream=stream, out=out, locale=lang or locale,
                                                         user=user, session_locale=lang))
             stack.push_async_callback(_cancel, session)
@@ -199,8 +206,10 @@ async def run_bot(config: Config, *, console_input: TextIO = sys.stdin, console_
             raise ConfigError(NO_TOKEN_NO_TERMINAL)
         configure_logging(config, console=True)
         print(NO_TOKEN_NOTICE, file=console_output, flush=True)
+        # the table in the browser too, for a player at a terminal (or where WEB_PORT asks for it)
+        table = config if config.web_port_set or is_terminal(console_input) else None
         return await run_console_session(config.database_url, locale=config.default_locale,
-                                         stream=console_input, out=console_output)
+                                         stream=console_input, out=console_output, table=table)
 
     log.info("starting")
     log.info("solver %s", solver_description())
@@ -242,8 +251,10 @@ class _Telegram:
 
     def __init__(self, service: App, config: Config) -> None:
         from bot.adapters.telegram.app import build_application
+        from bot.adapters.telegram.boards import TelegramBoards
 
         self.application = build_application(service.flow, config)
+        self.boards = TelegramBoards(self.application)  # redrawn after a move at the table in the browser
 
     def sender(self) -> Sender:
         from bot.adapters.telegram.sender import TelegramSender
@@ -364,6 +375,10 @@ async def _serve(config: Config, stop: StopSignals) -> int:
             if stop.event.is_set():
                 return stop.status
             senders.append(platform.sender())
+        if config.public_url:  # the board in the browser; a move there redraws the chat's board
+            from bot.adapters.web.running import start_table
+
+            stack.push_async_callback((await start_table(service.flow, config, started)).stop)
         # the daily posts: today's missed ones at once, then every day at DAILY_POST_TIME (UTC)
         poster = DailyPoster(service.subscriptions, service.daily_codes.code, senders,
                              post_time=config.daily_post_time)

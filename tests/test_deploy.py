@@ -63,9 +63,10 @@ def test_every_bot_has_a_health_check_that_reads_its_heartbeat() -> None:
 def test_the_telegram_webhook_port_is_published_for_a_local_reverse_proxy() -> None:
     yaml = pytest.importorskip("yaml")
     services = yaml.safe_load(COMPOSE)["services"]
-    port = "${TELEGRAM_WEBHOOK_PORT:-8443}"
-    for name in ("bot", "bot-pg"):  # the processes that may run Telegram
-        assert services[name]["ports"] == [f"127.0.0.1:{port}:{port}"], name
+    port, web = "${TELEGRAM_WEBHOOK_PORT:-8443}", "${WEB_PORT:-8080}"
+    for name in ("bot", "bot-pg"):  # the processes that may run Telegram, and the board in the browser
+        assert services[name]["ports"] == [f"127.0.0.1:{port}:{port}", f"127.0.0.1:{web}:{web}"], name
+        assert services[name]["environment"]["WEB_HOST"] == "0.0.0.0", name  # inside its container
     assert "ports" not in services["bot-pg-shard-1"]  # no Telegram there
     readme = (REPO / "README.md").read_text()
     compose_part = readme.split("### Docker Compose")[1].split("\n## ")[0]

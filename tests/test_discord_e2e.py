@@ -389,7 +389,8 @@ async def test_daily_deal_by_command_and_by_the_play_button_under_a_daily_post(
         result, sent = await slash(t.env, t.alice, t.channel, "tripeaks daily")
         assert sent == Callback(CHANNEL_MESSAGE, ephemeral=True, v2=True)  # the ranked attempt: alice's alone
         # the day and the rules: the code would deal every card to whoever reads the board while the day runs
-        assert "\nDaily deal · Nov 29, 2026\nEasy\n" in heading(result) and CODE not in heading(result)
+        assert "\nDaily deal · Nov 29, 2026\nEasy · ranked attempt: no undo\n" in heading(result)
+        assert CODE not in heading(result)
 
         tomorrow = day + dt.timedelta(days=1)
         today[0] = tomorrow  # the next day's post
@@ -399,7 +400,7 @@ async def test_daily_deal_by_command_and_by_the_play_button_under_a_daily_post(
         result, sent = await click(t.env, t.bob, post, button(post, label="Play"))
         # the post stays for everyone; bob's attempt is a new message of his own, for him alone
         assert sent == Callback(CHANNEL_MESSAGE, ephemeral=True, v2=True)
-        assert heading(result).startswith("### bob") and "\nDaily deal · Nov 30, 2026\nEasy\n" in heading(result)
+        assert heading(result).startswith("### bob") and "\nDaily deal · Nov 30, 2026\nEasy · ranked attempt: no undo\n" in heading(result)
         assert labels_of(t.message(post.id)) == ["Play"]
         stored = await game_service.games.current_game(PlayerKey("discord", str(t.bob.id)))
         assert stored is not None and stored.daily == tomorrow

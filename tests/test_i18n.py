@@ -473,7 +473,7 @@ def test_command_names_are_valid_discord_names(locale: str) -> None:
     characters, and no two the same (the options "code" and "card" share the namespace of their commands)."""
     names = {key: message.string for key, message in _messages(read_catalogue(locale)).items()
              if key[0] == "command"}
-    assert len(names) == 13
+    assert len(names) == 14
     for key, name in names.items():
         assert DISCORD_NAME.match(name) and name == name.lower(), (locale, key, name)
     commands = [name for (_, msgid), name in names.items() if msgid not in ("code", "card")]

@@ -200,3 +200,10 @@ def test_the_checks_catch_what_they_forbid(tmp_path: Path) -> None:
     sample.write_text("from bot.x import A\nimport core.y as y\nclass B: ...\nclass C(A, B, dict): ...\n"
                       "class D(y.E, Exception): ...\n")
     assert project_bases(sample) == {"B": [], "C": ["A", "B"], "D": ["y.E"]}
+
+
+def test_only_the_web_adapter_serves_web_pages() -> None:
+    """aiohttp's web server (the table in the browser) is the web adapter's alone; the other adapters use aiohttp
+    at most as a client."""
+    users = {name for name in MODULES if any(under(imported, "aiohttp.web") for imported in IMPORTS[name])}
+    assert users and all(under(name, "bot.adapters.web") for name in users), users

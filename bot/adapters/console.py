@@ -102,8 +102,7 @@ class ConsoleChat:
         #: ``--lang``: wins over the saved language for this session, until the player picks one in the settings
         self.session_locale = session_locale
         self._language_at_start: str | None = None
-        self.name = name or _login_name()
-        self.player = PlayerKey(PLATFORM, user_id or self.name)
+        self.player, self.name = console_player(user_id, name)
         self.actor = Actor(self.player, self.name)
         self.surface = Surface(platform=PLATFORM, platform_locale=platform_locale, verdict_wait=VERDICT_WAIT)
         self.platform_locale = platform_locale
@@ -305,6 +304,12 @@ def _replay_of(content: Content) -> str | None:
     """How a shared result's reader plays the same deal: none for a daily deal, whose code would give it away."""
     code = content.snapshot.shared_code if isinstance(content, ShareOf) else None
     return None if code is None else REPLAY_TEXT.format(code=code)
+
+
+def console_player(user_id: str | None = None, name: str | None = None) -> tuple[PlayerKey, str]:
+    """The console's player and their name: ``--user``, else the login name (the table's link opens their game)."""
+    name = name or _login_name()
+    return PlayerKey(PLATFORM, user_id or name), name
 
 
 def _login_name() -> str:

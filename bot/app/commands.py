@@ -291,6 +291,11 @@ class CompleteCard:
 
 
 @dataclass(frozen=True)
+class OpenBoard:
+    """``/tripeaks board``: a link, for the player alone, that opens their game's board in the browser."""
+
+
+@dataclass(frozen=True)
 class OnBehalf:
     """A command sent on behalf of a group or a channel (Telegram's anonymous administrators, a channel's posts):
     answered, never played: the sender is no player."""
@@ -306,7 +311,7 @@ class Unreadable:
 
 #: What a player types.
 TypedCommand = PlayCard | OpenLink | Welcome | ShowHelp | ShowStats | ShowSettings | SwitchWinnable \
-    | ShowLeaderboard | Subscribe | Invite | CompleteCard | OnBehalf | Unreadable
+    | ShowLeaderboard | Subscribe | Invite | CompleteCard | OpenBoard | OnBehalf | Unreadable
 
 #: Everything the application's one door takes (:meth:`bot.app.flow.Flow.handle`).
 Command = ButtonCommand | TypedCommand

@@ -13,7 +13,8 @@ What a message shows (the renderer draws it in the player's language):
 - :class:`SettingsOf`, :class:`StatsOf`, :class:`RulesOf`, :class:`HelpOf`, :class:`WelcomeOf`,
   :class:`LeaderboardOf`: the player's own things and the daily leaderboard;
 - :class:`OffersOf`: the player's invitations to play (Telegram's inline mode); :class:`CardChoices`: the free cards
-  a name being typed may mean (Discord's autocomplete);
+  a name being typed may mean (Discord's autocomplete); :class:`BoardLinkOf`: the player's own link to the board in
+  the browser (Discord's);
 - :class:`Problem`, :class:`PlayAck`, :class:`NoticeOf`, :class:`PointerOf`: one line: why something was refused,
   the answer to a card played by name, the answer to a daily command, the pointer to the help.
 
@@ -156,6 +157,13 @@ class CardChoices:
 
 
 @dataclass(frozen=True)
+class BoardLinkOf:
+    """The player's own link to their board in the browser (the adapter signs it: it knows the address)."""
+
+    settings: Settings
+
+
+@dataclass(frozen=True)
 class Problem:
     """Why ``error`` happened (or why a tap did nothing: the game moved on), in the language of the player whose
     ``settings`` these are."""
@@ -193,7 +201,7 @@ Shown = Board | Question | Kept | ReviewOf | ShareOf | SettingsOf | StatsOf | Ru
 #: A line.
 Note = Problem | PlayAck | NoticeOf | PointerOf
 #: What only one platform asks for, drawn by its executor.
-Data = OffersOf | CardChoices
+Data = OffersOf | CardChoices | BoardLinkOf
 Content = Shown | Note | Data
 
 
@@ -289,7 +297,7 @@ class BoardAt:
 Report = BoardAt
 
 
-def settings_of(content: Shown | Note | OffersOf) -> Settings:
+def settings_of(content: Shown | Note | OffersOf | BoardLinkOf) -> Settings:
     """The settings of the player a content speaks to (their language, among others)."""
     match content:
         case Board(snapshot) | ReviewOf(snapshot) | ShareOf(snapshot) | PlayAck(snapshot):
@@ -301,6 +309,8 @@ def settings_of(content: Shown | Note | OffersOf) -> Settings:
         case SettingsOf(settings) | RulesOf(settings) | HelpOf(settings) | WelcomeOf(settings) | PointerOf(settings):
             return settings
         case StatsOf(_, settings) | OffersOf(_, settings) | Problem(_, settings) | NoticeOf(_, settings):
+            return settings
+        case BoardLinkOf(settings):
             return settings
         case LeaderboardOf(_, _, settings):
             return settings

@@ -25,6 +25,8 @@ COMMAND_DESCRIPTIONS: dict[str, str] = {
     "unsubscribe": N_("Stop posting the daily deal here (administrators)"),
     "winnable": N_("Only deals that can be won: on or off"),
     "start": N_("Welcome, with buttons to play"),
+    # TRANSLATORS: Discord's command that answers with the player's own link to their board in the browser
+    "board": N_("Open your game's board in the browser: a link only you can use"),
 }
 
 #: Telegram's command menu: :data:`COMMAND_DESCRIPTIONS` with Telegram's words (a group, not a server).
@@ -71,6 +73,8 @@ def command_names(locale: str) -> dict[str, str]:
         "subscribe": tr.pgettext("command", "subscribe"),
         # TRANSLATORS: the command that stops the daily posts (one lower-case word)
         "unsubscribe": tr.pgettext("command", "unsubscribe"),
+        # TRANSLATORS: the command that opens the player's board in the browser (one lower-case word)
+        "board": tr.pgettext("command", "board"),
         # TRANSLATORS: the option of "new": a game code (one lower-case word)
         "code": tr.pgettext("command", "code"),
         # TRANSLATORS: the option of "play": the card to play (one lower-case word)

@@ -58,6 +58,8 @@ class ShownButton:
     disabled: bool = False
     #: a link button's address (Telegram ``InlineKeyboardButton(url=...)``, a Discord link button); command None
     url: str | None = None
+    #: the link opens the table in the chat app itself (Telegram's ``web_app`` button)
+    web_app: bool = False
 
     @property
     def blank(self) -> bool:
@@ -270,7 +272,8 @@ def telegram_rows(view: View) -> Rows:
     grid of card places as it is (five places a row always fit; a blank button keeps an empty place, as Telegram
     stretches a row's buttons over its width). Disabled buttons stay (Telegram cannot grey one out; a tap on it is
     refused by the service with its reason, on a blank it does nothing)."""
-    return tuple(tuple(ShownButton(b.label, b.command, _TELEGRAM_STYLES.get(b.style), b.disabled, b.url)
+    return tuple(tuple(ShownButton(b.label, b.command, _TELEGRAM_STYLES.get(b.style), b.disabled, b.url,
+                                   b.web_app)
                        for b in part)
                  for row in view.buttons
                  for part in ([row] if is_card_grid(row) else reflow(row, telegram_row_fits)))

@@ -47,6 +47,8 @@ class Button:
     disabled: bool = False
     #: a link button: the platform opens ``url``; the console leaves it out
     url: str | None = None
+    #: the link opens the table in the chat app itself (a Telegram Mini App's ``web_app`` button)
+    web_app: bool = False
     #: the card a card button plays (the console's key for it is the card's name)
     card: Card | None = None
 

@@ -1,5 +1,5 @@
 """The ``/tripeaks`` slash command group: ``new [code] [rules] [winnable]``, ``daily``, ``resume``, ``play <card>``,
-``rules``, ``stats`` and ``settings``.
+``rules``, ``stats``, ``settings`` and (with PUBLIC_URL) ``board``.
 
 Each command is read into a typed command (:mod:`bot.app.commands`) and served through the application's one door
 (:func:`bot.adapters.discord.interactions.serve`), with the bot's parts
@@ -29,6 +29,7 @@ from bot.app.commands import (
     Begin,
     DailyDeal,
     DealByCode,
+    OpenBoard,
     PlayCard,
     RandomDeal,
     Resume,
@@ -79,6 +80,8 @@ class TriPeaksCommands(app_commands.Group):
     def __init__(self, ctx: BotContext) -> None:
         super().__init__(name=name(GROUP), description=describe(GROUP))
         self.ctx = ctx
+        if ctx.config.public_url is None:  # no board in the browser to open
+            self.remove_command("board")
 
     @app_commands.command(name=name("new"), description=describe("new"))
     @app_commands.rename(code=name("code"), rules=name("rules"), winnable=name("winnable"))
@@ -140,3 +143,8 @@ class TriPeaksCommands(app_commands.Group):
     @app_commands.command(name=name("settings"), description=describe("settings"))
     async def settings(self, interaction: Interaction) -> None:
         await serve(self.ctx, interaction, ShowSettings(), ephemeral=True)
+
+    @app_commands.command(name=name("board"), description=describe("board"))
+    async def board(self, interaction: Interaction) -> None:
+        """The player's own link to the board in the browser, privately (PUBLIC_URL set)."""
+        await serve(self.ctx, interaction, OpenBoard(), ephemeral=True)

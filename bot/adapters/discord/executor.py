@@ -25,16 +25,19 @@ from bot.adapters.discord.base import (
     here,
     locale_for,
     new_command,
+    player_of,
     quiet,
     show_error,
     show_new,
     show_update,
 )
 from bot.adapters.discord.views import files_of, layout
+from bot.adapters.web.links import table_link
 from bot.app.effects import (
     Answer,
     Board,
     BoardAt,
+    BoardLinkOf,
     BoardRef,
     Data,
     EditBoard,
@@ -50,11 +53,13 @@ from bot.app.effects import (
     Reply,
     Report,
     SendBoard,
+    Settings,
     ShareOf,
     Shown,
     settings_of,
 )
 from bot.render.effects import draw, line
+from bot.render.table_button import board_link_view
 from bot.render.view import View
 
 log = logging.getLogger(__name__)
@@ -95,6 +100,8 @@ class DiscordExecutor:
                                                     ephemeral=self.private(snapshot))
                         if message_id is not None:
                             reports.append(BoardAt(snapshot.game_id, here(interaction, message_id)))
+                case Answer(BoardLinkOf(settings)):
+                    await show_new(interaction, self.board_link(settings), ephemeral=True)
                 case Answer(content) | Reply(content):
                     if isinstance(content, Data):
                         continue  # autocomplete reads its choices itself
@@ -135,6 +142,12 @@ class DiscordExecutor:
                 replay = None if code is None else f"/{GROUP} new code:{code}"
                 return draw(content, locale, replay=replay, challenge=True)
         return draw(content, locale)
+
+    def board_link(self, settings: Settings) -> View:
+        """The player's own link to the board in the browser, signed for them alone."""
+        player, name = player_of(self.interaction)
+        locale = locale_for(self.interaction, settings)
+        return board_link_view(locale, table_link(self.ctx.config, player, name, locale))
 
     def board(self, snapshot: GameSnapshot, chat_id: str | None = None, *, latest: bool = True) -> View:
         """The board of ``snapshot`` in the acting player's language, named in servers."""

@@ -18,7 +18,7 @@ import re
 from typing import Any
 from urllib.parse import urlsplit
 
-from telegram import BotCommand
+from telegram import BotCommand, MenuButtonWebApp, WebAppInfo
 from telegram.error import InvalidToken, NetworkError, TelegramError
 from telegram.ext import Application, ApplicationBuilder
 
@@ -28,6 +28,7 @@ from bot.adapters.telegram.menu import menu_commands
 from bot.app.flow import Flow
 from bot.config import Config, ConfigError, TokenRejected, Unreachable
 from bot.i18n import DEFAULT_LOCALE, SUPPORTED_LOCALES, language_code
+from bot.render.table_button import open_table_label
 
 log = logging.getLogger(__name__)
 
@@ -61,6 +62,7 @@ def build_application(flow: Flow, config: Config) -> TelegramApp:
         .build()
     )
     tg = TelegramContext(flow, config.default_locale)
+    tg.table_url, tg.mini_app = config.public_url, config.telegram_mini_app
     register(application, tg)
     application.bot_data[CONFIG_KEY] = config
     application.bot_data[CONTEXT_KEY] = tg
@@ -73,6 +75,20 @@ async def after_init(application: Application[Any, Any, Any, Any, Any, Any]) -> 
     if isinstance(tg, TelegramContext):
         tg.inline = bool(application.bot.supports_inline_queries)
     await set_commands(application)
+    await set_menu_button(application)
+
+
+async def set_menu_button(application: Application[Any, Any, Any, Any, Any, Any]) -> None:
+    """With PUBLIC_URL, the bot's menu button opens the table (setChatMenuButton, every private chat); a failure
+    is logged, not fatal."""
+    config = _config(application)
+    if config.public_url is None:
+        return
+    button = MenuButtonWebApp(open_table_label(config.default_locale), WebAppInfo(f"{config.public_url}/"))
+    try:
+        await application.bot.set_chat_menu_button(menu_button=button)
+    except TelegramError as error:
+        log.warning("could not set the menu button: %s", error)
 
 
 async def set_commands(application: Application[Any, Any, Any, Any, Any, Any]) -> None:

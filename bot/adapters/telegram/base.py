@@ -135,6 +135,9 @@ class TelegramContext:
         #: the bot has inline mode (BotFather's /setinline; read at start-up): Share opens it in a chat the player
         #: picks, rather than posting the result here
         self.inline = False
+        #: the table in the browser (PUBLIC_URL; None: no table button) and its Mini App's short name, for groups
+        self.table_url: str | None = None
+        self.mini_app: str | None = None
 
     # --- who and which language ---------------------------------------------------------------------------
 

@@ -47,7 +47,7 @@ from bot.adapters.telegram.base import (
 )
 from bot.adapters.telegram.inline import deal_link
 from bot.adapters.telegram.keyboard import toast
-from bot.adapters.telegram.menu import menu_commands
+from bot.adapters.telegram.menu import menu_commands, table_button_url
 from bot.adapters.telegram.sending import is_not_modified, persist
 from bot.app.codec import BadPayload, review_parameter
 from bot.app.effects import (
@@ -79,6 +79,7 @@ from bot.app.effects import (
 )
 from bot.render.effects import draw, line
 from bot.render.endings import review_sent_privately
+from bot.render.table_button import with_table_button
 from bot.render.view import View
 
 log = logging.getLogger(__name__)
@@ -165,7 +166,10 @@ class TelegramExecutor:
     def board(self, snapshot: GameSnapshot, group: bool, *, latest: bool = True) -> View:
         """The game as its owner sees it (the acting user is the owner: the service lets nobody else act); in a
         group the board names its player."""
-        return draw(Board(snapshot, latest), self.tg.locale(self.user, snapshot.settings), named=group)
+        locale = self.tg.locale(self.user, snapshot.settings)
+        view = draw(Board(snapshot, latest), locale, named=group)
+        table = table_button_url(self.tg, self.bot.username, group) if latest and not snapshot.game.is_over else None
+        return view if table is None else with_table_button(view, locale, table, web_app=not group)
 
     def line(self, note: Note) -> str:
         return line(note, self.tg.locale(self.user, settings_of(note)), NEW_COMMAND)

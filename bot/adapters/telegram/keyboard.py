@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import html
 
-from telegram import InlineKeyboardButton, InlineKeyboardMarkup
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup, WebAppInfo
 from telegram.constants import (
     CallbackQueryLimit,
     InlineKeyboardButtonLimit,
@@ -102,6 +102,9 @@ def keyboard(view: View, *, share_inline: bool = False) -> InlineKeyboardMarkup 
             raise ViewTooLarge(f"{len(row)} buttons in a row (at most {ROW_WIDTH})")
         chunk = []
         for button in row:
+            if button.url is not None and button.web_app:  # the table, opened as a Mini App in the chat
+                chunk.append(InlineKeyboardButton(button.label, web_app=WebAppInfo(button.url), style=button.style))
+                continue
             if button.url is not None:  # a link: Telegram opens it, no callback
                 chunk.append(InlineKeyboardButton(button.label, url=button.url, style=button.style))
                 continue

@@ -1,0 +1,48 @@
+"""Starting the table with the bot (:mod:`bot.runner`): behind the operator's proxy at PUBLIC_URL when a chat is
+connected, or on 127.0.0.1 with a one-time link for the console's player."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable
+from typing import TextIO
+
+from bot.adapters.web.auth import WebUser
+from bot.adapters.web.discord_auth import DiscordOAuth
+from bot.adapters.web.links import table_signer
+from bot.adapters.web.server import TableServer
+from bot.app.effects import PlayerKey
+from bot.app.flow import Flow
+from bot.config import Config
+
+log = logging.getLogger("tripeaks.web")
+
+
+async def start_table(flow: Flow, config: Config, platforms: Iterable[object] = ()) -> TableServer:
+    """The table served for the chats' players on WEB_HOST:WEB_PORT; a move there redraws the chat's board on
+    each of ``platforms`` that has ``boards`` (:class:`~bot.adapters.web.server.ChatBoards`)."""
+    discord = None
+    if config.discord_client_id and config.discord_client_secret:
+        discord = DiscordOAuth(config.discord_client_id, config.discord_client_secret, config.discord_api_url)
+    server = TableServer(flow, table_signer(config), telegram_token=config.telegram_token, host=config.web_host,
+                         port=config.web_port, discord=discord)
+    for platform in platforms:
+        boards = getattr(platform, "boards", None)
+        if boards is not None:
+            server.follow_chats(boards)
+    await server.start()
+    return server
+
+
+async def start_console_table(flow: Flow, config: Config, player: PlayerKey, name: str, out: TextIO) -> TableServer:
+    """The table for the console's player on 127.0.0.1 (WEB_PORT, or any free port when that one is taken), and
+    the one-time link to it printed to ``out``."""
+    server = TableServer(flow, table_signer(config), host="127.0.0.1", port=config.web_port)
+    try:
+        await server.start()
+    except OSError:
+        server.port = 0
+        await server.start()
+    link = server.one_time_link(WebUser(player, name), f"http://127.0.0.1:{server.port}")
+    print(f"Play in your browser: {link}", file=out, flush=True)
+    return server

@@ -1,0 +1,189 @@
+"""The table's executor: the effects of one request (:mod:`bot.app.effects`) as the JSON the page draws.
+
+A board is drawn from the same view as the chats' (:func:`bot.render.effects.draw`): the header, the status lines
+(a cleared peak, the hint and its chance, the end of the game), the buttons, and the table as the picture board
+has it (:class:`~bot.render.view.Table`: only what the player may see: a face-down card is ``down`` and no more,
+the stock a count). Each card the player may tap carries its payload (:func:`bot.app.codec.encode`), which the page
+sends back as it is; the server decodes it and the flow decides, as for a chat's button.
+
+The table reports no live board: it is no chat message, so a card played by name in the chat edits the chat's board
+as before.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from bot.app.codec import encode
+from bot.app.commands import AskHint, Begin, Blank, ButtonCommand, DailyDeal, Move, NewGame, RandomDeal
+from bot.app.effects import (
+    Answer,
+    Board,
+    Data,
+    EditBoard,
+    EditMessage,
+    Effect,
+    GameSnapshot,
+    NoticeOf,
+    PlayAck,
+    PointerOf,
+    Post,
+    Problem,
+    RedrawBoard,
+    Reply,
+    SendBoard,
+    settings_of,
+)
+from bot.i18n import Translator, language_code, resolve_locale, translator
+from bot.render.effects import draw, line
+from bot.render.game import RULE_NAMES, daily_title
+from bot.render.picture import CARD_H, CARD_W, HEIGHT, PILE_Y, STOCK_X, WASTE_X, WIDTH, slot_box
+from bot.render.table import seen_table, table_alt
+from bot.render.view import Button, ButtonStyle, SeenSlot, SlotState, View, strip_variation
+from core.cards import Card
+from core.deal import Rules
+from core.game import Draw, Tap, Undo
+from core.layout import SLOT_COUNT
+
+JSON = dict[str, Any]
+
+#: The picture board's geometry, for the page to lay the cards out as the picture does (pixels of the picture).
+LAYOUT: JSON = {
+    "width": WIDTH, "height": HEIGHT, "card": [CARD_W, CARD_H],
+    "slots": [slot_box(slot) for slot in range(SLOT_COUNT)], "stock": [STOCK_X, PILE_Y], "waste": [WASTE_X, PILE_Y],
+}
+
+
+def card_json(card: Card) -> JSON:
+    """A face-up card: its rank as printed (``10`` for a ten) and its suit's letter."""
+    return {"rank": card.rank.label, "suit": card.suit.letter}
+
+
+def _mark(style: ButtonStyle | None) -> str | None:
+    return {ButtonStyle.SUCCESS: "fits", ButtonStyle.PRIMARY: "hint"}.get(style) if style else None
+
+
+def _payload(command: ButtonCommand | None) -> str | None:
+    return None if command is None or isinstance(command, Blank) else encode(command)
+
+
+def board_json(snapshot: GameSnapshot, locale: str) -> JSON:
+    """The board of ``snapshot`` in ``locale``: what the page draws, nothing the player may not see."""
+    tr = translator(locale)
+    view = draw(Board(snapshot), locale)
+    # the table as the picture board shows it, whichever board the player has in the chat
+    hinted = snapshot.hint.action if snapshot.hint is not None and not snapshot.game.is_over else None
+    table = seen_table(snapshot.game, hinted, four_colour=snapshot.settings.four_colour)
+    taps = {button.command.action.slot: button for button in view.all_buttons()
+            if isinstance(button.command, Move) and isinstance(button.command.action, Tap)}
+    slots = [_slot_json(seen, taps.get(slot), tr.gettext) for slot, seen in enumerate(table.slots)]
+    draw_button = next((b for b in view.all_buttons() if isinstance(b.command, Move)
+                        and isinstance(b.command.action, Draw) and not b.disabled), None)
+    # TRANSLATORS: for screen readers: the cards left in the stock ({n} from 23 down to 0: a label and a count)
+    stock_label = tr.gettext("Stock: {n}.").format(n=table.stock_left)
+    controls = [_button_json(button, tr) for button in view.all_buttons()
+                if button.card is None and not button.blank and not _is_draw(button)]
+    return {
+        "game": snapshot.game_id, "version": snapshot.version, "header": view.header, "status": view.status,
+        "notice": view.notice, "slots": slots, "four_colour": table.four_colour,
+        "stock": {"left": table.stock_left, "hinted": table.draw_hinted, "label": stock_label,
+                  "payload": _payload(draw_button.command) if draw_button else None},
+        "waste": {**card_json(table.waste),
+                  "label": tr.gettext("Waste card: {card}.").format(card=table.waste.symbol())},
+        "buttons": controls, "over": snapshot.game.is_over, "daily": snapshot.daily is not None,
+        "alt": table_alt(table, locale),
+    }
+
+
+def _is_draw(button: Button) -> bool:
+    return isinstance(button.command, Move) and isinstance(button.command.action, Draw)
+
+
+def _slot_json(seen: SeenSlot, button: Button | None, gettext: Callable[[str], str]) -> JSON:
+    if seen.state is not SlotState.UP:
+        # TRANSLATORS: for screen readers: a card lying face down in the peaks of the board in the browser
+        return {"state": seen.state.value, **({"label": gettext("Face-down card")} if seen.state is SlotState.DOWN
+                                                else {})}
+    assert seen.card is not None
+    name = strip_variation(seen.card.symbol())
+    mark = _mark(seen.mark)
+    label = name
+    if mark == "hint":
+        label = gettext("{card} (hint)").format(card=name)
+    elif mark == "fits":
+        label = gettext("{card} (fits)").format(card=name)
+    return {"state": "up", **card_json(seen.card), "mark": mark, "label": label,
+            "payload": _payload(button.command) if button is not None else None}
+
+
+def _button_json(button: Button, tr: Translator) -> JSON:
+    """A control under the table (Undo, Hint, New game; a finished game's Share, Replay, Review), its icon named in
+    words for screen readers."""
+    command = button.command
+    words = None
+    if isinstance(command, Move) and isinstance(command.action, Undo):
+        words = tr.pgettext("button", "Undo")
+    elif isinstance(command, AskHint):
+        # TRANSLATORS: the board in the browser: the hint button's name for screen readers (it shows 💡)
+        words = tr.pgettext("button", "Hint")
+    elif isinstance(command, NewGame):
+        words = tr.pgettext("button", "New game")
+    return {"label": button.label, "aria": words or button.label, "payload": _payload(command),
+            "style": button.style.value, "disabled": button.disabled}
+
+
+def _view_json(view: View, tr: Translator) -> JSON:
+    """A message of its own (the question before abandoning a game, a review, a shared result, the rules)."""
+    return {"header": view.header, "text": view.status, "tableau": view.tableau,
+            "buttons": [_button_json(button, tr) for button in view.all_buttons()
+                        if button.command is not None and not button.blank]}
+
+
+def respond(effects: list[Effect], platform_locale: str | None) -> JSON:
+    """What the page is told of ``effects``, in the player's language (their setting, else ``platform_locale``):
+    the board as it now stands (``board``), a line (``notice``), a message of its own (``message``: a question with
+    its buttons, a review, a shared result), each when there is one, and the language (``locale``)."""
+    answer: JSON = {"board": None, "notice": None, "message": None, "locale": resolve_locale(None, platform_locale)}
+    for effect in effects:
+        match effect:
+            case SendBoard(snapshot) | EditBoard(snapshot) | RedrawBoard(snapshot):
+                locale = answer["locale"] = resolve_locale(snapshot.settings.language, platform_locale)
+                answer["board"] = board_json(snapshot, locale)
+                if isinstance(effect, EditBoard) and effect.notice is not None:
+                    answer["notice"] = line(effect.notice, locale, new_game_word(locale))
+            case Answer(content) | Reply(content) | Post(content) | EditMessage(content):
+                if isinstance(content, Data):  # what one chat platform draws itself (Telegram's inline mode...)
+                    continue
+                locale = answer["locale"] = resolve_locale(settings_of(content).language, platform_locale)
+                if isinstance(content, Problem | PlayAck | NoticeOf | PointerOf):
+                    answer["notice"] = line(content, locale, new_game_word(locale))
+                elif isinstance(content, Board):
+                    answer["board"] = board_json(content.snapshot, locale)
+                else:
+                    answer["message"] = _view_json(draw(content, locale, replay=None), translator(locale))
+    return answer
+
+
+def new_game_word(locale: str) -> str:
+    """How a player starts a game at the table, for the lines that say so: its button."""
+    return translator(locale).pgettext("button", "New game")
+
+
+def strings(locale: str) -> JSON:
+    """The words the page shows of its own, in ``locale``: the ways to start a game (a payload each)."""
+    tr = translator(locale)
+    starts = [(daily_title(tr), Begin(DailyDeal())), (tr.gettext(RULE_NAMES[Rules.EASY]), Begin(RandomDeal(Rules.EASY))),
+              (tr.gettext(RULE_NAMES[Rules.CLASSIC]), Begin(RandomDeal(Rules.CLASSIC)))]
+    return {"lang": language_code(locale), "title": "TriPeaks",
+            # TRANSLATORS: the board in the browser: the name, for screen readers, of the × that closes a message
+            "close": tr.gettext("Close"),
+            "starts": [{"label": label, "payload": encode(command)} for label, command in starts]}
+
+
+def refusal_words(locale: str) -> JSON:
+    """What the page says to a visitor it does not know (no launch data, an expired link), in ``locale``."""
+    # TRANSLATORS: the board in the browser, opened without the bot's link (or with an expired one): where to open
+    # it from ("Open the board" is the button under the game in the chat: the same words)
+    text = translator(locale).gettext("Open the board with the “Open the board” button under your game in the chat")
+    return {"lang": language_code(locale), "refused": text}

@@ -1,0 +1,77 @@
+"""Take the screenshots of the table in the browser (headless chromium, as the browser tests drive it):
+
+    .venv/bin/python docs/screenshots/web.py
+
+It writes ``web-360-LANG-STATE.png`` (a 360 x 640 phone at double density, opened as a Telegram Mini App, in
+Telegram's dark theme but for Ukrainian) and ``web-desktop-en-midgame.png`` (a 1280 x 800 window, the page's own
+colours), STATE one of ``midgame`` (TP1-E-AAAAAAB after the first eleven moves of the solver's winning line, a hint
+asked for), ``question`` (New game over a game with moves) and ``won`` (the line played to the win). Look at them:
+every card should read at a glance and every button fit.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+from bot.app.assembly import App  # noqa: E402
+from core.game import Game  # noqa: E402
+from core.solver import solve  # noqa: E402
+from tests.web_harness import (  # noqa: E402
+    DARK_THEME,
+    DESKTOP,
+    PHONE,
+    mini_app_url,
+    play_line,
+    settled,
+    start_deal,
+    table_in_browser,  # noqa: E402
+)
+
+HERE = Path(__file__).resolve().parent
+CODE = "TP1-E-AAAAAAB"
+
+
+async def shots(app: App) -> None:
+    line = solve(Game.from_code(CODE)).line or ()
+    async with table_in_browser(app.flow) as table:
+        for user_id, (name, language, device, theme, kept) in enumerate((
+                ("web-360-en", "en", PHONE, DARK_THEME, {"midgame", "question", "won"}),
+                ("web-360-ja", "ja", PHONE, DARK_THEME, {"question"}), ("web-360-uk", "uk", PHONE, None, {"won"}),
+                ("web-desktop-en", "en", DESKTOP, None, {"midgame"})), start=1):
+            page = await table.page(mini_app_url(table.port, user_id, language=language, theme=theme), device)
+            await start_deal(page, CODE)
+            await play_line(page, line[:11])
+            await page.locator("#controls button").nth(1).click()  # the hint
+            await settled(page)
+            await save(page, name, "midgame", kept)
+            await page.locator("#controls button").nth(2).click()  # New game: asked first
+            await settled(page)
+            await save(page, name, "question", kept)
+            await page.locator("#message button").last.click()  # closed: the game goes on
+            await play_line(page, line[11:])
+            await save(page, name, "won", kept)
+            await page.close()
+
+
+async def save(page: object, name: str, state: str, kept: set[str]) -> None:
+    if state not in kept:
+        return
+    path = HERE / f"{name}-{state}.png"
+    await page.screenshot(path=str(path))  # type: ignore[attr-defined]
+    print(path.name)
+
+
+async def main() -> None:
+    with tempfile.TemporaryDirectory() as folder:
+        async with await App.open(f"sqlite+aiosqlite:///{folder}/screens.db") as app:
+            await shots(app)
+
+
+if __name__ == "__main__":
+    asyncio.run(main())

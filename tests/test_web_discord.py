@@ -1,0 +1,59 @@
+"""The board in the browser from Discord, end to end (the real bot on SimCord): where Activities are not enabled,
+``/tripeaks board`` answers privately with a link for the player alone (signed, short-lived), which opens their
+game at the table's server and nobody else's; without PUBLIC_URL there is no such command."""
+
+# ruff: noqa: F811 - the fixture imported from test_discord_e2e is named as a parameter
+from __future__ import annotations
+
+import pytest
+from aiohttp.test_utils import TestClient, TestServer
+
+from bot.adapters.web.auth import LINK_LIFETIME, Unauthorised
+from bot.adapters.web.links import table_signer
+from bot.adapters.web.server import TableServer
+from bot.app.assembly import App
+from bot.app.effects import PlayerKey
+from bot.config import Config
+from tests.discord_harness import buttons_of, slash
+from tests.test_discord_e2e import game_service, table  # noqa: F401 - the fixture is used by name
+
+pytestmark = pytest.mark.timeout(120)
+
+PUBLIC_URL = "https://tripeaks.example.org"
+SECRET = "a web secret of enough length"
+
+
+async def test_the_board_command_gives_a_private_link_for_the_player_alone(
+        game_service: App, monkeypatch: pytest.MonkeyPatch) -> None:
+    async with table(game_service, monkeypatch, public_url=PUBLIC_URL, web_secret=SECRET) as t:
+        response, sent = await slash(t.env, t.alice, t.channel, "tripeaks board")
+        assert sent.ephemeral
+        (link,) = [b for b in buttons_of(response) if "url" in b]
+        assert link["label"] == "Open the board" and link["url"].startswith(f"{PUBLIC_URL}/#token=")
+        token = link["url"].partition("#token=")[2]
+        alice = PlayerKey("discord", str(t.alice.id))
+        config = Config(public_url=PUBLIC_URL, web_secret=SECRET)
+        assert table_signer(config).read(token, "link").player == alice
+        with pytest.raises(Unauthorised):  # another deployment's secret
+            table_signer(Config(public_url=PUBLIC_URL, web_secret="another secret, long enough")).read(token, "link")
+        # the table's server, with the same secret, opens Alice's game for this link and no one else's
+        server = TableServer(game_service.flow, table_signer(config))
+        async with TestClient(TestServer(server.application())) as client:
+            session = await (await client.post("/api/session", json={"token": token})).json()
+            answer = await (await client.get("/api/table",
+                                             headers={"Authorization": f"Bearer {session['session']}"})).json()
+            current = await game_service.games.current_game(alice)
+            assert current is not None and current.game_id == answer["board"]["game"]
+            assert await game_service.games.current_game(PlayerKey("discord", str(t.bob.id))) is None
+
+
+def test_a_link_lasts_a_quarter_of_an_hour() -> None:
+    assert LINK_LIFETIME == 15 * 60  # as the answer says ("for a quarter of an hour")
+
+
+async def test_without_a_public_url_there_is_no_board_command(game_service: App,
+                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    async with table(game_service, monkeypatch) as t:
+        with pytest.raises(Exception) as refused:  # noqa: B017 - SimCord refuses a command the bot did not sync
+            await slash(t.env, t.alice, t.channel, "tripeaks board")
+        assert "board" in str(refused.value)
