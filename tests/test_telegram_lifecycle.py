@@ -63,10 +63,12 @@ from tests.test_telegram_e2e import (  # noqa: F401 - the fixtures are used by n
     command,
     data_for,
     db_url,
+    drew,
     expected_view,
     game_of,
     no_errors_logged,
     plain,
+    played,
     service,
     tap,
     text_boards,
@@ -132,9 +134,9 @@ async def test_two_quick_card_taps_from_one_keyboard_both_apply(api: FakeBotAPI,
         api.press(alice, chat, board.message_id, data_for(board, Tap(19)))
     await api.wait_until(lambda: {first.update_id, second.update_id} <= HANDLED, what="both taps handled")
 
-    assert first.record.answer is not None and first.record.answer.text is None
-    assert second.record.answer is not None and second.record.answer.text is None
     game = Game.from_code(CODE)
+    assert first.record.answer is not None and first.record.answer.text == played(game.card_at(21))
+    assert second.record.answer is not None and second.record.answer.text == played(game.card_at(19))
     game.push(Tap(21))
     game.push(Tap(19))
     assert (await current(service, alice)).game.moves == 2
@@ -493,7 +495,7 @@ async def test_a_tap_edit_that_fails_on_the_way_is_retried_until_the_board_catch
     game_id, _ = game_of(board)
     api.inject_error("editMessageText", chat=chat, error_code=code, description=description, count=2)
     answer, edited = await tap(api, alice, chat, board, data_for(board, DRAW))
-    assert answer.text is None
+    assert answer.text == drew(Game.from_code(CODE).deal.stock[0])
     assert [r.status for r in api.calls("editMessageText")] == [code, code, 200]
     assert_shows(edited, expected_view(after(CODE, DRAW), game_id, 1))
     assert len(api.bot_messages(chat)) == 1

@@ -117,7 +117,7 @@ from bot.app.errors import (
 from bot.app.games import Games
 from bot.app.leaderboards import Leaderboards
 from bot.app.model import GameSnapshot, Offers, PlayerKey, Settings
-from bot.app.moves import Moves, cards_named, names_a_card
+from bot.app.moves import Moves, names_a_card
 from bot.app.once import OnceOnly
 from bot.app.outcomes import AlreadyStarted, MustConfirm, OldBoard, OutOfDate, Tapped
 from bot.app.players import Players
@@ -126,7 +126,6 @@ from bot.app.solving import Advice, Verdicts
 from bot.app.starts import Starts
 from bot.app.subscriptions import Subscriptions, community_needed
 from bot.i18n import resolve_locale
-from core.cards import Card
 from core.deal import Rules
 from core.errors import TriPeaksError
 
@@ -169,6 +168,10 @@ class Flow:
             return effects if shown else off_message(effects)
         except (BotError, TriPeaksError) as error:
             return await self._problem(actor, error)
+
+    async def game_now(self, game_id: int) -> GameSnapshot:
+        """The game as it stands, for an executor to draw its board at the moment the edit is sent."""
+        return await self.games.game(game_id)
 
     async def record(self, reports: Sequence[Report]) -> None:
         """Keep what an executor reported: where each game's live board now is."""
@@ -248,7 +251,7 @@ class Flow:
                 settings = await self._settings(actor)
                 return [Answer(OffersOf(await self._offers(player, settings.default_rules), settings))]
             case CompleteCard(typed):
-                return [Answer(CardChoices(await self._free_cards(player, typed)))]
+                return [Answer(CardChoices(await self.games.free_cards(player, typed, CHOICES_MAX)))]
             case Unreadable(reason):
                 raise BadPayload(reason)
             case OnBehalf():
@@ -375,10 +378,6 @@ class Flow:
         except NoWinnableDeal:
             fresh = None
         return Offers(latest, fresh, self.daily_codes.today())
-
-    async def _free_cards(self, player: PlayerKey, typed: str) -> tuple[Card, ...]:
-        snapshot = await self.games.current_game(player)
-        return () if snapshot is None else cards_named(snapshot.game, typed)[:CHOICES_MAX]
 
     # --- helpers --------------------------------------------------------------------------------------------------
 

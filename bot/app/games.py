@@ -5,10 +5,12 @@ from __future__ import annotations
 
 from bot.app.errors import GameNotOver
 from bot.app.model import BoardRef, GameSnapshot, PlayerKey
+from bot.app.moves import cards_named
 from bot.app.records import Today, load_game, load_owned, snapshot_of
 from bot.store import games as stored_games
 from bot.store.engine import Database
 from bot.store.schema import PLAYING
+from core.cards import Card
 
 
 class Games:
@@ -29,6 +31,11 @@ class Games:
         async with self.db.reading() as tx:
             record = await stored_games.latest_of(tx, player.platform, player.user_id)
         return None if record is None else snapshot_of(record, today=self.today())
+
+    async def free_cards(self, player: PlayerKey, typed: str, most: int) -> tuple[Card, ...]:
+        """At most ``most`` cards free to play in the player's current game whose names start like ``typed``."""
+        snapshot = await self.current_game(player)
+        return () if snapshot is None else cards_named(snapshot.game, typed)[:most]
 
     async def game(self, game_id: int) -> GameSnapshot:
         """Any game as it stands, whoever owns it (to redraw a board); :class:`GameNotFound` if none."""

@@ -4,9 +4,11 @@ reported back (:class:`~bot.app.effects.BoardAt`: the message that now shows a g
 - a board sent answers the command or the tapped message (quoting it in groups); with ``reuse`` the tapped message
   itself is redrawn into it (Yes under the question, New game on a board with no move yet). It is reported as the
   game's live board, and the replaced game's board is redrawn as no longer the latest;
-- a board edited is the tapped message (never back to an older version of the game:
-  :class:`~bot.adapters.telegram.sending.EditOrder`); the tap's toast is answered first, then the message edited;
-  a message that can no longer be edited is followed by a new one;
+- a board edited is the tapped message, at the chat's pace, drawing the game as it stands when the edit is sent
+  (:class:`~bot.adapters.telegram.boards.BoardEdits`: taps meanwhile coalesce into one edit; never back to an older
+  version of the game); the tap's toast is answered first, at once: what the tap did (the card played or drawn, a
+  refusal's reason), so the player knows it counted while the board catches up; a refusal on a board that shows
+  the game as it stands edits nothing; a message that can no longer be edited is followed by a new one;
 - a private line is the tap's toast, or a short reply to a command; a private message (the question) is a reply,
   as Telegram has no message only one member of a group sees; a review asked for in a group goes to the player's
   private chat with the bot, never to the group: sent there, or (when the bot may not write first, the player never
@@ -22,6 +24,7 @@ Every tap is answered exactly once, so the player's client stops spinning.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import Awaitable
 
@@ -43,7 +46,8 @@ from bot.adapters.telegram.inline import deal_link
 from bot.adapters.telegram.keyboard import toast
 from bot.adapters.telegram.menu import menu_commands
 from bot.adapters.telegram.sending import is_not_modified, persist
-from bot.app.codec import BadPayload, review_parameter
+from bot.app.codec import BadPayload, decode, review_parameter
+from bot.app.commands import AskHint, Move, NewGame
 from bot.app.effects import (
     Answer,
     Board,
@@ -56,6 +60,7 @@ from bot.app.effects import (
     GameSnapshot,
     HelpOf,
     Note,
+    PlayAck,
     Post,
     Problem,
     Question,
@@ -106,9 +111,7 @@ class TelegramExecutor:
                     case SendBoard(snapshot, reuse):
                         await self.send_board(snapshot, reuse=reuse)
                     case EditBoard(snapshot, problem):
-                        view = self.board(snapshot, self.tapped_in_group())
-                        await self.toast_first(self.line(problem) if problem is not None else view.notice,
-                                               self.edit_tapped(view, snapshot))
+                        await self.edit_board(snapshot, problem)
                     case RedrawBoard(snapshot):
                         await self.redraw(snapshot)
                     case Answer(ReviewOf() as review) if self.in_group():
@@ -249,6 +252,45 @@ class TelegramExecutor:
         except TelegramError as error:
             log.info("could not close the board of game %s: %s", replaced.game_id, error.message)
 
+    async def edit_board(self, snapshot: GameSnapshot, problem: Problem | None) -> None:
+        """The tap answered at once (why it did nothing, what it did, or a refusal's reason), then the tapped board
+        brought to the game as it stands, at the chat's pace; a refusal on a board already showing this version
+        edits nothing."""
+        group = self.tapped_in_group()
+        refused = snapshot.outcome is not None and not snapshot.outcome.ok
+        text: str | None
+        if problem is not None:
+            text = self.line(problem)
+        else:
+            text = self.board(snapshot, group).notice if refused else self.line(PlayAck(snapshot)) or None
+        message = self.query.message if self.query is not None else None
+        if not isinstance(message, Message):  # too old for Telegram to say which message it was
+            await self.toast_first(text, self.edit_tapped(self.board(snapshot, group), snapshot))
+            return
+        if refused and shown_game(message) == game_key(snapshot):
+            await self.answer(text)
+            return
+        await self.toast_first(text, self.bring_up(message_ref(message), snapshot, group, redraw=not refused))
+
+    async def bring_up(self, where: BoardRef, snapshot: GameSnapshot, group: bool, *, redraw: bool = True) -> None:
+        """The board at ``where`` brought to ``snapshot`` or later (:class:`~bot.adapters.telegram.boards.BoardEdits`);
+        one that can no longer be edited is sent anew answering the anchor. Either becomes the live board when it was
+        not."""
+        shown = where
+        if not await self.tg.boards.show(where, snapshot, lambda later: self.board(later, group), self.edit_to,
+                                         redraw=redraw):
+            anchor = self.need_anchor()
+            sent = await self.tg.reply(anchor, self.board(await self.tg.flow.game_now(snapshot.game_id),
+                                                          in_group(anchor.chat)))
+            shown = message_ref(sent)
+        if shown != snapshot.board:
+            # the board was sent anew, or the player played on an older board of the game (after /resume, say):
+            # the board they play on is the live one, which /play edits
+            self._reports.append(BoardAt(snapshot.game_id, shown))
+
+    async def edit_to(self, where: BoardRef, view: View, game: tuple[int, int]) -> bool:
+        return await self.tg.edit_message(self.bot, where, view, game)
+
     async def edit_tapped(self, view: View, snapshot: GameSnapshot | None) -> None:
         """Edit the tapped message to ``view`` (a board of ``snapshot``: never back to an older version, and noted
         as the live board); a message that can no longer be edited is followed by a new one."""
@@ -278,11 +320,25 @@ class TelegramExecutor:
         and the old one loses its buttons."""
         where = snapshot.board
         if where is not None:
-            view = self.board(snapshot, group_chat_id(where.chat_id))
-            if await self.tg.edit_message(self.bot, where, view, game_key(snapshot)):
+            group = group_chat_id(where.chat_id)
+            if await self.tg.boards.show(where, snapshot, lambda later: self.board(later, group), self.edit_to):
                 return
         anchor = self.need_anchor()
         sent = await self.tg.reply(anchor, self.board(snapshot, in_group(anchor.chat)))
         self._reports.append(BoardAt(snapshot.game_id, message_ref(sent)))
         if where is not None:
             await self.take_buttons_off(where, snapshot.game_id)
+
+
+def shown_game(message: Message) -> tuple[int, int] | None:
+    """The game and version a board's buttons carry, as Telegram handed the message over with the tap; None for
+    a message that is no board of a game in progress."""
+    markup = message.reply_markup
+    for row in markup.inline_keyboard if markup is not None else ():
+        for button in row:
+            if isinstance(button.callback_data, str):
+                with contextlib.suppress(BadPayload):
+                    command = decode(button.callback_data)
+                    if isinstance(command, Move | AskHint | NewGame):
+                        return command.game_id, command.version
+    return None

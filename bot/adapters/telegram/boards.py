@@ -1,0 +1,116 @@
+"""Boards brought up to date at the chat's pace: the edits of one message coalesce, and the one sent draws the game
+as it stands when it is sent.
+
+A tap asks for its board to show the game (:meth:`BoardEdits.show`); one writer a message then waits for the
+chat's turn (:class:`~bot.adapters.telegram.pacing.ChatPace`), reads the game as it stands through the flow (the
+database: another process may have moved it on), draws it and edits the message; the taps that came meanwhile
+are all shown by that one edit. After each edit the writer reads the game again and edits once more if it moved
+on, so the board always ends on the game's latest state, whichever process sent which edit last; an edit never
+draws an older version over a newer one this process showed (the versions compare). A tap waits until its
+board shows its move (or a later one), so whoever handled it knows the board caught up.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import logging
+from collections.abc import Awaitable, Callable
+
+from bot.adapters.telegram.pacing import ChatPace
+from bot.app.effects import BoardRef, GameSnapshot
+from bot.render.view import View
+
+log = logging.getLogger(__name__)
+
+#: A game drawn as its board, for its player.
+Drawing = Callable[[GameSnapshot], View]
+#: The game ``game_id`` as it stands (through the flow).
+Latest = Callable[[int], Awaitable[GameSnapshot]]
+#: Edit a message to a view of a game (id, version); False when it can no longer be edited.
+Edit = Callable[[BoardRef, View, tuple[int, int]], Awaitable[bool]]
+
+
+@dataclasses.dataclass
+class _Board:
+    """One message being brought up to date: the newest state of its game known here, how to draw it, what the
+    message shows, and the taps waiting to see their version shown."""
+
+    snapshot: GameSnapshot
+    drawing: Drawing
+    edit: Edit
+    changed: bool = True
+    shown: int = -1
+    writer: asyncio.Task[None] | None = None
+    waiting: list[tuple[int, asyncio.Future[bool]]] = dataclasses.field(default_factory=list)
+
+
+class BoardEdits:
+    """The boards this process is bringing up to date, one writer a message."""
+
+    def __init__(self, pace: ChatPace, latest: Latest) -> None:
+        self.pace = pace
+        self.latest = latest
+        self._boards: dict[BoardRef, _Board] = {}
+
+    async def show(self, where: BoardRef, snapshot: GameSnapshot, drawing: Drawing, edit: Edit, *,
+                   redraw: bool = True) -> bool:
+        """Bring the message ``where`` to ``snapshot`` or a later state of its game (drawn by ``drawing``, edited by
+        ``edit``), at the chat's pace; returns once it shows it: True, or False when the message can no longer be edited (the caller shows the game anew).
+        ``redraw=False``: the state changed nothing the message need show (a refusal): a message already showing
+        this version is left alone."""
+        board = self._boards.get(where)
+        if board is None or board.snapshot.game_id != snapshot.game_id:
+            board = self._boards[where] = _Board(snapshot, drawing, edit)
+        elif snapshot.version > board.snapshot.version or (snapshot.version == board.snapshot.version and redraw):
+            # the newest state this process knows (at one version, the later answer: a hint after the move)
+            board.snapshot, board.drawing, board.edit, board.changed = snapshot, drawing, edit, True
+        if board.writer is None:
+            board.writer = asyncio.ensure_future(self._write(where, board))
+        done: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
+        board.waiting.append((snapshot.version, done))
+        return await done
+
+    async def _write(self, where: BoardRef, board: _Board) -> None:
+        chat_id = int(where.chat_id)
+        try:
+            while True:
+                await self.pace.ready(chat_id)
+                stored = await self.latest(board.snapshot.game_id)
+                if stored.version > board.snapshot.version:  # moved on elsewhere (or here, since): draw that
+                    board.snapshot, board.changed = stored, True
+                if not board.changed and board.snapshot.version <= board.shown:
+                    break  # the message shows the game as it stands
+                snapshot, board.changed = board.snapshot, False
+                if not await board.edit(where, board.drawing(snapshot), (snapshot.game_id, snapshot.version)):
+                    self._settle(board, failed=True)
+                    break
+                board.shown = max(board.shown, snapshot.version)
+                self._settle(board)
+        except Exception as error:  # the taps waiting get it: each handler reports it as its own
+            for _, done in board.waiting:
+                if not done.done():
+                    done.set_exception(error)
+            board.waiting.clear()
+        finally:
+            board.writer = None
+            self._settle(board, everyone=True)
+            if self._boards.get(where) is board and not board.waiting:
+                del self._boards[where]
+
+    @staticmethod
+    def _settle(board: _Board, *, failed: bool = False, everyone: bool = False) -> None:
+        """Answer the taps whose version the message now shows; when it could not be edited, the newest tap
+        learns so (False: it shows the game anew) and the others that they are answered by that."""
+        newest = max((version for version, _ in board.waiting), default=-1)
+        kept: list[tuple[int, asyncio.Future[bool]]] = []
+        for version, done in board.waiting:
+            if done.done():
+                continue
+            if failed:
+                done.set_result(version != newest)
+            elif everyone or version <= board.shown:
+                done.set_result(True)
+            else:
+                kept.append((version, done))
+        board.waiting = kept
