@@ -813,25 +813,43 @@ async def test_daily_by_command_and_by_the_play_button(
     alice = api.user("Alice")
     bob = api.user("Bob", language_code="uk")
     group = api.group(members=[alice, bob])
+    alice_chat = api.private_chat(alice)  # alice has started the bot; bob never has
+    link = f"https://t.me/{api.bot_username}?start=daily"
 
-    message = await command(api, alice, group, "/daily")
+    # the ranked attempt is played away from the group: its board goes to alice's private chat, and the group gets
+    # a button that opens it there
+    answer = await command(api, alice, group, "/daily")
+    assert answer.text == "Alice, your daily attempt is played in your private chat with the bot, away from the group"
+    assert answer.links == [("Play in private", link)]
+    message = api.last_message(alice_chat)
     game_id, _ = game_of(message)
     snapshot = await service.games.game(game_id)
     assert snapshot.daily == day and str(snapshot.game.code) == CODE
-    assert_shows(message, render_game(snapshot, "en", TEXT_BOARD, owner_label=True))
-    assert "Daily deal" in message.text and message.text.startswith("Alice")  # in a group the board is named
+    assert snapshot.board == BoardRef(str(alice_chat.id), str(message.message_id))
+    assert_shows(message, render_game(snapshot, "en", TEXT_BOARD))
+    assert "Daily deal" in message.text
+    # the group's leaderboard lists her all the same
+    assert [r.name for r in await service.leaderboards.of("telegram", str(group.id), day)] == ["Alice"]
 
-    # the Play button under a daily post gives whoever taps it a game of their own, in a new message
+    # the Play button under a daily post gives whoever taps it a game of their own; bob never started the bot, so
+    # the answer to his tap opens his private chat, where the link shows his attempt
     post = api.last_message(group)
     sent_before = len(api.bot_messages(group))
     answer, _ = await tap(api, bob, group, post, encode(PlayDaily(day)), check_button=False)
-    assert answer.text is None
-    assert len(api.bot_messages(group)) == sent_before + 1
-    bobs = api.last_message(group)
+    assert answer.text is None and answer.url == link
+    assert len(api.bot_messages(group)) == sent_before  # nothing of his attempt in the group
+    bob_chat = api.private_chat(bob)
+    bobs = await command(api, bob, bob_chat, "/start daily")
     bob_id, _ = game_of(bobs)
     bob_snapshot = await service.games.game(bob_id)
     assert bob_snapshot.owner == PlayerKey("telegram", str(bob.id)) and str(bob_snapshot.game.code) == CODE
-    assert_shows(bobs, render_game(bob_snapshot, "uk", TEXT_BOARD, owner_label=True))
+    assert bob_snapshot.daily == day
+    assert_shows(bobs, render_game(bob_snapshot, "uk", TEXT_BOARD))
+    assert sorted(r.name for r in await service.leaderboards.of("telegram", str(group.id), day)) == ["Alice", "Bob"]
+    # now that he has started the bot, Play again shows his attempt in his private chat, and the toast says so
+    answer, _ = await tap(api, bob, group, post, encode(PlayDaily(day)), check_button=False)
+    assert answer.text == "Вашу спробу в щоденній роздачі надіслано вам в особистий чат із ботом"
+    assert game_of(api.last_message(bob_chat)) == (bob_id, 0)
     # a day gone is over (only today's daily can be started)
     answer, _ = await tap(api, bob, group, post, encode(PlayDaily(day - dt.timedelta(days=1))), check_button=False)
     assert answer.text == error_text(DailyOver(day - dt.timedelta(days=1)), "uk", NEW)
@@ -839,7 +857,7 @@ async def test_daily_by_command_and_by_the_play_button(
     answer, _ = await tap(api, bob, group, post, encode(PlayDaily(day + dt.timedelta(days=1))),
                           check_button=False)
     assert answer.text == error_text(BadPayload(), "uk", NEW)
-    assert len(api.bot_messages(group)) == sent_before + 1
+    assert len(api.bot_messages(group)) == sent_before
 
 
 # --- card buttons keep their places ---------------------------------------------------------------------------------

@@ -22,7 +22,7 @@ What to do with it:
 - :class:`SendBoard`: send a new board (with ``reuse``, the tapped message may be redrawn into it where the
   platform can: Telegram; Discord's tapped question is private, so it sends a new one). Once shown, the executor
   notes where with the service (the live board) and closes the board of ``snapshot.replaced`` (unless that is the
-  message now showing the new game);
+  message now showing the new game). A ranked daily attempt's board is ``private``: only its player sees it;
 - :class:`EditBoard`: edit the tapped board to the game as it stands (``notice``: a toast to go with it where the
   platform has toasts); it becomes the live board when it was not;
 - :class:`RedrawBoard`: edit the game's live board wherever it is; when it is gone, send the board anew (then live);
@@ -206,6 +206,13 @@ class SendBoard:
 
     snapshot: GameSnapshot
     reuse: bool = False
+
+    @property
+    def private(self) -> bool:
+        """The board is its player's alone: a ranked daily attempt, which members who have not played today must
+        not watch before their own. It is shown where only its player sees it (Telegram: the private chat with the
+        bot; Discord: an ephemeral message), never posted in a group or server."""
+        return self.snapshot.daily is not None
 
 
 @dataclass(frozen=True)

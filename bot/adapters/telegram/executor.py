@@ -15,6 +15,9 @@ reported back (:class:`~bot.app.effects.BoardAt`: the message that now shows a g
   started it) the tap opens that chat with the link ``t.me/<bot>?start=review-<game>``, which shows it there;
 - a post is a message of its own in the chat: the shared result, with the challenge link ``t.me/<bot>?start=<code>``;
   a reply answers the command for the chat to see (the leaderboard, a subscription);
+- a private board (the ranked daily attempt) asked for in a group goes to the player's private chat with the bot,
+  never to the group, which gets a button opening that chat (a tap: the toast says where it went); when the bot may
+  not write there first, the link ``t.me/<bot>?start=daily`` opens the chat and shows it there;
 - a board redrawn where it is: a text board cannot become a picture (nor the other way round), so after a change
   of board style it is sent anew, and the old one loses its buttons.
 
@@ -42,12 +45,12 @@ from bot.adapters.telegram.base import (
     message_ref,
     send_view,
 )
-from bot.adapters.telegram.inline import deal_link
+from bot.adapters.telegram.inline import bot_link, deal_link
 from bot.adapters.telegram.keyboard import toast
 from bot.adapters.telegram.menu import menu_commands
 from bot.adapters.telegram.sending import is_not_modified, persist
 from bot.app.codec import BadPayload, decode, review_parameter
-from bot.app.commands import AskHint, Move, NewGame
+from bot.app.commands import AskHint, DailyDeal, Move, NewGame
 from bot.app.effects import (
     Answer,
     Board,
@@ -75,7 +78,7 @@ from bot.app.effects import (
     settings_of,
 )
 from bot.render.effects import draw, line
-from bot.render.endings import review_sent_privately
+from bot.render.endings import daily_sent_privately, render_daily_in_private, review_sent_privately
 from bot.render.view import View
 
 log = logging.getLogger(__name__)
@@ -108,6 +111,8 @@ class TelegramExecutor:
         try:
             for effect in effects:
                 match effect:
+                    case SendBoard(snapshot, reuse) as send if send.private and self.in_group():
+                        notice = await self.board_in_private(snapshot, reuse=reuse)
                     case SendBoard(snapshot, reuse):
                         await self.send_board(snapshot, reuse=reuse)
                     case EditBoard(snapshot, problem):
@@ -183,6 +188,34 @@ class TelegramExecutor:
             self._open_url = f"https://t.me/{self.bot.username}?start={review_parameter(review.snapshot.game_id)}"
             return None
         return review_sent_privately(self.tg.locale(self.user, review.snapshot.settings))
+
+    async def board_in_private(self, snapshot: GameSnapshot, *, reuse: bool) -> str | None:
+        """A private board (the ranked daily attempt) asked for in a group: sent to the player's private chat with
+        the bot, never to the group; a tap's toast says so, a command is answered in the group with a button that
+        opens that chat. When the bot may not write there first (the player never started it), the tap's answer
+        opens the chat with the link ``t.me/<bot>?start=daily``, which shows the attempt there (the command's
+        button is that link). A tapped question (Yes) loses its buttons."""
+        private = Chat(self.user.id, ChatType.PRIVATE)
+        private.set_bot(self.bot)
+        link = bot_link(self.bot.username, DailyDeal())
+        locale = self.tg.locale(self.user, snapshot.settings)
+        try:
+            sent: Message | None = await self.tg.send(self.board(snapshot, False), private)
+        except TelegramError as error:  # "bot can't initiate conversation with a user", or blocked
+            log.info("daily attempt %s by link: %s", snapshot.game_id, error.message)
+            sent = None
+        if sent is not None:
+            self._reports.append(BoardAt(snapshot.game_id, message_ref(sent)))
+            await self.close(snapshot.replaced, keep=message_ref(sent))
+        if reuse and self.anchor is not None:
+            await self.take_buttons_off(message_ref(self.anchor), snapshot.game_id)
+        if self.query is not None:
+            if sent is None:
+                self._open_url = link
+                return None
+            return daily_sent_privately(locale)
+        await self.tg.reply(self.need_anchor(), render_daily_in_private(locale, self.tg.name(self.user), link))
+        return None
 
     def tapped_in_group(self) -> bool:
         message = self.query.message if self.query is not None else None
