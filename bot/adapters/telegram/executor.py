@@ -268,7 +268,8 @@ class TelegramExecutor:
         """The message at ``where`` keeps its text but no buttons (best effort)."""
         try:
             await persist(lambda: self.bot.edit_message_reply_markup(int(where.chat_id), int(where.message_id),
-                                                                     reply_markup=None))
+                                                                     reply_markup=None),
+                          paced=(self.tg.pace, int(where.chat_id)))
         except TelegramError as error:
             log.info("could not take the buttons off message %s (game %s): %s", where.message_id, game_id,
                      error.message)
