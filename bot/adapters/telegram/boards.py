@@ -56,9 +56,9 @@ class BoardEdits:
     async def show(self, where: BoardRef, snapshot: GameSnapshot, drawing: Drawing, edit: Edit, *,
                    redraw: bool = True) -> bool:
         """Bring the message ``where`` to ``snapshot`` or a later state of its game (drawn by ``drawing``, edited by
-        ``edit``), at the chat's pace; returns once it shows it: True, or False when the message can no longer be edited (the caller shows the game anew).
-        ``redraw=False``: the state changed nothing the message need show (a refusal): a message already showing
-        this version is left alone."""
+        ``edit``), at the chat's pace. Returns once it shows it: True; or False when the message can no longer be
+        edited (the caller shows the game anew). ``redraw=False``: the state changed nothing the message need show
+        (a refusal), so an edit already on its way for this version is not asked to draw it."""
         board = self._boards.get(where)
         if board is None or board.snapshot.game_id != snapshot.game_id:
             board = self._boards[where] = _Board(snapshot, drawing, edit)
