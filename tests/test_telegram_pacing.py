@@ -192,6 +192,26 @@ async def test_a_refused_tap_under_flood_control_edits_nothing_and_says_why(api:
     assert api.calls("editMessageText") == []
 
 
+async def test_quick_card_taps_from_one_keyboard_all_apply_under_flood_control(
+        api: FakeBotAPI, service: App) -> None:
+    """Stale taps that are still legal keep applying: K♣ and then A♦, both tapped on the first keyboard before the
+    board changes, both play; each toast names its card and the board ends on both."""
+    alice = api.user("Alice")
+    chat = api.private_chat(alice)
+    board = await command(api, alice, chat, f"{NEW} {CODE}")
+    game_id, _ = game_of(board)
+    presses = [api.press(alice, chat, board.message_id, encode(game_command(game_id, 0, str(Tap(slot)))))
+               for slot in (21, 19)]
+    game = Game.from_code(CODE)
+    assert [(await press.answer()).text for press in presses] == [played(game.card_at(21)), played(game.card_at(19))]
+    game.push(Tap(21))
+    outcome = game.push(Tap(19))
+    await api.wait_until(lambda: game_of(api.message(chat, board.message_id)) == (game_id, 2), timeout=CATCH_UP,
+                         what="the board to show both cards played")
+    assert_shows(api.message(chat, board.message_id), expected_view(game, game_id, 2, outcome=outcome))
+    assert api.flood_refusals() == []
+
+
 async def test_a_long_flood_pause_is_waited_out_and_the_board_catches_up(api: FakeBotAPI, service: App) -> None:
     """Telegram may ask for a pause longer than a few seconds (repeated 429s earn longer ones): the bot waits it
     out, however long, writes nothing to the chat meanwhile, and the board still ends on the last move."""
