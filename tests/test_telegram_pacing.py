@@ -282,3 +282,27 @@ async def test_taps_while_an_edit_waits_are_shown_by_one_edit() -> None:
                                  open_gate())
     assert shown == [True, True, True, None]
     assert drawn == [3]
+
+
+async def test_stopping_leaves_a_board_waiting_out_a_pause_as_it_is() -> None:
+    """A board waiting out a long flood pause does not hold the bot's stop: its writer ends, the tap's handler is
+    released, and nothing is edited."""
+    drawn: list[int] = []
+
+    async def latest(game_id: int) -> GameSnapshot:
+        return snapshot_at(1)
+
+    async def edit(where: BoardRef, view: View, game: tuple[int, int]) -> bool:
+        drawn.append(game[1])
+        return True
+
+    pace = ChatPace(None)
+    pace.paused(1, 3600.0)  # Telegram asked for an hour
+    edits = BoardEdits(pace, latest)
+
+    async def stop() -> None:
+        await edits.close()
+
+    shown, _ = await asyncio.gather(edits.show(BoardRef("1", "10"), snapshot_at(1), lambda s: View(header=""), edit),
+                                    stop())
+    assert shown and drawn == []

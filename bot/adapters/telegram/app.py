@@ -136,10 +136,14 @@ async def start(application: TelegramApp) -> None:
 
 
 async def stop(application: TelegramApp) -> None:
-    """Stop fetching updates, finish the ones in hand, and release the HTTP connections."""
+    """Stop fetching updates, finish the ones in hand, stop bringing boards up to date, and release the HTTP
+    connections."""
     if application.updater is not None and application.updater.running:
         await application.updater.stop()
     if application.running:
         await application.stop()
+    tg = application.bot_data.get(CONTEXT_KEY)
+    if isinstance(tg, TelegramContext):
+        await tg.boards.close()
     await application.shutdown()
 

@@ -75,12 +75,11 @@ class BoardEdits:
         chat_id = int(where.chat_id)
         try:
             while True:
-                await self.pace.ready(chat_id)
-                stored = await self.latest(board.snapshot.game_id)
-                if stored.version > board.snapshot.version:  # moved on elsewhere (or here, since): draw that
-                    board.snapshot, board.changed = stored, True
+                await self._catch_up(board)
                 if not board.changed and board.snapshot.version <= board.shown:
                     break  # the message shows the game as it stands
+                await self.pace.ready(chat_id)
+                await self._catch_up(board)  # what the game is now, as the edit goes
                 snapshot, board.changed = board.snapshot, False
                 if not await board.edit(where, board.drawing(snapshot), (snapshot.game_id, snapshot.version)):
                     self._settle(board, failed=True)
@@ -97,6 +96,24 @@ class BoardEdits:
             self._settle(board, everyone=True)
             if self._boards.get(where) is board and not board.waiting:
                 del self._boards[where]
+
+    async def _catch_up(self, board: _Board) -> None:
+        """The game as the flow has it, when it moved on elsewhere (another process) or here since."""
+        stored = await self.latest(board.snapshot.game_id)
+        if stored.version > board.snapshot.version:
+            board.snapshot, board.changed = stored, True
+
+    async def close(self) -> None:
+        """Stop bringing boards up to date (the bot is stopping): a board still waiting for its turn stays as it
+        is, and the next tap brings it up."""
+        boards = list(self._boards.values())
+        writers = [board.writer for board in boards if board.writer is not None]
+        for writer in writers:
+            writer.cancel()
+        await asyncio.gather(*writers, return_exceptions=True)
+        for board in boards:  # a writer cancelled before it began settles nobody
+            self._settle(board, everyone=True)
+        self._boards.clear()
 
     @staticmethod
     def _settle(board: _Board, *, failed: bool = False, everyone: bool = False) -> None:
