@@ -4,6 +4,7 @@ PostgreSQL. Run by hand:
     .venv/bin/python bench/load.py [--players 1000] [--rate 500] [--seconds 20] [--db sqlite|postgres]
                                    [--processes 1] [--json] [--sweep] [--memory]
                                    [--telegram [--bot-in-process] [--board picture|text]]
+                                   [--telegram --flood [--taps 20]]
 
 Open loop: the taps arrive at ``--rate`` a second in all, whether or not earlier ones have been answered, as real
 players' taps do. Each player taps every ``players / rate`` seconds (players staggered evenly); a tap's latency
@@ -37,6 +38,9 @@ the bot's answerCallbackQuery and its edit of the game message (what the player 
 the bot's process; the consistency check reads the bot's database as above. ``--board picture`` (the default, as
 for a new player) makes each board a photo (sendPhoto) and each tap an editMessageMedia with a new PNG drawn in a
 worker thread; ``--board text`` gives the players the text board (editMessageText), for comparison.
+
+``--telegram --flood`` plays at a player's pace under Telegram's flood control instead (bench/flood.py): for a
+private chat and a group at 1 tap/s and 1 tap/1.5 s, the delay from a tap to the board showing it and the 429s met.
 """
 
 from __future__ import annotations
@@ -875,12 +879,24 @@ def main() -> None:
     parser.add_argument("--board", choices=("picture", "text"), default="picture",
                         help="with --telegram: the players' board setting (default picture, as for a new player: "
                              "each board a photo, each tap an editMessageMedia)")
+    parser.add_argument("--flood", action="store_true",
+                        help="with --telegram: a few players under Telegram's flood control, the delay from a tap to "
+                             "the board showing it (bench/flood.py)")
+    parser.add_argument("--taps", type=int, default=20, help="with --flood: taps of each player in each scenario")
     parser.add_argument("--bot-in-process", action="store_true",
                         help="with --telegram: run the bot in the bench's event loop, beside the fake server "
                              "(default: a process of its own)")
     args = parser.parse_args()
     if args.telegram and (args.processes != 1 or args.memory):
         parser.error("--telegram runs one bot process: no --processes or --memory")
+    if args.flood:
+        if not args.telegram:
+            parser.error("--flood goes with --telegram")
+        from bench.flood import run_flood, show_flood
+
+        rows = asyncio.run(run_flood(args.taps, args.seed))
+        print(json.dumps(rows) if args.json else show_flood(rows))
+        return
     if args.memory:
         result = asyncio.run(memory(args))
         print(json.dumps(result) if args.json else

@@ -251,7 +251,7 @@ class _Telegram:
 
     def __init__(self, service: App, config: Config) -> None:
         from bot.adapters.telegram.app import build_application
-        from bot.adapters.telegram.boards import TelegramBoards
+        from bot.adapters.telegram.table_boards import TelegramBoards
 
         self.application = build_application(service.flow, config)
         self.boards = TelegramBoards(self.application)  # redrawn after a move at the table in the browser

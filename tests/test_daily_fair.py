@@ -53,6 +53,7 @@ pytestmark = pytest.mark.timeout(180)
 
 DAY = dt.date(2026, 12, 2)
 CODE = "TP1-E-AAAAAAC"  # winnable (tests/test_telegram_e2e.py wins it)
+OTHER = "TP1-E-AAAAAAB"  # not the day's deal
 NOON = dt.datetime.combine(DAY, dt.time(12), tzinfo=dt.UTC)
 
 
@@ -85,6 +86,15 @@ async def play_line(api: FakeBotAPI, user: FakeUser, chat: FakeChat, board: Stor
     for action in line:
         _, board = await tap(api, user, chat, board, data_for(board, action))
     return board
+
+
+async def attempt_in_private(api: FakeBotAPI, user: FakeUser, group: FakeChat) -> tuple[FakeChat, StoredMessage]:
+    """/daily in a group: the group gets a button that opens the private chat with the bot, where the ranked
+    attempt's board is (issue 41: nobody watches it); that chat, and the board."""
+    private = api.private_chat(user)
+    answer = await command(api, user, group, "/daily")
+    assert answer.links == [("Play in private", f"https://t.me/{api.bot_username}?start=daily")]
+    return private, api.last_message(private)
 
 
 async def daily_rows(service: App) -> list[tuple[int, int]]:
@@ -212,13 +222,14 @@ async def test_another_players_review_and_share_are_refused_and_post_nothing(api
     alice, bob = api.user("Alice"), api.user("Bob")
     group = api.group("Club", members=[alice, bob])
     async with daily_bot(api, db_url) as service:
-        board = await command(api, alice, group, "/daily")
-        board = await play_line(api, alice, group, board, winning_line(CODE))
+        chat, board = await attempt_in_private(api, alice, group)
+        board = await play_line(api, alice, chat, board, winning_line(CODE))
         game_id, _ = game_of(board)
         assert "Review" in labels(board)
         sent = len(api.bot_messages(group))
+        button = api.bot_messages(group)[-1]  # the group's button to the attempt
         for forged in (Review(game_id), Share(game_id)):
-            answer, _ = await tap(api, bob, group, board, encode(forged), check_button=False)
+            answer, _ = await tap(api, bob, group, button, encode(forged), check_button=False)
             assert answer.text == "This is not your game; start your own with /tripeaks", forged
         assert len(api.bot_messages(group)) == sent
         assert len(api.bot_messages(api.private_chat(bob))) == 0
@@ -233,11 +244,11 @@ async def test_a_finished_dailys_share_names_its_day_and_not_its_code(api: FakeB
     alice = api.user("Alice")
     group = api.group("Club", members=[alice])
     async with daily_bot(api, db_url):
-        board = await command(api, alice, group, "/daily")
-        board = await play_line(api, alice, group, board, winning_line(CODE))
+        chat, board = await attempt_in_private(api, alice, group)
+        board = await play_line(api, alice, chat, board, winning_line(CODE))
         game_id, _ = game_of(board)
-        await tap(api, alice, group, board, encode(Share(game_id)))
-        shared = api.bot_messages(group)[-1]
+        await tap(api, alice, chat, board, encode(Share(game_id)))
+        shared = api.bot_messages(chat)[-1]
         assert shared.text.startswith("Alice's result\nTriPeaks daily 2026-12-02: score ")
         number = GameCode.parse(CODE).number
         for code in (GameCode(Rules.EASY, number), GameCode(Rules.CLASSIC, number)):
@@ -250,8 +261,8 @@ async def test_a_review_asked_for_in_a_group_goes_to_its_player_only(api: FakeBo
     group = api.group("Club", members=[alice, bob, carol])
     api.private_chat(alice)  # alice has started the bot; carol never has
     async with daily_bot(api, db_url):
-        board = await command(api, alice, group, "/daily")
-        board = await play_line(api, alice, group, board, winning_line(CODE))
+        board = await command(api, alice, group, f"/tripeaks {OTHER}")
+        board = await play_line(api, alice, group, board, blocking_line(OTHER))
         alice_game, _ = game_of(board)
         carols = await command(api, carol, group, "/tripeaks TP1-E-AAAAAAB")
         carols = await play_line(api, carol, group, carols, blocking_line("TP1-E-AAAAAAB"))
@@ -259,7 +270,7 @@ async def test_a_review_asked_for_in_a_group_goes_to_its_player_only(api: FakeBo
         in_group = len(api.bot_messages(group))
         answer, _ = await tap(api, alice, group, board, encode(Review(alice_game)))
         assert answer.text == "Your review is in your private chat with the bot" and answer.url is None
-        assert api.last_message(api.private_chat(alice)).text.startswith("Review · Daily deal · Dec 2, 2026\n")
+        assert api.last_message(api.private_chat(alice)).text.startswith(f"Review: {OTHER}\n")
         # carol never started the bot: the tap opens her private chat with a link that shows it there
         answer, _ = await tap(api, carol, group, carols, encode(Review(carol_game)))
         assert answer.text is None and answer.url == f"https://t.me/{api.bot_username}?start=review-{carol_game}"
@@ -280,10 +291,10 @@ async def test_the_attempt_counts_on_every_group_its_player_was_seen_in_and_then
     alice, bob, carol = api.user("Alice"), api.user("Bob"), api.user("Carol")
     group = api.group("Club", members=[alice, bob, carol])
     async with daily_bot(api, db_url) as service:
-        # alice opens the daily in her private chat, then plays it in the group
+        # alice opens the daily in her private chat, then asks for it in the group: it is played in private
         await command(api, alice, api.private_chat(alice), "/daily")
-        board = await command(api, alice, group, "/daily")
-        board = await play_line(api, alice, group, board, winning_line(CODE))
+        chat, board = await attempt_in_private(api, alice, group)
+        board = await play_line(api, alice, chat, board, winning_line(CODE))
         # bob was seen in the group (a game there) and plays his attempt in private
         await command(api, bob, group, "/tripeaks TP1-E-AAAAAAB")
         bobs = await command(api, bob, api.private_chat(bob), "/daily")
@@ -294,7 +305,7 @@ async def test_the_attempt_counts_on_every_group_its_player_was_seen_in_and_then
         leaderboard = await command(api, alice, group, "/leaderboard")
         assert leaderboard.text.count("Alice") == 1 and "Bob" in leaderboard.text and "Carol" not in leaderboard.text
         assert [r.name for r in await service.leaderboards.of("telegram", str(group.id), DAY)] == ["Alice", "Bob"]
-        # after the attempt, /daily is a replay that says it counts nowhere
+        # after the attempt, /daily is a replay that says it counts nowhere, and may be played in the group
         replay = await command(api, alice, group, "/daily")
         assert "practice, unranked" in replay.text and UNDO_ICON in labels(replay)
         replay_id, _ = game_of(replay)
@@ -309,19 +320,20 @@ async def test_a_hint_is_counted_once_per_position_and_an_abandoned_attempt_show
     alice, bob = api.user("Alice"), api.user("Bob")
     group = api.group("Club", members=[alice, bob])
     async with daily_bot(api, db_url) as service:
-        board = await command(api, alice, group, "/daily")
+        chat, board = await attempt_in_private(api, alice, group)
         game_id, version = game_of(board)
         hint = encode(AskHint(game_id, version))
-        first = api.press(alice, group, board.message_id, hint)
-        second = api.press(alice, group, board.message_id, hint)  # a quick double tap
+        first = api.press(alice, chat, board.message_id, hint)
+        second = api.press(alice, chat, board.message_id, hint)  # a quick double tap
         await api.wait_until(lambda: {first.update_id, second.update_id} <= HANDLED, what="both hints")
-        _, board = await tap(api, alice, group, board, hint)  # and once more, the same advice
+        _, board = await tap(api, alice, chat, board, hint)  # and once more, the same advice
         assert (await service.games.game(game_id)).hints_used == 1
-        board = await play_line(api, alice, group, board, winning_line(CODE)[:1])
+        board = await play_line(api, alice, chat, board, winning_line(CODE)[:1])
         game_id, version = game_of(board)
-        await tap(api, alice, group, board, encode(AskHint(game_id, version)))
+        await tap(api, alice, chat, board, encode(AskHint(game_id, version)))
         assert (await service.games.game(game_id)).hints_used == 2  # a new position, a new hint
-        # bob abandons his attempt for another game: lost, not "still playing"
+        # bob abandons his attempt for another game: lost, not "still playing" (he never started the bot: the
+        # group's button is his way to the attempt)
         await command(api, bob, group, "/daily")
         await command(api, bob, group, "/tripeaks TP1-E-AAAAAAB")
         text = (await command(api, alice, group, "/leaderboard")).text
@@ -432,13 +444,17 @@ async def test_the_days_code_reaches_no_player_while_the_day_runs(db_url: URL, i
                 assert answer.text is not None and answer.text.startswith("That code is the daily deal of Dec 2")
             assert await service.games.current_game(bob_key) is None
 
-            # Alice's ranked attempt, in the group: the day and the rules on the board, a hint, a few moves
+            # Alice's ranked attempt, from the group's post: in her private chat, where nobody watches it; the day
+            # and the rules on the board, a hint, a few moves
             line = winning_line(CODE)
-            board = await reply_to_tap(api, alice, group, post, button_data(post, "Play"))
-            assert board.is_photo and board.text.startswith("Alice's game\nDaily deal · Dec 2, 2026 · Easy\n")
+            in_group = len(api.bot_messages(group))
+            await tap(api, alice, group, post, button_data(post, "Play"))
+            assert len(api.bot_messages(group)) == in_group
+            board = api.last_message(alice_chat)
+            assert board.is_photo and board.text.startswith("Daily deal · Dec 2, 2026 · Easy\n")
             attempt_id, version = game_of(board)
-            _, board = await tap(api, alice, group, board, encode(AskHint(attempt_id, version)))
-            board = await play_line(api, alice, group, board, line[:3])
+            _, board = await tap(api, alice, alice_chat, board, encode(AskHint(attempt_id, version)))
+            board = await play_line(api, alice, alice_chat, board, line[:3])
             if inline:  # the deal she is playing, offered to a chat
                 offers = await api.inline_query(alice, "").answer()
                 assert "The deal you are playing: daily deal of Dec 2, 2026" in str(offers.results)
@@ -447,23 +463,24 @@ async def test_the_days_code_reaches_no_player_while_the_day_runs(db_url: URL, i
             assert "(daily deal of Dec 2, 2026, score" in question.text
             _, kept = await tap(api, alice, group, question, button_data(question, "Keep playing"))
             old = board
-            board = await reply_to_tap(api, alice, group, kept, button_data(kept, "Back to the game"))
-            await tap(api, alice, group, old, encode(Move(attempt_id, 1, DRAW)), check_button=False)  # stale
-            board = await play_line(api, alice, group, board, line[3:])
+            await tap(api, alice, group, kept, button_data(kept, "Back to the game"))  # in private, again
+            board = api.last_message(alice_chat)
+            await tap(api, alice, alice_chat, old, encode(Move(attempt_id, 1, DRAW)), check_button=False)  # stale
+            board = await play_line(api, alice, alice_chat, board, line[3:])
             assert "You won!" in board.text
 
             # once over: her review (in private), her share, her replay (practice, unranked)
-            await tap(api, alice, group, board, encode(Review(attempt_id)))
+            await tap(api, alice, alice_chat, board, encode(Review(attempt_id)))
             review = api.last_message(alice_chat)
             assert review.text.startswith("Review · Daily deal · Dec 2, 2026\n")
             if inline:
                 offers = await api.inline_query(alice, "").answer()
                 api.choose_inline_result(alice, group, offers, f"challenge-{attempt_id}")
             else:
-                await tap(api, alice, group, board, encode(Share(attempt_id)))
-            practice = await reply_to_tap(api, alice, group, board, encode(Replay(attempt_id)))
-            assert practice.text.startswith("Alice's game\nDaily deal · Dec 2, 2026\npractice, unranked · Easy\n")
-            practice = await play_line(api, alice, group, practice, line[:1])
+                await tap(api, alice, alice_chat, board, encode(Share(attempt_id)))
+            practice = await reply_to_tap(api, alice, alice_chat, board, encode(Replay(attempt_id)))
+            assert practice.text.startswith("Daily deal · Dec 2, 2026\npractice, unranked · Easy\n")
+            practice = await play_line(api, alice, alice_chat, practice, line[:1])
             # a new game asks first, naming the practice game by its day; Yes
             question = await command(api, alice, group, "/tripeaks")
             assert "(daily deal of Dec 2, 2026, score" in question.text

@@ -8,6 +8,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench.flood import run_flood  # noqa: E402
 from bench.load import compare, run_once, run_telegram  # noqa: E402
 from core.deal import GameCode, Rules  # noqa: E402
 from core.game import DRAW, Game, Tap  # noqa: E402
@@ -60,3 +61,12 @@ async def test_a_tiny_telegram_run_answers_every_tap_and_loses_nothing() -> None
     assert result["errors"] == 0, result["error_kinds"]
     assert result["lost"] == result["doubled"] == result["mismatched"] == 0
     assert result["consistent"]
+
+
+async def test_a_tiny_flood_run_measures_every_tap_and_meets_no_429() -> None:
+    """bench/load.py --telegram --flood in small: every tap found shown by an edit of its board (at most one edit a
+    tap), and the bot within Telegram's limits."""
+    (row,) = await run_flood(4, 1, scenarios=(("group", 1, 1.0),))
+    assert row["chat"] == "group" and row["taps"] == 4
+    assert 1 <= row["edits"] <= 4 and row["flood_429"] == 0
+    assert 0 <= row["p50_s"] <= row["p99_s"] <= row["max_s"]

@@ -229,6 +229,18 @@ def test_ending_buttons_fit_in_every_language() -> None:
                     assert telegram_row_fits([b.label for b in row]), [b.label for b in row]
 
 
+def test_the_daily_in_private_answer_fits_in_every_language() -> None:
+    """The group's answer to /daily (the attempt is in the private chat): its button fits a phone's row whole, and
+    the toast of Play under the post stays within Telegram's 200 characters."""
+    from bot.render.endings import daily_sent_privately, render_daily_in_private
+
+    for locale in SUPPORTED_LOCALES:
+        view = render_daily_in_private(locale, "Олександра Ковальчук", "https://t.me/tripeaks_bot?start=daily")
+        (row,) = telegram_rows(view)
+        assert telegram_row_fits([b.label for b in row]), [b.label for b in row]
+        assert len(daily_sent_privately(locale)) <= 200
+
+
 def test_undo_only_positions_fit_too() -> None:
     """A blocked game (Undo and New game) and a game with only Undo hinted."""
     game = Game.from_code("TP1-C-AAAAAAI")

@@ -28,6 +28,7 @@ from telegram.ext import TypeHandler
 
 from bot.adapters.telegram.app import build_application, start, stop
 from bot.adapters.telegram.keyboard import keyboard, message_text
+from bot.adapters.telegram.pacing import Pace
 from bot.app.assembly import App
 from bot.app.codec import decode, encode, game_command
 from bot.app.commands import AskHint, Move, NewGame, PlayDaily
@@ -45,7 +46,7 @@ from bot.store import players as stored_players
 from bot.store.database import open_database
 from core.cards import Card
 from core.deal import GameCode
-from core.game import DRAW, UNDO, Action, Game, Outcome, Reason, Status, Tap
+from core.game import DRAW, UNDO, Action, Game, Outcome, Status, Tap
 from tests.conftest import fake_hint, fake_verdict
 from tests.core_helpers import winning_line
 from tests.fakes.telegram_bot_api import CallbackAnswer, FakeBotAPI, FakeChat, FakeUser, StoredMessage
@@ -101,14 +102,16 @@ async def _note_handled(update: Update, context: object) -> None:
 
 
 @asynccontextmanager
-async def running_bot(api: FakeBotAPI, db_url: str, **settings: Any) -> AsyncIterator[App]:
+async def running_bot(api: FakeBotAPI, db_url: str, *, pace: Pace | None = None, **settings: Any,
+                      ) -> AsyncIterator[App]:
     """A whole bot process: the service on the database file and the Application on the fake Bot API, started as
-    the runner starts it; stopped and closed on leaving."""
+    the runner starts it; stopped and closed on leaving. It writes as fast as the fake lets it unless given a
+    ``pace`` (the fake has no flood control unless asked: tests/test_telegram_pacing.py plays under it)."""
     config = Config(telegram_token=api.token, telegram_api_url=api.base_url, **settings)
     db = await open_database(db_url, migrate=False)
     with ThreadPoolExecutor(2) as executor:
         service = App(db, executor=executor, hint_function=fake_hint, verdict_function=fake_verdict)
-        app = build_application(service.flow, config)
+        app = build_application(service.flow, config, pace)
         # after the bot's own handlers are done with an update, note it (a later group runs after them)
         app.add_handler(TypeHandler(Update, _note_handled), group=99)
         await start(app)
@@ -246,6 +249,16 @@ async def typed_move(api: FakeBotAPI, user: FakeUser, chat: FakeChat, text: str)
     return [m for m in api.bot_messages(chat) if m.message_id > sent], gone
 
 
+def played(card: Card) -> str:
+    """The toast of a card tap that applied: the card played, now the waste card."""
+    return f"You played {card_label(card)}"
+
+
+def drew(card: Card) -> str:
+    """The toast of Draw: the card turned onto the waste."""
+    return f"You drew {card_label(card)}"
+
+
 def assert_all_answered(api: FakeBotAPI) -> None:
     assert api.unanswered_callbacks() == []
 
@@ -304,7 +317,8 @@ async def test_a_legal_tap_is_answered_and_the_message_edited_in_place(api: Fake
 
     answer, edited = await tap(api, alice, chat, message, data_for(message, Tap(slot)))
 
-    assert answer.text is None and not answer.show_alert  # a plain acknowledgement: nothing to explain
+    # the toast says what the tap did, while the board catches up
+    assert answer.text == played(Game.from_code(CODE).card_at(slot)) and not answer.show_alert
     assert edited.message_id == message.message_id and edited.edit_count == 1
     assert len(api.bot_messages(chat)) == 1  # edited, not sent anew
     game = after(CODE, Tap(slot))
@@ -335,20 +349,18 @@ async def test_a_refused_tap_says_why_in_the_toast_and_changes_nothing(
     answer, edited = await tap(api, alice, chat, message, data_for(message, Tap(slot)))
 
     assert answer.text == f"{card_label(game.card_at(slot))} was not played. {EN_NOT_ADJACENT}"  # names the card
-    refused = Outcome(Tap(slot), Reason.NOT_ADJACENT)
-    assert_shows(edited, expected_view(game, game_id, 0, outcome=refused))  # same game, same version
-    assert EN_NOT_ADJACENT in edited.text
+    # the board already shows the game as it stands: nothing to edit, Telegram's allowance kept for real moves
+    assert edited.edit_count == 0 and api.calls("editMessageText") == []
+    assert_shows(edited, expected_view(game, game_id, 0))
 
-    # the same refusal again: the edit changes nothing, which Telegram reports and the bot takes in its stride
+    # the same refusal again: the same answer, still no edit
     answer, again = await tap(api, alice, chat, edited, data_for(edited, Tap(slot)))
     assert answer.text == f"{card_label(game.card_at(slot))} was not played. {EN_NOT_ADJACENT}"
-    assert api.calls("editMessageText")[-1].error is not None
-    assert "message is not modified" in (api.calls("editMessageText")[-1].error or "")
-    assert again.text == edited.text
+    assert again.edit_count == 0 and api.calls("editMessageText") == []
     assert len(api.bot_messages(chat)) == 1  # no error shown, no message sent instead
     # and play goes on
     answer, moved = await tap(api, alice, chat, again, data_for(again, Tap(fitting(game))))
-    assert answer.text is None and game_of(moved) == (game_id, 1)
+    assert answer.text == played(game.card_at(fitting(game))) and game_of(moved) == (game_id, 1)
     assert_all_answered(api)
 
 
@@ -378,14 +390,14 @@ async def test_draw_then_undo(api: FakeBotAPI, service: App) -> None:
     assert "Draw" in [label for label, _ in message.buttons]
 
     answer, drawn = await tap(api, alice, chat, message, data_for(message, DRAW))
-    assert answer.text is None
+    assert answer.text == drew(Game.from_code(CODE).deal.stock[0])
     game = after(CODE, DRAW)
     assert_shows(drawn, expected_view(game, game_id, 1))
     assert card_cell_on_waste(drawn) == Game.from_code(CODE).deal.stock[0]
     assert "Draw" in [label for label, _ in drawn.buttons] and "22  [" in drawn.text
 
     answer, undone = await tap(api, alice, chat, drawn, data_for(drawn, UNDO))
-    assert answer.text is None
+    assert answer.text == f"Undone: {card_label(Game.from_code(CODE).deal.stock[0])} taken back"
     game.push(UNDO)
     assert_shows(undone, expected_view(game, game_id, 2, undos=1))
     assert card_cell_on_waste(undone) == Game.from_code(CODE).deal.waste
@@ -407,8 +419,9 @@ async def test_a_scripted_deal_played_to_a_win_by_tapping(api: FakeBotAPI, servi
 
     for action in winning_line(WIN_CODE):
         answer, message = await tap(api, alice, chat, message, data_for(message, action))
-        assert answer.text is None
         outcome = game.push(action)
+        assert outcome.card is not None and answer.text is not None
+        assert answer.text.startswith((played if isinstance(action, Tap) else drew)(outcome.card))
 
     assert game.status is Status.WON
     verdict = (await service.games.game(game_id)).verdict  # what the solver said of the deal is the service's business
@@ -464,10 +477,10 @@ async def test_a_group_with_two_players_each_playing_their_own_game(api: FakeBot
 
     # each plays their own
     answer, alice_after = await tap(api, alice, group, alice_game, data_for(alice_game, DRAW))
-    assert answer.text is None
+    assert answer.text == drew(Game.from_code(CODE).deal.stock[0])
     assert_shows(alice_after, expected_view(after(CODE, DRAW), alice_id, 1, owner="Alice"))
     answer, bob_after = await tap(api, bob, group, bob_game, data_for(bob_game, DRAW))
-    assert answer.text is None
+    assert answer.text == f"{card_label(Game.from_code(WIN_CODE).deal.stock[0])}をめくりました"
     assert_shows(bob_after, expected_view(after(WIN_CODE, DRAW), bob_id, 1, locale="ja", owner="Bob"))
     assert_all_answered(api)
 
@@ -539,8 +552,9 @@ async def test_after_a_restart_a_tap_on_the_old_message_plays_on(
         slot = fitting(game) if any(game.fits(s) for s in game.playable_slots()) else None
         action: Action = Tap(slot) if slot is not None else DRAW
         answer, message = await tap(api, alice, chat, message, data_for(message, action))
-        assert answer.text is None
-        game.push(action)
+        outcome = game.push(action)
+        assert outcome.card is not None
+        assert answer.text == (played if slot is not None else drew)(outcome.card)
         assert_shows(message, expected_view(game, game_id, 2))
 
         # the game goes on in a newer message; a tap on the older one is stale: it says so and catches up
@@ -586,7 +600,7 @@ async def test_webhook_mode_refuses_posts_without_the_secret_and_plays_with_it(
 
         # Telegram itself (the fake) pushes taps with the secret: answered and edited as with polling
         answer = await api.press(alice, chat, message.message_id, data_for(message, DRAW)).answer()
-        assert answer.text is None
+        assert answer.text == drew(Game.from_code(CODE).deal.stock[0])
         await api.wait_until(lambda: api.message(chat, message.message_id).edit_count == 1)
         assert_shows(api.message(chat, message.message_id), expected_view(after(CODE, DRAW), game_id, 1))
         # only the game with the secret was ever started
@@ -616,7 +630,7 @@ async def test_replies_in_the_players_language(api: FakeBotAPI, service: App, la
     refused = Game.from_code(CODE).card_at(not_fitting(Game.from_code(CODE)))
     answer, edited = await tap(api, player, chat, message, data_for(message, Tap(not_fitting(Game.from_code(CODE)))))
     assert answer.text.endswith(not_adjacent) and card_label(refused) in answer.text
-    assert not_adjacent in edited.text
+    assert edited.edit_count == 0  # a refusal changes nothing on the board: the toast says why
 
     reply = await command(api, player, chat, "/resume@" + api.bot_username)
     assert easy in reply.text.splitlines()[0]
@@ -767,7 +781,7 @@ async def test_a_message_that_can_no_longer_be_edited_is_followed_by_a_new_one(
 
     answer, old = await tap(api, alice, chat, message, data_for(message, DRAW))
 
-    assert answer.text is None
+    assert answer.text == drew(Game.from_code(CODE).deal.stock[0])
     assert old.edit_count == 0
     newest = api.last_message(chat)
     assert newest.message_id != message.message_id
@@ -783,7 +797,7 @@ async def test_flood_control_on_an_edit_is_waited_out(api: FakeBotAPI, service: 
 
     answer, edited = await tap(api, alice, chat, message, data_for(message, DRAW))
 
-    assert answer.text is None
+    assert answer.text == drew(Game.from_code(CODE).deal.stock[0])
     assert [r.error is None for r in api.calls("editMessageText")] == [False, True]
     assert_shows(edited, expected_view(after(CODE, DRAW), game_id, 1))
     assert len(api.bot_messages(chat)) == 1
@@ -806,25 +820,43 @@ async def test_daily_by_command_and_by_the_play_button(
     alice = api.user("Alice")
     bob = api.user("Bob", language_code="uk")
     group = api.group(members=[alice, bob])
+    alice_chat = api.private_chat(alice)  # alice has started the bot; bob never has
+    link = f"https://t.me/{api.bot_username}?start=daily"
 
-    message = await command(api, alice, group, "/daily")
+    # the ranked attempt is played away from the group: its board goes to alice's private chat, and the group gets
+    # a button that opens it there
+    answer = await command(api, alice, group, "/daily")
+    assert answer.text == "Alice, your daily attempt is played in your private chat with the bot, away from the group"
+    assert answer.links == [("Play in private", link)]
+    message = api.last_message(alice_chat)
     game_id, _ = game_of(message)
     snapshot = await service.games.game(game_id)
     assert snapshot.daily == day and str(snapshot.game.code) == CODE
-    assert_shows(message, render_game(snapshot, "en", TEXT_BOARD, owner_label=True))
-    assert "Daily deal" in message.text and message.text.startswith("Alice")  # in a group the board is named
+    assert snapshot.board == BoardRef(str(alice_chat.id), str(message.message_id))
+    assert_shows(message, render_game(snapshot, "en", TEXT_BOARD))
+    assert "Daily deal" in message.text
+    # the group's leaderboard lists her all the same
+    assert [r.name for r in await service.leaderboards.of("telegram", str(group.id), day)] == ["Alice"]
 
-    # the Play button under a daily post gives whoever taps it a game of their own, in a new message
+    # the Play button under a daily post gives whoever taps it a game of their own; bob never started the bot, so
+    # the answer to his tap opens his private chat, where the link shows his attempt
     post = api.last_message(group)
     sent_before = len(api.bot_messages(group))
     answer, _ = await tap(api, bob, group, post, encode(PlayDaily(day)), check_button=False)
-    assert answer.text is None
-    assert len(api.bot_messages(group)) == sent_before + 1
-    bobs = api.last_message(group)
+    assert answer.text is None and answer.url == link
+    assert len(api.bot_messages(group)) == sent_before  # nothing of his attempt in the group
+    bob_chat = api.private_chat(bob)
+    bobs = await command(api, bob, bob_chat, "/start daily")
     bob_id, _ = game_of(bobs)
     bob_snapshot = await service.games.game(bob_id)
     assert bob_snapshot.owner == PlayerKey("telegram", str(bob.id)) and str(bob_snapshot.game.code) == CODE
-    assert_shows(bobs, render_game(bob_snapshot, "uk", TEXT_BOARD, owner_label=True))
+    assert bob_snapshot.daily == day
+    assert_shows(bobs, render_game(bob_snapshot, "uk", TEXT_BOARD))
+    assert sorted(r.name for r in await service.leaderboards.of("telegram", str(group.id), day)) == ["Alice", "Bob"]
+    # now that he has started the bot, Play again shows his attempt in his private chat, and the toast says so
+    answer, _ = await tap(api, bob, group, post, encode(PlayDaily(day)), check_button=False)
+    assert answer.text == "Вашу спробу в щоденній роздачі надіслано вам в особистий чат із ботом"
+    assert game_of(api.last_message(bob_chat)) == (bob_id, 0)
     # a day gone is over (only today's daily can be started)
     answer, _ = await tap(api, bob, group, post, encode(PlayDaily(day - dt.timedelta(days=1))), check_button=False)
     assert answer.text == error_text(DailyOver(day - dt.timedelta(days=1)), "uk", NEW)
@@ -832,7 +864,7 @@ async def test_daily_by_command_and_by_the_play_button(
     answer, _ = await tap(api, bob, group, post, encode(PlayDaily(day + dt.timedelta(days=1))),
                           check_button=False)
     assert answer.text == error_text(BadPayload(), "uk", NEW)
-    assert len(api.bot_messages(group)) == sent_before + 1
+    assert len(api.bot_messages(group)) == sent_before
 
 
 # --- card buttons keep their places ---------------------------------------------------------------------------------

@@ -436,6 +436,48 @@ async def test_rate_limit_can_be_injected_per_chat(api: FakeBotAPI, bot: Running
     assert [m.text for m in api.bot_messages(busy)] == ["second"]
 
 
+async def test_flood_control_limits_each_chat_as_telegram_does(api: FakeBotAPI, bot: RunningBot) -> None:
+    """About one message a second in a chat after a short burst, sends and edits alike; a request made during the
+    pause a 429 announced doubles it; answerCallbackQuery is never limited; and the switch turns it all off."""
+    app, _ = bot
+    alice = api.user("Alice")
+    chat = api.private_chat(alice)
+    api.flood_control = fake_module.FloodLimits()
+    first = await app.bot.send_message(chat.id, "one")
+    await app.bot.edit_message_text("one, edited", chat_id=chat.id, message_id=first.message_id)
+    await app.bot.send_message(chat.id, "two")  # the burst: three messages at once
+    with pytest.raises(RetryAfter):
+        await app.bot.edit_message_text("one, again", chat_id=chat.id, message_id=first.message_id)
+    refused = api.flood_refusals(chat)
+    assert [r.method for r in refused] == ["editMessageText"]
+    assert refused[0].response == {"ok": False, "error_code": 429, "description": "Too Many Requests: retry after 1",
+                                   "parameters": {"retry_after": 1}}
+    assert api.message(chat, first.message_id).text == "one, edited"  # the refused edit changed nothing
+    with pytest.raises(RetryAfter):
+        await app.bot.send_message(chat.id, "ignoring the pause")
+    assert api.flood_refusals(chat)[-1].response["parameters"] == {"retry_after": 2}  # a longer pause
+    # the taps on the board are still answered: answerCallbackQuery is not limited
+    presses = [api.press(alice, chat, first.message_id, "alert", check_button=False) for _ in range(5)]
+    assert [(await press.answer()).text for press in presses] == ["Not your game"] * 5
+    other = api.private_chat(api.user("Bob"))
+    assert (await app.bot.send_message(other.id, "another chat has its own allowance")).text
+    api.flood_control = None
+    assert (await app.bot.send_message(chat.id, "flood control off")).text == "flood control off"
+
+
+async def test_flood_control_allows_a_group_20_messages_a_minute(api: FakeBotAPI, bot: RunningBot) -> None:
+    app, _ = bot
+    group = api.group("Club", members=[api.user("Alice")])
+    api.flood_control = fake_module.FloodLimits(burst=100)  # no per-second limit: only the group's minute
+    for number in range(20):
+        await app.bot.send_message(group.id, f"message {number}")
+    with pytest.raises(RetryAfter):
+        await app.bot.send_message(group.id, "the 21st")
+    seconds = api.flood_refusals(group)[0].response["parameters"]["retry_after"]
+    assert 55 <= seconds <= 60  # until the first of the twenty is a minute old
+    assert len(api.bot_messages(group)) == 20
+
+
 async def test_blocked_users_and_unknown_chats(api: FakeBotAPI, bot: RunningBot) -> None:
     app, _ = bot
     alice = api.user("Alice")

@@ -63,10 +63,12 @@ from tests.test_telegram_e2e import (  # noqa: F401 - the fixtures are used by n
     command,
     data_for,
     db_url,
+    drew,
     expected_view,
     game_of,
     no_errors_logged,
     plain,
+    played,
     service,
     tap,
     text_boards,
@@ -133,9 +135,9 @@ async def test_two_quick_card_taps_from_one_keyboard_both_apply(api: FakeBotAPI,
         api.press(alice, chat, board.message_id, data_for(board, Tap(19)))
     await api.wait_until(lambda: {first.update_id, second.update_id} <= HANDLED, what="both taps handled")
 
-    assert first.record.answer is not None and first.record.answer.text is None
-    assert second.record.answer is not None and second.record.answer.text is None
     game = Game.from_code(CODE)
+    assert first.record.answer is not None and first.record.answer.text == played(game.card_at(21))
+    assert second.record.answer is not None and second.record.answer.text == played(game.card_at(19))
     game.push(Tap(21))
     game.push(Tap(19))
     assert (await current(service, alice)).game.moves == 2
@@ -437,25 +439,31 @@ async def test_start_is_a_short_welcome_with_play_daily_and_rules(api: FakeBotAP
     assert_all_answered(api)
 
 
-async def test_daily_again_shows_the_attempt_anew_and_boards_from_one_post_carry_names(
+async def test_daily_in_a_group_is_played_in_private_and_again_shows_the_attempt_anew(
         api: FakeBotAPI, daily_service: App) -> None:
     alice, bob = api.user("Alice"), api.user("Bob")
     group = api.group(members=[alice, bob])
-    first = await command(api, alice, group, "/daily")
-    _, first = await tap(api, alice, group, first, data_for(first, DRAW))
-    again = await command(api, alice, group, "/daily")
+    alice_chat, bob_chat = api.private_chat(alice), api.private_chat(bob)
+    await command(api, alice, group, "/daily")  # the attempt goes to her private chat
+    first = api.last_message(alice_chat)
+    _, first = await tap(api, alice, alice_chat, first, data_for(first, DRAW))
+    await command(api, alice, group, "/daily")
+    again = api.last_message(alice_chat)
     attempt = await current(daily_service, alice)
+    assert again.message_id != first.message_id
     assert game_of(again) == game_of(first) == (attempt.game_id, 1)  # resumed, the draw kept
-    assert attempt.board == BoardRef(str(group.id), str(again.message_id))  # the new message is the live board
-    assert_shows(again, render_game(attempt, "en", TEXT_BOARD, owner_label=True))
+    assert attempt.board == BoardRef(str(alice_chat.id), str(again.message_id))  # the new message is the live board
+    assert_shows(again, render_game(attempt, "en", TEXT_BOARD))
 
-    # two players tap Play under one post: two boards, each named
-    post = again
+    # two players tap Play under one post: each attempt in its player's private chat, nothing in the group
+    post = api.bot_messages(group)[-1]
+    in_group = len(api.bot_messages(group))
     for player in (alice, bob):
-        _, _ = await tap(api, player, group, post, encode(PlayDaily(DAY)), check_button=False)
-    alices, bobs = api.bot_messages(group)[-2:]
-    assert alices.text.splitlines()[0].startswith("Alice") and bobs.text.splitlines()[0].startswith("Bob")
-    assert game_of(alices) == (attempt.game_id, 1)
+        answer, _ = await tap(api, player, group, post, encode(PlayDaily(DAY)), check_button=False)
+        assert answer.text == "Your daily attempt is in your private chat with the bot"
+    assert len(api.bot_messages(group)) == in_group
+    assert game_of(api.last_message(alice_chat)) == (attempt.game_id, 1)
+    assert game_of(api.last_message(bob_chat))[1] == 0
 
     board = await command(api, alice, group, "/leaderboard")
     results = await daily_service.leaderboards.of("telegram", str(group.id), DAY)
@@ -515,7 +523,7 @@ async def test_a_tap_edit_that_fails_on_the_way_is_retried_until_the_board_catch
     game_id, _ = game_of(board)
     api.inject_error("editMessageText", chat=chat, error_code=code, description=description, count=2)
     answer, edited = await tap(api, alice, chat, board, data_for(board, DRAW))
-    assert answer.text is None
+    assert answer.text == drew(Game.from_code(CODE).deal.stock[0])
     assert [r.status for r in api.calls("editMessageText")] == [code, code, 200]
     assert_shows(edited, expected_view(after(CODE, DRAW), game_id, 1))
     assert len(api.bot_messages(chat)) == 1

@@ -77,7 +77,7 @@ async def test_a_move_at_the_table_redraws_the_chats_board(api: FakeBotAPI, db_u
                                                            monkeypatch: pytest.MonkeyPatch) -> None:
     from aiohttp.test_utils import TestClient, TestServer
 
-    from bot.adapters.telegram.boards import TelegramBoards
+    from bot.adapters.telegram.table_boards import TelegramBoards
     from bot.adapters.web.auth import Signer
     from bot.adapters.web.server import TableServer
     from tests import test_telegram_e2e
@@ -86,7 +86,7 @@ async def test_a_move_at_the_table_redraws_the_chats_board(api: FakeBotAPI, db_u
     built: list[Any] = []
     build = test_telegram_e2e.build_application
     monkeypatch.setattr(test_telegram_e2e, "build_application",
-                        lambda flow, config: built.append(build(flow, config)) or built[-1])
+                        lambda flow, config, pace: built.append(build(flow, config, pace)) or built[-1])
     async with running_bot(api, db_url, public_url=PUBLIC_URL) as service:
         alice = api.user("Alice")
         chat = api.private_chat(alice)

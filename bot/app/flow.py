@@ -1,7 +1,6 @@
-"""The application's one door: every command a player gives, on every platform, goes through
-:meth:`Flow.handle`, which calls the use cases and answers with effects (:mod:`bot.app.effects`) for the
-platform's executor to carry out; the executor reports what it did (:class:`~bot.app.effects.BoardAt`), which
-:meth:`Flow.record` keeps.
+"""The application's one door: every command on every platform goes through :meth:`Flow.handle`, which calls the
+use cases and answers with effects (:mod:`bot.app.effects`) for the platform's executor to carry out; what it did
+(:class:`~bot.app.effects.BoardAt`) :meth:`Flow.record` keeps; :meth:`Flow.game_now` redraws a board.
 
 - Starting a game (``/tripeaks new``, ``/daily``, Play under the welcome or a daily post, Yes under the question)
   asks first when it would abandon a game in progress with moves (Yes: :class:`~bot.app.commands.ConfirmStart`,
@@ -16,13 +15,11 @@ platform's executor to carry out; the executor reports what it did (:class:`~bot
 - Review: the solver's account, privately; Share: the result as a public message. Both only for the game's owner,
   and once: the same button tapped again within :data:`ONCE_WITHIN` seconds does nothing, in any process (the
   database says which tap was first). Replay tapped again once its deal is dealt does nothing either.
-- No under the question, then Yes under the same question: the game goes on; Yes does nothing until the player is
-  asked again.
+- No, then Yes under the same question: the game goes on; Yes does nothing until the player is asked again.
 - A tap on the board of a game that is no longer the player's latest, someone else's board, and every error: a
   private line, nothing else changed. A game that is not the player's, or no game at all, gets one answer that
   names nobody.
-- The player's own things (rules, help, statistics, settings), the daily leaderboard, the daily posts and
-  Telegram's invitations come through the same door.
+- The player's own things (rules, help, statistics, settings), leaderboards, daily posts and invitations too.
 """
 
 from __future__ import annotations
@@ -170,6 +167,10 @@ class Flow:
             return effects if shown else off_message(effects)
         except (BotError, TriPeaksError) as error:
             return await self._problem(actor, error)
+
+    async def game_now(self, game_id: int) -> GameSnapshot:
+        """The game as it stands, for an executor to draw its board at the moment the edit is sent."""
+        return await self.games.game(game_id)
 
     async def record(self, reports: Sequence[Report]) -> None:
         """Keep what an executor reported: where each game's live board now is."""

@@ -359,8 +359,9 @@ def render_game(snapshot: GameSnapshot, locale: str, settings: Settings, *, owne
 
 
 def play_ack(snapshot: GameSnapshot, locale: str) -> str:
-    """The short private answer to a card played by name: the card played (and a cleared peak, the end of the
-    game), or why it was not played (always said: the player named that card)."""
+    """The short private answer to a card played by name, and the toast of a tap while its board catches up: the
+    card played (the new waste card), drawn, or taken back by Undo (and a cleared peak, the end of the game), or
+    why it was not played (always said: the player named that card)."""
     tr = translator(locale)
     game = snapshot.game
     outcome = snapshot.outcome
@@ -370,7 +371,15 @@ def play_ack(snapshot: GameSnapshot, locale: str) -> str:
         return _refusal(outcome, game, tr)
     card = _outcome_card(outcome, game)
     name = card_label(card) if card is not None else "?"
-    parts = [tr.gettext("You played {card}").format(card=name)]
+    if isinstance(outcome.action, Draw):
+        # TRANSLATORS: the toast of Draw: {card} is the card turned from the stock onto the waste
+        parts = [tr.gettext("You drew {card}")]
+    elif isinstance(outcome.action, Undo):
+        # TRANSLATORS: the toast of Undo: {card} is the card the undo took back (to the peaks or the stock)
+        parts = [tr.gettext("Undone: {card} taken back")]
+    else:
+        parts = [tr.gettext("You played {card}")]
+    parts[0] = parts[0].format(card=name)
     if outcome.cleared_peak is not None:
         parts.append(tr.gettext("Peak cleared: +100!"))
     if game.status is Status.WON:

@@ -83,7 +83,16 @@ photos are the only media (no file_id reuse, albums, documents);
 auto-detected entities are limited to bot_command, mention, hashtag and http(s) URLs; Telegram also
 splits bold/italic entities around other entities, which the fake does not; lengths are counted in
 UTF-16 code units (Telegram's entity unit), which is the stricter reading of "characters"; webhooks may
-use http:// URLs (Telegram requires https); no flood limits unless injected with ``fail_next``.
+use http:// URLs (Telegram requires https).
+
+Flood control (``FakeBotAPI(flood_control=FloodLimits())``, or ``api.flood_control = ...``; None, the default,
+turns it off; /work/shared/TESTING.md has the figures): every message sent or edited counts against its chat, about
+one a second with short bursts (a bucket of ``burst`` refilled ``per_second``), in a group also at most
+``group_per_minute`` in any 60 s, and at most ``total_per_second`` in all; ``answerCallbackQuery`` and the other
+methods are not limited. Past a limit the request changes nothing and is answered 429 "Too Many Requests: retry
+after N" with ``parameters.retry_after`` (whole seconds until it would pass); a request made to a chat before the
+pause it was told of is over doubles that pause, as Telegram's repeated 429s earn longer pauses.
+``api.flood_refusals(chat)`` lists the 429s met.
 """
 
 from __future__ import annotations
@@ -119,6 +128,7 @@ __all__ = [
     "FakeBotAPI",
     "FakeChat",
     "FakeUser",
+    "FloodLimits",
     "RecordedRequest",
     "StoredMessage",
     "UpdateHandle",
@@ -156,6 +166,79 @@ QUERY_TOO_OLD = "query is too old and response timeout expired or query ID is in
 #: quickly is not their question, and a loaded machine can be slow: a burst of twenty updates at once, handled in
 #: about a second on a quiet machine, took 20-35 s with the test process niced on two busy cores.
 WAIT_TIMEOUT = 60.0
+
+
+#: What Telegram counts against a chat's flood limits: every message sent or edited.
+FLOOD_LIMITED = frozenset({
+    "sendMessage", "sendPhoto", "editMessageText", "editMessageCaption", "editMessageMedia",
+    "editMessageReplyMarkup",
+})
+
+
+@dataclass(frozen=True)
+class FloodLimits:
+    """Telegram's flood control as the fake applies it (the defaults are Telegram's documented figures)."""
+
+    #: messages a chat may take at once, and how fast that allowance comes back (one a second)
+    burst: int = 3
+    per_second: float = 1.0
+    #: messages a group may take in any 60 s
+    group_per_minute: int = 20
+    #: messages the bot may send in all in any second
+    total_per_second: int = 30
+
+
+@dataclass
+class _ChatFlood:
+    """One chat's allowance: the bucket, the messages of the last minute, and a pause a 429 announced."""
+
+    tokens: float
+    refilled: float
+    recent: list[float] = field(default_factory=list)
+    paused_until: float = 0.0
+    pause: float = 0.0
+
+
+class _Flood:
+    """The state of flood control, on the fake's monotonic clock."""
+
+    def __init__(self, limits: FloodLimits) -> None:
+        self.limits = limits
+        self.chats: dict[int, _ChatFlood] = {}
+        self.sent: list[float] = []
+
+    def check(self, chat: FakeChat, now: float) -> None:
+        """Count one message to ``chat`` at ``now``, or raise the 429 Telegram answers when it is over a limit."""
+        limits = self.limits
+        state = self.chats.setdefault(chat.id, _ChatFlood(float(limits.burst), now))
+        if now < state.paused_until:  # told to wait and did not: a longer pause
+            state.pause = min(state.pause * 2, 3600.0)
+            state.paused_until = now + state.pause
+            raise self._too_many(state.pause)
+        state.tokens = min(float(limits.burst), state.tokens + (now - state.refilled) * limits.per_second)
+        state.refilled = now
+        state.recent = [t for t in state.recent if t > now - 60.0]
+        self.sent = [t for t in self.sent if t > now - 1.0]
+        waits = [0.0]
+        if state.tokens < 1.0:
+            waits.append((1.0 - state.tokens) / limits.per_second)
+        if chat.is_group and len(state.recent) >= limits.group_per_minute:
+            waits.append(state.recent[-limits.group_per_minute] + 60.0 - now)
+        if len(self.sent) >= limits.total_per_second:
+            waits.append(self.sent[-limits.total_per_second] + 1.0 - now)
+        wait = max(waits)
+        if wait > 0:
+            state.pause = float(max(1, int(wait + 0.999)))
+            state.paused_until = now + state.pause
+            raise self._too_many(state.pause)
+        state.tokens -= 1.0
+        state.recent.append(now)
+        self.sent.append(now)
+
+    @staticmethod
+    def _too_many(seconds: float) -> BotAPIError:
+        whole = int(seconds)
+        return BotAPIError(f"Too Many Requests: retry after {whole}", 429, retry_after=whole)
 
 
 # --------------------------------------------------------------------------------------------------
@@ -1502,6 +1585,7 @@ class FakeBotAPI:
         callback_query_ttl: float | None = None,
         webhook_retry_delay: float = 0.2,
         supports_inline_queries: bool = False,
+        flood_control: FloodLimits | None = None,
     ) -> None:
         self.token = token
         self.host = host
@@ -1519,6 +1603,8 @@ class FakeBotAPI:
         }
         self.callback_query_ttl = callback_query_ttl
         self.webhook_retry_delay = webhook_retry_delay
+        self._flood: _Flood | None = None
+        self.flood_control = flood_control
 
         self.requests: list[RecordedRequest] = []
         self.callback_queries: dict[str, CallbackQueryRecord] = {}
@@ -2064,6 +2150,28 @@ class FakeBotAPI:
 
     # ---- injected failures ----------------------------------------------------------------------------
 
+    @property
+    def flood_control(self) -> FloodLimits | None:
+        """Telegram's flood limits as applied now (None: off)."""
+        return None if self._flood is None else self._flood.limits
+
+    @flood_control.setter
+    def flood_control(self, limits: FloodLimits | None) -> None:
+        self._flood = None if limits is None else _Flood(limits)
+
+    def flood_refusals(self, chat: ChatRef | None = None) -> list[RecordedRequest]:
+        """The requests (to ``chat``, or to any) answered 429 Too Many Requests."""
+        chat_id = None if chat is None else self._chat(chat).id
+        return [r for r in self.requests if r.status == 429
+                and (chat_id is None or self._request_chat_id(r) == chat_id)]
+
+    def _check_flood(self, method: str, params: Mapping[str, Any]) -> None:
+        if self._flood is None or method not in FLOOD_LIMITED:
+            return
+        chat = self._find_chat(params.get("chat_id"))
+        if chat is not None:
+            self._flood.check(chat, time.monotonic())
+
     def fail_next(
         self, chat: ChatRef | None = None, *, retry_after: int = 1, count: int = 1, method: str | None = None
     ) -> None:
@@ -2302,6 +2410,7 @@ class FakeBotAPI:
                 injected = self._take_injected(method, record.params)
                 if injected is not None:
                     raise injected
+                self._check_flood(method, record.params)
                 result = await getattr(self, handler_name[1])(record.params)
                 if delay and answer_late:
                     await asyncio.sleep(delay)

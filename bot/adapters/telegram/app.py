@@ -25,6 +25,7 @@ from telegram.ext import Application, ApplicationBuilder
 from bot.adapters.telegram.base import TelegramApp, TelegramContext
 from bot.adapters.telegram.handlers import ALLOWED_UPDATES, register
 from bot.adapters.telegram.menu import menu_commands
+from bot.adapters.telegram.pacing import TELEGRAM_PACE, Pace
 from bot.app.flow import Flow
 from bot.config import Config, ConfigError, TokenRejected, Unreachable
 from bot.i18n import DEFAULT_LOCALE, SUPPORTED_LOCALES, language_code
@@ -45,9 +46,10 @@ def file_url(api_url: str) -> str:
     return re.sub(r"/bot$", "/file/bot", api_url.rstrip("/")) if api_url.rstrip("/").endswith("/bot") else api_url
 
 
-def build_application(flow: Flow, config: Config) -> TelegramApp:
+def build_application(flow: Flow, config: Config, pace: Pace | None = TELEGRAM_PACE) -> TelegramApp:
     """The bot's Application over the application's one door: handlers registered, the command menus set at
-    start-up."""
+    start-up; it writes to each chat within ``pace`` (None: as fast as Telegram lets it, for tests without flood
+    control)."""
     if not config.telegram_token:
         raise ConfigError("TELEGRAM_TOKEN is not set: get a token from @BotFather")
     application = (
@@ -61,7 +63,7 @@ def build_application(flow: Flow, config: Config) -> TelegramApp:
         .post_init(after_init)
         .build()
     )
-    tg = TelegramContext(flow, config.default_locale)
+    tg = TelegramContext(flow, config.default_locale, pace)
     tg.table_url, tg.mini_app = config.public_url, config.telegram_mini_app
     register(application, tg)
     application.bot_data[CONFIG_KEY] = config
@@ -150,10 +152,14 @@ async def start(application: TelegramApp) -> None:
 
 
 async def stop(application: TelegramApp) -> None:
-    """Stop fetching updates, finish the ones in hand, and release the HTTP connections."""
+    """Stop fetching updates, finish the ones in hand, stop bringing boards up to date, and release the HTTP
+    connections."""
     if application.updater is not None and application.updater.running:
         await application.updater.stop()
     if application.running:
         await application.stop()
+    tg = application.bot_data.get(CONTEXT_KEY)
+    if isinstance(tg, TelegramContext):
+        await tg.boards.close()
     await application.shutdown()
 

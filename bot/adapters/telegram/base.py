@@ -19,8 +19,10 @@ from telegram.constants import ChatType, ParseMode
 from telegram.error import BadRequest
 from telegram.ext import Application, ContextTypes
 
+from bot.adapters.telegram.boards import BoardEdits
 from bot.adapters.telegram.keyboard import caption_text, keyboard, message_text
-from bot.adapters.telegram.sending import EditOrder, is_not_modified, persist
+from bot.adapters.telegram.pacing import TELEGRAM_PACE, ChatPace, Pace
+from bot.adapters.telegram.sending import EditOrder, Paced, is_not_modified, persist
 from bot.app.commands import Actor, ButtonCommand, Surface
 from bot.app.effects import BoardRef, GameSnapshot, PlayerKey, Settings
 from bot.app.flow import Flow
@@ -65,73 +67,81 @@ async def picture_of(view: View) -> bytes | None:
     return await asyncio.to_thread(draw_table, view.table)
 
 
-async def send_view(view: View, to: Message | Chat, *, share_inline: bool = False) -> Message:
+async def send_view(view: View, to: Message | Chat, *, share_inline: bool = False, paced: Paced | None = None,
+                    ) -> Message:
     """A new message showing ``view``: a reply to the message ``to`` (quoting it in groups, while it exists) or a
     message of its own in the chat ``to``. A picture board is a photo, its header and status the caption. Not sent
     again after a timeout (it may have arrived). ``share_inline``: Share opens the inline mode (see
-    :func:`~bot.adapters.telegram.keyboard.keyboard`)."""
+    :func:`~bot.adapters.telegram.keyboard.keyboard`); ``paced``: at the chat's pace (:func:`persist`)."""
     markup = keyboard(view, share_inline=share_inline)
     png = await picture_of(view)
     if png is None:
         text = message_text(view)
         if isinstance(to, Message):
             return await persist(lambda: to.reply_text(text, parse_mode=ParseMode.HTML, reply_markup=markup,
-                                                       allow_sending_without_reply=True), resend_after_timeout=False)
+                                                       allow_sending_without_reply=True),
+                                 resend_after_timeout=False, paced=paced)
         return await persist(lambda: to.send_message(text, parse_mode=ParseMode.HTML, reply_markup=markup),
-                             resend_after_timeout=False)
+                             resend_after_timeout=False, paced=paced)
     caption = caption_text(view)
     if isinstance(to, Message):
         return await persist(lambda: to.reply_photo(png, caption=caption, parse_mode=ParseMode.HTML,
                                                     reply_markup=markup, allow_sending_without_reply=True),
-                             resend_after_timeout=False)
+                             resend_after_timeout=False, paced=paced)
     return await persist(lambda: to.send_photo(png, caption=caption, parse_mode=ParseMode.HTML, reply_markup=markup),
-                         resend_after_timeout=False)
+                         resend_after_timeout=False, paced=paced)
 
 
 async def edit_view(view: View, at: tuple[Bot, int, int] | CallbackQuery, *, share_inline: bool = False,
-                    same_picture: bool = False) -> None:
+                    same_picture: bool = False, paced: Paced | None = None) -> None:
     """Edit a message to ``view``: the message ``at`` names (the bot, a chat id and a message id), or the one a
     callback query was tapped on. A picture board is a new photo with its caption and keyboard in one call
     (editMessageMedia), or with ``same_picture`` (the photo already shows this table) its caption and keyboard
     alone (editMessageCaption: nothing uploaded); any other view a text; a text message cannot become a photo nor a
-    photo a text (Telegram answers BadRequest: the caller sends the view anew). ``share_inline`` as for
-    :func:`send_view`."""
+    photo a text (Telegram answers BadRequest: the caller sends the view anew). ``share_inline`` and ``paced`` as
+    for :func:`send_view`."""
     markup = keyboard(view, share_inline=share_inline)
     if same_picture and view.table is not None:
         caption = caption_text(view)
         if isinstance(at, CallbackQuery):
-            await persist(lambda: at.edit_message_caption(caption, parse_mode=ParseMode.HTML, reply_markup=markup))
+            await persist(lambda: at.edit_message_caption(caption, parse_mode=ParseMode.HTML, reply_markup=markup),
+                          paced=paced)
         else:
             bot, chat_id, message_id = at
             await persist(lambda: bot.edit_message_caption(chat_id=chat_id, message_id=message_id, caption=caption,
-                                                           parse_mode=ParseMode.HTML, reply_markup=markup))
+                                                           parse_mode=ParseMode.HTML, reply_markup=markup),
+                          paced=paced)
         return
     png = await picture_of(view)
     if png is None:
         text = message_text(view)
         if isinstance(at, CallbackQuery):
-            await persist(lambda: at.edit_message_text(text, parse_mode=ParseMode.HTML, reply_markup=markup))
+            await persist(lambda: at.edit_message_text(text, parse_mode=ParseMode.HTML, reply_markup=markup),
+                          paced=paced)
         else:
             bot, chat_id, message_id = at
             await persist(lambda: bot.edit_message_text(text, chat_id=chat_id, message_id=message_id,
-                                                        parse_mode=ParseMode.HTML, reply_markup=markup))
+                                                        parse_mode=ParseMode.HTML, reply_markup=markup), paced=paced)
         return
     media = InputMediaPhoto(png, caption=caption_text(view), parse_mode=ParseMode.HTML)
     if isinstance(at, CallbackQuery):
-        await persist(lambda: at.edit_message_media(media, reply_markup=markup))
+        await persist(lambda: at.edit_message_media(media, reply_markup=markup), paced=paced)
     else:
         bot, chat_id, message_id = at
         await persist(lambda: bot.edit_message_media(media, chat_id=chat_id, message_id=message_id,
-                                                     reply_markup=markup))
+                                                     reply_markup=markup), paced=paced)
 
 
 class TelegramContext:
     """What the handlers of one Application share: the application's one door, ``flow``."""
 
-    def __init__(self, flow: Flow, default_locale: str = "en") -> None:
+    def __init__(self, flow: Flow, default_locale: str = "en", pace: Pace | None = TELEGRAM_PACE) -> None:
         self.flow = flow
         self.default_locale = resolve_locale(default_locale)
         self.edits = EditOrder()
+        #: every chat's allowance of messages (``pace`` None: only the pauses Telegram asks for)
+        self.pace = ChatPace(pace)
+        self.boards = BoardEdits(self.pace, flow.game_now)
         #: the bot has inline mode (BotFather's /setinline; read at start-up): Share opens it in a chat the player
         #: picks, rather than posting the result here
         self.inline = False
@@ -182,21 +192,21 @@ class TelegramContext:
     async def send(self, view: View, to: Message | Chat) -> Message:
         """A new message showing ``view`` (:func:`send_view`); the picture of a photo board is remembered, so an edit
         that keeps it uploads nothing."""
-        sent = await send_view(view, to, share_inline=self.inline)
+        sent = await send_view(view, to, share_inline=self.inline, paced=(self.pace, to.chat_id if isinstance(
+            to, Message) else to.id))
         if view.table is not None:
             self.edits.sent(sent.chat_id, sent.message_id, view.table)
         return sent
 
-    @staticmethod
-    async def reply_text(message: Message, text: str) -> Message:
+    async def reply_text(self, message: Message, text: str) -> Message:
         """A short plain-text answer to ``message``."""
         return await persist(lambda: message.reply_text(text, allow_sending_without_reply=True),
-                             resend_after_timeout=False)
+                             resend_after_timeout=False, paced=(self.pace, message.chat_id))
 
     async def edit_message(self, bot: Bot, where: BoardRef, view: View, game: tuple[int, int] | None) -> bool:
         """Edit the message at ``where`` to ``view``, unless it already shows a later version of ``game``.
         False when it can no longer be edited (gone, too old, a text board where a picture is wanted or the other way
-        round); an edit that changes nothing is no error."""
+        round); an edit that changes nothing is no error. At the chat's pace."""
         chat_id, message_id = int(where.chat_id), int(where.message_id)
         async with self.edits.editing(chat_id, message_id, game) as turn:
             if not turn.wanted:
@@ -204,7 +214,7 @@ class TelegramContext:
             same_picture = view.table is not None and view.table == turn.picture
             try:
                 await edit_view(view, (bot, chat_id, message_id), share_inline=self.inline,
-                                same_picture=same_picture)
+                                same_picture=same_picture, paced=(self.pace, chat_id))
             except BadRequest as error:
                 if not is_not_modified(error):
                     log.info("could not edit message %s (%s)", message_id, error.message)

@@ -1,42 +1,133 @@
-"""The chat's board of a game played at the table in the browser (:mod:`bot.adapters.web`): after each move there,
-the game's live board in its Telegram chat is edited to the game as it stands, as a card played by name edits it
-(the same paced, ordered edit: :meth:`~bot.adapters.telegram.base.TelegramContext.edit_message`)."""
+"""Boards brought up to date at the chat's pace: the edits of one message coalesce, and the one sent draws the game
+as it stands when it is sent.
+
+A tap asks for its board to show the game (:meth:`BoardEdits.show`); one writer a message then waits for the
+chat's turn (:class:`~bot.adapters.telegram.pacing.ChatPace`), reads the game as it stands through the flow (the
+database: another process may have moved it on), draws it and edits the message; the taps that came meanwhile
+are all shown by that one edit. After each edit the writer reads the game again and edits once more if it moved
+on, so the board always ends on the game's latest state, whichever process sent which edit last; an edit never
+draws an older version over a newer one this process showed (the versions compare). A tap waits until its
+board shows its move (or a later one), so whoever handled it knows the board caught up.
+"""
 
 from __future__ import annotations
 
+import asyncio
+import dataclasses
 import logging
+from collections.abc import Awaitable, Callable
 
-from telegram import Bot, User
-from telegram.error import TelegramError
-
-from bot.adapters.telegram.app import CONTEXT_KEY
-from bot.adapters.telegram.base import TelegramApp, TelegramContext, game_key, group_chat_id
-from bot.adapters.telegram.executor import TelegramExecutor
-from bot.app.effects import GameSnapshot
+from bot.adapters.telegram.pacing import ChatPace
+from bot.app.effects import BoardRef, GameSnapshot
+from bot.render.view import View
 
 log = logging.getLogger(__name__)
 
+#: A game drawn as its board, for its player.
+Drawing = Callable[[GameSnapshot], View]
+#: The game ``game_id`` as it stands (through the flow).
+Latest = Callable[[int], Awaitable[GameSnapshot]]
+#: Edit a message to a view of a game (id, version); False when it can no longer be edited.
+Edit = Callable[[BoardRef, View, tuple[int, int]], Awaitable[bool]]
 
-class TelegramBoards:
-    """Edits the live boards of Telegram players' games for the table."""
 
-    platform = "telegram"
+@dataclasses.dataclass
+class _Board:
+    """One message being brought up to date: the newest state of its game known here, how to draw it, what the
+    message shows, and the taps waiting to see their version shown."""
 
-    def __init__(self, application: TelegramApp) -> None:
-        tg = application.bot_data[CONTEXT_KEY]
-        assert isinstance(tg, TelegramContext)
-        self.tg = tg
-        self.bot: Bot = application.bot
+    snapshot: GameSnapshot
+    drawing: Drawing
+    edit: Edit
+    changed: bool = True
+    shown: int = -1
+    writer: asyncio.Task[None] | None = None
+    waiting: list[tuple[int, asyncio.Future[bool]]] = dataclasses.field(default_factory=list)
 
-    async def redraw(self, snapshot: GameSnapshot, platform_locale: str | None) -> None:
-        """Edit ``snapshot``'s live board to it, in the player's language (their setting, else
-        ``platform_locale``); a board that is gone stays gone (the table is where the player plays now)."""
-        where = snapshot.board
-        if where is None or snapshot.owner.platform != self.platform:
-            return
-        owner = User(int(snapshot.owner.user_id), snapshot.owner_name or "-", False, language_code=platform_locale)
-        view = TelegramExecutor(self.tg, self.bot, owner, None).board(snapshot, group_chat_id(where.chat_id))
+
+class BoardEdits:
+    """The boards this process is bringing up to date, one writer a message."""
+
+    def __init__(self, pace: ChatPace, latest: Latest) -> None:
+        self.pace = pace
+        self.latest = latest
+        self._boards: dict[BoardRef, _Board] = {}
+
+    async def show(self, where: BoardRef, snapshot: GameSnapshot, drawing: Drawing, edit: Edit, *,
+                   redraw: bool = True) -> bool:
+        """Bring the message ``where`` to ``snapshot`` or a later state of its game (drawn by ``drawing``, edited by
+        ``edit``), at the chat's pace. Returns once it shows it: True; or False when the message can no longer be
+        edited (the caller shows the game anew). ``redraw=False``: the state changed nothing the message need show
+        (a refusal), so an edit already on its way for this version is not asked to draw it."""
+        board = self._boards.get(where)
+        if board is None or board.snapshot.game_id != snapshot.game_id:
+            board = self._boards[where] = _Board(snapshot, drawing, edit)
+        elif snapshot.version > board.snapshot.version or (snapshot.version == board.snapshot.version and redraw):
+            # the newest state this process knows (at one version, the later answer: a hint after the move)
+            board.snapshot, board.drawing, board.edit, board.changed = snapshot, drawing, edit, True
+        if board.writer is None:
+            board.writer = asyncio.ensure_future(self._write(where, board))
+        done: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
+        board.waiting.append((snapshot.version, done))
+        return await done
+
+    async def _write(self, where: BoardRef, board: _Board) -> None:
+        chat_id = int(where.chat_id)
         try:
-            await self.tg.edit_message(self.bot, where, view, game_key(snapshot))
-        except TelegramError as error:
-            log.info("could not redraw the chat's board of game %s: %s", snapshot.game_id, error)
+            while True:
+                await self._catch_up(board)
+                if not board.changed and board.snapshot.version <= board.shown:
+                    break  # the message shows the game as it stands
+                await self.pace.ready(chat_id)
+                await self._catch_up(board)  # what the game is now, as the edit goes
+                snapshot, board.changed = board.snapshot, False
+                if not await board.edit(where, board.drawing(snapshot), (snapshot.game_id, snapshot.version)):
+                    self._settle(board, failed=True)
+                    break
+                board.shown = max(board.shown, snapshot.version)
+                self._settle(board)
+        except Exception as error:  # the taps waiting get it: each handler reports it as its own
+            for _, done in board.waiting:
+                if not done.done():
+                    done.set_exception(error)
+            board.waiting.clear()
+        finally:
+            board.writer = None
+            self._settle(board, everyone=True)
+            if self._boards.get(where) is board and not board.waiting:
+                del self._boards[where]
+
+    async def _catch_up(self, board: _Board) -> None:
+        """The game as the flow has it, when it moved on elsewhere (another process) or here since."""
+        stored = await self.latest(board.snapshot.game_id)
+        if stored.version > board.snapshot.version:
+            board.snapshot, board.changed = stored, True
+
+    async def close(self) -> None:
+        """Stop bringing boards up to date (the bot is stopping): a board still waiting for its turn stays as it
+        is, and the next tap brings it up."""
+        boards = list(self._boards.values())
+        writers = [board.writer for board in boards if board.writer is not None]
+        for writer in writers:
+            writer.cancel()
+        await asyncio.gather(*writers, return_exceptions=True)
+        for board in boards:  # a writer cancelled before it began settles nobody
+            self._settle(board, everyone=True)
+        self._boards.clear()
+
+    @staticmethod
+    def _settle(board: _Board, *, failed: bool = False, everyone: bool = False) -> None:
+        """Answer the taps whose version the message now shows; when it could not be edited, the newest tap
+        learns so (False: it shows the game anew) and the others that they are answered by that."""
+        newest = max((version for version, _ in board.waiting), default=-1)
+        kept: list[tuple[int, asyncio.Future[bool]]] = []
+        for version, done in board.waiting:
+            if done.done():
+                continue
+            if failed:
+                done.set_result(version != newest)
+            elif everyone or version <= board.shown:
+                done.set_result(True)
+            else:
+                kept.append((version, done))
+        board.waiting = kept

@@ -4,21 +4,20 @@ reported back (:class:`~bot.app.effects.BoardAt`: the message that now shows a g
 - a board sent answers the command or the tapped message (quoting it in groups); with ``reuse`` the tapped message
   itself is redrawn into it (Yes under the question, New game on a board with no move yet). It is reported as the
   game's live board, and the replaced game's board is redrawn as no longer the latest;
-- a board edited is the tapped message (never back to an older version of the game:
-  :class:`~bot.adapters.telegram.sending.EditOrder`); the tap's toast is answered first, then the message edited;
-  a message that can no longer be edited is followed by a new one;
-- a private line is the tap's toast, or a short reply to a command; a private message (the question) is a reply,
-  as Telegram has no message only one member of a group sees; a review asked for in a group goes to the player's
-  private chat with the bot, never to the group: sent there, or (when the bot may not write first, the player never
-  started it) the tap opens that chat with the link ``t.me/<bot>?start=review-<game>``, which shows it there; so do
-  the settings asked for in a group (where the bot may not write first, the group gets them as before), and a tap
-  on them edits them there;
-- a post is a message of its own in the chat: the shared result, with the challenge link ``t.me/<bot>?start=<code>``;
-  a reply answers the command for the chat to see (the leaderboard, a subscription);
-- a card played by name (``/play 7h``, ``7h``) redraws the live board where it is; when that board is in the same
-  chat, the typed message is then deleted where the bot may (any in a private chat; in a group only as an admin),
-  so the board is not scrolled away; otherwise the short acknowledgement answers it (a refused card always gets
-  its reason);
+- a board edited is the tapped message, at the chat's pace, drawing the game as it stands when the edit is sent
+  (:class:`~bot.adapters.telegram.boards.BoardEdits`: taps meanwhile coalesce into one edit; never back to an older
+  version of the game); the tap's toast is answered first, at once: what the tap did (the card played or drawn, a
+  refusal's reason), so the player knows it counted while the board catches up; a refusal on a board that shows
+  the game as it stands edits nothing; a message that can no longer be edited is followed by a new one;
+- a private line is the tap's toast, or a short reply to a command; the question is a reply (Telegram has no message
+  only one member of a group sees); a review, the settings and the ranked daily attempt asked for in a group go to
+  the player's private chat with the bot (when the bot may not write there first, a ``t.me/<bot>?start=...`` link
+  opens that chat and shows them there; the settings then stay in the group);
+- a post is a message of its own in the chat (the shared result, with its challenge link); a reply answers the
+  command for the chat to see (the leaderboard, a subscription);
+- a card played by name (``/play 7h``, ``7h``) redraws the live board; when that board is in the same chat, the
+  typed message is deleted where the bot may (any in a private chat, in a group only as an admin), else a short
+  acknowledgement answers it;
 - a board redrawn where it is: a text board cannot become a picture (nor the other way round), so after a change
   of board style it is sent anew, and the old one loses its buttons.
 
@@ -28,6 +27,7 @@ Every tap is answered exactly once, so the player's client stops spinning.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import Awaitable
 
@@ -36,23 +36,21 @@ from telegram.constants import ChatType
 from telegram.error import BadRequest, TelegramError
 
 from bot.adapters.telegram.base import (
-    NEW_COMMAND,
     TelegramContext,
     edit_view,
     game_key,
     group_chat_id,
     in_group,
     message_ref,
-    send_view,
 )
-from bot.adapters.telegram.inline import deal_link
+from bot.adapters.telegram.drawing import TelegramDrawing, anchored
+from bot.adapters.telegram.inline import bot_link
 from bot.adapters.telegram.keyboard import toast
-from bot.adapters.telegram.menu import menu_commands, table_button_url
 from bot.adapters.telegram.sending import is_not_modified, persist
-from bot.app.codec import BadPayload, review_parameter
+from bot.app.codec import BadPayload, decode, review_parameter
+from bot.app.commands import AskHint, DailyDeal, Move, NewGame
 from bot.app.effects import (
     Answer,
-    Board,
     BoardAt,
     BoardRef,
     Data,
@@ -60,12 +58,10 @@ from bot.app.effects import (
     EditMessage,
     Effect,
     GameSnapshot,
-    HelpOf,
     Note,
     PlayAck,
     Post,
     Problem,
-    Question,
     RedrawBoard,
     Reply,
     Report,
@@ -73,13 +69,8 @@ from bot.app.effects import (
     SendBoard,
     Settings,
     SettingsOf,
-    ShareOf,
-    Shown,
-    settings_of,
 )
-from bot.render.effects import draw, line
-from bot.render.endings import review_sent_privately
-from bot.render.table_button import with_table_button
+from bot.render.endings import daily_sent_privately, render_daily_in_private, review_sent_privately
 from bot.render.view import View
 
 log = logging.getLogger(__name__)
@@ -104,6 +95,8 @@ class TelegramExecutor:
         self._open_url: str | None = None
         #: what was done, for the flow to record
         self._reports: list[Report] = []
+        drawing = TelegramDrawing(tg, bot, user, anchor)
+        self.draw, self.board, self.line = drawing.draw, drawing.board, drawing.line
 
     async def run(self, effects: list[Effect]) -> list[Report]:
         """Carry out ``effects`` in order; a tap is answered (with the toast an effect gave, if any) by the end.
@@ -113,12 +106,12 @@ class TelegramExecutor:
         try:
             for effect in effects:
                 match effect:
+                    case SendBoard(snapshot, reuse) if snapshot.private and self.in_group():
+                        notice = await self.board_in_private(snapshot, reuse=reuse)
                     case SendBoard(snapshot, reuse):
                         await self.send_board(snapshot, reuse=reuse)
                     case EditBoard(snapshot, problem):
-                        view = self.board(snapshot, self.tapped_in_group())
-                        await self.toast_first(self.line(problem) if problem is not None else view.notice,
-                                               self.edit_tapped(view, snapshot))
+                        await self.edit_board(snapshot, problem)
                     case RedrawBoard(snapshot):
                         await self.redraw(snapshot)
                     case Answer(PlayAck(snapshot) as ack) if self.query is None and self.board_here(snapshot):
@@ -147,40 +140,11 @@ class TelegramExecutor:
         await self.answer(notice)
         return self._reports
 
-    # --- drawing ------------------------------------------------------------------------------------------------
-
-    def draw(self, content: Shown) -> View:
-        locale = self.tg.locale(self.user, settings_of(content))
-        match content:
-            case HelpOf():
-                return draw(content, locale, commands=menu_commands(locale))
-            case Question(current):
-                anchor = self.need_anchor()
-                elsewhere = current.board is not None and current.board.chat_id != str(anchor.chat_id)
-                return draw(content, locale, elsewhere=elsewhere)
-            case ShareOf(snapshot):
-                link = deal_link(self.bot.username, snapshot)
-                return draw(content, locale, replay=link, link=link)
-        return draw(content, locale)
-
-    def board(self, snapshot: GameSnapshot, group: bool, *, latest: bool = True) -> View:
-        """The game as its owner sees it (the acting user is the owner: the service lets nobody else act); in a
-        group the board names its player."""
-        locale = self.tg.locale(self.user, snapshot.settings)
-        view = draw(Board(snapshot, latest), locale, named=group)
-        table = table_button_url(self.tg, self.bot.username, group) if latest and not snapshot.game.is_over else None
-        return view if table is None else with_table_button(view, locale, table, web_app=not group)
-
-    def line(self, note: Note) -> str:
-        return line(note, self.tg.locale(self.user, settings_of(note)), NEW_COMMAND)
-
     # --- messages -----------------------------------------------------------------------------------------------
 
     def need_anchor(self) -> Message:
         """The message to answer; a tapped message too old for Telegram to hand over is refused."""
-        if self.anchor is None:
-            raise BadPayload("the tapped message is no longer accessible")
-        return self.anchor
+        return anchored(self.anchor)
 
     def board_here(self, snapshot: GameSnapshot) -> bool:
         """Whether the card named was played on a board the player sees in this chat (the live board here, or
@@ -205,7 +169,7 @@ class TelegramExecutor:
     async def review_in_private(self, review: ReviewOf) -> str | None:
         """The review in the player's private chat with the bot (the toast says so); when the bot may not write
         there first, the tap's answer opens that chat with a link that shows the review there (no toast)."""
-        if not await self.send_privately(self.draw(review)):
+        if await self.send_privately(self.draw(review)) is None:
             self._open_url = f"https://t.me/{self.bot.username}?start={review_parameter(review.snapshot.game_id)}"
             return None
         return review_sent_privately(self.tg.locale(self.user, review.snapshot.settings))
@@ -214,22 +178,43 @@ class TelegramExecutor:
         """/settings typed in a group: the settings message in the player's private chat, so no board in the group
         is pushed away (the typed command deleted too where the bot may); when the bot may not write there first,
         the group gets it as before."""
-        if await self.send_privately(self.draw(settings)):
+        if await self.send_privately(self.draw(settings)) is not None:
             await self.delete_typed()
         else:
             await self.tg.reply(self.need_anchor(), self.draw(settings))
 
-    async def send_privately(self, view: View) -> bool:
-        """Send ``view`` to the player's private chat with the bot; False when the bot may not write there first
+    async def send_privately(self, view: View) -> Message | None:
+        """Send ``view`` to the player's private chat with the bot; None when the bot may not write there first
         (the player never started it) or is blocked."""
         private = Chat(self.user.id, ChatType.PRIVATE)
         private.set_bot(self.bot)
         try:
-            await send_view(view, private)
+            return await self.tg.send(view, private)
         except TelegramError as error:  # "bot can't initiate conversation with a user", or blocked
             log.info("could not write to user %s privately: %s", self.user.id, error.message)
-            return False
-        return True
+            return None
+
+    async def board_in_private(self, snapshot: GameSnapshot, *, reuse: bool) -> str | None:
+        """A private board (the ranked daily attempt) asked for in a group: sent to the player's private chat with
+        the bot, never to the group; a tap's toast says so, a command is answered in the group with a button that
+        opens that chat. When the bot may not write there first (the player never started it), the tap's answer
+        opens the chat with the link ``t.me/<bot>?start=daily``, which shows the attempt there (the command's
+        button is that link). A tapped question (Yes) loses its buttons."""
+        link = bot_link(self.bot.username, DailyDeal())
+        locale = self.tg.locale(self.user, snapshot.settings)
+        sent = await self.send_privately(self.board(snapshot, False))
+        if sent is not None:
+            self._reports.append(BoardAt(snapshot.game_id, message_ref(sent)))
+            await self.close(snapshot.replaced, keep=message_ref(sent))
+        if reuse and self.anchor is not None:
+            await self.take_buttons_off(message_ref(self.anchor), snapshot.game_id)
+        if self.query is not None:
+            if sent is None:
+                self._open_url = link
+                return None
+            return daily_sent_privately(locale)
+        await self.tg.reply(self.need_anchor(), render_daily_in_private(locale, self.tg.name(self.user), link))
+        return None
 
     def tapped_in_group(self) -> bool:
         message = self.query.message if self.query is not None else None
@@ -282,7 +267,8 @@ class TelegramExecutor:
         """The message at ``where`` keeps its text but no buttons (best effort)."""
         try:
             await persist(lambda: self.bot.edit_message_reply_markup(int(where.chat_id), int(where.message_id),
-                                                                     reply_markup=None))
+                                                                     reply_markup=None),
+                          paced=(self.tg.pace, int(where.chat_id)))
         except TelegramError as error:
             log.info("could not take the buttons off message %s (game %s): %s", where.message_id, game_id,
                      error.message)
@@ -298,6 +284,45 @@ class TelegramExecutor:
             await self.tg.edit_message(self.bot, replaced.board, view, game_key(replaced))
         except TelegramError as error:
             log.info("could not close the board of game %s: %s", replaced.game_id, error.message)
+
+    async def edit_board(self, snapshot: GameSnapshot, problem: Problem | None) -> None:
+        """The tap answered at once (why it did nothing, what it did, or a refusal's reason), then the tapped board
+        brought to the game as it stands, at the chat's pace; a refusal on a board already showing this version
+        edits nothing."""
+        group = self.tapped_in_group()
+        refused = snapshot.outcome is not None and not snapshot.outcome.ok
+        text: str | None
+        if problem is not None:
+            text = self.line(problem)
+        else:
+            text = self.board(snapshot, group).notice if refused else self.line(PlayAck(snapshot)) or None
+        message = self.query.message if self.query is not None else None
+        if not isinstance(message, Message):  # too old for Telegram to say which message it was
+            await self.toast_first(text, self.edit_tapped(self.board(snapshot, group), snapshot))
+            return
+        if refused and shown_game(message) == game_key(snapshot):
+            await self.answer(text)
+            return
+        await self.toast_first(text, self.bring_up(message_ref(message), snapshot, group, redraw=not refused))
+
+    async def bring_up(self, where: BoardRef, snapshot: GameSnapshot, group: bool, *, redraw: bool = True) -> None:
+        """The board at ``where`` brought to ``snapshot`` or later (:class:`~bot.adapters.telegram.boards.BoardEdits`);
+        one that can no longer be edited is sent anew answering the anchor. Either becomes the live board when it was
+        not."""
+        shown = where
+        if not await self.tg.boards.show(where, snapshot, lambda later: self.board(later, group), self.edit_to,
+                                         redraw=redraw):
+            anchor = self.need_anchor()
+            sent = await self.tg.reply(anchor, self.board(await self.tg.flow.game_now(snapshot.game_id),
+                                                          in_group(anchor.chat)))
+            shown = message_ref(sent)
+        if shown != snapshot.board:
+            # the board was sent anew, or the player played on an older board of the game (after /resume, say):
+            # the board they play on is the live one, which /play edits
+            self._reports.append(BoardAt(snapshot.game_id, shown))
+
+    async def edit_to(self, where: BoardRef, view: View, game: tuple[int, int]) -> bool:
+        return await self.tg.edit_message(self.bot, where, view, game)
 
     async def edit_tapped(self, view: View, snapshot: GameSnapshot | None) -> None:
         """Edit the tapped message to ``view`` (a board of ``snapshot``: never back to an older version, and noted
@@ -328,11 +353,25 @@ class TelegramExecutor:
         and the old one loses its buttons."""
         where = snapshot.board
         if where is not None:
-            view = self.board(snapshot, group_chat_id(where.chat_id))
-            if await self.tg.edit_message(self.bot, where, view, game_key(snapshot)):
+            group = group_chat_id(where.chat_id)
+            if await self.tg.boards.show(where, snapshot, lambda later: self.board(later, group), self.edit_to):
                 return
         anchor = self.need_anchor()
         sent = await self.tg.reply(anchor, self.board(snapshot, in_group(anchor.chat)))
         self._reports.append(BoardAt(snapshot.game_id, message_ref(sent)))
         if where is not None:
             await self.take_buttons_off(where, snapshot.game_id)
+
+
+def shown_game(message: Message) -> tuple[int, int] | None:
+    """The game and version a board's buttons carry, as Telegram handed the message over with the tap; None for
+    a message that is no board of a game in progress."""
+    markup = message.reply_markup
+    for row in markup.inline_keyboard if markup is not None else ():
+        for button in row:
+            if isinstance(button.callback_data, str):
+                with contextlib.suppress(BadPayload):
+                    command = decode(button.callback_data)
+                    if isinstance(command, Move | AskHint | NewGame):
+                        return command.game_id, command.version
+    return None

@@ -1,7 +1,7 @@
 """Getting a reply through to Telegram: retries, and boards that never go back in time.
 
-- :func:`persist`: a send or an edit tried again when Telegram asks for a short pause (429 flood control, waited
-  out once) or when it failed on the way (the network, a timeout, a 5xx: a few more tries with a growing pause),
+- :func:`persist`: a send or an edit tried again when Telegram asks for a pause (429 flood control, waited out
+  however long it is, the whole chat waiting with it: :class:`~bot.adapters.telegram.pacing.ChatPace`) or when it failed on the way (the network, a timeout, a 5xx: a few more tries with a growing pause),
   so a board catches up with the game rather than stay behind after one lost request; but a new message whose
   request timed out is not sent again (it may have arrived). Anything Telegram refused for good (a 400, a 403) is
   raised at once.
@@ -26,11 +26,13 @@ from typing import TypeVar
 
 from telegram.error import BadRequest, NetworkError, RetryAfter, TimedOut
 
+from bot.adapters.telegram.pacing import ChatPace
+
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")
-#: The longest flood-control pause a reply waits out (once); a longer one gives up, and the next tap catches up.
-FLOOD_WAIT_MAX = 5.0
+#: How many flood-control pauses in a row one request waits out before it is given up (each however long).
+FLOOD_TRIES = 8
 #: The pauses before each new try of a request that failed on the way (the network, a timeout, a 5xx).
 RETRY_PAUSES: tuple[float, ...] = (0.25, 0.5, 1.0, 2.0)
 
@@ -48,23 +50,34 @@ def is_transient(error: Exception) -> bool:
     return isinstance(error, TimedOut | NetworkError) and not isinstance(error, BadRequest)
 
 
-async def persist(send: Callable[[], Awaitable[T]], *, resend_after_timeout: bool = True) -> T:
-    """``send()``, tried again after a short flood-control pause (once) and after failures on the way (a few
-    times, with :data:`RETRY_PAUSES`). A request that timed out may have arrived all the same: one that makes a
-    new message (``resend_after_timeout=False``) is not sent again then, or the chat would get the board twice
-    (an edit or an answer may be repeated: twice is the same as once)."""
+#: A chat's allowance and the chat a request writes to.
+Paced = tuple[ChatPace, int]
+
+
+async def persist(send: Callable[[], Awaitable[T]], *, resend_after_timeout: bool = True,
+                  paced: Paced | None = None) -> T:
+    """``send()``, tried again after each flood-control pause (waited out, up to :data:`FLOOD_TRIES` in a row) and
+    after failures on the way (a few times, with :data:`RETRY_PAUSES`). With ``paced`` every try waits for the
+    chat's turn, and a pause holds the whole chat. A request that timed out may have arrived all the same: one that
+    makes a new message (``resend_after_timeout=False``) is not sent again then, or the chat would get the board
+    twice (an edit or an answer may be repeated: twice is the same as once)."""
     pauses = iter(RETRY_PAUSES)
-    flood_waited = False
+    floods = 0
     while True:
+        if paced is not None:
+            await paced[0].turn(paced[1])
         try:
             return await send()
         except RetryAfter as error:
             seconds = retry_after_seconds(error)
-            if flood_waited or seconds > FLOOD_WAIT_MAX:
+            floods += 1
+            if floods >= FLOOD_TRIES:
                 raise
-            flood_waited = True
             log.info("flood control: waiting %.0f s", seconds)
-            await asyncio.sleep(seconds)
+            if paced is not None:
+                paced[0].paused(paced[1], seconds)  # the next turn waits it out, and so does the rest of the chat
+            else:
+                await asyncio.sleep(seconds)
         except (TimedOut, NetworkError) as error:
             if isinstance(error, TimedOut) and not resend_after_timeout:
                 raise

@@ -1,0 +1,59 @@
+"""How the Telegram adapter draws what the flow shows, for one user: boards (with the table's button where there
+is a table), messages and private lines, in the user's language."""
+
+from __future__ import annotations
+
+from telegram import Bot, Message, User
+
+from bot.adapters.telegram.base import NEW_COMMAND, TelegramContext
+from bot.adapters.telegram.inline import deal_link
+from bot.adapters.telegram.menu import menu_commands, table_button_url
+from bot.app.codec import BadPayload
+from bot.app.effects import Board, GameSnapshot, HelpOf, Note, Question, ShareOf, Shown, settings_of
+from bot.render.effects import draw, line
+from bot.render.table_button import with_table_button
+from bot.render.view import View
+
+
+def anchored(message: Message | None) -> Message:
+    """The message a command or tap is about; a tapped message too old for Telegram to hand over is refused."""
+    if message is None:
+        raise BadPayload("the tapped message is no longer accessible")
+    return message
+
+
+class TelegramDrawing:
+    """Draws for ``user`` (``anchor``: the message of their command or tap, when Telegram hands it over)."""
+
+    def __init__(self, tg: TelegramContext, bot: Bot, user: User, anchor: Message | None) -> None:
+        self.tg = tg
+        self.bot = bot
+        self.user = user
+        self.anchor = anchor
+
+    def draw(self, content: Shown) -> View:
+        """A message: ``content`` in the user's language."""
+        locale = self.tg.locale(self.user, settings_of(content))
+        match content:
+            case HelpOf():
+                return draw(content, locale, commands=menu_commands(locale))
+            case Question(current):
+                anchor = anchored(self.anchor)
+                elsewhere = current.board is not None and current.board.chat_id != str(anchor.chat_id)
+                return draw(content, locale, elsewhere=elsewhere)
+            case ShareOf(snapshot):
+                link = deal_link(self.bot.username, snapshot)
+                return draw(content, locale, replay=link, link=link)
+        return draw(content, locale)
+
+    def board(self, snapshot: GameSnapshot, group: bool, *, latest: bool = True) -> View:
+        """The game as its owner sees it (the acting user is the owner: the service lets nobody else act); in a
+        group the board names its player."""
+        locale = self.tg.locale(self.user, snapshot.settings)
+        view = draw(Board(snapshot, latest), locale, named=group)
+        table = table_button_url(self.tg, self.bot.username, group) if latest and not snapshot.game.is_over else None
+        return view if table is None else with_table_button(view, locale, table, web_app=not group)
+
+    def line(self, note: Note) -> str:
+        """A private line (a toast or a short reply)."""
+        return line(note, self.tg.locale(self.user, settings_of(note)), NEW_COMMAND)

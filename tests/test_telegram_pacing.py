@@ -1,0 +1,308 @@
+"""Playing at a player's pace under Telegram's flood control (issue 41): the real Application on the fake Bot API
+with its flood limits on (about one message a second in a chat, 20 a minute in a group, edits counting as sends;
+429 with ``retry_after`` past them), and the bot at its production pace.
+
+A brisk player taps the next move as soon as the toast of the last one came back, never waiting for the board.
+Each tap is answered at once with what it did; the board catches up at the chat's pace, with the taps made
+meanwhile coalesced into one edit, and shows the final state a few seconds after the last tap; a refused tap
+edits nothing. :class:`~bot.adapters.telegram.boards.BoardEdits` is also checked on its own: an edit draws the
+game as the database has it when it is sent, and one that another process overtook is followed by another.
+"""
+
+# ruff: noqa: F811 - the fixtures imported from test_telegram_e2e are named as parameters
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+
+import pytest
+
+from bot.adapters.telegram.boards import BoardEdits
+from bot.adapters.telegram.pacing import TELEGRAM_PACE, ChatPace
+from bot.app.assembly import App
+from bot.app.codec import decode, encode, game_command
+from bot.app.commands import Move
+from bot.app.model import BoardRef, GameSnapshot, PlayerKey
+from bot.render.tableau import card_label
+from bot.render.view import View
+from core.game import DRAW, Action, Game, Outcome, Tap
+from tests.core_helpers import winning_line
+from tests.fakes.telegram_bot_api import FakeBotAPI, FakeChat, FakeUser, FloodLimits, StoredMessage
+from tests.test_telegram_e2e import (  # noqa: F401 - the fixtures are used by name
+    CODE,
+    HANDLED,
+    NEW,
+    WIN_CODE,
+    assert_all_answered,
+    assert_shows,
+    command,
+    db_url,
+    drew,
+    expected_view,
+    game_of,
+    no_errors_logged,
+    not_fitting,
+    played,
+    running_bot,
+    text_boards,
+)
+
+pytestmark = pytest.mark.timeout(120)
+
+#: How long after the last tap the board may take to show it: the chat's next turn (a second in a private chat,
+#: 3.5 s in a group, twice that with two boards), with room for a loaded machine.
+CATCH_UP = 15.0
+
+
+@pytest.fixture
+async def api() -> AsyncIterator[FakeBotAPI]:
+    HANDLED.clear()
+    async with FakeBotAPI(flood_control=FloodLimits()) as server:
+        yield server
+
+
+@pytest.fixture
+async def service(api: FakeBotAPI, db_url: str, no_errors_logged: None) -> AsyncIterator[App]:
+    async with running_bot(api, db_url, pace=TELEGRAM_PACE) as running:
+        yield running
+
+
+class Player:
+    """A player tapping their board briskly: each move as soon as the last one's toast came back, with the
+    buttons of the game as it stands (what the board shows once it has caught up)."""
+
+    def __init__(self, api: FakeBotAPI, user: FakeUser, chat: FakeChat, board: StoredMessage, code: str) -> None:
+        self.api, self.user, self.chat, self.board = api, user, chat, board
+        self.game_id, self.version = game_of(board)
+        self.game = Game.from_code(code)
+        self.outcome: Outcome | None = None
+        self.toasts: list[str] = []
+        self.expected: list[str] = []
+        #: where among the requests each tap was answered
+        self.answered_at: list[int] = []
+
+    async def tap(self, action: Action) -> None:
+        data = encode(game_command(self.game_id, self.version, str(action)))
+        press = self.api.press(self.user, self.chat, self.board.message_id, data, check_button=False)
+        answer = await press.answer()
+        self.answered_at.append(next(r.index for r in self.api.calls("answerCallbackQuery")
+                                     if r.params.get("callback_query_id") == press.query_id))
+        self.outcome = self.game.push(action)
+        assert self.outcome.card is not None
+        self.version += 1
+        self.toasts.append((answer.text or "").split(" · ")[0])  # a cleared peak or the end may follow
+        self.expected.append((played if isinstance(action, Tap) else drew)(self.outcome.card))
+
+    def shows_the_game(self) -> bool:
+        return game_of(self.api.message(self.chat, self.board.message_id)) == (self.game_id, self.version)
+
+    async def caught_up(self) -> StoredMessage:
+        """The board once it shows the game as it stands (within :data:`CATCH_UP` of the last tap)."""
+        await self.api.wait_until(self.shows_the_game, timeout=CATCH_UP, what="the board to show the last move")
+        return self.api.message(self.chat, self.board.message_id)
+
+    def edits(self) -> list[tuple[int, int]]:
+        """Each edit of the board made: where among the requests, and the version its buttons carry."""
+        made = [r for r in self.api.calls("editMessageText")
+                if r.ok and r.params.get("message_id") == self.board.message_id and r.chat_id == self.chat.id]
+        return [(r.index, version_in(r.params.get("reply_markup"))) for r in made]
+
+    def answered_before_shown(self) -> bool:
+        """Every tap was answered before the board showed its move: no tap waited for its board."""
+        edits = self.edits()
+        return all(any(version >= tapped + 1 and at > answered for at, version in edits)
+                   for tapped, answered in enumerate(self.answered_at, start=self.version - len(self.answered_at)))
+
+
+def version_in(markup: object) -> int:
+    """The game version a board's keyboard (as sent) carries."""
+    assert isinstance(markup, dict)
+    for row in markup["inline_keyboard"]:
+        for button in row:
+            command = decode(button.get("callback_data", ""))
+            if isinstance(command, Move):
+                return command.version
+    raise AssertionError(f"no move on {markup}")
+
+
+async def test_a_private_game_played_briskly_ends_on_the_last_move_without_flood_errors(
+        api: FakeBotAPI, service: App) -> None:
+    alice = api.user("Alice")
+    chat = api.private_chat(alice)
+    player = Player(api, alice, chat, await command(api, alice, chat, f"{NEW} {CODE}"), CODE)
+    line: list[Action] = []
+    game = Game.from_code(CODE)
+    for _ in range(20):  # twenty moves: a card that fits where there is one, else Draw
+        fits = [s for s in game.playable_slots() if game.fits(s)]
+        action: Action = Tap(fits[0]) if fits else DRAW
+        game.push(action)
+        line.append(action)
+
+    for action in line:
+        await player.tap(action)
+
+    assert player.toasts == player.expected  # every tap was told at once what it did
+    board = await player.caught_up()
+    assert_shows(board, expected_view(player.game, player.game_id, len(line), outcome=player.outcome))
+    assert player.answered_before_shown()
+    # the taps made while the board waited for its turn were coalesced: far fewer edits than taps
+    assert len(player.edits()) < len(line) / 2
+    # the bot kept within Telegram's limits: no 429 met
+    assert api.flood_refusals() == []
+    assert_all_answered(api)
+
+
+async def test_two_players_in_a_group_both_boards_catch_up(api: FakeBotAPI, service: App) -> None:
+    """A group allows 20 messages a minute for everyone: two players tapping briskly share it, and both boards
+    end on their game's last move."""
+    alice, bob = api.user("Alice"), api.user("Bob")
+    group = api.group("Club", members=[alice, bob])
+    players = [Player(api, user, group, await command(api, user, group, f"{NEW} {WIN_CODE}"), WIN_CODE)
+               for user in (alice, bob)]
+    line = list(winning_line(WIN_CODE))[:12]
+
+    for action in line:
+        for player in players:
+            await player.tap(action)
+
+    for player in players:
+        assert player.toasts == player.expected
+        board = await player.caught_up()
+        assert_shows(board, expected_view(player.game, player.game_id, len(line), owner=player.user.first_name,
+                                          outcome=player.outcome))
+        assert player.answered_before_shown()
+        assert len(player.edits()) <= len(line) // 2
+    assert api.flood_refusals() == []
+    assert_all_answered(api)
+
+
+async def test_a_refused_tap_under_flood_control_edits_nothing_and_says_why(api: FakeBotAPI, service: App) -> None:
+    alice = api.user("Alice")
+    chat = api.private_chat(alice)
+    board = await command(api, alice, chat, f"{NEW} {CODE}")
+    game = Game.from_code(CODE)
+    slot = not_fitting(game)
+    press = api.press(alice, chat, board.message_id, encode(game_command(game_of(board)[0], 0, str(Tap(slot)))))
+    await api.wait_until(lambda: press.update_id in HANDLED, what="the refused tap handled")
+    assert press.record.answer is not None
+    assert press.record.answer.text == f"{card_label(game.card_at(slot))} was not played. Must be one rank higher " \
+                                       "or lower"
+    assert api.message(chat, board.message_id).edit_count == 0
+    assert api.calls("editMessageText") == []
+
+
+async def test_quick_card_taps_from_one_keyboard_all_apply_under_flood_control(
+        api: FakeBotAPI, service: App) -> None:
+    """Stale taps that are still legal keep applying: K♣ and then A♦, both tapped on the first keyboard before the
+    board changes, both play; each toast names its card and the board ends on both."""
+    alice = api.user("Alice")
+    chat = api.private_chat(alice)
+    board = await command(api, alice, chat, f"{NEW} {CODE}")
+    game_id, _ = game_of(board)
+    presses = [api.press(alice, chat, board.message_id, encode(game_command(game_id, 0, str(Tap(slot)))))
+               for slot in (21, 19)]
+    game = Game.from_code(CODE)
+    assert [(await press.answer()).text for press in presses] == [played(game.card_at(21)), played(game.card_at(19))]
+    game.push(Tap(21))
+    outcome = game.push(Tap(19))
+    await api.wait_until(lambda: game_of(api.message(chat, board.message_id)) == (game_id, 2), timeout=CATCH_UP,
+                         what="the board to show both cards played")
+    assert_shows(api.message(chat, board.message_id), expected_view(game, game_id, 2, outcome=outcome))
+    assert api.flood_refusals() == []
+
+
+async def test_a_long_flood_pause_is_waited_out_and_the_board_catches_up(api: FakeBotAPI, service: App) -> None:
+    """Telegram may ask for a pause longer than a few seconds (repeated 429s earn longer ones): the bot waits it
+    out, however long, writes nothing to the chat meanwhile, and the board still ends on the last move."""
+    alice = api.user("Alice")
+    chat = api.private_chat(alice)
+    player = Player(api, alice, chat, await command(api, alice, chat, f"{NEW} {CODE}"), CODE)
+    api.fail_next(chat, retry_after=6, method="editMessageText")
+    await player.tap(DRAW)
+    await player.tap(DRAW)
+
+    board = await player.caught_up()
+    assert game_of(board) == (player.game_id, 2)
+    refused = api.flood_refusals(chat)
+    assert [r.method for r in refused] == ["editMessageText"]
+    written = [r for r in api.requests[refused[0].index + 1:]
+               if r.method in ("editMessageText", "sendMessage") and r.chat_id == chat.id]
+    assert written and all(r.time - refused[0].time >= 6 for r in written)
+    assert_all_answered(api)
+
+
+# --- the board writer on its own -------------------------------------------------------------------------------
+
+
+def snapshot_at(version: int) -> GameSnapshot:
+    return GameSnapshot(1, version, PlayerKey("telegram", "1"), "Alice", Game.from_code(CODE))
+
+
+async def test_an_edit_draws_the_game_as_the_database_has_it_when_sent_and_follows_another_process() -> None:
+    """The writer asks for the game as it stands when the chat's turn comes; after an edit it asks again, and an
+    edit another process made meanwhile (the game moved on there) is followed by one showing the newer state."""
+    stored = [3]
+    drawn: list[int] = []
+
+    async def latest(game_id: int) -> GameSnapshot:
+        return snapshot_at(stored[0])
+
+    async def edit(where: BoardRef, view: View, game: tuple[int, int]) -> bool:
+        drawn.append(game[1])
+        if game[1] == 3:
+            stored[0] = 5  # another process applied two moves while this edit was on its way
+        return True
+
+    edits = BoardEdits(ChatPace(None), latest)
+    shown = await edits.show(BoardRef("1", "10"), snapshot_at(1), lambda s: View(header=str(s.version)), edit)
+    assert shown
+    assert drawn == [3, 5]  # never version 1: the database had 3 when the edit went; then 5 followed
+
+
+async def test_taps_while_an_edit_waits_are_shown_by_one_edit() -> None:
+    drawn: list[int] = []
+    gate = asyncio.Event()
+
+    async def latest(game_id: int) -> GameSnapshot:
+        await gate.wait()
+        return snapshot_at(0)
+
+    async def edit(where: BoardRef, view: View, game: tuple[int, int]) -> bool:
+        drawn.append(game[1])
+        return True
+
+    async def open_gate() -> None:
+        gate.set()
+
+    edits = BoardEdits(ChatPace(None), latest)
+    where = BoardRef("1", "10")
+    # three taps register while the writer waits (the gate), then it goes: tasks start in the order given
+    shown = await asyncio.gather(*(edits.show(where, snapshot_at(v), lambda s: View(header=''), edit) for v in (1, 2, 3)),
+                                 open_gate())
+    assert shown == [True, True, True, None]
+    assert drawn == [3]
+
+
+async def test_stopping_leaves_a_board_waiting_out_a_pause_as_it_is() -> None:
+    """A board waiting out a long flood pause does not hold the bot's stop: its writer ends, the tap's handler is
+    released, and nothing is edited."""
+    drawn: list[int] = []
+
+    async def latest(game_id: int) -> GameSnapshot:
+        return snapshot_at(1)
+
+    async def edit(where: BoardRef, view: View, game: tuple[int, int]) -> bool:
+        drawn.append(game[1])
+        return True
+
+    pace = ChatPace(None)
+    pace.paused(1, 3600.0)  # Telegram asked for an hour
+    edits = BoardEdits(pace, latest)
+
+    async def stop() -> None:
+        await edits.close()
+
+    shown, _ = await asyncio.gather(edits.show(BoardRef("1", "10"), snapshot_at(1), lambda s: View(header=""), edit),
+                                    stop())
+    assert shown and drawn == []
