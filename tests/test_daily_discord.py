@@ -21,6 +21,7 @@ from core.deal import GameCode
 from tests.app_helpers import act
 from tests.core_helpers import winning_line
 from tests.discord_harness import (
+    CHANNEL_MESSAGE,
     button,
     click,
     labels_of,
@@ -51,7 +52,7 @@ def poster(service: App, bot: discord.Client, clock: Clock) -> DailyPoster:
 
 
 def daily_posts(channel: simcord.ChannelHandle) -> list[discord.Message]:
-    return [m for m in channel.history() if m.author.bot and labels_of(m) == ["Play"]]
+    return [m for m in channel.history() if m.author.bot and text_of(m).startswith("### Daily deal")]
 
 
 async def test_subscribe_post_play_and_leaderboard(service: App) -> None:
@@ -90,6 +91,10 @@ async def test_subscribe_post_play_and_leaderboard(service: App) -> None:
         # Discord shows "1. bob": the dot escaped (so the line is no numbered list), not the number
         assert f"1\\. bob\n> \u00a0\u00a0score {game.game.score} · {game.game.moves} moves · " in text_of(board)
         assert "\\1." not in text_of(board)
+        # Play under the leaderboard, as under the daily post: for whoever reads it, today's deal
+        assert labels_of(board) == ["Play"]
+        mod_board, sent = await click(env, mod, board, button(board, label="Play"))
+        assert sent.type == CHANNEL_MESSAGE and "Daily deal · Nov 29, 2026" in text_of(mod_board)
 
         # a restart: the new bot process does not post the day again
         await env.restart_bot(make_bot(service))

@@ -22,6 +22,7 @@ from babel.numbers import format_percent
 from bot.app.commands import AskHint, Blank, Move, NewGame
 from bot.app.model import BoardStyle, GameSnapshot, Hint, Settings
 from bot.i18n import N_, Translator, translator
+from bot.render.challenges import to_beat
 from bot.render.endings import deal_name, ending_buttons, ending_lines
 from bot.render.endings import share_line as share_line  # where tests/test_daily.py has always found it
 from bot.render.table import seen_table, table_alt
@@ -163,8 +164,8 @@ def wrap_words(line: str, width: int, indent: str = "  ") -> list[str]:
 
 def _header(snapshot: GameSnapshot, tr: Translator, *, owner_label: bool) -> str:
     """Whose game (in a group), code and rules (and that the deal is proven winnable; a daily deal's day instead of
-    its code while the code is hidden), then score and moves, then the undos and hints used (when any, and always on
-    a daily deal): packed into short lines that fit a phone (the stock's count is in the tableau, beside the
+    its code while the code is hidden), then score and moves, the score to beat (a game from a challenge), then the
+    undos and hints used (when any, and always on a daily deal): packed into short lines that fit a phone (the stock's count is in the tableau, beside the
     stock)."""
     game = snapshot.game
     groups = []
@@ -189,6 +190,8 @@ def _header(snapshot: GameSnapshot, tr: Translator, *, owner_label: bool) -> str
     # TRANSLATORS: in the game's header: the score so far, then the number of moves (draws and removals)
     groups.append(" · ".join((tr.gettext("Score: {score}").format(score=game.score),
                               tr.gettext("Moves: {moves}").format(moves=game.moves))))
+    if snapshot.challenge is not None and not game.is_over:
+        groups.append(to_beat(snapshot.challenge, tr))
     if snapshot.undos_used or snapshot.hints_used or snapshot.daily is not None:
         # TRANSLATORS: in the game's header: how many moves the player took back with Undo ({n} is often 1 or 0:
         # a label and a count, which fits every number)

@@ -51,6 +51,7 @@ from bot.app.effects import (
     SendBoard,
     ShareOf,
     Shown,
+    Tell,
     settings_of,
 )
 from bot.render.effects import draw, line
@@ -107,6 +108,8 @@ class DiscordExecutor:
                     await show_new(interaction, self.draw(shown))
                 case EditMessage(shown):
                     await show_update(interaction, self.draw(shown))
+                case Tell(chat_id, shown):
+                    await self.tell(chat_id, self.draw(shown))
         if not effects and interaction.type is not discord.InteractionType.autocomplete:
             await quiet(interaction)  # nothing to do (a double tap): the click is acknowledged, nothing changes
         return reports
@@ -181,6 +184,14 @@ class DiscordExecutor:
             log.info("could not edit the board %s/%s: %s", board.chat_id, board.message_id, error)
             return False
         return True
+
+    async def tell(self, chat_id: str, view: View) -> None:
+        """A new message in another channel (a challenger's): best effort, a channel out of reach is logged."""
+        channel = self.ctx.client.get_partial_messageable(int(chat_id))
+        try:
+            await channel.send(view=layout(view), files=await files_of(view))
+        except (discord.HTTPException, ValueError) as error:
+            log.info("could not tell channel %s: %s", chat_id, error)
 
     async def close(self, replaced: GameSnapshot | None, *, keep: BoardRef | None = None) -> None:
         """The board of the game a new one replaced, redrawn as no longer the latest (an abandoned game: no

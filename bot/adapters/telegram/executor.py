@@ -67,6 +67,7 @@ from bot.app.effects import (
     Settings,
     ShareOf,
     Shown,
+    Tell,
     settings_of,
 )
 from bot.render.effects import draw, line
@@ -126,6 +127,8 @@ class TelegramExecutor:
                         await self.post(self.draw(shown))
                     case EditMessage(shown):
                         await self.toast_first(None, self.edit_tapped(self.draw(shown), None))
+                    case Tell(chat_id, shown):
+                        await self.tell(chat_id, self.draw(shown))
         except BadPayload as error:  # the tapped message is too old for Telegram to hand over
             notice = self.line(Problem(error, Settings()))
         await self.answer(notice)
@@ -206,6 +209,15 @@ class TelegramExecutor:
             await edit
         finally:
             await answering
+
+    async def tell(self, chat_id: str, view: View) -> None:
+        """A new message in another chat (a challenger's): best effort, a chat closed to the bot is logged."""
+        chat = Chat(int(chat_id), ChatType.GROUP if int(chat_id) < 0 else ChatType.PRIVATE)
+        chat.set_bot(self.bot)
+        try:
+            await self.tg.send(view, chat)
+        except TelegramError as error:
+            log.info("could not tell chat %s: %s", chat_id, error.message)
 
     async def post(self, view: View) -> None:
         """A message of its own in the chat (not a reply)."""
