@@ -14,9 +14,9 @@ import pytest
 from bot.app import errors
 from bot.app.assembly import App
 from bot.app.challenges import challenge_key
-from bot.app.codec import decode, encode, game_command, start_parameter, start_request
+from bot.app.codec import decode, encode, game_command, invite_of, share_query, start_parameter, start_request
 from bot.app.commands import Actor, Begin, ChallengeDeal, ConfirmStart, DailyDeal, DealByCode, Share
-from bot.app.effects import ChallengeAnswered, EditBoard, Post, SendBoard, ShareOf, Tell
+from bot.app.effects import Answer, ChallengeAnswered, EditBoard, OffersOf, Post, SendBoard, ShareOf, Tell
 from bot.app.model import Challenge, Offers, PlayerKey, Settings, Stats
 from bot.app.outcomes import MustConfirm
 from bot.i18n import SUPPORTED_LOCALES, translator
@@ -291,3 +291,28 @@ def test_the_challenger_hears_it_in_every_language(locale: str) -> None:
     assert len(lines) == 2
     header = render_game(dataclasses.replace(answer, game=Game.from_code(BLOCK_CODE)), locale, Settings()).header
     assert str(drawn.score) in header and "Alice" in header
+
+
+async def test_share_shares_the_game_of_the_board_it_is_on_lost_games_too(service: App) -> None:  # noqa: F811
+    """After a finished daily and a New game, Share on the daily's board (by a post, or Telegram's inline mode
+    opened with that board's game) shares the daily result, not the new untouched deal; a lost game shares too."""
+    alice = Actor(ALICE, "Alice")
+    attempt = await service.starts.new_daily_game(ALICE, "Alice")
+    await play(service, ALICE, attempt.game_id, attempt.version, winning_line(DAILY_CODE))
+    newer = await service.starts.new_game(ALICE, "Alice", code=BLOCK_CODE)
+    old_board = render_game(await service.games.game(attempt.game_id), "en", Settings())
+    assert Share(attempt.game_id) in [button.command for button in old_board.all_buttons()]
+    (post,) = await service.flow.handle(alice, Share(attempt.game_id))
+    assert isinstance(post, Post) and isinstance(post.content, ShareOf)
+    assert post.content.snapshot.game_id == attempt.game_id and post.content.snapshot.daily == DAY
+    (answer,) = await service.flow.handle(alice, invite_of(share_query(attempt.game_id)))
+    assert isinstance(answer, Answer) and isinstance(answer.content, OffersOf)
+    latest = answer.content.offers.latest
+    assert latest is not None and latest.game_id == attempt.game_id and latest.challenge_key is not None
+    # the new game, lost: Share on its board
+    await play(service, ALICE, newer.game_id, newer.version, [DRAW] * 23)
+    lost = await service.games.game(newer.game_id)
+    assert lost.game.is_over and Share(newer.game_id) in [b.command for b in render_game(
+        lost, "en", Settings()).all_buttons()]
+    (post,) = await service.flow.handle(alice, Share(newer.game_id))
+    assert isinstance(post, Post) and isinstance(post.content, ShareOf) and post.content.snapshot.game_id == newer.game_id
