@@ -4,6 +4,7 @@ leaderboard, and /tripeaks leaderboard shows it."""
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -104,3 +105,47 @@ async def test_subscribe_post_play_and_leaderboard(service: App) -> None:
         gone, _ = await slash(env, mod, channel, "tripeaks unsubscribe")
         assert "no longer" in text_of(gone)
         assert await service.subscriptions.all() == []
+
+
+async def test_the_leaderboard_in_a_dm_is_the_players_own_place(service: App) -> None:
+    """``/tripeaks leaderboard`` in a DM: the player's place among everyone who played today's daily on this bot,
+    privately and naming nobody; before playing, how many have, and Play."""
+    async with simcord.run(make_bot(service)) as env:
+        guild = env.create_guild()
+        channel = guild.create_text_channel("general")
+        bob_user, ann = env.create_user("bob"), env.create_user("ann")
+        bob = guild.add_member(bob_user)
+        board, _ = await slash(env, bob, channel, "tripeaks daily")
+        game = await service.games.current_game(PlayerKey("discord", str(bob.id)))
+        assert game is not None
+        for action in winning_line(CODE):
+            game = await act(service, PlayerKey("discord", str(bob.id)), "bob",
+                             game_command(game.game_id, game.version, str(action)))
+        mine, sent = await slash(env, bob_user, None, "tripeaks leaderboard")
+        assert "Your place today: 1 of 1 player" in text_of(mine)
+        theirs, sent = await slash(env, ann, None, "tripeaks leaderboard")
+        assert "1 player has played today's daily deal" in text_of(theirs) and "bob" not in text_of(theirs)
+        assert labels_of(theirs) == ["Play"]
+
+
+async def test_the_next_days_post_gives_the_day_befores_code_and_result(service: App) -> None:
+    async with simcord.run(make_bot(service)) as env:
+        guild = env.create_guild()
+        channel = guild.create_text_channel("general")
+        manager_role = guild.create_role("mods", permissions=discord.Permissions(manage_guild=True))
+        mod = guild.add_member(env.create_user("mod"), roles=[manager_role])
+        bob = guild.add_member(env.create_user("bob"))
+        await slash(env, mod, channel, "tripeaks subscribe")
+        await slash(env, bob, channel, "tripeaks daily")
+        game = await service.games.current_game(PlayerKey("discord", str(bob.id)))
+        assert game is not None
+        for action in winning_line(CODE):
+            game = await act(service, PlayerKey("discord", str(bob.id)), "bob",
+                             game_command(game.game_id, game.version, str(action)))
+        clock = at(9, 30, day=DAY + dt.timedelta(days=1))
+        recapped = DailyPoster(service.subscriptions, service.daily_codes.code, [DiscordSender(env.bot)],
+                               post_time=POST_TIME, clock=clock, sleep=clock.sleep, recap=service.leaderboards.recap)
+        assert await recapped.run_once() == 1
+        (post,) = daily_posts(channel)
+        assert f"Yesterday's deal: {CODE}" in text_of(post)
+        assert f"1 player here, best: {game.game.score} (bob)" in text_of(post)
