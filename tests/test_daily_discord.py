@@ -7,6 +7,7 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import discord
 import pytest
@@ -17,7 +18,7 @@ from bot.app import daily
 from bot.app.assembly import App
 from bot.app.codec import game_command
 from bot.app.daily_posts import DailyPoster
-from bot.app.model import PlayerKey
+from bot.app.model import GameSnapshot, PlayerKey
 from core.deal import GameCode
 from tests.app_helpers import act
 from tests.core_helpers import winning_line
@@ -56,13 +57,28 @@ def daily_posts(channel: simcord.ChannelHandle) -> list[discord.Message]:
     return [m for m in channel.history() if m.author.bot and text_of(m).startswith("### Daily deal")]
 
 
+def server(env: simcord.Env) -> tuple[Any, simcord.ChannelHandle, Any, Any]:
+    """A server, its channel, a member who may manage the server (mod) and one who may not (bob)."""
+    guild = env.create_guild()
+    channel = guild.create_text_channel("general")
+    manager_role = guild.create_role("mods", permissions=discord.Permissions(manage_guild=True))
+    return (guild, channel, guild.add_member(env.create_user("mod"), roles=[manager_role]),
+            guild.add_member(env.create_user("bob")))
+
+
+async def win_the_daily(service: App, member: Any) -> GameSnapshot:
+    """``member``'s daily attempt in progress, played to a win."""
+    player = PlayerKey("discord", str(member.id))
+    game = await service.games.current_game(player)
+    assert game is not None
+    for action in winning_line(CODE):
+        game = await act(service, player, "bob", game_command(game.game_id, game.version, str(action)))
+    return game
+
+
 async def test_subscribe_post_play_and_leaderboard(service: App) -> None:
     async with simcord.run(make_bot(service)) as env:
-        guild = env.create_guild()
-        channel = guild.create_text_channel("general")
-        manager_role = guild.create_role("mods", permissions=discord.Permissions(manage_guild=True))
-        mod = guild.add_member(env.create_user("mod"), roles=[manager_role])
-        bob = guild.add_member(env.create_user("bob"))
+        guild, channel, mod, bob = server(env)
 
         refused, sent = await slash(env, bob, channel, "tripeaks subscribe")
         assert sent.ephemeral and refused.content == (
@@ -83,10 +99,7 @@ async def test_subscribe_post_play_and_leaderboard(service: App) -> None:
         result, _ = await click(env, bob, post, button(post, label="Play"))
         header = text_of(result).split("```")[0]
         assert "\nDaily deal · Nov 29, 2026\nEasy\n" in header and CODE not in header  # the day and the rules
-        game = await service.games.current_game(PlayerKey("discord", str(bob.id)))
-        assert game is not None
-        for action in winning_line(CODE):
-            game = await act(service, PlayerKey("discord", str(bob.id)), "bob", game_command(game.game_id, game.version, str(action)))
+        game = await win_the_daily(service, bob)
         board, sent = await slash(env, bob, channel, "tripeaks leaderboard")
         assert not sent.ephemeral
         # Discord shows "1. bob": the dot escaped (so the line is no numbered list), not the number
@@ -115,12 +128,8 @@ async def test_the_leaderboard_in_a_dm_is_the_players_own_place(service: App) ->
         channel = guild.create_text_channel("general")
         bob_user, ann = env.create_user("bob"), env.create_user("ann")
         bob = guild.add_member(bob_user)
-        board, _ = await slash(env, bob, channel, "tripeaks daily")
-        game = await service.games.current_game(PlayerKey("discord", str(bob.id)))
-        assert game is not None
-        for action in winning_line(CODE):
-            game = await act(service, PlayerKey("discord", str(bob.id)), "bob",
-                             game_command(game.game_id, game.version, str(action)))
+        await slash(env, bob, channel, "tripeaks daily")
+        await win_the_daily(service, bob)
         mine, sent = await slash(env, bob_user, None, "tripeaks leaderboard")
         assert "Your place today: 1 of 1 player" in text_of(mine)
         theirs, sent = await slash(env, ann, None, "tripeaks leaderboard")
@@ -130,18 +139,10 @@ async def test_the_leaderboard_in_a_dm_is_the_players_own_place(service: App) ->
 
 async def test_the_next_days_post_gives_the_day_befores_code_and_result(service: App) -> None:
     async with simcord.run(make_bot(service)) as env:
-        guild = env.create_guild()
-        channel = guild.create_text_channel("general")
-        manager_role = guild.create_role("mods", permissions=discord.Permissions(manage_guild=True))
-        mod = guild.add_member(env.create_user("mod"), roles=[manager_role])
-        bob = guild.add_member(env.create_user("bob"))
+        _, channel, mod, bob = server(env)
         await slash(env, mod, channel, "tripeaks subscribe")
         await slash(env, bob, channel, "tripeaks daily")
-        game = await service.games.current_game(PlayerKey("discord", str(bob.id)))
-        assert game is not None
-        for action in winning_line(CODE):
-            game = await act(service, PlayerKey("discord", str(bob.id)), "bob",
-                             game_command(game.game_id, game.version, str(action)))
+        game = await win_the_daily(service, bob)
         clock = at(9, 30, day=DAY + dt.timedelta(days=1))
         recapped = DailyPoster(service.subscriptions, service.daily_codes.code, [DiscordSender(env.bot)],
                                post_time=POST_TIME, clock=clock, sleep=clock.sleep, recap=service.leaderboards.recap)
