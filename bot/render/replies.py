@@ -223,10 +223,10 @@ _DAILY_NOTICES = {
     # TRANSLATORS: Discord: "Manage Server" is the name of the permission in Discord's own language
     DailyNotice.NEEDS_MANAGE_SERVER: N_("Only a member with the Manage Server permission can change the daily "
                                         "posts"),
-    # TRANSLATORS: Telegram: a daily command sent in a private chat with the bot
-    DailyNotice.NEEDS_GROUP: N_("Daily posts and leaderboards are for groups, not private chats"),
-    # TRANSLATORS: Discord: a daily command sent in a direct message to the bot
-    DailyNotice.NEEDS_SERVER: N_("Daily posts and leaderboards are for servers, not direct messages"),
+    # TRANSLATORS: Telegram: /subscribe or /unsubscribe sent in a private chat with the bot
+    DailyNotice.NEEDS_GROUP: N_("Daily posts are for groups, not private chats"),
+    # TRANSLATORS: Discord: /tripeaks subscribe or unsubscribe sent in a direct message to the bot
+    DailyNotice.NEEDS_SERVER: N_("Daily posts are for servers, not direct messages"),
     # TRANSLATORS: Discord: /tripeaks subscribe in a server where the app is only installed to the player's own
     # account (a "user app"), so the bot is not a member of the server and cannot post there
     DailyNotice.NEEDS_SERVER_INSTALL: N_("The daily deal can only be posted in a server the bot has been added to: "
