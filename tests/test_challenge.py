@@ -7,6 +7,7 @@ test_discord_challenge.py."""
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 
 import pytest
@@ -18,6 +19,7 @@ from bot.app.codec import decode, encode, game_command, invite_of, share_query, 
 from bot.app.commands import Actor, Begin, ChallengeDeal, ConfirmStart, DailyDeal, DealByCode, Share
 from bot.app.effects import Answer, ChallengeAnswered, EditBoard, OffersOf, Post, SendBoard, ShareOf, Tell
 from bot.app.model import Challenge, Offers, PlayerKey, Settings, Stats
+from bot.app.once import OnceOnly
 from bot.app.outcomes import MustConfirm
 from bot.i18n import SUPPORTED_LOCALES, translator
 from bot.render.challenges import render_answered
@@ -316,3 +318,12 @@ async def test_share_shares_the_game_of_the_board_it_is_on_lost_games_too(servic
         lost, "en", Settings()).all_buttons()]
     (post,) = await service.flow.handle(alice, Share(newer.game_id))
     assert isinstance(post, Post) and isinstance(post.content, ShareOf) and post.content.snapshot.game_id == newer.game_id
+
+
+async def test_two_processes_ending_one_game_tell_its_challenger_once(service: App) -> None:  # noqa: F811
+    """The mark is one INSERT ... ON CONFLICT DO NOTHING: of two concurrent claims (two processes), one wins."""
+    shared = await service.starts.new_game(ALICE, "Alice", code=WIN_CODE)
+    other = OnceOnly(service.db)  # a second process's marks on the same database
+    assert sorted(await asyncio.gather(service.once.claim_told(shared.game_id), other.claim_told(shared.game_id))) \
+        == [False, True]
+    assert not await service.once.claim_told(shared.game_id)

@@ -45,6 +45,7 @@ from bot.app.commands import (
 from bot.app.effects import (
     Answer,
     Board,
+    ChallengeAnswered,
     Content,
     EditBoard,
     EditMessage,
@@ -256,7 +257,7 @@ class ConsoleChat:
         """Any other message: a line, or a message of its own (a shared result shows no keys: it is for others)."""
         if isinstance(content, ShareOf):  # no link or button carries a challenge from here: the result names its code
             content = ShareOf(dataclasses.replace(content.snapshot, challenge_key=None))
-        if isinstance(content, Board | Kept | ReviewOf | ShareOf | WelcomeOf | LeaderboardOf):
+        if isinstance(content, Board | Kept | ReviewOf | ShareOf | WelcomeOf | LeaderboardOf | ChallengeAnswered):
             self._show(draw(content, self.locale, replay=_replay_of(content)),
                        numbered=not isinstance(content, ShareOf))
         elif isinstance(content, Problem | NoticeOf | PointerOf):
