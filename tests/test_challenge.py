@@ -327,3 +327,19 @@ async def test_two_processes_ending_one_game_tell_its_challenger_once(service: A
     assert sorted(await asyncio.gather(service.once.claim_told(shared.game_id), other.claim_told(shared.game_id))) \
         == [False, True]
     assert not await service.once.claim_told(shared.game_id)
+
+
+async def test_a_player_who_takes_their_own_challenge_is_told_nothing(service: App) -> None:  # noqa: F811
+    shared = await service.starts.new_game(ALICE, "Alice", code=BLOCK_CODE, chat_id="alice-chat")
+    await play(service, ALICE, shared.game_id, shared.version, [DRAW] * 23)
+    challenge = challenge_of(await service.challenges.signed(await service.games.game(shared.game_id)))
+    assert challenge is not None
+    alice = Actor(ALICE, "Alice", chat_id="alice-chat")
+    (sent,) = await service.flow.handle(alice, Begin(challenge))
+    assert isinstance(sent, SendBoard)
+    version, effects = sent.snapshot.version, []
+    for _ in range(23):
+        effects = await service.flow.handle(alice, game_command(sent.snapshot.game_id, version, "d"))
+        (board,) = [effect for effect in effects if isinstance(effect, EditBoard)]
+        version = board.snapshot.version
+    assert board.snapshot.game.is_over and not [effect for effect in effects if isinstance(effect, Tell)]

@@ -15,7 +15,7 @@ from bot.app.daily_codes import DailyCodes
 from bot.app.effects import ChallengeAnswered, Tell
 from bot.app.model import GameSnapshot
 from bot.app.once import OnceOnly
-from bot.app.records import snapshot_of
+from bot.app.records import owner_of, snapshot_of
 from bot.store import games as stored_games
 from bot.store.engine import Database
 from bot.store.games import GameRecord
@@ -65,7 +65,8 @@ class Challenges:
             return []
         async with self.db.reading() as tx:
             shared = await stored_games.load(tx, challenge.game_id)
-        if shared is None or shared.chat_id is None or not await self.once.claim_told(snapshot.game_id):
-            return []
+        if shared is None or shared.chat_id is None or owner_of(shared) == snapshot.owner \
+                or not await self.once.claim_told(snapshot.game_id):
+            return []  # nobody to tell, nowhere known, or the challenger's own game of their deal
         return [Tell(shared.chat_id, ChallengeAnswered(snapshot_of(shared, today=self.daily_codes.today()),
                                                        snapshot))]
