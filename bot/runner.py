@@ -381,7 +381,7 @@ async def _serve(config: Config, stop: StopSignals) -> int:
             stack.push_async_callback((await start_table(service.flow, config, started)).stop)
         # the daily posts: today's missed ones at once, then every day at DAILY_POST_TIME (UTC)
         poster = DailyPoster(service.subscriptions, service.daily_codes.code, senders,
-                             post_time=config.daily_post_time)
+                             post_time=config.daily_post_time, recap=service.leaderboards.recap)
         stack.push_async_callback(_cancel, asyncio.create_task(poster.run(stop.event), name="daily posts"))
         # the daily attempts still open at midnight end with their day
         stack.push_async_callback(_cancel, asyncio.create_task(service.day_end.run(stop.event), name="day end"))

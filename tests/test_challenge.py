@@ -7,22 +7,42 @@ test_discord_challenge.py."""
 
 from __future__ import annotations
 
+import asyncio
+import dataclasses
+
 import pytest
 
 from bot.app import errors
 from bot.app.assembly import App
-from bot.app.codec import decode, encode, game_command, start_parameter, start_request
-from bot.app.commands import Begin, ChallengeDeal, ConfirmStart, DailyDeal, DealByCode
-from bot.app.model import Challenge, Offers, PlayerKey, Stats
+from bot.app.challenges import challenge_key
+from bot.app.codec import decode, encode, game_command, invite_of, share_query, start_parameter, start_request
+from bot.app.commands import Actor, Begin, ChallengeDeal, ConfirmStart, DailyDeal, DealByCode, Share
+from bot.app.effects import Answer, ChallengeAnswered, EditBoard, OffersOf, Post, SendBoard, ShareOf, Tell
+from bot.app.model import Challenge, Offers, PlayerKey, Settings, Stats
+from bot.app.once import OnceOnly
 from bot.app.outcomes import MustConfirm
 from bot.i18n import SUPPORTED_LOCALES, translator
-from bot.render.endings import challenge_line, challenge_of, ending_lines, render_review, render_share
+from bot.render.challenges import render_answered
+from bot.render.effects import draw
+from bot.render.endings import (
+    challenge_line,
+    challenge_of,
+    deal_name,
+    ending_lines,
+    render_review,
+    render_share,
+)
+from bot.render.game import render_game
 from bot.render.offers import render_offers
 from core.game import DRAW, Game
 from tests.app_helpers import act, offers
 from tests.core_helpers import winning_line
 from tests.test_lifecycle import DAILY_CODE, DAY, service  # noqa: F401  (the fixture: a fixed day and daily deal)
 from tests.test_service import ALICE, BLOCK_CODE, BOB, WIN_CODE, play
+
+CAROL = PlayerKey("telegram", "carol")
+#: A challenge key as the application signs one (any 16 base32 letters read as one).
+KEY = "abcdefghijklmnop"
 
 
 async def test_a_challenge_is_its_deal_compared_with_the_shared_game(service: App) -> None:  # noqa: F811
@@ -101,9 +121,11 @@ async def test_a_challenge_of_a_daily_attempt_still_being_played_shows_no_runnin
 async def test_a_daily_challenge_waits_for_the_tappers_own_attempt(service: App) -> None:  # noqa: F811
     attempt = await service.starts.new_daily_game(ALICE, "Alice", community="g1")
     await play(service, ALICE, attempt.game_id, attempt.version, winning_line(DAILY_CODE))
-    finished = await service.games.game(attempt.game_id)
+    finished = await service.challenges.signed(await service.games.game(attempt.game_id))
     challenge = challenge_of(finished)
-    assert challenge == ChallengeDeal(attempt.game_id, None)  # the challenge names no code: nothing to solve offline
+    assert challenge is not None and challenge.key is not None and DAILY_CODE[6:] not in challenge.key
+    assert challenge == ChallengeDeal(attempt.game_id, challenge_key(attempt.game_id,
+                                                                     await service.daily_codes.secret()))
     for request in (challenge, ChallengeDeal(attempt.game_id, DAILY_CODE)):  # nor does the code typed in help
         with pytest.raises(errors.DailyCodeLocked) as locked:
             await service.starts.start(BOB, "Bob", request)
@@ -161,7 +183,7 @@ def test_the_comparison_and_the_invitations_speak_every_language(locale: str) ->
         assert line is not None and "Alice" in line and str(theirs) in line
         lines.add(line)
     assert len(lines) == 4
-    shared = GameSnapshot(3, 23, ALICE, "Alice", game)
+    shared = GameSnapshot(3, 23, ALICE, "Alice", game, challenge_key=KEY)
     offers = render_offers(Offers(shared, Game.from_code(WIN_CODE).code, DAY), locale,
                            lambda request: f"https://t.me/b?start={start_parameter(request)}")
     assert [offer.key for offer in offers] == ["challenge-3", f"fresh-{WIN_CODE}", f"daily-{DAY.isoformat()}"]
@@ -169,8 +191,155 @@ def test_the_comparison_and_the_invitations_speak_every_language(locale: str) ->
     # the daily invitation gives no card away: no code in it, only a link that names no deal
     assert "TP1-" not in daily.message.status + daily.message.header + daily.title + daily.description
     assert [button.url for row in daily.message.buttons for button in row] == ["https://t.me/b?start=daily"]
-    assert [button.url for row in offers[0].message.buttons for button in row] == [
-        f"https://t.me/b?start=x3_{BLOCK_CODE}"]
+    # the challenge goes by reference: its link, title, description and message name no code
+    assert [button.url for row in offers[0].message.buttons for button in row] == [f"https://t.me/b?start=x3_{KEY}"]
+    challenge = offers[0]
+    assert BLOCK_CODE not in challenge.message.status + challenge.message.header + challenge.title + \
+        challenge.description
     # Discord's share card: a Play this deal button that starts the challenge for whoever taps it
     card = render_share(shared, locale, replay="/tripeaks new", challenge=True)
-    assert [button.command for row in card.buttons for button in row] == [Begin(ChallengeDeal(3, BLOCK_CODE))]
+    assert [button.command for row in card.buttons for button in row] == [Begin(ChallengeDeal(3, KEY))]
+    assert BLOCK_CODE not in (card.status or "")
+
+
+# --- by reference, the score to beat, the challenger told (issue 44) ---------------------------------------------
+
+
+async def test_a_challenge_goes_by_reference_and_shows_the_score_to_beat(service: App) -> None:  # noqa: F811
+    """The shared result, its link and the tapper's board name no code (``tripeaks solve`` gets nothing to play
+    offline); the key is the game's, so another game's number with it starts nothing; the tapper's board shows the
+    score to beat, and the code once the game is over."""
+    shared = await service.starts.new_game(ALICE, "Alice", code=BLOCK_CODE, chat_id="alice-chat")
+    await play(service, ALICE, shared.game_id, shared.version, [DRAW] * 23)
+    (post,) = await service.flow.handle(Actor(ALICE, "Alice"), Share(shared.game_id))
+    assert isinstance(post, Post) and isinstance(post.content, ShareOf)
+    card = render_share(post.content.snapshot, "en", replay=None, challenge=True)
+    (challenge,) = [button.command.request for row in card.buttons for button in row
+                    if isinstance(button.command, Begin)]
+    assert isinstance(challenge, ChallengeDeal) and challenge.game_id == shared.game_id
+    assert BLOCK_CODE not in f"{card.header}\n{card.status}\n{start_parameter(challenge)}\n{encode(Begin(challenge))}"
+    assert card.status is not None and card.status.startswith("TriPeaks: score 477")
+
+    other = await service.starts.new_game(BOB, "Bob", code=WIN_CODE)
+    with pytest.raises(errors.NotYourGame):  # Alice's key does not open Bob's game
+        await service.starts.start(CAROL, "Carol", ChallengeDeal(other.game_id, challenge.key))
+
+    taken = await service.starts.start(CAROL, "Carol", challenge)
+    assert taken.code_hidden and taken.challenge == Challenge(shared.game_id, "Alice", 477, True)
+    header = render_game(taken, "en", taken.settings).header
+    assert "To beat: 477 (Alice)" in header and BLOCK_CODE not in header
+    assert deal_name(taken, translator("en")) == "Alice's challenge"
+    version = await play(service, CAROL, taken.game_id, taken.version, [DRAW] * 23)
+    done = await service.games.game(taken.game_id)
+    assert done.version == version and done.game.is_over and "To beat" not in render_game(done, "en",
+                                                                                          done.settings).header
+
+
+async def test_an_old_link_with_the_code_still_plays_the_challenge(service: App) -> None:  # noqa: F811
+    shared = await service.starts.new_game(ALICE, "Alice", code=WIN_CODE)
+    taken = await service.starts.start(BOB, "Bob", start_request(f"x{shared.game_id}_{WIN_CODE}"))
+    assert taken.challenge is not None and taken.challenge.game_id == shared.game_id
+
+
+async def test_the_challenger_is_told_the_outcome_once_in_their_chat(service: App) -> None:  # noqa: F811
+    shared = await service.starts.new_game(ALICE, "Alice", code=BLOCK_CODE, chat_id="alice-chat")
+    await play(service, ALICE, shared.game_id, shared.version, [DRAW] * 23)
+    signed = await service.challenges.signed(await service.games.game(shared.game_id))
+    challenge = challenge_of(signed)
+    assert challenge is not None
+    bob = Actor(BOB, "Bob", chat_id="bob-chat")
+    (sent,) = await service.flow.handle(bob, Begin(challenge))
+    assert isinstance(sent, SendBoard)
+    taken = sent.snapshot
+    game = Game.from_code(BLOCK_CODE)
+    told: list[Tell] = []
+    version = taken.version
+    while not game.is_over:  # Bob clears what he can before drawing: he beats Alice's draws only
+        action = next((a for a in game.legal_actions() if a != DRAW and str(a).isdigit()), DRAW)
+        game.push(action)
+        effects = await service.flow.handle(bob, game_command(taken.game_id, version, str(action)))
+        told += [effect for effect in effects if isinstance(effect, Tell)]
+        (board,) = [effect for effect in effects if isinstance(effect, EditBoard)]
+        version = board.snapshot.version
+    (tell,) = told
+    assert tell.chat_id == "alice-chat" and isinstance(tell.content, ChallengeAnswered)
+    assert tell.content.shared.owner == ALICE and tell.content.answer.owner == BOB
+    view = draw(tell.content, "en")
+    assert view.header == "Alice's challenge"
+    diff = game.score - 477
+    assert f"Bob's {game.score} beats yours by {diff}" in (view.status or "")
+    # an undo out of the block and a second block tell nothing more, in any process: the mark is in the database
+    effects = await service.flow.handle(bob, game_command(taken.game_id, version, "u"))
+    (board,) = [effect for effect in effects if isinstance(effect, EditBoard)]
+    effects = await service.flow.handle(bob, game_command(taken.game_id, board.snapshot.version, str(action)))
+    assert [effect for effect in effects if isinstance(effect, EditBoard)][0].snapshot.game.is_over
+    assert not [effect for effect in effects if isinstance(effect, Tell)]
+
+
+@pytest.mark.parametrize("locale", SUPPORTED_LOCALES)
+def test_the_challenger_hears_it_in_every_language(locale: str) -> None:
+    from bot.app.model import GameSnapshot
+
+    drawn = Game.from_code(BLOCK_CODE)
+    for _ in range(23):
+        drawn.push(DRAW)
+    shared = GameSnapshot(3, 23, ALICE, "Alice", drawn)
+    answer = GameSnapshot(9, 23, BOB, "Bob", drawn, challenge=Challenge(3, "Alice", drawn.score, True))
+    lines = set()
+    for mine in (drawn, Game.from_code(BLOCK_CODE)):  # Alice's game over (a tie), and still being played
+        view = render_answered(dataclasses.replace(shared, game=mine), answer, locale)
+        assert "Alice" in view.header and "Bob" in (view.status or "") and str(drawn.score) in (view.status or "")
+        lines.add(view.status)
+    assert len(lines) == 2
+    header = render_game(dataclasses.replace(answer, game=Game.from_code(BLOCK_CODE)), locale, Settings()).header
+    assert str(drawn.score) in header and "Alice" in header
+
+
+async def test_share_shares_the_game_of_the_board_it_is_on_lost_games_too(service: App) -> None:  # noqa: F811
+    """After a finished daily and a New game, Share on the daily's board (by a post, or Telegram's inline mode
+    opened with that board's game) shares the daily result, not the new untouched deal; a lost game shares too."""
+    alice = Actor(ALICE, "Alice")
+    attempt = await service.starts.new_daily_game(ALICE, "Alice")
+    await play(service, ALICE, attempt.game_id, attempt.version, winning_line(DAILY_CODE))
+    newer = await service.starts.new_game(ALICE, "Alice", code=BLOCK_CODE)
+    old_board = render_game(await service.games.game(attempt.game_id), "en", Settings())
+    assert Share(attempt.game_id) in [button.command for button in old_board.all_buttons()]
+    (post,) = await service.flow.handle(alice, Share(attempt.game_id))
+    assert isinstance(post, Post) and isinstance(post.content, ShareOf)
+    assert post.content.snapshot.game_id == attempt.game_id and post.content.snapshot.daily == DAY
+    (answer,) = await service.flow.handle(alice, invite_of(share_query(attempt.game_id)))
+    assert isinstance(answer, Answer) and isinstance(answer.content, OffersOf)
+    latest = answer.content.offers.latest
+    assert latest is not None and latest.game_id == attempt.game_id and latest.challenge_key is not None
+    # the new game, lost: Share on its board
+    await play(service, ALICE, newer.game_id, newer.version, [DRAW] * 23)
+    lost = await service.games.game(newer.game_id)
+    assert lost.game.is_over and Share(newer.game_id) in [b.command for b in render_game(
+        lost, "en", Settings()).all_buttons()]
+    (post,) = await service.flow.handle(alice, Share(newer.game_id))
+    assert isinstance(post, Post) and isinstance(post.content, ShareOf) and post.content.snapshot.game_id == newer.game_id
+
+
+async def test_two_processes_ending_one_game_tell_its_challenger_once(service: App) -> None:  # noqa: F811
+    """The mark is one INSERT ... ON CONFLICT DO NOTHING: of two concurrent claims (two processes), one wins."""
+    shared = await service.starts.new_game(ALICE, "Alice", code=WIN_CODE)
+    other = OnceOnly(service.db)  # a second process's marks on the same database
+    assert sorted(await asyncio.gather(service.once.claim_told(shared.game_id), other.claim_told(shared.game_id))) \
+        == [False, True]
+    assert not await service.once.claim_told(shared.game_id)
+
+
+async def test_a_player_who_takes_their_own_challenge_is_told_nothing(service: App) -> None:  # noqa: F811
+    shared = await service.starts.new_game(ALICE, "Alice", code=BLOCK_CODE, chat_id="alice-chat")
+    await play(service, ALICE, shared.game_id, shared.version, [DRAW] * 23)
+    challenge = challenge_of(await service.challenges.signed(await service.games.game(shared.game_id)))
+    assert challenge is not None
+    alice = Actor(ALICE, "Alice", chat_id="alice-chat")
+    (sent,) = await service.flow.handle(alice, Begin(challenge))
+    assert isinstance(sent, SendBoard)
+    version, effects = sent.snapshot.version, []
+    for _ in range(23):
+        effects = await service.flow.handle(alice, game_command(sent.snapshot.game_id, version, "d"))
+        (board,) = [effect for effect in effects if isinstance(effect, EditBoard)]
+        version = board.snapshot.version
+    assert board.snapshot.game.is_over and not [effect for effect in effects if isinstance(effect, Tell)]

@@ -127,7 +127,7 @@ async def test_a_won_game_offers_replay_review_and_share(service: App) -> None:
     assert f"{code} · Easy" in replay and "Moves: 0" in replay
 
 
-async def test_a_blocked_game_offers_undo_review_replay_and_new_game(service: App) -> None:
+async def test_a_blocked_game_offers_undo_share_review_replay_and_new_game(service: App) -> None:
     for number in range(1000):
         game = Game.from_code(GameCode(Rules.CLASSIC, number))
         for _ in range(23):
@@ -139,7 +139,7 @@ async def test_a_blocked_game_offers_undo_review_replay_and_new_game(service: Ap
     await s.open()
     await s.say(f"new {code}")
     out = await s.say(*["d"] * 23)
-    assert out.rstrip().endswith("[u] Undo  [v] Review  [r] Replay  [n] New game>")
+    assert out.rstrip().endswith("[u] Undo  [s] Share  [v] Review  [r] Replay  [n] New game>")
     review = await s.say("v")
     assert review.startswith(f"Review: {code}") and "Final score: 477" in review
     asked = await s.say("r")  # replaying a finished game asks nothing

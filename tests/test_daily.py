@@ -22,10 +22,12 @@ from bot.adapters.telegram.sender import TelegramSender
 from bot.app import daily
 from bot.app.assembly import App
 from bot.app.codec import encode, game_command
-from bot.app.commands import PlayDaily
+from bot.app.commands import Actor, PlayDaily, ShowLeaderboard
 from bot.app.daily import DailyResult, rank
 from bot.app.daily_posts import DailyPoster, RateLimiter
+from bot.app.effects import Answer, LeaderboardOf
 from bot.app.model import GameSnapshot, PlayerKey, Settings
+from bot.render.effects import draw
 from bot.render.endings import share_text
 from bot.render.game import render_game, share_line
 from bot.store.schema import daily_subscriptions
@@ -35,6 +37,7 @@ from tests.app_helpers import act
 from tests.core_helpers import blocking_line, winning_line
 from tests.fakes.telegram_bot_api import FakeBotAPI
 from tests.test_telegram_e2e import HANDLED, command, running_bot
+from tests.test_telegram_inline import another_winning_line
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -314,6 +317,9 @@ def test_won_goes_first_then_score_then_fewer_hints_fewer_undos_and_the_shorter_
 
 
 async def test_leaderboard_command_in_a_group_and_in_a_private_chat(api: FakeBotAPI, db_file: str) -> None:
+    """In a group: the group's leaderboard, with Play under it (as under the daily post). In a private chat: the
+    player's own place among everyone who played today on this bot, naming nobody; not played yet: how many have,
+    and Play."""
     alice = api.user("Alice")
     group = api.group("Club", members=[alice])
     monkey_today = pytest.MonkeyPatch()
@@ -322,6 +328,11 @@ async def test_leaderboard_command_in_a_group_and_in_a_private_chat(api: FakeBot
         async with running_bot(api, db_file) as service:
             empty = await command(api, alice, group, "/leaderboard")
             assert "Nobody here has finished today's deal yet" in empty.text
+            assert empty.buttons == [("Play", encode(PlayDaily(DAY)))]
+            bob = api.user("Bob")
+            nobody = await command(api, bob, api.private_chat(bob), "/leaderboard")
+            assert "Nobody has played today's daily deal yet" in nobody.text
+            assert nobody.buttons == [("Play", encode(PlayDaily(DAY)))]
             # alice taps Play under the day's post in the group and wins
             snapshot = await service.starts.new_daily_game(PlayerKey("telegram", str(alice.id)), "Alice", DAY,
                                                     chat_id=str(group.id), community=str(group.id))
@@ -329,8 +340,13 @@ async def test_leaderboard_command_in_a_group_and_in_a_private_chat(api: FakeBot
                 snapshot = await act(service, PlayerKey("telegram", str(alice.id)), "Alice", game_command(snapshot.game_id, snapshot.version, str(action)))
             board = await command(api, alice, group, "/leaderboard")
             assert f"1. Alice\n  score {snapshot.game.score} · {snapshot.game.moves} moves · " in board.text
+            assert board.buttons == [("Play", encode(PlayDaily(DAY)))]
             private = await command(api, alice, api.private_chat(alice), "/leaderboard")
-            assert private.text == "Daily posts and leaderboards are for groups, not private chats"
+            assert private.text == "Daily leaderboard · Nov 29, 2026\nYour place today: 1 of 1 player"
+            # Bob has not played: how many have, and Play; no name
+            unplayed = await command(api, bob, api.private_chat(bob), "/leaderboard")
+            assert "1 player has played today's daily deal" in unplayed.text and "Alice" not in unplayed.text
+            assert unplayed.buttons == [("Play", encode(PlayDaily(DAY)))]
     finally:
         monkey_today.undo()
 
@@ -381,3 +397,61 @@ def test_a_finished_daily_game_ends_with_a_spoiler_free_share_line() -> None:
     assert render_game(fresh, "en", Settings()).status is None
     assert "Share" not in [b.label for row in render_game(fresh, "en", Settings()).buttons for b in row]
 
+
+
+async def test_a_private_standing_ranks_everyone_on_the_deployment_and_names_nobody(service: App) -> None:
+    """Three players won, lost and never moved on two platforms; each looks from a private chat: their place among
+    those who played (a started attempt without a move is no result), and the share they are ahead of."""
+    async def attempt(player: PlayerKey, line: tuple[Action, ...]) -> int:
+        snapshot = await service.starts.new_daily_game(player, player.user_id, community="g1")
+        for action in line:
+            snapshot = await act(service, player, player.user_id,
+                                 game_command(snapshot.game_id, snapshot.version, str(action)))
+        return snapshot.game.score
+
+    service.daily_codes.clock = at(12)
+    ann, bea, lost, idle = (PlayerKey("telegram", "ann"), PlayerKey("discord", "bea"), PlayerKey("discord", "lost"),
+                            PlayerKey("telegram", "idle"))
+    scores = {ann: await attempt(ann, winning_line(CODE)), bea: await attempt(bea, another_winning_line(CODE))}
+    assert scores[ann] != scores[bea]
+    first, second = sorted(scores, key=scores.__getitem__, reverse=True)  # both won: the higher score first
+    await attempt(lost, tuple(blocking_line(CODE)))
+    await attempt(idle, ())
+    day = service.daily_codes.today()
+    standings = [await service.leaderboards.standing(player, day) for player in (first, second, lost, idle)]
+    assert [(s.place, s.players) for s in standings] == [(1, 3), (2, 3), (3, 3), (None, 3)]
+    (answer,) = await service.flow.handle(Actor(second, second.user_id), ShowLeaderboard())
+    assert isinstance(answer, Answer) and isinstance(answer.content, LeaderboardOf)  # privately: for them only
+    view = draw(answer.content, "en")
+    assert view.status == "Your place today: 2 of 3 players\nYou are ahead of 33% of them"
+    assert first.user_id not in f"{view.header}\n{view.status}"
+
+
+async def test_each_post_gives_yesterdays_code_and_how_it_went_in_the_group(
+        api: FakeBotAPI, db_file: str, bot: Bot, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The day after: the post names the day before's deal by its code (public now: anyone can replay it) with the
+    group's result, and never today's code."""
+    today, yesterdays_code, todays_code = DAY + dt.timedelta(days=1), CODE, "TP1-E-AAAAAAB"
+    monkeypatch.setattr(daily, "daily_code",
+                        lambda day, secret: GameCode.parse(yesterdays_code if day == DAY else todays_code))
+    monkeypatch.setattr(daily, "today", lambda now=None: DAY)
+    admin, alice = api.user("Ada"), api.user("Alice")
+    group = api.group("Club", members=[alice], admins=[admin])
+    quiet = api.group("Quiet", members=[], admins=[admin])
+    async with running_bot(api, db_file) as service:
+        await command(api, admin, group, "/subscribe")
+        await command(api, admin, quiet, "/subscribe")
+        player = PlayerKey("telegram", str(alice.id))
+        snapshot = await service.starts.new_daily_game(player, "Alice", DAY, chat_id=str(group.id),
+                                                       community=str(group.id))
+        for action in winning_line(CODE):
+            snapshot = await act(service, player, "Alice", game_command(snapshot.game_id, snapshot.version,
+                                                                        str(action)))
+        clock = at(9, 0, day=today)
+        assert await poster(service, bot, clock, recap=service.leaderboards.recap).run_once() == 2
+        (post,) = daily_posts_in(api, group)
+        assert f"Yesterday's deal: {yesterdays_code}" in post.text and todays_code not in post.text
+        assert f"1 player here, best: {snapshot.game.score} (Alice)" in post.text
+        assert post.buttons == [("Play", encode(PlayDaily(today)))]
+        (elsewhere,) = daily_posts_in(api, quiet)
+        assert f"Yesterday's deal: {yesterdays_code}" in elsewhere.text and "Nobody here played it" in elsewhere.text

@@ -20,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 import json
+import re
 from collections.abc import AsyncIterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
@@ -31,6 +32,7 @@ from telegram import Bot
 
 from bot.adapters.telegram.sender import TelegramSender
 from bot.app.assembly import App
+from bot.app.challenges import challenge_key
 from bot.app.codec import encode
 from bot.app.commands import AskHint, Begin, DealByCode, Move, PlayDaily, Replay, Review, Share
 from bot.app.daily import DailyResult, rank
@@ -253,7 +255,10 @@ async def test_a_finished_dailys_share_names_its_day_and_not_its_code(api: FakeB
         number = GameCode.parse(CODE).number
         for code in (GameCode(Rules.EASY, number), GameCode(Rules.CLASSIC, number)):
             assert str(code) not in shared.text and str(code) not in str(shared.reply_markup), code
-        assert shared.links == [("Play this deal", f"https://t.me/{api.bot_username}?start=x{game_id}_daily")]
+        # the challenge by reference: the game and its key
+        ((label, link),) = shared.links
+        assert label == "Play this deal" and re.fullmatch(rf"https://t\.me/{api.bot_username}\?start=x{game_id}_[a-z2-7]{{16}}",
+                                                         link), link
 
 
 async def test_a_review_asked_for_in_a_group_goes_to_its_player_only(api: FakeBotAPI, db_url: URL) -> None:
@@ -499,10 +504,12 @@ async def test_the_days_code_reaches_no_player_while_the_day_runs(db_url: URL, i
                                   "2026, has its own board"
             if inline:
                 offers = await api.inline_query(alice, "").answer()
-                assert f"x{game_of(practice)[0]}_daily" in str(offers.results)
+                assert re.search(rf"x{game_of(practice)[0]}_[a-z2-7]{{16}}", str(offers.results))
 
-            # Bob takes Alice's challenge: locked until his own attempt is over, then a practice game of the day
-            challenge = f"/start x{attempt_id}_daily"
+            # Bob takes Alice's challenge (the link she sent): locked until his own attempt is over, then a practice
+            # game of the day
+            key = challenge_key(attempt_id, await service.daily_codes.secret())
+            challenge = f"/start x{attempt_id}_{key}"
             locked = await command(api, bob, bob_chat, challenge)
             assert locked.text.startswith("That code is the daily deal of Dec 2, 2026")
             attempt = await command(api, bob, bob_chat, "/daily")
@@ -517,7 +524,7 @@ async def test_the_days_code_reaches_no_player_while_the_day_runs(db_url: URL, i
 
             sent = everything_sent(api)
             for seen in ("Daily deal · Dec 2, 2026", "Review · Daily deal · Dec 2, 2026", "Daily leaderboard",
-                         "sendPhoto", "editMessageMedia", "x" + str(attempt_id) + "_daily"):
+                         "sendPhoto", "editMessageMedia", f"x{attempt_id}_{key}"):
                 assert seen in sent, seen  # what was read covers the paths above
             assert ("answerInlineQuery" in sent) is inline
             assert_no_secret(sent)

@@ -107,18 +107,28 @@ async def test_share_posts_a_challenge_a_second_player_plays_to_the_comparison(
         # Bob has a game with moves: asked first, privately
         own, _ = await slash(env, bob, channel, "tripeaks new", code="TP1-E-AAAAAAB")
         await click(env, bob, own, button(own, command="d"))
+        # the challenge goes by reference: neither the card, its button nor the question names the code
+        assert WIN_CODE not in text_of(card) + button(card, label="Play this deal")["custom_id"]
         question, sent = await click(env, bob, card, button(card, label="Play this deal"))
-        assert sent.ephemeral and WIN_CODE in text_of(question)
+        assert sent.ephemeral and "Take up the challenge?" in text_of(question) and WIN_CODE not in text_of(question)
         board, sent = await click(env, bob, question, button(question, label="Yes, start"))
-        assert sent == Callback(CHANNEL_MESSAGE, ephemeral=False, v2=True) and WIN_CODE in text_of(board)
+        assert sent == Callback(CHANNEL_MESSAGE, ephemeral=False, v2=True)
+        assert f"To beat: {alice_score} (alice)" in text_of(board) and WIN_CODE not in text_of(board)
 
         line = another_winning_line(WIN_CODE)
+        told_before = len(channel.history())
         board = await play_line(env, bob, board, line)
-        diff = final_score(WIN_CODE, line) - alice_score
+        bob_score = final_score(WIN_CODE, line)
+        diff = bob_score - alice_score
         expected = (f"You beat alice's {alice_score} by {diff}" if diff > 0 else
                     f"alice's {alice_score} beats yours by {-diff}" if diff < 0 else
                     f"You tied with alice: {alice_score} each")
-        assert expected in text_of(board)
+        assert expected in text_of(board) and WIN_CODE in text_of(board)  # over: the code may be shown
+        # alice is told, once, in the channel where she played the deal (and shared it)
+        (told,) = [message for message in channel.history()[told_before:] if "alice's challenge" in text_of(message)]
+        theirs = (f"You beat bob's {bob_score} by {-diff}" if diff < 0 else
+                  f"bob's {bob_score} beats yours by {diff}" if diff > 0 else f"You tied with bob: {bob_score} each")
+        assert theirs in text_of(told)
 
 
 async def test_a_daily_challenge_waits_for_the_tappers_own_attempt(
@@ -137,7 +147,7 @@ async def test_a_daily_challenge_waits_for_the_tappers_own_attempt(
         board = await play_line(env, alice, board, winning_line(WIN_CODE))
         card, _ = await click(env, alice, board, button(board, label="Share"))
         play = button(card, label="Play this deal")
-        assert play["custom_id"].endswith(":-")  # the challenge of a daily game names no code
+        assert WIN_CODE not in play["custom_id"]  # the challenge of a daily game names no code
 
         # Bob has not played today's daily: the challenge is refused, privately, and starts nothing
         refused, sent = await click(env, bob, card, play)

@@ -353,11 +353,12 @@ async def test_a_finished_board_keeps_its_result_replay_share_and_review(
         assert "You won!" in text_of(finished) and shows(finished, won)
         assert labels_of(finished) == ["Share", "Review"]
 
-        # Share: a public message with the result and the command that deals the same cards
+        # Share: a public message with the result and Play this deal, which deals the same cards as a challenge (by
+        # reference: no code)
         shared, sent = await click(t.env, t.alice, finished, button(finished, label="Share"))
         assert sent == Callback(CHANNEL_MESSAGE, ephemeral=False, v2=True)
-        assert text_of(shared).startswith("### alice's result")
-        assert f"/tripeaks new code:{CODE}" in text_of(shared) and "score 750" in text_of(shared)
+        assert text_of(shared).startswith("### alice's result") and labels_of(shared) == ["Play this deal"]
+        assert CODE not in text_of(shared) and "score 750" in text_of(shared)
         assert not any(label in text_of(shared) for label in ("♠", "♥", "♦", "♣"))  # no card given away
 
         # Review: the solver's account, only to the player

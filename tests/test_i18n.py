@@ -542,7 +542,7 @@ CONTEXT_DEPENDENT = [
     "This deal could not be won",
     "Only the player this message answers can use its buttons", "This is not your game; start your own with {command}",
     "Only a member with the Manage Server permission can change the daily posts",
-    "Daily posts and leaderboards are for groups, not private chats",
+    "Daily posts are for groups, not private chats",
 ]
 
 

@@ -318,7 +318,9 @@ DAYS = (*(dt.date(2026, month, 28) for month in range(1, 13)), dt.date(2026, 9, 
 def discord_titled_views(locale: str) -> Iterator[View]:
     """Every message Discord shows with a title (a header), with the longest names, dates and codes it takes."""
     from bot.app.commands import ChallengeDeal, DailyDeal, DealByCode, RandomDeal, ReplayDeal
-    from bot.app.daily import DailyResult
+    from bot.app.daily import DailyResult, Recap, Standing
+    from bot.app.model import Challenge
+    from bot.render.challenges import render_answered
     from bot.render.endings import render_review, render_share
     from bot.render.lifecycle import render_confirm_start, render_kept
     from bot.render.replies import (
@@ -330,6 +332,7 @@ def discord_titled_views(locale: str) -> Iterator[View]:
     )
     from core.review import Review
 
+    best = DailyResult(LONG_NAMES[0], "1", 772, 28, True, 0, 0, 60.0, dt.datetime(2026, 12, 31, 9, tzinfo=dt.UTC))
     game = Game.from_code("TP1-C-ZZZZZZZ")
     game.apply(Draw())
     for name in LONG_NAMES:
@@ -342,6 +345,13 @@ def discord_titled_views(locale: str) -> Iterator[View]:
                     yield render_game(snapshot, locale, Settings(), owner_label=owner_label)
                     yield render_game(snapshot, locale, Settings(), owner_label=owner_label, fixed_header=True)
         yield render_share(GameSnapshot(MAX_ID, 1, PlayerKey("discord", "1"), name, game), locale, replay="x")
+        for finished in (True, False):  # a game from a challenge: the score to beat, with the challenger's name
+            challenge = Challenge(MAX_ID, name, 772, finished)
+            taken = GameSnapshot(MAX_ID, 1, PlayerKey("discord", "1"), name, game, challenge=challenge,
+                                 undos_used=100, hints_used=51, code_hidden=True)
+            yield render_game(taken, locale, Settings(), owner_label=True)
+            yield render_answered(dataclasses.replace(taken, game=game if finished else Game.from_code(
+                "TP1-C-ZZZZZZZ")), taken, locale)
     current = GameSnapshot(MAX_ID, 1, PlayerKey("discord", "1"), "", game)
     for request in (RandomDeal(), *(RandomDeal(rules=rules) for rules in Rules), DealByCode("TP1-C-ZZZZZZZ"),
                     ChallengeDeal(1, "TP1-E-ZZZZZZZ"), ChallengeDeal(1, None), DailyDeal(), DailyDeal(DAYS[-1]),
@@ -350,6 +360,9 @@ def discord_titled_views(locale: str) -> Iterator[View]:
     for day in DAYS:
         yield render_daily(day, locale)
         yield render_leaderboard(day, [], locale)
+        yield render_daily(day, locale, Recap(day, GameCode.parse("TP1-C-ZZZZZZZ"), 99, best, 772))
+        for standing in (Standing(None, 0), Standing(None, 999), Standing(999, 999), Standing(1, 1)):
+            yield render_leaderboard(day, [], locale, standing=standing)
     result = DailyResult("Ann", "1", 650, 30, True, 0, 0, 185.0, dt.datetime(2026, 12, 31, 9, 0, tzinfo=dt.UTC))
     yield render_leaderboard(DAYS[-1], [result], locale)
     yield render_kept(locale)

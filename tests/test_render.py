@@ -581,7 +581,8 @@ def test_the_hinted_move_is_highlighted() -> None:
 
 
 def test_finished_games_offer_their_ending_buttons() -> None:
-    """A win: Share, Replay, Review, New game (blue); blocked: Undo, Review, Replay, New game; a finished board that
+    """A win: Share, Replay, Review, New game (blue); blocked: Undo, Share (a lost result is shared too), Review,
+    Replay, New game; a finished board that
     is no longer the player's latest game: Share and Review only; an abandoned one nothing."""
     def words(view: View) -> list[list[str]]:
         return [[_decoded(b).command for b in row] for row in view.buttons]
@@ -590,7 +591,7 @@ def test_finished_games_offer_their_ending_buttons() -> None:
     assert words(won_view) == [["s", "r", "v", "n"]]
     assert [b.label for b in won_view.all_buttons()] == ["Share", "Replay", "Review", "New game"]
     assert won_view.all_buttons()[-1].style is ButtonStyle.PRIMARY
-    assert words(render_game(blocked(), "en", Settings())) == [["u", "v", "r", "n"]]
+    assert words(render_game(blocked(), "en", Settings())) == [["u", "s", "v", "r", "n"]]
     for position in (won, blocked):
         assert words(render_game(position(), "en", Settings(), latest=False)) == [["s", "v"]]
     assert render_game(dataclasses.replace(blocked(), abandoned=True), "en", Settings(), latest=False).buttons == ()

@@ -266,7 +266,8 @@ def test_the_review_names_the_losing_move_and_the_best_line_from_before_it() -> 
     status = render_review(blocked(), lost, "en").status or ""
     lines = status.split("\n")
     assert lines[0] == f"Final score: {game.score} · par 759"  # also read by others in a group
-    assert lines[1].startswith(f"After move {lost.lost_at + 1}, ") and lines[1].endswith(
+    # the review says it judges with every card known (the hint judged from the visible cards only)
+    assert lines[1].startswith(f"With every card known: after move {lost.lost_at + 1}, ") and lines[1].endswith(
         "the deal could no longer be won")
     assert lines[2].startswith(f"Best line from just before that move (final score {lost.best_line_score}): ")
     steps = lines[2].split(": ", 1)[1].split()

@@ -13,6 +13,7 @@ from telegram import Bot, InlineQueryResultArticle, InputTextMessageContent
 from telegram.error import BadRequest
 
 from bot.adapters.telegram.inline import CACHE_SECONDS
+from bot.app.challenges import challenge_key
 from bot.app.model import PlayerKey, Stats
 from bot.i18n import translator
 from bot.render.replies import render_stats
@@ -98,14 +99,14 @@ async def test_share_opens_inline_mode_and_a_friend_plays_the_challenge_to_the_c
         for action in winning_line(WIN_CODE):
             _, board = await tap(api, alice, alice_chat, board, data_for(board, action))
         alice_score = final_score(WIN_CODE, winning_line(WIN_CODE))
-        # Share opens the inline mode in a chat Alice picks
+        # Share opens the inline mode in a chat Alice picks, with the challenge of this board's game
+        game_id = (await offers(service, PlayerKey("telegram", str(alice.id)))).latest.game_id  # type: ignore[union-attr]
         share = [button for row in board.reply_markup["inline_keyboard"] for button in row  # type: ignore[index]
                  if button["text"] == "Share"]
-        assert share == [{"text": "Share", "switch_inline_query": ""}]
+        assert share == [{"text": "Share", "switch_inline_query": f"#{game_id}"}]
 
-        handle = api.inline_query(alice, "", chat_type="group")
+        handle = api.inline_query(alice, f"#{game_id}", chat_type="group")
         answer = await handle.answer()
-        game_id = (await offers(service, PlayerKey("telegram", str(alice.id)))).latest.game_id  # type: ignore[union-attr]
         day = service.daily_codes.today()
         assert [result["id"] for result in answer.results][0::2] == [f"challenge-{game_id}", f"daily-{day}"]
         assert answer.results[1]["id"].startswith("fresh-") and len(answer.results) == 3
@@ -119,13 +120,18 @@ async def test_share_opens_inline_mode_and_a_friend_plays_the_challenge_to_the_c
 
         club = api.group("Club", members=[alice, bob])
         posted = api.choose_inline_result(alice, club, answer, f"challenge-{game_id}")
-        link = f"https://t.me/{api.bot_username}?start=x{game_id}_{WIN_CODE}"
-        assert posted.links == [("Play this deal", link)]
+        # the challenge goes by reference: the game and its key, no code that `tripeaks solve` could play
+        key = challenge_key(game_id, await service.daily_codes.secret())
+        link = f"https://t.me/{api.bot_username}?start=x{game_id}_{key}"
+        assert posted.links == [("Play this deal", link)] and WIN_CODE not in posted.text
         assert posted.text.startswith("Alice's result") and f"score {alice_score}" in posted.text
 
-        # Bob opens the link: /start with its parameter, in his chat with the bot, and wins another way
+        # Bob opens the link: /start with its parameter, in his chat with the bot, and wins another way; his board
+        # shows the score to beat and not the code while he plays
         bob_chat = api.private_chat(bob)
-        board = await command(api, bob, bob_chat, f"/start x{game_id}_{WIN_CODE}")
+        board = await command(api, bob, bob_chat, f"/start x{game_id}_{key}")
+        assert f"To beat: {alice_score} (Alice)" in board.text and WIN_CODE not in board.text
+        told_before = len(api.bot_messages(alice_chat))
         line = another_winning_line(WIN_CODE)
         for action in line:
             _, board = await tap(api, bob, bob_chat, board, data_for(board, action))
@@ -135,6 +141,11 @@ async def test_share_opens_inline_mode_and_a_friend_plays_the_challenge_to_the_c
                     f"Alice's {alice_score} beats yours by {-diff}" if diff < 0 else
                     f"You tied with Alice: {alice_score} each")
         assert expected in board.text
+        # Alice is told, once, in her chat with the bot, where she played the deal
+        (told,) = api.bot_messages(alice_chat)[told_before:]
+        theirs = (f"You beat Bob's {bob_score} by {-diff}" if diff < 0 else
+                  f"Bob's {bob_score} beats yours by {diff}" if diff > 0 else f"You tied with Bob: {bob_score} each")
+        assert told.text.startswith("Alice's challenge") and theirs in told.text
         # an ordinary game in Bob's stats
         stats = await command(api, bob, bob_chat, "/stats")
         assert stats.text == plain(render_stats(Stats(1, 1, bob_score, 1, 1), "en"))

@@ -14,6 +14,7 @@ right message.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 from collections.abc import AsyncIterator
 
@@ -21,6 +22,7 @@ import pytest
 
 from bot.adapters.telegram.menu import COMMANDS
 from bot.app.assembly import App
+from bot.app.challenges import challenge_key
 from bot.app.codec import encode, game_command
 from bot.app.commands import (
     Begin,
@@ -358,22 +360,25 @@ async def test_share_posts_a_result_to_forward_with_a_challenge_link_that_deals_
     won_id, _ = game_of(won)
     answer, _ = await tap(api, alice, chat, won, encode(Share(won_id)))
     shared = api.last_message(chat)
-    link = f"https://t.me/{api.bot_username}?start=x{won_id}_{WIN_CODE}"  # a challenge: Alice's game and its deal
-    snapshot = await service.games.game(won_id)
-    assert answer.text is None and shared.message_id != won.message_id
+    # a challenge by reference: Alice's game and the key the bot signed it with, no code
+    key = challenge_key(won_id, await service.daily_codes.secret())
+    link = f"https://t.me/{api.bot_username}?start=x{won_id}_{key}"
+    snapshot = dataclasses.replace(await service.games.game(won_id), challenge_key=key)
+    assert answer.text is None and shared.message_id != won.message_id and WIN_CODE not in shared.text
     view = render_share(snapshot, "en", replay=link, url=link)
     assert shared.text == plain(view)
     assert shared.links == [(view.buttons[0][0].label, link)]
 
-    # a friend follows the link: Telegram sends /start x<game>_<code> in a private chat, and the deal is dealt, as
-    # a challenge of Alice's game
+    # a friend follows the link: Telegram sends /start x<game>_<key> in a private chat, and the deal is dealt, as
+    # a challenge of Alice's game: its code kept from him while he plays, the score to beat shown
     bob = api.user("Bob")
     bob_chat = api.private_chat(bob)
-    board = await command(api, bob, bob_chat, f"/start x{won_id}_{WIN_CODE}")
+    board = await command(api, bob, bob_chat, f"/start x{won_id}_{key}")
     bobs = await current(service, bob)
     assert str(bobs.game.code) == WIN_CODE and game_of(board) == (bobs.game_id, 0)
     assert bobs.challenge is not None and bobs.challenge.game_id == won_id and bobs.challenge.name == "Alice"
-    assert_shows(board, expected_view(Game.from_code(WIN_CODE), bobs.game_id, 0))
+    assert_shows(board, render_game(bobs, "en", bobs.settings))
+    assert WIN_CODE not in board.text and f"To beat: {snapshot.game.score} (Alice)" in board.text
     assert_all_answered(api)
 
 

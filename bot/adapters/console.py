@@ -17,6 +17,7 @@ of input it stops cleanly (exit status 0): every action was committed when it wa
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import getpass
 import io
 import os
@@ -44,6 +45,7 @@ from bot.app.commands import (
 from bot.app.effects import (
     Answer,
     Board,
+    ChallengeAnswered,
     Content,
     EditBoard,
     EditMessage,
@@ -68,6 +70,7 @@ from bot.app.effects import (
     SettingsOf,
     ShareOf,
     StatsOf,
+    Tell,
     WelcomeOf,
 )
 from bot.app.flow import Flow
@@ -241,7 +244,7 @@ class ConsoleChat:
                 case Answer(RulesOf() | StatsOf() | HelpOf() as shown):
                     self._show(draw(shown, self.locale), numbered=isinstance(shown, RulesOf) and shown.play)
                     self._say(console_back(self.locale))
-                case Answer(content) | Reply(content) | Post(content):
+                case Answer(content) | Reply(content) | Post(content) | Tell(_, content):
                     self._print_content(content)
                 case EditMessage(Kept(game) as kept):
                     self._show(draw(kept, self.locale), numbered=False)
@@ -251,7 +254,9 @@ class ConsoleChat:
 
     def _print_content(self, content: Content) -> None:
         """Any other message: a line, or a message of its own (a shared result shows no keys: it is for others)."""
-        if isinstance(content, Board | Kept | ReviewOf | ShareOf | WelcomeOf | LeaderboardOf):
+        if isinstance(content, ShareOf):  # no link or button carries a challenge from here: the result names its code
+            content = ShareOf(dataclasses.replace(content.snapshot, challenge_key=None))
+        if isinstance(content, Board | Kept | ReviewOf | ShareOf | WelcomeOf | LeaderboardOf | ChallengeAnswered):
             self._show(draw(content, self.locale, replay=_replay_of(content)),
                        numbered=not isinstance(content, ShareOf))
         elif isinstance(content, Problem | NoticeOf | PointerOf):

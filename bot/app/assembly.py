@@ -11,6 +11,7 @@ runner, the daily poster and the tests take the parts they need from here.
 - :class:`~bot.app.leaderboards.Leaderboards` and :class:`~bot.app.subscriptions.Subscriptions`: the daily deal's
   shared side;
 - :class:`~bot.app.once.OnceOnly`: what acts once, in the database;
+- :class:`~bot.app.challenges.Challenges`: challenges by reference, and their challengers told the outcome;
 - :class:`~bot.app.day_end.DayEnd`: the daily attempts still open at midnight ended.
 """
 
@@ -19,6 +20,7 @@ from __future__ import annotations
 import datetime as dt
 from concurrent.futures import Executor
 
+from bot.app.challenges import Challenges
 from bot.app.daily import Clock, utc_clock
 from bot.app.daily_codes import DailyCodes
 from bot.app.day_end import DayEnd
@@ -82,14 +84,15 @@ class App:
         self.moves = Moves(db, self.verdicts, today)
         self.games = Games(db, today)
         self.players = Players(db)
-        self.leaderboards = Leaderboards(db)
+        self.leaderboards = Leaderboards(db, self.daily_codes)
         self.subscriptions = Subscriptions(db)
         self.once = OnceOnly(db)
+        self.challenges = Challenges(db, self.daily_codes, self.once)
         self.day_end = DayEnd(db, clock)
         self.flow = Flow(starts=self.starts, moves=self.moves, games=self.games, advice=self.advice,
                          verdicts=self.verdicts, players=self.players, leaderboards=self.leaderboards,
                          subscriptions=self.subscriptions, daily_codes=self.daily_codes, once=self.once,
-                         post_time=post_time)
+                         challenges=self.challenges, post_time=post_time)
 
     @classmethod
     async def open(cls, url: str | None = None, *, executor: Executor | None = None,

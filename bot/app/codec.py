@@ -12,8 +12,8 @@ PlayDaily(day=datetime.date(2026, 11, 29))
 Language(locale='uk')
 >>> decode("tp:y:42:c:TP1-E-AAAAAAB")
 ConfirmStart(abandon=42, request=DealByCode(code='TP1-E-AAAAAAB'))
->>> decode("tp:b:x:42:TP1-E-AAAAAAB")
-Begin(request=ChallengeDeal(game_id=42, code='TP1-E-AAAAAAB'))
+>>> decode("tp:b:x:42:byzbw5c72yfvwb4m")
+Begin(request=ChallengeDeal(game_id=42, key='byzbw5c72yfvwb4m'))
 >>> decode("tp:y:42:r:41")
 ConfirmStart(abandon=42, request=ReplayDeal(game_id=41))
 >>> decode("tp:g:42:7:99")
@@ -41,6 +41,7 @@ from bot.app.commands import (
     ExplainRefusals,
     FourColour,
     GameCommand,
+    Invite,
     KeepPlaying,
     Language,
     Move,
@@ -70,7 +71,9 @@ HINT = "h"
 NEW_GAME = "n"
 _FINISHED_WORDS: dict[str, type[Replay] | type[Review] | type[Share]] = {"r": Replay, "v": Review, "s": Share}
 _GAME_RE = re.compile(r"^tp:g:(\d{1,18}):(\d{1,9}):(\d{1,2}|[dunhrvs])$")
-_REQUEST = (r"(?:n:([ec-]):([01-])|c:(TP1-[A-Z]-[A-Z]{1,7})|d:(\d{4}-\d{2}-\d{2}|-)|x:(\d{1,18}):(TP1-[A-Z]-[A-Z]{1,7}|-)"
+#: A challenge's key (:func:`bot.app.challenges.challenge_key`), or the code an older challenge carried.
+_KEY = r"[a-z2-7]{16}|TP1-[A-Z]-[A-Z]{1,7}"
+_REQUEST = (rf"(?:n:([ec-]):([01-])|c:(TP1-[A-Z]-[A-Z]{{1,7}})|d:(\d{{4}}-\d{{2}}-\d{{2}}|-)|x:(\d{{1,18}}):({_KEY}|-)"
             r"|r:(\d{1,18}))")
 _CONFIRM_RE = re.compile(rf"^tp:y:(\d{{1,18}}):{_REQUEST}$")
 _KEEP_RE = re.compile(r"^tp:k:(\d{1,18})$")
@@ -188,11 +191,30 @@ def decode(text: str) -> ButtonCommand:
 #: A challenge in a bot link's start parameter (Telegram's ``t.me/<bot>?start=...``: letters, digits, _ and -).
 #: Today's daily deal, whichever it is, in a link's start parameter (a link that gives away no card).
 DAILY_START = "daily"
-_START_CHALLENGE_RE = re.compile(r"^x(\d{1,18})_(TP1-[A-Z]-[A-Z]{1,7}|daily)$")
+_START_CHALLENGE_RE = re.compile(rf"^x(\d{{1,18}})_({_KEY}|daily)$")
 
 
 #: A review in a bot link's start parameter: the private chat's link to a review asked for in a group.
 _REVIEW_START_RE = re.compile(r"^review-(\d{1,18})$")
+
+
+#: Telegram's inline query that Share on a finished board opens: that game's challenge, not the player's latest.
+_SHARE_QUERY_RE = re.compile(r"^#(\d{1,18})$")
+
+
+def share_query(game_id: int) -> str:
+    """The inline query Share on the board of ``game_id`` opens (Telegram's ``switch_inline_query``).
+
+    >>> share_query(42), invite_of(share_query(42)), invite_of(""), invite_of("anything")
+    ('#42', Invite(game_id=42), Invite(game_id=None), Invite(game_id=None))
+    """
+    return f"#{game_id}"
+
+
+def invite_of(query: str) -> Invite:
+    """The invitations an inline query asks for: those of the game Share was tapped under, else the latest game's."""
+    match = _SHARE_QUERY_RE.match(query)
+    return Invite(int(match.group(1)) if match is not None else None)
 
 
 def review_parameter(game_id: int) -> str:
@@ -211,23 +233,24 @@ def review_of(parameter: str) -> int | None:
 
 
 def start_parameter(request: ChallengeDeal | DealByCode | DailyDeal) -> str:
-    """What a link that opens the bot starts, as its start parameter (64 characters at most): a challenge, a deal
-    by its code, or today's daily deal (whichever it is: the link names no deal).
+    """What a link that opens the bot starts, as its start parameter (64 characters at most): a challenge (by
+    reference: the game and its key), a deal by its code, or today's daily deal (whichever it is: the link names no
+    deal).
 
-    >>> start_parameter(ChallengeDeal(42, "TP1-E-AAAAAAB"))
-    'x42_TP1-E-AAAAAAB'
-    >>> start_request("x42_TP1-E-AAAAAAB")
-    ChallengeDeal(game_id=42, code='TP1-E-AAAAAAB')
+    >>> start_parameter(ChallengeDeal(42, "byzbw5c72yfvwb4m"))
+    'x42_byzbw5c72yfvwb4m'
+    >>> start_request("x42_byzbw5c72yfvwb4m")
+    ChallengeDeal(game_id=42, key='byzbw5c72yfvwb4m')
     >>> start_request("TP1-E-AAAAAAB")
     DealByCode(code='TP1-E-AAAAAAB')
-    >>> start_request(start_parameter(ChallengeDeal(42, None)))  # a daily game's: no code shown
-    ChallengeDeal(game_id=42, code=None)
+    >>> start_request("x42_TP1-E-AAAAAAB"), start_request("x42_daily")  # links made before challenges had keys
+    (ChallengeDeal(game_id=42, key='TP1-E-AAAAAAB'), ChallengeDeal(game_id=42, key=None))
     >>> start_request(start_parameter(DailyDeal()))
     DailyDeal(day=None)
     """
     match request:
-        case ChallengeDeal(game_id, code):
-            return f"x{game_id}_{code or DAILY_START}"
+        case ChallengeDeal(game_id, key):
+            return f"x{game_id}_{key or DAILY_START}"
         case DealByCode(code):
             return code
         case DailyDeal(None):
@@ -255,8 +278,8 @@ def _request_text(request: StartRequest) -> str:
             return f"c:{code}"
         case DailyDeal(day):
             return f"d:{day.isoformat() if day is not None else '-'}"
-        case ChallengeDeal(game_id, code):
-            return f"x:{game_id}:{code or '-'}"
+        case ChallengeDeal(game_id, key):
+            return f"x:{game_id}:{key or '-'}"
         case ReplayDeal(game_id):
             return f"r:{game_id}"
     raise TypeError(f"not a start request: {request!r}")
@@ -265,11 +288,11 @@ def _request_text(request: StartRequest) -> str:
 def _request(match: re.Match[str]) -> StartRequest:
     """The start request in a confirmation's or a start button's payload (the groups after its prefix)."""
     groups = match.groups()
-    rules_letter, winnable, code, day, challenged, challenge_code, replayed = groups[-7:]
+    rules_letter, winnable, code, day, challenged, challenge_key, replayed = groups[-7:]
     if replayed is not None:
         return ReplayDeal(int(replayed))
     if challenged is not None:
-        return ChallengeDeal(int(challenged), None if challenge_code == "-" else challenge_code)
+        return ChallengeDeal(int(challenged), None if challenge_key == "-" else challenge_key)
     if code is not None:
         return DealByCode(code)
     if day is not None:

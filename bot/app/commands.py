@@ -96,11 +96,12 @@ class DailyDeal:
 @dataclass(frozen=True)
 class ChallengeDeal:
     """Play this deal, tapped under someone's shared game ``game_id``: its deal, compared with that game when it
-    ends. ``code`` must be that game's, so a challenge cannot be guessed from a game number; None for a daily game,
-    whose code a challenge never shows (the deal stays unknown until the tapper's own attempt is over)."""
+    ends. ``key`` signs the game's number (:mod:`bot.app.challenges`), so a challenge cannot be guessed from a game
+    number and names no code (which ``tripeaks solve`` would play offline); a link made before keys carries the
+    game's code, or None for a daily game."""
 
     game_id: int
-    code: str | None
+    key: str | None
 
 
 @dataclass(frozen=True)
@@ -279,7 +280,10 @@ class Subscribe:
 
 @dataclass(frozen=True)
 class Invite:
-    """Telegram's inline mode: the player's invitations to play, to send to a chat."""
+    """Telegram's inline mode: the player's invitations to play, to send to a chat; ``game_id``: the finished game
+    whose Share opened it, offered rather than the player's latest game."""
+
+    game_id: int | None = None
 
 
 @dataclass(frozen=True)

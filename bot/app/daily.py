@@ -104,10 +104,12 @@ class Subscription:
 @dataclass(frozen=True)
 class DailyPost:
     """The post of a day's deal to a subscribed channel, in its language: the day, never the code (which deals every
-    card)."""
+    card); with ``recap``, the day before's deal (its code, public now) and how it went in the channel's
+    community."""
 
     day: dt.date
     locale: str
+    recap: Recap | None = None
 
 
 @dataclass(frozen=True)
@@ -134,6 +136,37 @@ class DailyResult:
         """Played before never played (an untouched attempt's 500 is no result), won first, then score (high
         first), fewer hints, fewer undos, and the shorter time as shown."""
         return (self.moves == 0, not self.won, -self.score, self.hints, self.undos, int(max(0.0, self.seconds)))
+
+
+@dataclass(frozen=True)
+class Standing:
+    """A player's place among everyone who played a day's daily deal on this deployment (an attempt with a move),
+    ranked as a leaderboard ranks: ``place`` (1 the best; None: the player has not played it) of ``players``."""
+
+    place: int | None
+    players: int
+
+    @property
+    def ahead_of(self) -> float:
+        """The share of the others who played that the player is ahead of (0 when no one else played).
+
+        >>> Standing(12, 40).ahead_of, Standing(1, 1).ahead_of
+        (0.7, 0.0)
+        """
+        return (self.players - self.place) / self.players if self.place is not None and self.players > 1 else 0.0
+
+
+@dataclass(frozen=True)
+class Recap:
+    """A day's daily deal in a community, for the next day's post: its ``code`` (public once its day is over), how
+    many ``players`` played it there, the ``best`` attempt (ranked first) and ``par``, the best score the deal
+    allowed (None when unknown)."""
+
+    day: dt.date
+    code: GameCode
+    players: int
+    best: DailyResult | None
+    par: int | None
 
 
 def rank(results: list[DailyResult]) -> list[DailyResult]:

@@ -34,7 +34,7 @@ import logging
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 from typing import Protocol
 
-from bot.app.daily import Clock, DailyPost, Subscription
+from bot.app.daily import Clock, DailyPost, Recap, Subscription
 from bot.app.subscriptions import Subscriptions
 from core.deal import GameCode
 
@@ -131,7 +131,9 @@ class DailyPoster:
 
     ``subscriptions`` are the channels to post to; ``code_for`` picks the day's deal
     (:meth:`bot.app.daily_codes.DailyCodes.code`, under the deployment's secret); ``post_time`` is the UTC time of
-    day of the posts (``DAILY_POST_TIME``).
+    day of the posts (``DAILY_POST_TIME``); ``recap`` tells how the day before's deal went in a subscription's
+    community (:meth:`bot.app.leaderboards.Leaderboards.recap`: its code, public now, with the best result), which
+    each post gives, so a channel's history is a list of daily codes.
     """
 
     def __init__(self, subscriptions: Subscriptions, code_for: Callable[[dt.date], Awaitable[GameCode]],
@@ -139,13 +141,15 @@ class DailyPoster:
                  sleep: Sleep = asyncio.sleep, lease: dt.timedelta = DEFAULT_LEASE,
                  limits: Mapping[str, tuple[tuple[int, float], tuple[int, float]]] | None = None,
                  poll_seconds: float = POLL_SECONDS, concurrency: int = CONCURRENCY,
-                 max_attempts: int = MAX_ATTEMPTS) -> None:
+                 max_attempts: int = MAX_ATTEMPTS,
+                 recap: Callable[[Subscription, dt.date], Awaitable[Recap]] | None = None) -> None:
         self.subscriptions = subscriptions
         self.senders = {sender.platform: sender for sender in senders}
         self.post_time = post_time.replace(tzinfo=None)
         self.clock: Clock = clock or (lambda: dt.datetime.now(dt.UTC))
         self.sleep = sleep
         self.code_for = code_for
+        self.recap = recap
         self.lease = lease
         self.poll_seconds = poll_seconds
         self.concurrency = concurrency
@@ -191,7 +195,7 @@ class DailyPoster:
     async def _post(self, subscription: Subscription, day: dt.date) -> int:
         sender = self.senders[subscription.platform]
         limiter = self.limiters[subscription.platform]
-        post = DailyPost(day, subscription.locale)
+        post = DailyPost(day, subscription.locale, await self._recap(subscription, day))
         where = f"{subscription.platform} {subscription.channel_id}"
         try:
             for attempt in range(1, self.max_attempts + 1):
@@ -227,6 +231,18 @@ class DailyPoster:
                     self.max_attempts)
         await self.subscriptions.release(subscription.id, day)
         return 0
+
+    async def _recap(self, subscription: Subscription, day: dt.date) -> Recap | None:
+        """The day before in ``subscription``'s community, for ``day``'s post; None when it cannot be told (the
+        post goes without it rather than not at all)."""
+        if self.recap is None:
+            return None
+        try:
+            return await self.recap(subscription, day)
+        except Exception:
+            log.exception("the recap of the day before %s for %s %s failed", day, subscription.platform,
+                          subscription.channel_id)
+            return None
 
     def seconds_to_next_round(self) -> float:
         """Until the next post time, or the next poll, whichever comes first."""

@@ -12,6 +12,7 @@ What a message shows (the renderer draws it in the player's language):
 - :class:`ReviewOf`, :class:`ShareOf`: a finished game's review, its shareable result;
 - :class:`SettingsOf`, :class:`StatsOf`, :class:`RulesOf`, :class:`HelpOf`, :class:`WelcomeOf`,
   :class:`LeaderboardOf`: the player's own things and the daily leaderboard;
+- :class:`ChallengeAnswered`: a game started from a challenge has ended, told to the challenger;
 - :class:`OffersOf`: the player's invitations to play (Telegram's inline mode); :class:`CardChoices`: the free cards
   a name being typed may mean (Discord's autocomplete); :class:`BoardLinkOf`: the player's own link to the board in
   the browser (Discord's);
@@ -32,7 +33,8 @@ What to do with it:
   only the player sees where the platform can (else a reply);
 - :class:`Post`: a public new message in the chat;
 - :class:`Reply`: a new message answering the command, for the chat to see (the leaderboard);
-- :class:`EditMessage`: edit the tapped message (not a board: the question, the settings) to ``content``.
+- :class:`EditMessage`: edit the tapped message (not a board: the question, the settings) to ``content``;
+- :class:`Tell`: a new message in another chat than the command's (the challenger's, told how their challenge went).
 
 What an executor did, reported back: :class:`BoardAt` (the message that now shows a game).
 """
@@ -43,7 +45,7 @@ import datetime as dt
 from dataclasses import dataclass
 
 from bot.app.commands import StartRequest
-from bot.app.daily import DailyNotice, DailyResult
+from bot.app.daily import DailyNotice, DailyResult, Standing
 from bot.app.model import BoardRef as BoardRef  # the values effects carry, for the executors
 from bot.app.model import GameSnapshot as GameSnapshot
 from bot.app.model import Offers, Stats
@@ -134,11 +136,22 @@ class WelcomeOf:
 
 @dataclass(frozen=True)
 class LeaderboardOf:
-    """The daily leaderboard of ``day`` in a server or group, best first."""
+    """The daily leaderboard of ``day`` in a server or group, best first; outside one (``standing``), the player's
+    own place among everyone who played it."""
 
     day: dt.date
     results: tuple[DailyResult, ...]
     settings: Settings
+    standing: Standing | None = None
+
+
+@dataclass(frozen=True)
+class ChallengeAnswered:
+    """``answer``, a game started from the challenge of ``shared``, has ended: what its challenger (``shared``'s
+    player, whose language it speaks) is told."""
+
+    shared: GameSnapshot
+    answer: GameSnapshot
 
 
 @dataclass(frozen=True)
@@ -197,7 +210,7 @@ class PointerOf:
 
 #: A message of its own.
 Shown = Board | Question | Kept | ReviewOf | ShareOf | SettingsOf | StatsOf | RulesOf | HelpOf | WelcomeOf \
-    | LeaderboardOf
+    | LeaderboardOf | ChallengeAnswered
 #: A line.
 Note = Problem | PlayAck | NoticeOf | PointerOf
 #: What only one platform asks for, drawn by its executor.
@@ -260,7 +273,15 @@ class EditMessage:
     content: Shown
 
 
-Effect = SendBoard | EditBoard | RedrawBoard | Answer | Reply | Post | EditMessage
+@dataclass(frozen=True)
+class Tell:
+    """A new message in the chat ``chat_id``, another than the command's (the challenger's)."""
+
+    chat_id: str
+    content: ChallengeAnswered
+
+
+Effect = SendBoard | EditBoard | RedrawBoard | Answer | Reply | Post | EditMessage | Tell
 
 
 def off_message(effects: list[Effect]) -> list[Effect]:
@@ -306,6 +327,8 @@ def settings_of(content: Shown | Note | OffersOf | BoardLinkOf) -> Settings:
             return current.settings
         case Kept(game):
             return game.settings
+        case ChallengeAnswered(shared):
+            return shared.settings
         case SettingsOf(settings) | RulesOf(settings) | HelpOf(settings) | WelcomeOf(settings) | PointerOf(settings):
             return settings
         case StatsOf(_, settings) | OffersOf(_, settings) | Problem(_, settings) | NoticeOf(_, settings):

@@ -16,6 +16,7 @@ use cases and answers with effects (:mod:`bot.app.effects`) for the platform's e
   and once: the same button tapped again within :data:`ONCE_WITHIN` seconds does nothing, in any process (the
   database says which tap was first). Replay tapped again once its deal is dealt does nothing either.
 - No, then Yes under the same question: the game goes on; Yes does nothing until the player is asked again.
+- A game started from a challenge that ends tells its challenger how it went, once (:mod:`bot.app.challenges`).
 - A tap on the board of a game that is no longer the player's latest, someone else's board, and every error: a
   private line, nothing else changed. A game that is not the player's, or no game at all, gets one answer that
   names nobody.
@@ -28,6 +29,7 @@ import datetime as dt
 from collections.abc import Sequence
 from dataclasses import replace
 
+from bot.app.challenges import Challenges
 from bot.app.codec import review_of, start_request
 from bot.app.commands import (
     PLAIN,
@@ -84,7 +86,6 @@ from bot.app.effects import (
     Effect,
     HelpOf,
     Kept,
-    LeaderboardOf,
     NoticeOf,
     OffersOf,
     PlayAck,
@@ -123,7 +124,7 @@ from bot.app.players import Players
 from bot.app.records import parse_code
 from bot.app.solving import Advice, Verdicts
 from bot.app.starts import Starts
-from bot.app.subscriptions import Subscriptions, community_needed
+from bot.app.subscriptions import Subscriptions
 from bot.i18n import resolve_locale
 from core.deal import Rules
 from core.errors import TriPeaksError
@@ -143,7 +144,7 @@ class Flow:
 
     def __init__(self, *, starts: Starts, moves: Moves, games: Games, advice: Advice, verdicts: Verdicts,
                  players: Players, leaderboards: Leaderboards, subscriptions: Subscriptions,
-                 daily_codes: DailyCodes, once: OnceOnly, post_time: dt.time = dt.time(9, 0),
+                 daily_codes: DailyCodes, once: OnceOnly, challenges: Challenges, post_time: dt.time = dt.time(9, 0),
                  fresh_budget: float = FRESH_DEAL_BUDGET) -> None:
         self.starts = starts
         self.moves = moves
@@ -155,6 +156,7 @@ class Flow:
         self.subscriptions = subscriptions
         self.daily_codes = daily_codes
         self.once = once
+        self.challenges = challenges
         self.post_time = post_time
         self.fresh_budget = fresh_budget
 
@@ -197,7 +199,8 @@ class Flow:
                 return [Answer(ReviewOf(snapshot, await self.advice.review(game_id)))]
             case Share(game_id):
                 snapshot = await self.games.finished_game(player, game_id)
-                return [Post(ShareOf(snapshot))] if await self.once.claim_share(game_id, ONCE_WITHIN) else []
+                shared = await self.challenges.signed(snapshot)
+                return [Post(ShareOf(shared))] if await self.once.claim_share(game_id, ONCE_WITHIN) else []
             case Begin(request):
                 return await self._start(actor, request, surface)
             case PlayDaily(day):
@@ -243,12 +246,12 @@ class Flow:
             case ShowSettings():
                 return [Answer(SettingsOf(await self._settings(actor)))]
             case ShowLeaderboard():
-                return await self._leaderboard(actor, surface)
+                return [await self.leaderboards.shown(actor, await self._settings(actor))]
             case Subscribe(on):
                 return await self._subscribe(actor, on, surface)
-            case Invite():
+            case Invite(game_id):
                 settings = await self._settings(actor)
-                return [Answer(OffersOf(await self._offers(player, settings.default_rules), settings))]
+                return [Answer(OffersOf(await self._offers(player, settings.default_rules, game_id), settings))]
             case CompleteCard(typed):
                 return [Answer(CardChoices(await self.games.free_cards(player, typed, CHOICES_MAX)))]
             case OpenBoard():
@@ -306,7 +309,7 @@ class Flow:
                 return [EditBoard(current, notice=Problem(tapped, current.settings))]
             case OldBoard():
                 return await self._problem(actor, tapped)
-        return [EditBoard(await self._with_verdict(tapped, surface))]
+        return [EditBoard(await self._with_verdict(tapped, surface)), *await self.challenges.told(tapped)]
 
     async def _play(self, actor: Actor, text: str, loose: bool, surface: Surface) -> list[Effect]:
         """A card played by name, as if tapped: a short acknowledgement (the card played, or why not), and the live
@@ -319,7 +322,8 @@ class Flow:
             return await self._problem(actor, tapped)
         snapshot = await self._with_verdict(tapped, surface)
         refused = snapshot.outcome is not None and not snapshot.outcome.ok
-        return [Answer(PlayAck(snapshot)), *([] if refused else [RedrawBoard(snapshot)])]
+        return [Answer(PlayAck(snapshot)), *([] if refused else [RedrawBoard(snapshot)]),
+                *await self.challenges.told(snapshot)]
 
     async def _open_link(self, actor: Actor, parameter: str, surface: Surface) -> list[Effect]:
         """A link's parameter: a review (to its player only, each time it is asked for), a deal, a challenge or
@@ -350,14 +354,6 @@ class Flow:
                 effects.append(RedrawBoard(current))
         return effects
 
-    async def _leaderboard(self, actor: Actor, surface: Surface) -> list[Effect]:
-        settings = await self._settings(actor)
-        if actor.community is None:
-            return [Answer(NoticeOf(community_needed(surface.platform), settings))]
-        day = self.daily_codes.today()
-        results = await self.leaderboards.of(actor.player.platform, actor.community, day)
-        return [Reply(LeaderboardOf(day, tuple(results), settings))]
-
     async def _subscribe(self, actor: Actor, on: bool, surface: Surface) -> list[Effect]:
         """The daily posts changed (a public answer) or refused (a private one); they speak the server's language,
         else the subscriber's."""
@@ -370,10 +366,13 @@ class Flow:
             return [Reply(NoticeOf(change.notice, settings))]
         return [Reply(NoticeOf(change.notice, replace(settings, language=locale), self.post_time))]
 
-    async def _offers(self, player: PlayerKey, rules: Rules) -> Offers:
-        """What the player can send to a chat as an invitation: their current or last game, a new deal proved
-        winnable under their default rules within the fresh budget (None if none was), today's date."""
-        latest = await self.games.latest_game(player)
+    async def _offers(self, player: PlayerKey, rules: Rules, game_id: int | None) -> Offers:
+        """What the player can send to a chat as an invitation: the finished game ``game_id`` (Share on its board),
+        else their current or last game, as a challenge; a new deal proved winnable under their default rules within
+        the fresh budget (None if none was), today's date."""
+        latest = await (self.games.finished_game(player, game_id) if game_id is not None
+                        else self.games.latest_game(player))
+        latest = await self.challenges.signed(latest) if latest is not None else None
         try:
             fresh = await self.verdicts.winnable_code(rules, self.fresh_budget)
         except NoWinnableDeal:

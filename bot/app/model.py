@@ -154,6 +154,9 @@ class GameSnapshot:
     #: the deal is a daily deal whose day is not over (or an attempt still being played): nothing the bot shows may
     #: name its code, which deals every card (:func:`bot.app.records.code_hidden`)
     code_hidden: bool = False
+    #: the key a challenge of this game carries (:mod:`bot.app.challenges`), set where the game is shared: None
+    #: elsewhere
+    challenge_key: str | None = None
 
     @property
     def private(self) -> bool:
@@ -165,9 +168,11 @@ class GameSnapshot:
     @property
     def shared_code(self) -> GameCode | None:
         """The code a shared result or a challenge may name: none for a daily attempt (shared by its day and
-        challenged by reference, its Play button dealing it), none while the code is hidden, none for a custom
-        deal."""
-        return None if self.daily is not None or self.code_hidden else self.game.code
+        challenged by reference, its Play button dealing it), none while the code is hidden, none for a game shared
+        as a challenge (``challenge_key``: its link or button deals it), none for a custom deal."""
+        if self.daily is not None or self.code_hidden or self.challenge_key is not None:
+            return None
+        return self.game.code
 
 
 

@@ -1,5 +1,6 @@
 """What must happen once happens once in the database: a Share or Review tapped twice (in any process) acts once,
-New game tapped twice on one board asks once, and Yes after No under the same question does nothing."""
+New game tapped twice on one board asks once, Yes after No under the same question does nothing, and a challenger
+is told once how a game started from their challenge ended."""
 
 from __future__ import annotations
 
@@ -21,6 +22,11 @@ class OnceOnly:
     async def claim_review(self, game_id: int, within: float) -> bool:
         """Whether this Review of ``game_id`` is to answer: not when one did within ``within`` seconds."""
         return await self._claim(game_id, marks.REVIEW, within)
+
+    async def claim_told(self, game_id: int) -> bool:
+        """Whether the challenger of ``game_id`` is to be told how it ended: only the first time it ends."""
+        async with self.db.transaction() as tx:
+            return await marks.first(tx, game_id, marks.TOLD, utcnow().timestamp())
 
     async def asked(self, game_id: int, version: int, within: float | None) -> bool:
         """The player is asked about abandoning ``game_id`` at ``version``; False when they were asked at that

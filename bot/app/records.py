@@ -3,7 +3,8 @@ stored record made into a frozen snapshot, and a typed-in code checked.
 
 A snapshot says whether its code may be shown (:func:`code_hidden`): a game code deals every card, so the code of a
 daily deal stays unsaid while its day runs, on every board and message of every game of it (the attempt, a
-practice game, a challenge, a replay), and on an attempt still being played whatever the day."""
+practice game, a challenge, a replay), on an attempt still being played whatever the day, and on a game started
+from a challenge while it is played."""
 
 from __future__ import annotations
 
@@ -68,10 +69,12 @@ Today = Callable[[], dt.date]
 
 def code_hidden(record: GameRecord, today: dt.date) -> bool:
     """Whether ``record``'s code must not be shown on ``today``: its deal is a daily deal (its attempt, or a game of
-    that deal after it: ``practice_of``) whose day is not over, or it is an attempt still being played."""
+    that deal after it: ``practice_of``) whose day is not over, or it is an attempt still being played, or a game
+    started from a challenge still being played (the challenge travels without its code, so the score to beat is
+    not beaten offline with ``tripeaks solve``)."""
     day = record.daily or record.practice_of
     if day is None:
-        return False
+        return record.challenge_of is not None and record.active
     return day >= today or (record.daily is not None and record.active)
 
 

@@ -17,6 +17,7 @@ import dataclasses
 import datetime as dt
 import secrets
 
+from bot.app.challenges import key_holds
 from bot.app.commands import (
     ChallengeDeal,
     ConfirmStart,
@@ -150,17 +151,15 @@ class Starts:
                              abandoning: int | None = None) -> Start:
         """Play this deal, tapped under the shared game ``challenge.game_id``: a game of its deal that remembers it,
         to be compared with it when it ends; an ordinary game otherwise (it counts in the stats, ranks nowhere).
-        :class:`NotYourGame` when the code is not that game's (a guessed game number), or is missing and the game
-        is no game of a daily deal, or it is a game of a daily deal still being played (its running score is its
-        player's); a recent daily deal is locked as any code is (:class:`DailyCodeLocked` until the
+        :class:`NotYourGame` when the key is not that game's (a guessed game number;
+        :func:`bot.app.challenges.key_holds`), or it is a game of a daily deal still being played (its running
+        score is its player's); a recent daily deal is locked as any code is (:class:`DailyCodeLocked` until the
         player's own attempt has ended)."""
         async with self.db.transaction() as tx:
             challenged = await stored_games.load(tx, challenge.game_id)
-        if challenged is None:
+        if challenged is None or not key_holds(challenged, challenge.key, await self.daily_codes.secret()):
             raise NotYourGame()
         of_daily = (challenged.daily or challenged.practice_of) is not None
-        if challenged.code != challenge.code and not (challenge.code is None and of_daily):
-            raise NotYourGame()
         if of_daily and challenged.status == PLAYING:
             # a daily game is challenged by reference: never one still being played, whose running score the
             # challenger would see (the attempt may be played privately, on no leaderboard)

@@ -17,7 +17,8 @@ TELEGRAM = "telegram"
 
 
 def community_needed(platform: str) -> DailyNotice:
-    """What a daily command in a private chat is told: daily posts and leaderboards are for groups (servers)."""
+    """What a subscription command in a private chat is told: daily posts are for groups (servers); the
+    leaderboard there is the player's own place (:meth:`bot.app.leaderboards.Leaderboards.standing`)."""
     return DailyNotice.NEEDS_GROUP if platform == TELEGRAM else DailyNotice.NEEDS_SERVER
 
 

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 
 from bot.app.effects import (
     Board,
+    ChallengeAnswered,
     HelpOf,
     Kept,
     LeaderboardOf,
@@ -27,6 +28,7 @@ from bot.app.effects import (
     StatsOf,
     WelcomeOf,
 )
+from bot.render.challenges import render_answered
 from bot.render.endings import render_review, render_share
 from bot.render.game import play_ack, render_game
 from bot.render.lifecycle import render_confirm_start, render_kept, render_welcome
@@ -76,8 +78,10 @@ def draw(content: Shown, locale: str, *, named: bool = False, elsewhere: bool = 
             return dataclasses.replace(rules, status=f"{rules.status}\n\n{listed}" if listed else rules.status)
         case WelcomeOf():
             return render_welcome(locale)
-        case LeaderboardOf(day, results):
-            return render_leaderboard(day, results, locale)
+        case LeaderboardOf(day, results, _, standing):
+            return render_leaderboard(day, results, locale, standing=standing)
+        case ChallengeAnswered(shared, answer):
+            return render_answered(shared, answer, locale)
 
 
 def line(content: Note, locale: str, new_command: str) -> str:

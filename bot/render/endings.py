@@ -1,7 +1,7 @@
 """How a game ends: the lines and buttons of a finished board, the review, and the result a player shares.
 
 - :func:`ending_lines` and :func:`ending_buttons`: what :func:`bot.render.game.render_game` shows under a won or
-  blocked board (a win: Share, Replay, Review, New game; blocked: Undo, Review, Replay, New game; a board that is no
+  blocked board (a win: Share, Replay, Review, New game; blocked: Undo, Share, Review, Replay, New game; a board that is no
   longer the player's latest game: Share and Review only);
 - :func:`render_review`: the exact review (score against par, where a winnable deal was lost and the best line from
   just before, the longest chain of removals);
@@ -37,19 +37,20 @@ PEAK_STANDING = "▵"
 BEST_LINE_STEPS = 10
 
 _LOST_AFTER = (
-    # TRANSLATORS: in the review; {n} is the number of the move (1, 2, ...: often 1 or another small number), {card}
-    # a card such as K♠
-    N_("After move {n}, {card} from the left peak, the deal could no longer be won"),
+    # TRANSLATORS: in the review, which knows every card (the hint judged only from the cards the player could see,
+    # so the two may seem to disagree: say which cards each judges from); {n} is the number of the move (1, 2, ...:
+    # often 1 or another small number), {card} a card such as K♠
+    N_("With every card known: after move {n}, {card} from the left peak, the deal could no longer be won"),
     # TRANSLATORS: as above; {n} the number of the move (often a small number), {card} a card such as K♠
-    N_("After move {n}, {card} from the middle peak, the deal could no longer be won"),
+    N_("With every card known: after move {n}, {card} from the middle peak, the deal could no longer be won"),
     # TRANSLATORS: as above; {n} the number of the move (often a small number), {card} a card such as K♠
-    N_("After move {n}, {card} from the right peak, the deal could no longer be won"),
+    N_("With every card known: after move {n}, {card} from the right peak, the deal could no longer be won"),
 )
 #: The daily deal as a title: :func:`bot.render.game.daily_title`'s message (marked for translation there).
 DAILY_TITLE = "Daily deal"
-# TRANSLATORS: in the review; {n} is the number of the move (often a small number, 1 too), {card} the card that
-# was drawn from the stock
-_LOST_AFTER_DRAW = N_("After move {n}, drawing {card}, the deal could no longer be won")
+# TRANSLATORS: in the review, which knows every card (see above); {n} is the number of the move (often a small
+# number, 1 too), {card} the card that was drawn from the stock
+_LOST_AFTER_DRAW = N_("With every card known: after move {n}, drawing {card}, the deal could no longer be won")
 
 
 def par_lines(snapshot: GameSnapshot, tr: Translator) -> list[str]:
@@ -74,20 +75,25 @@ def challenge_line(snapshot: GameSnapshot, tr: Translator) -> str | None:
     if challenge is None or not snapshot.game.is_over:
         return None
     name = " ".join(challenge.name.split()) or "?"
-    score, theirs = snapshot.game.score, challenge.score
     if not challenge.finished:
         # TRANSLATORS: at the end of a game started from a friend's challenge; {name} is still playing that deal
-        return tr.gettext("{name} is still playing this deal: {score} so far").format(name=name, score=theirs)
+        return tr.gettext("{name} is still playing this deal: {score} so far").format(name=name,
+                                                                                      score=challenge.score)
+    return compared_line(snapshot.game.score, name, challenge.score, tr)
+
+
+def compared_line(score: int, name: str, theirs: int, tr: Translator) -> str:
+    """The reader's final ``score`` against ``name``'s final score ``theirs``: "You beat Alice's 749 by 12"."""
     if score > theirs:
-        # TRANSLATORS: at the end of a game started from {name}'s challenge: your score is {diff} more than theirs.
+        # TRANSLATORS: at the end of a challenge: your score is {diff} more than {name}'s.
         # {diff} is often 1: no unit word after it that would need a plural ("by 1", not "by 1 points")
         return tr.gettext("You beat {name}'s {score} by {diff}").format(name=name, score=theirs, diff=score - theirs)
     if score < theirs:
-        # TRANSLATORS: at the end of a game started from {name}'s challenge: their score is {diff} more than yours.
+        # TRANSLATORS: at the end of a challenge: {name}'s score is {diff} more than yours.
         # {diff} is often 1: no unit word after it that would need a plural ("by 1", not "by 1 points")
         return tr.gettext("{name}'s {score} beats yours by {diff}").format(name=name, score=theirs,
                                                                            diff=theirs - score)
-    # TRANSLATORS: at the end of a game started from {name}'s challenge: the same score
+    # TRANSLATORS: at the end of a challenge: the same score as {name}'s
     return tr.gettext("You tied with {name}: {score} each").format(name=name, score=theirs)
 
 
@@ -116,8 +122,8 @@ def ending_lines(snapshot: GameSnapshot, tr: Translator, *, latest: bool = True)
 
 def ending_buttons(snapshot: GameSnapshot, tr: Translator, *, latest: bool) -> tuple[tuple[Button, ...], ...]:
     """The buttons of a finished board: a win (and a blocked daily attempt, which is over) Share, Replay, Review and
-    New game; a blocked game Undo, Review, Replay and New game; a board that is no longer the latest game Share and
-    Review only."""
+    New game; a blocked game Undo, Share, Review, Replay and New game (a lost result is shared too); a board that
+    is no longer the latest game Share and Review only."""
     game_id = snapshot.game_id
     # TRANSLATORS: the button under a finished game: post its result to show others (no card named)
     share = Button(tr.pgettext("button", "Share"), Share(game_id))
@@ -135,16 +141,17 @@ def ending_buttons(snapshot: GameSnapshot, tr: Translator, *, latest: bool) -> t
     # TRANSLATORS: the button: take back the last move (a removal or a draw)
     undo = Button(tr.pgettext("button", "Undo"), Move(game_id, snapshot.version, Undo()),
                   disabled=snapshot.game.undo_depth == 0)
-    return ((undo, review, replay, new_game),)
+    return ((undo, share, review, replay, new_game),)
 
 
 # --- sharing ------------------------------------------------------------------------------------------------------
 
 
-def share_line(day: dt.date | None, game: Game, hinted: bool, locale: str, *, undone: bool = False) -> str:
+def share_line(day: dt.date | None, game: Game, hinted: bool, locale: str, *, undone: bool = False,
+               coded: bool = True) -> str:
     """A result a player can paste anywhere: the score and the peaks cleared, whether hints or undos were used, and
-    no card; a game by its code, a daily deal by its day only (its code would give the day's cards away to whoever
-    has not played it yet).
+    no card; a game by its code (``coded``; a challenge, which deals its cards by reference, by nothing), a daily
+    deal by its day only (its code would give the day's cards away to whoever has not played it yet).
 
     >>> share_line(dt.date(2026, 11, 29), Game.from_code("TP1-E-AAAAAAB"), False, "en")
     'TriPeaks daily 2026-11-29: score 500, peaks 0/3 ▵▵▵'
@@ -156,6 +163,10 @@ def share_line(day: dt.date | None, game: Game, hinted: bool, locale: str, *, un
         # many of the 3 peaks were cleared (no code: the daily deal is named by its day)
         line = tr.gettext("TriPeaks daily {date}: score {score}, peaks {peaks}/3").format(
             date=day.isoformat(), score=game.score, peaks=peaks)
+    elif not coded:
+        # TRANSLATORS: the shareable result of a game sent as a challenge (its link deals the cards, so no code is
+        # named); keep "TriPeaks", {peaks} is how many of the 3 peaks were cleared
+        line = tr.gettext("TriPeaks: score {score}, peaks {peaks}/3").format(score=game.score, peaks=peaks)
     else:
         # TRANSLATORS: the shareable result of a game; keep "TriPeaks", {code} is the deal's code, {peaks} how many
         # of the 3 peaks were cleared
@@ -178,12 +189,12 @@ def shared_day(snapshot: GameSnapshot) -> dt.date | None:
 
 
 def share_text(snapshot: GameSnapshot, locale: str, *, replay: str | None) -> str:
-    """The result to paste in a chat: code (a daily deal's day), score, peaks, par when known, and ``replay`` (a
-    link or a command; None: none, as for a daily deal, whose code no command may name) to play the same deal. It
-    names no card."""
+    """The result to paste in a chat: code (a daily deal's day; nothing for a challenge, which deals the cards by
+    reference), score, peaks, par when known, and ``replay`` (a link or a command; None: none, as for a daily deal,
+    whose code no command may name) to play the same deal. It names no card."""
     tr = translator(locale)
     line = share_line(shared_day(snapshot), snapshot.game, snapshot.hints_used > 0, locale,
-                      undone=snapshot.undos_used > 0)
+                      undone=snapshot.undos_used > 0, coded=snapshot.challenge_key is None)
     verdict = snapshot.verdict
     if verdict is not None and verdict.winnable and verdict.best_score is not None:
         # TRANSLATORS: added to the shareable result: the deal's best possible score
@@ -195,13 +206,12 @@ def share_text(snapshot: GameSnapshot, locale: str, *, replay: str | None) -> st
 
 
 def challenge_of(snapshot: GameSnapshot) -> ChallengeDeal | None:
-    """The challenge a shared game makes: its deal, compared with it (None for a custom deal, which has no code).
-    A daily attempt's challenge names no code, nor does another game of a daily deal while the code is hidden: the
-    daily deal is nobody's to give away."""
-    if not snapshot.game.code:
+    """The challenge a shared game makes: its deal, compared with it, by reference (the game and the key the
+    application signed it with: :mod:`bot.app.challenges`); None where it has no key (a custom deal, which has no
+    code; a game not being shared)."""
+    if snapshot.challenge_key is None or not snapshot.game.code:
         return None
-    code = snapshot.shared_code
-    return ChallengeDeal(snapshot.game_id, str(code) if code is not None else None)
+    return ChallengeDeal(snapshot.game_id, snapshot.challenge_key)
 
 
 def render_share(snapshot: GameSnapshot, locale: str, *, replay: str | None, url: str | None = None,
@@ -283,6 +293,11 @@ def deal_name(snapshot: GameSnapshot, tr: Translator) -> str:
         # "Your game in progress ({code}, score …)" and "The deal you are playing: {code}": the subject case,
         # lower case where the language allows; {date} such as 2 Dec 2026
         return tr.gettext("daily deal of {date}").format(date=date)
+    if snapshot.code_hidden and snapshot.challenge is not None:
+        # TRANSLATORS: names a deal played from a friend's challenge in place of its code (kept from the player while
+        # the game runs), in "Your game in progress ({code}, score …)" and "The deal you are playing: {code}";
+        # {name} is the friend who shared it
+        return tr.gettext("{name}'s challenge").format(name=" ".join(snapshot.challenge.name.split()) or "?")
     # TRANSLATORS: in place of a game code: a deal given card by card, which has no code
     return str(snapshot.game.code) if snapshot.game.code else tr.gettext("Custom deal")
 
@@ -326,8 +341,9 @@ def render_review(snapshot: GameSnapshot, review: GameReview | None, locale: str
         if best is not None:
             lines.append(best)
     elif not review.won and review.winnable_at_start:
-        # TRANSLATORS: in the review of a game not won, whose deal could still be won at its end
-        lines.append(tr.gettext("When the game ended, the deal could still be won"))
+        # TRANSLATORS: in the review of a game not won, whose deal could still be won at its end, judged with every
+        # card known (the hint judges only from the cards the player could see)
+        lines.append(tr.gettext("With every card known: when the game ended, the deal could still be won"))
     compared = challenge_line(snapshot, tr)
     if compared is not None:
         lines.append(compared)

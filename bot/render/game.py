@@ -21,6 +21,7 @@ from babel.numbers import format_percent
 from bot.app.commands import AskHint, Blank, Move, NewGame
 from bot.app.model import BoardStyle, GameSnapshot, Hint, Settings
 from bot.i18n import N_, Translator, translator
+from bot.render.challenges import to_beat
 from bot.render.endings import deal_name, ending_buttons, ending_lines
 from bot.render.endings import share_line as share_line  # where tests/test_daily.py has always found it
 from bot.render.table import seen_table, table_alt
@@ -129,9 +130,10 @@ CHAIN_SHOWN = 2
 
 def _header(snapshot: GameSnapshot, tr: Translator, *, owner_label: bool, fixed: bool = False) -> str:
     """Whose game (in a group), code and rules (and that the deal is proven winnable; a daily deal's day instead of
-    its code while the code is hidden), then score and moves, then the undos and hints used (when any, and always on
-    a daily deal): packed into short lines that fit a phone (the stock's count is in the tableau, beside the
-    stock). ``fixed``: a line each, for the platform to pack, and no counters (:func:`render_game`)."""
+    its code while the code is hidden), then score and moves, the score to beat (a game from a challenge), then the
+    undos and hints used (when any, and always on a daily deal): packed into short lines that fit a phone (the
+    stock's count is in the tableau, beside the stock). ``fixed``: a line each, for the platform to pack, and no
+    counters (:func:`render_game`)."""
     game = snapshot.game
     groups = []
     owner = ""
@@ -160,9 +162,10 @@ def _header(snapshot: GameSnapshot, tr: Translator, *, owner_label: bool, fixed:
     # TRANSLATORS: in the game's header: the score so far, then the number of moves (draws and removals)
     score = " · ".join((tr.gettext("Score: {score}").format(score=game.score),
                         tr.gettext("Moves: {moves}").format(moves=game.moves)))
+    beat = [to_beat(snapshot.challenge, tr)] if snapshot.challenge is not None and not game.is_over else []
     if fixed:
-        return owner + " · ".join(groups) + "\n" + score
-    groups.append(score)
+        return "\n".join((owner + " · ".join(groups), score, *beat))
+    groups += [score, *beat]
     if counters := _counters(snapshot, tr):
         together = " · ".join(counters)
         groups.extend((together,) if display_width(together) <= HEADER_COLUMNS else counters)

@@ -41,7 +41,11 @@ def _request_text(request: StartRequest, tr: Translator) -> str:
             # TRANSLATORS: a title, the question before a new game of the Classic rules abandons the game in
             # progress. At most 24 columns
             return tr.gettext("Start a Classic game?")
-        case DealByCode(code) | ChallengeDeal(code=str() as code):
+        case ChallengeDeal():
+            # TRANSLATORS: a title, the question before a friend's challenge (their deal, named by no code) starts
+            # and abandons the game in progress. At most 24 columns
+            return tr.gettext("Take up the challenge?")
+        case DealByCode(code):
             try:
                 shown = str(GameCode.parse(code))
             except TriPeaksError:  # a code the service will refuse: shown as typed

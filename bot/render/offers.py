@@ -50,7 +50,7 @@ def render_offers(offers: Offers, locale: str,
         if game.is_over:
             message = render_share(latest, locale, replay=url, url=url)
             description = share_line(shared_day(latest), game, latest.hints_used > 0, locale,
-                                     undone=latest.undos_used > 0)
+                                     undone=latest.undos_used > 0, coded=False)
         else:
             name = " ".join(latest.owner_name.split()) or "TriPeaks"
             # TRANSLATORS: Telegram inline mode: under the title, for a game still being played; {code} its deal

@@ -15,12 +15,11 @@ from bot.app.commands import (
     ExplainRefusals,
     FourColour,
     Language,
-    PlayDaily,
     RandomDeal,
     SettingChange,
     WinnableOnly,
 )
-from bot.app.daily import DailyNotice, DailyResult
+from bot.app.daily import DailyNotice, DailyResult, Recap, Standing
 from bot.app.errors import (
     AmbiguousCard,
     BadGameCode,
@@ -40,8 +39,9 @@ from bot.app.model import BoardStyle, Settings, Stats
 from bot.app.outcomes import OldBoard, OutOfDate
 from bot.i18n import LANGUAGE_NAMES, N_, SUPPORTED_LOCALES, translator
 from bot.render.console import card_key
-from bot.render.endings import daily_error_text
+from bot.render.endings import daily_error_text, deal_name
 from bot.render.game import RULE_NAMES, daily_title, pack_line, split_even
+from bot.render.standing import play_button, recap_lines, render_standing
 from bot.render.tableau import card_label
 from bot.render.view import CHOSEN, Button, ButtonStyle, View, owner_name
 from core.deal import Rules
@@ -136,16 +136,16 @@ def render_stats(stats: Stats, locale: str) -> View:
     return View(header=title, status="\n".join(lines) + "\n\n" + counting)
 
 
-def render_daily(day: dt.date, locale: str) -> View:
+def render_daily(day: dt.date, locale: str, recap: Recap | None = None) -> View:
     """The post announcing a daily deal, with its Play button: the day, never the code (which would deal every card
-    to whoever reads it while the day runs)."""
+    to whoever reads it while the day runs); with ``recap``, the day before's deal, by its code, and how it went."""
     tr = translator(locale)
     date = format_date(day, format="long", locale=tr.babel_locale)
+    status = tr.gettext("Everyone gets the same cards today. Who scores best?")
     return View(
         header=pack_line([daily_title(tr), date]),
-        status=tr.gettext("Everyone gets the same cards today. Who scores best?"),
-        # TRANSLATORS: under the daily post: play this daily deal
-        buttons=((Button(tr.pgettext("button", "Play"), PlayDaily(day), ButtonStyle.PRIMARY),),),
+        status="\n\n".join([status, "\n".join(recap_lines(recap, tr))]) if recap is not None else status,
+        buttons=((play_button(day, tr),),),
     )
 
 
@@ -169,16 +169,21 @@ LEADERBOARD_NAME_COLUMNS = 14
 LEADERBOARD_INDENT = "  "
 
 
-def render_leaderboard(day: dt.date, results: Sequence[DailyResult], locale: str, limit: int = 20) -> View:
+def render_leaderboard(day: dt.date, results: Sequence[DailyResult], locale: str, limit: int = 20,
+                       standing: Standing | None = None) -> View:
     """A server's or group's daily leaderboard, best first, an entry two lines that fit a phone: the place, the name
     and the marks (a game not won or still being played, the hints and undos used), then score, moves and time
-    (indented); a legend explains the marks used."""
+    (indented); a legend explains the marks used; Play under it. With ``standing`` (outside a server or group): the
+    player's own place only (:func:`bot.render.standing.render_standing`)."""
+    if standing is not None:
+        return render_standing(day, standing, locale)
     tr = translator(locale)
     date = format_date(day, format="medium", locale=tr.babel_locale)
     # TRANSLATORS: a title: the leaderboard of the day's daily deal; its date follows. At most 24 columns
     title = pack_line([tr.gettext("Daily leaderboard"), date])
+    play = ((play_button(day, tr),),)
     if not results:
-        return View(header=title, status=tr.gettext("Nobody here has finished today's deal yet"))
+        return View(header=title, status=tr.gettext("Nobody here has finished today's deal yet"), buttons=play)
     lines = []
     used: set[str] = set()
     for place, result in enumerate(results[:limit], start=1):
@@ -205,7 +210,7 @@ def render_leaderboard(day: dt.date, results: Sequence[DailyResult], locale: str
     # TRANSLATORS: the leaderboard's footnote: how it ranks (the game a player first started is their attempt)
     lines.append(tr.gettext("Each player's first started game of the deal counts: won first, then score, fewer "
                             "hints, fewer undos, shorter time."))
-    return View(header=title, status="\n".join(lines))
+    return View(header=title, status="\n".join(lines), buttons=play)
 
 
 _DAILY_NOTICES = {
@@ -219,10 +224,10 @@ _DAILY_NOTICES = {
     # TRANSLATORS: Discord: "Manage Server" is the name of the permission in Discord's own language
     DailyNotice.NEEDS_MANAGE_SERVER: N_("Only a member with the Manage Server permission can change the daily "
                                         "posts"),
-    # TRANSLATORS: Telegram: a daily command sent in a private chat with the bot
-    DailyNotice.NEEDS_GROUP: N_("Daily posts and leaderboards are for groups, not private chats"),
-    # TRANSLATORS: Discord: a daily command sent in a direct message to the bot
-    DailyNotice.NEEDS_SERVER: N_("Daily posts and leaderboards are for servers, not direct messages"),
+    # TRANSLATORS: Telegram: /subscribe or /unsubscribe sent in a private chat with the bot
+    DailyNotice.NEEDS_GROUP: N_("Daily posts are for groups, not private chats"),
+    # TRANSLATORS: Discord: /tripeaks subscribe or unsubscribe sent in a direct message to the bot
+    DailyNotice.NEEDS_SERVER: N_("Daily posts are for servers, not direct messages"),
     # TRANSLATORS: Discord: /tripeaks subscribe in a server where the app is only installed to the player's own
     # account (a "user app"), so the bot is not a member of the server and cannot post there
     DailyNotice.NEEDS_SERVER_INSTALL: N_("The daily deal can only be posted in a server the bot has been added to: "
@@ -323,10 +328,10 @@ def error_text(error: Exception | OutOfDate | OldBoard, locale: str, new_command
             # by its day: its code stays secret while the day runs); {date} such as 2 Dec 2026
             return tr.gettext("That board is from an older game; your current game, the daily deal of {date}, has "
                               "its own board").format(date=format_date(day, format="medium", locale=tr.babel_locale))
-        code = current.game.code
-        # TRANSLATORS: a tap on the board of an older game; {code} is the player's game now
+        # TRANSLATORS: a tap on the board of an older game; {code} is the player's game now (its code, or what names
+        # it in place of the code: "Custom deal", "Alice's challenge")
         return tr.gettext("That board is from an older game; your current game, {code}, has its own board").format(
-            code=code if code is not None else tr.gettext("Custom deal"))
+            code=deal_name(current, tr))
     if (daily := daily_error_text(error, tr)) is not None:
         return daily
     if isinstance(error, Busy):

@@ -40,6 +40,7 @@ class DailyGameRecord:
     """A finished daily game and its player, as a leaderboard reads it."""
 
     player_id: int
+    platform: str
     display_name: str
     user_id: str
     community: str | None
@@ -133,21 +134,26 @@ async def release_post(tx: Transaction, subscription_id: int, day: dt.date) -> N
         daily_posts.c.status == POST_CLAIMED))
 
 
-async def daily_games(tx: Transaction, platform: str, day: dt.date, community: str) -> list[DailyGameRecord]:
+async def daily_games(tx: Transaction, platform: str | None, day: dt.date,
+                      community: str | None) -> list[DailyGameRecord]:
     """The attempts at the deal of ``day`` (one a player, finished or not) of the players of ``platform`` seen in
-    ``community``, wherever each attempt was played."""
-    seen = select(community_players.c.player_id).where(community_players.c.community == community)
-    rows = (await tx.execute(
+    ``community``, wherever each attempt was played; with ``platform`` and ``community`` None, everyone's on the
+    deployment."""
+    query = (
         select(players.c.id.label("player_id"), players.c.platform, players.c.display_name, players.c.user_id,
                games.c.community, games.c.status, games.c.score, games.c.moves, games.c.hints_used,
                games.c.undos_used, games.c.started_at, games.c.finished_at, games.c.updated_at)
         .join_from(games, players, games.c.player_id == players.c.id)
-        .where(games.c.daily == day, players.c.id.in_(seen))
-        .order_by(games.c.id))).all()
+        .where(games.c.daily == day)
+        .order_by(games.c.id))
+    if community is not None:
+        seen = select(community_players.c.player_id).where(community_players.c.community == community)
+        query = query.where(players.c.id.in_(seen))
+    rows = (await tx.execute(query)).all()
     # the platform is checked on the rows found: searched by, SQLite would read every player of the platform
-    rows = [row for row in rows if row.platform == platform]
+    rows = [row for row in rows if platform is None or row.platform == platform]
     return [DailyGameRecord(
-        player_id=row.player_id, display_name=row.display_name, user_id=row.user_id, community=row.community,
+        player_id=row.player_id, platform=row.platform, display_name=row.display_name, user_id=row.user_id, community=row.community,
         won=row.status == WON, finished=row.status in (WON, BLOCKED, ABANDONED), score=row.score, moves=row.moves,
         hints_used=row.hints_used, undos_used=row.undos_used, started_at=_aware(row.started_at),
         finished_at=_aware(row.finished_at) if row.finished_at is not None else None,

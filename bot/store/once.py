@@ -8,7 +8,7 @@ from sqlalchemy import and_, delete, exists, or_, select
 from bot.store.engine import Transaction, conflict_insert
 from bot.store.schema import once_marks
 
-SHARE, REVIEW, ASK, KEPT = "share", "review", "ask", "kept"
+SHARE, REVIEW, ASK, KEPT, TOLD = "share", "review", "ask", "kept", "told"
 
 
 async def claim(tx: Transaction, game_id: int, kind: str, now: float, within: float | None, *,
@@ -24,6 +24,14 @@ async def claim(tx: Transaction, game_id: int, kind: str, now: float, within: fl
     return result.first() is not None
 
 
+async def first(tx: Transaction, game_id: int, kind: str, now: float) -> bool:
+    """Mark ``kind`` done for ``game_id`` for good; False, and nothing changed, when it was already marked."""
+    statement = conflict_insert(tx, once_marks).values(game_id=game_id, kind=kind, version=0, at=now)
+    result = await tx.execute(statement.on_conflict_do_nothing(index_elements=["game_id", "kind"])
+                              .returning(once_marks.c.game_id))
+    return result.first() is not None
+
+
 async def forget(tx: Transaction, game_id: int, kind: str) -> None:
     await tx.execute(delete(once_marks).where(and_(once_marks.c.game_id == game_id, once_marks.c.kind == kind)))
 
@@ -33,4 +41,4 @@ async def marked(tx: Transaction, game_id: int, kind: str) -> bool:
     return bool((await tx.execute(query)).scalar())
 
 
-__all__ = ["ASK", "KEPT", "REVIEW", "SHARE", "claim", "forget", "marked"]
+__all__ = ["ASK", "KEPT", "REVIEW", "SHARE", "TOLD", "claim", "first", "forget", "marked"]

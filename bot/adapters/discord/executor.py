@@ -56,6 +56,7 @@ from bot.app.effects import (
     Settings,
     ShareOf,
     Shown,
+    Tell,
     settings_of,
 )
 from bot.render.effects import draw, line
@@ -117,6 +118,8 @@ class DiscordExecutor:
                     await show_new(interaction, self.draw(shown))
                 case EditMessage(shown):
                     await show_update(interaction, self.draw(shown))
+                case Tell(chat_id, shown):
+                    await self.tell(chat_id, self.draw(shown))
         if interaction.type is not discord.InteractionType.autocomplete and (
                 not effects or not interaction.response.is_done()):
             # nothing shown in answer (a double tap; a tap about another message, whose board was edited where it
@@ -205,6 +208,14 @@ class DiscordExecutor:
             log.info("could not edit the board %s/%s: %s", board.chat_id, board.message_id, error)
             return False
         return True
+
+    async def tell(self, chat_id: str, view: View) -> None:
+        """A new message in another channel (a challenger's): best effort, a channel out of reach is logged."""
+        channel = self.ctx.client.get_partial_messageable(int(chat_id))
+        try:
+            await channel.send(view=layout(view), files=await files_of(view))
+        except (discord.HTTPException, ValueError) as error:
+            log.info("could not tell channel %s: %s", chat_id, error)
 
     async def close(self, replaced: GameSnapshot | None, *, keep: BoardRef | None = None) -> None:
         """The board of the game a new one replaced, redrawn as no longer the latest (an abandoned game: no

@@ -21,7 +21,7 @@ class DiscordSender:
         self.bot = bot
 
     async def send_daily(self, channel_id: str, post: DailyPost) -> str | None:
-        view = render_daily(post.day, post.locale)
+        view = render_daily(post.day, post.locale, post.recap)
         await self.bot.wait_until_ready()
         try:
             channel: Any = self.bot.get_channel(int(channel_id)) or await self.bot.fetch_channel(int(channel_id))

@@ -2,7 +2,7 @@
 (:func:`bot.render.offers.render_offers`): a challenge with their current or last deal, a new deal proved winnable,
 and today's daily deal (a link only). The chosen one is sent to the chat as the player's message, with a link
 button that opens the bot with that deal (``t.me/<bot>?start=...``). Share on a finished board opens the same
-choice (``switch_inline_query``), so the player picks the chat. Inline mode must be enabled with BotFather
+choice (``switch_inline_query``) with that board's game as the challenge, so the player picks the chat. Inline mode must be enabled with BotFather
 (``/setinline``); without it Share posts the result in the chat as before.
 """
 
@@ -15,8 +15,8 @@ from telegram.constants import ParseMode
 
 from bot.adapters.telegram.base import Context, TelegramContext
 from bot.adapters.telegram.keyboard import keyboard, message_text
-from bot.app.codec import start_parameter
-from bot.app.commands import ChallengeDeal, DailyDeal, DealByCode, Invite
+from bot.app.codec import invite_of, start_parameter
+from bot.app.commands import ChallengeDeal, DailyDeal, DealByCode
 from bot.app.effects import Answer, GameSnapshot, OffersOf
 from bot.render.endings import challenge_of
 from bot.render.offers import render_offers
@@ -48,7 +48,7 @@ async def on_inline_query(tg: TelegramContext, update: Update, context: Context)
         return
     user = query.from_user
     try:
-        effects = await tg.flow.handle(tg.actor(user, None), Invite(), tg.surface(user))
+        effects = await tg.flow.handle(tg.actor(user, None), invite_of(query.query), tg.surface(user))
     except Exception:
         log.exception("inline query %s could not be answered", query.id)
         effects = []

@@ -32,7 +32,7 @@ from telegram.constants import (
     MessageLimit,
 )
 
-from bot.app.codec import encode
+from bot.app.codec import encode, share_query
 from bot.app.commands import Share
 from bot.render.platforms import telegram_rows
 from bot.render.view import View
@@ -109,7 +109,8 @@ def keyboard(view: View, *, share_inline: bool = False) -> InlineKeyboardMarkup 
                 chunk.append(InlineKeyboardButton(button.label, url=button.url, style=button.style))
                 continue
             if share_inline and isinstance(button.command, Share):
-                chunk.append(InlineKeyboardButton(button.label, switch_inline_query="", style=button.style))
+                chunk.append(InlineKeyboardButton(button.label, switch_inline_query=share_query(button.command.game_id),
+                                                  style=button.style))
                 continue
             if button.command is None:
                 raise ViewTooLarge(f"the button {button.label!r} has neither a command nor a link")

@@ -48,7 +48,7 @@ class TelegramSender:
         self.bot = bot
 
     async def send_daily(self, channel_id: str, post: DailyPost) -> str | None:
-        view = render_daily(post.day, post.locale)
+        view = render_daily(post.day, post.locale, post.recap)
         try:
             message = await self.bot.send_message(int(channel_id), message_text(view), parse_mode=ParseMode.HTML,
                                                   reply_markup=keyboard(view))
