@@ -112,7 +112,6 @@ from bot.app.errors import (
     NoActiveGame,
     NotAPlayer,
     NotYourMessage,
-    NoWinnableDeal,
 )
 from bot.app.games import Games
 from bot.app.leaderboards import Leaderboards
@@ -192,7 +191,7 @@ class Flow:
                 snapshot = await self.games.finished_game(player, game_id)
                 if not await self.once.claim_review(game_id, ONCE_WITHIN):
                     return []
-                return [Answer(ReviewOf(snapshot, await self.advice.review(game_id)))]
+                return [Answer(ReviewOf(snapshot, await self.advice.review(player, game_id)))]
             case Share(game_id):
                 snapshot = await self.games.finished_game(player, game_id)
                 return [Post(ShareOf(snapshot))] if await self.once.claim_share(game_id, ONCE_WITHIN) else []
@@ -323,7 +322,7 @@ class Flow:
         game_id = review_of(parameter)
         if game_id is not None:
             snapshot = await self.games.finished_game(actor.player, game_id)
-            return [Answer(ReviewOf(snapshot, await self.advice.review(game_id)))]
+            return [Answer(ReviewOf(snapshot, await self.advice.review(actor.player, game_id)))]
         request = start_request(parameter)
         if isinstance(request, DealByCode):
             try:
@@ -370,10 +369,7 @@ class Flow:
         """What the player can send to a chat as an invitation: their current or last game, a new deal proved
         winnable under their default rules within the fresh budget (None if none was), today's date."""
         latest = await self.games.latest_game(player)
-        try:
-            fresh = await self.verdicts.winnable_code(rules, self.fresh_budget)
-        except NoWinnableDeal:
-            fresh = None
+        fresh = await self.verdicts.fresh_code(player, rules, self.fresh_budget)
         return Offers(latest, fresh, self.daily_codes.today())
 
     async def _free_cards(self, player: PlayerKey, typed: str) -> tuple[Card, ...]:
