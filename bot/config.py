@@ -27,6 +27,8 @@ HOME_VARIABLE = "TRIPEAKS_HOME"
 _DISCORD_TOKEN_RE = re.compile(r"^[A-Za-z0-9_-]{20,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{20,}$")
 _TELEGRAM_TOKEN_RE = re.compile(r"^\d{3,}:[A-Za-z0-9_-]{30,}$")
 _LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
+#: The most solver workers of each kind the settings may ask for.
+MAX_SOLVER_WORKERS = 256
 
 
 class ConfigError(ValueError):
@@ -101,6 +103,10 @@ class Config:
     log_level_set: bool = False
     #: HEARTBEAT_FILE: where the running bot writes its heartbeat for ``tripeaks health`` (None: nowhere).
     heartbeat_file: Path | None = None
+    #: SOLVER_WORKERS, SOLVER_BACKGROUND_WORKERS: the solver's worker processes for what players wait on (hints,
+    #: reviews) and for background verdicts (defaults: :func:`default_solver_workers`)
+    solver_workers: int = 1
+    solver_background_workers: int = 1
 
     def __repr__(self) -> str:  # never show a token, not even in a traceback or a log line
         return (f"Config(discord={'set' if self.discord_token else 'unset'}, "
@@ -223,6 +229,7 @@ def load_config(env: Mapping[str, str] | None = None, *, dotenv_path: Path | Non
             raise ConfigError(f"DISCORD_SHARD_IDS must be comma-separated numbers, not {shard_ids_text!r}") from None
         if shard_count is None or any(not 0 <= i < shard_count for i in shard_ids):
             raise ConfigError("DISCORD_SHARD_IDS needs DISCORD_SHARD_COUNT, and each id below it")
+    interactive, background = default_solver_workers(machine_cores())
     return Config(
         discord_token=discord_token, telegram_token=telegram_token, database_url=database_url,
         default_locale=locale, daily_post_time=post_time, log_level=log_level, telegram_api_url=api_url,
@@ -231,7 +238,28 @@ def load_config(env: Mapping[str, str] | None = None, *, dotenv_path: Path | Non
         telegram_webhook_port=port if port is not None else 8443,
         discord_shard_count=shard_count, discord_shard_ids=shard_ids, log_level_set=_get(env, "LOG_LEVEL") is not None,
         heartbeat_file=_heartbeat_file(env, dotenv_path),
+        solver_workers=_int(env, "SOLVER_WORKERS", interactive, 1, MAX_SOLVER_WORKERS) or interactive,
+        solver_background_workers=_int(env, "SOLVER_BACKGROUND_WORKERS", background, 1, MAX_SOLVER_WORKERS)
+        or background,
     )
+
+
+def machine_cores() -> int:
+    """The cores this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+def default_solver_workers(cores: int) -> tuple[int, int]:
+    """The solver's workers on a machine with ``cores`` cores, for what players wait on and for the background: one
+    core kept for the bot itself, the rest for players; the background gets a third of those, at least one.
+
+    >>> default_solver_workers(1), default_solver_workers(2), default_solver_workers(8)
+    ((1, 1), (1, 1), (7, 2))
+    """
+    return max(1, cores - 1), max(1, (cores - 1) // 3)
 
 
 def _heartbeat_file(env: Mapping[str, str], dotenv_path: Path | None) -> Path | None:
