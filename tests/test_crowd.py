@@ -25,6 +25,7 @@ from bot.app.questions import Questions
 from bot.app.solver_calls import solver_review
 from bot.app.solver_pool import SolverPool, Workers
 from bot.app.solving import BUSY_HINT
+from bot.config import ConfigError, default_solver_workers, load_config, machine_cores
 from bot.i18n import SUPPORTED_LOCALES
 from bot.render.game import render_game
 from bot.render.replies import error_text
@@ -234,3 +235,19 @@ async def test_asking_too_much_is_answered_politely_when_to_ask_again() -> None:
     assert error_text(TryAgainIn(5), "pl").endswith("za 5 sekund")
     texts = {error_text(OneAtATime(), locale) for locale in SUPPORTED_LOCALES}
     assert len(texts) == len(SUPPORTED_LOCALES)  # each language its own words
+
+
+# --- how many workers -----------------------------------------------------------------------------------------------
+
+
+def test_the_solver_workers_come_from_the_settings_or_the_machines_cores() -> None:
+    interactive, background = default_solver_workers(machine_cores())
+    assert (load_config({}).solver_workers, load_config({}).solver_background_workers) == (interactive, background)
+    assert default_solver_workers(2) == (1, 1)  # this machine: one core for the bot, one for the players
+    assert default_solver_workers(16) == (15, 5)
+    chosen = load_config({"SOLVER_WORKERS": "6", "SOLVER_BACKGROUND_WORKERS": "2"})
+    assert (chosen.solver_workers, chosen.solver_background_workers) == (6, 2)
+    for bad in ("0", "many", "-1", "1.5"):
+        with pytest.raises(ConfigError) as error:
+            load_config({"SOLVER_WORKERS": bad})
+        assert str(error.value) == f"SOLVER_WORKERS must be a whole number from 1 to 256, not {bad!r}"
