@@ -21,7 +21,7 @@ from bot.app.commands import Actor, AskHint, Invite, OpenLink
 from bot.app.effects import Answer, EditBoard, OffersOf, Problem, ReviewOf
 from bot.app.errors import OneAtATime, TryAgainIn
 from bot.app.model import GameSnapshot, Hint, PlayerKey, Settings
-from bot.app.questions import Questions
+from bot.app.questions import ASKS_BURST, Questions
 from bot.app.solver_calls import solver_review
 from bot.app.solver_pool import SolverPool, Workers
 from bot.app.solving import BUSY_HINT
@@ -190,8 +190,12 @@ async def test_a_flood_from_one_player_does_not_change_another_players_answers(c
         bob_game.game.to_text(), 1.0)
     # what the solver says of his position, as without the flood: not busy, counted
     assert not bob_answer.snapshot.hint.busy and bob_answer.snapshot.hints_used == 1
-    # mallory's flood got answers (her hint, her review, her offers) or the polite refusals, and little solver work
-    for (answer, *_) in answers[:-1]:
+    # mallory's flood got answers (her hint, her review, her offers), the polite refusals, or past her share nothing
+    assert [] in answers[:-1]
+    for effects in answers[:-1]:
+        if not effects:
+            continue
+        answer = effects[0]
         assert isinstance(answer, EditBoard | Answer)
         if isinstance(answer, Answer) and isinstance(answer.content, Problem):
             assert isinstance(answer.content.error, OneAtATime | TryAgainIn), answer.content.error
@@ -251,3 +255,19 @@ def test_the_solver_workers_come_from_the_settings_or_the_machines_cores() -> No
         with pytest.raises(ConfigError) as error:
             load_config({"SOLVER_WORKERS": bad})
         assert str(error.value) == f"SOLVER_WORKERS must be a whole number from 1 to 256, not {bad!r}"
+
+
+async def test_a_player_sending_solver_commands_too_fast_is_told_once_then_not_answered(counted: App) -> None:
+    game = await started(counted, MALLORY)
+    mallory = Actor(MALLORY, "Mallory", "mallory-chat")
+    hint = AskHint(game.game_id, game.version)
+    answers = [await counted.flow.handle(mallory, hint) for _ in range(ASKS_BURST + 3)]
+    assert all(isinstance(effects[0], EditBoard) for effects in answers[:ASKS_BURST])  # within her share
+    (told,) = answers[ASKS_BURST]
+    assert isinstance(told, Answer) and isinstance(told.content, Problem)
+    assert isinstance(told.content.error, TryAgainIn)
+    assert answers[ASKS_BURST + 1:] == [[], []]  # then nothing: a flood costs the bot no message
+    # another player's commands are his own
+    bob_game = await started(counted, BOB)
+    (bob_answer,) = await counted.flow.handle(Actor(BOB, "Bob", "bob-chat"), AskHint(bob_game.game_id, 0))
+    assert isinstance(bob_answer, EditBoard) and bob_answer.snapshot.hint is not None

@@ -94,7 +94,7 @@ class App:
         self.flow = Flow(starts=self.starts, moves=self.moves, games=self.games, advice=self.advice,
                          verdicts=self.verdicts, players=self.players, leaderboards=self.leaderboards,
                          subscriptions=self.subscriptions, daily_codes=self.daily_codes, once=self.once,
-                         post_time=post_time)
+                         questions=self.questions, post_time=post_time)
 
     @classmethod
     async def open(cls, url: str | None = None, *, executor: Executor | None = None, workers: Workers = ONE_EACH,

@@ -120,6 +120,7 @@ from bot.app.moves import Moves, cards_named, names_a_card
 from bot.app.once import OnceOnly
 from bot.app.outcomes import AlreadyStarted, MustConfirm, OldBoard, OutOfDate, Tapped
 from bot.app.players import Players
+from bot.app.questions import Questions, asks_the_solver
 from bot.app.records import parse_code
 from bot.app.solving import Advice, Verdicts
 from bot.app.starts import Starts
@@ -144,8 +145,9 @@ class Flow:
 
     def __init__(self, *, starts: Starts, moves: Moves, games: Games, advice: Advice, verdicts: Verdicts,
                  players: Players, leaderboards: Leaderboards, subscriptions: Subscriptions,
-                 daily_codes: DailyCodes, once: OnceOnly, post_time: dt.time = dt.time(9, 0),
+                 daily_codes: DailyCodes, once: OnceOnly, questions: Questions, post_time: dt.time = dt.time(9, 0),
                  fresh_budget: float = FRESH_DEAL_BUDGET) -> None:
+        self.questions = questions
         self.starts = starts
         self.moves = moves
         self.games = games
@@ -163,6 +165,8 @@ class Flow:
         """What ``command`` from ``actor`` does, as effects; an error is a private line in the player's language. A
         tap about something other than what the tapped message shows (a forged payload) never edits that message."""
         try:
+            if asks_the_solver(command) and not self.questions.admit(actor.player):
+                return []  # a flood of them: told once when to ask again, then not answered
             effects = await self._handle(actor, command, surface)
             shown = surface.buttons is None or subject(command) in {None, *map(subject, surface.buttons)}
             return effects if shown else off_message(effects)
