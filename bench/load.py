@@ -431,6 +431,8 @@ class _Expected:
     message_id: int = 0
     answered: float | None = None
     edited: float | None = None
+    #: a toast with text is the whole answer (a refusal that edits nothing: bench/crowd.py's hints)
+    toast_ends: bool = False
 
     def check(self) -> None:
         if self.answered is not None and self.edited is not None and not self.done.done():
@@ -472,6 +474,8 @@ def timed_bot_api() -> Any:
             expected = self.expected.get(record.chat.id)
             if expected is not None and expected.query_id == record.id:
                 expected.answered = asyncio.get_running_loop().time()
+                if expected.toast_ends and params.get("text"):
+                    expected.edited = expected.answered
                 expected.check()
             return result
 
