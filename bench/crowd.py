@@ -32,7 +32,7 @@ import asyncio
 import dataclasses
 import json
 import logging
-import multiprocessing
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -44,9 +44,11 @@ from bench.load import (
     REPLY_TIMEOUT,
     Outcome,
     TelegramPlayer,
+    bot_process,
     cpu_seconds,
     fresh_database,
     percentile,
+    run_application,
     timed_bot_api,
 )
 from bot.config import default_solver_workers, machine_cores
@@ -234,22 +236,14 @@ async def hints_capacity(api: Any, args: argparse.Namespace) -> dict[str, Any]:
 
 async def serve(url: str, api_url: str, token: str, workers: int, until: Any, ready: Any) -> None:
     """The bot as ``tripeaks run`` starts it on Telegram, the real solver in ``workers`` worker processes."""
-    from bot.adapters.telegram.app import build_application, start, stop
     from bot.app.assembly import App
     from bot.app.solver_pool import Workers
-    from bot.config import Config
 
     service = await App.open(url, workers=Workers(interactive=workers, background=1))
-    application = build_application(service.flow, Config(telegram_token=token, telegram_api_url=api_url))
     try:
-        await start(application)
-        ready()
-        await until()
+        await run_application(service, api_url, token, until, ready)
     finally:
-        try:
-            await stop(application)
-        finally:
-            await service.close()
+        await service.close()
 
 
 def _bot_process(url: str, api_url: str, token: str, workers: int, ready: Any, stop: Any) -> None:
@@ -265,43 +259,32 @@ def _bot_process(url: str, api_url: str, token: str, workers: int, ready: Any, s
 
 async def run(args: argparse.Namespace) -> dict[str, Any]:
     """One run of the bench (see the module docstring)."""
-    loop = asyncio.get_running_loop()
     async with fresh_database("sqlite") as url:
         api = timed_bot_api()
         await api.start()
-        context = multiprocessing.get_context("spawn")
-        ready, stop = context.Event(), context.Event()
-        child = context.Process(target=_bot_process, name="tripeaks crowd bench bot",
-                                args=(url.render_as_string(hide_password=False), api.base_url, api.token,
-                                      args.workers, ready, stop))
-        child.start()
         try:
-            while not await loop.run_in_executor(None, ready.wait, 0.2):
-                if not child.is_alive():
-                    raise RuntimeError(f"the bot process failed to start (exit code {child.exitcode})")
-            bot_cpu = cpu_seconds(child.pid) if child.pid is not None else None
-            result = await play_crowd(api, args)
-            if bot_cpu is not None and child.pid is not None:
-                result["bot_cpu_s"] = round((cpu_seconds(child.pid) or 0.0) - bot_cpu, 1)
+            async with bot_process(_bot_process, url.render_as_string(hide_password=False), api.base_url,
+                                   api.token, args.workers) as child:
+                bot_cpu = cpu_seconds(child.pid) if child.pid is not None else None
+                result = await play_crowd(api, args)
+                if bot_cpu is not None and child.pid is not None:
+                    result["bot_cpu_s"] = round((cpu_seconds(child.pid) or 0.0) - bot_cpu, 1)
         finally:
-            stop.set()
-            await loop.run_in_executor(None, child.join, 30)
-            if child.is_alive():
-                child.terminate()
-                await loop.run_in_executor(None, child.join)
             await api.stop()
     before, during = result["before"], result["flood"]
     result["aim_taps_within_3x"] = during["tap_p99_ms"] <= TAP_AIM * before["tap_p99_ms"]
     result["aim_hints_99_within_2s"] = (during["hints_within_2s_share"] or 0.0) >= 0.99
     result.update(players=args.players, period_s=args.period, hint_every=args.hint_every, phase_s=args.phase,
-                  flood_per_s=args.flood, workers=args.workers, cores=machine_cores())
+                  flood_per_s=args.flood, workers=args.workers, cores=machine_cores(),
+                  load_average=round(os.getloadavg()[0], 1))
     return result
 
 
 def show(result: dict[str, Any]) -> str:
     lines = [f"{result['players']} honest players, an action every {result['period_s']:g} s (every "
              f"{result['hint_every']}th a hint); a flood of {result['flood_per_s']:g}/s ({result['flood_sent']} sent); "
-             f"{result['workers']} solver worker(s) on {result['cores']} cores"]
+             f"{result['workers']} solver worker(s) on {result['cores']} cores (load average "
+             f"{result['load_average']:g})"]
     for name in PHASES:
         phase = result[name]
         share = "-" if phase["hints_answered_share"] is None else f"{100 * phase['hints_answered_share']:.0f}%"
