@@ -89,7 +89,12 @@ class Phase:
 
 
 class CrowdPlayer(TelegramPlayer):
-    """A player who also presses Hint, and starts a new game by command once one is over."""
+    """A player who also presses Hint, and starts a new game by command once one is over. ``own`` is what the
+    player's own taps saw (players tap side by side: a tap's latency is found there)."""
+
+    def __init__(self, api: Any, index: int, seed: int) -> None:
+        super().__init__(api, index, seed)
+        self.own = Outcome()
 
     async def move(self, due: float, outcome: Outcome, timeout: float) -> None:
         """A tap of the player's choice, or ``/tripeaks CODE`` once the game is over (not timed)."""
@@ -166,12 +171,11 @@ async def flood(api: Any, hostile: CrowdPlayer, finished: int, rate: float, star
 async def play_crowd(api: Any, args: argparse.Namespace) -> dict[str, Any]:
     """The honest players and the hostile account through the three phases, then the capacity run."""
     loop = asyncio.get_running_loop()
-    setup = Outcome()
     honest = [CrowdPlayer(api, i, args.seed) for i in range(args.players)]
     hostile = CrowdPlayer(api, 100_000, args.seed)
     for player in [*honest, hostile]:
-        await player.start(setup, REPLY_TIMEOUT)
-    finished = await finish_a_game(hostile, setup, REPLY_TIMEOUT)
+        await player.start(player.own, REPLY_TIMEOUT)
+    finished = await finish_a_game(hostile, hostile.own, REPLY_TIMEOUT)
     phases = {name: Phase() for name in PHASES}
     begin = loop.time() + 0.5
     end = begin + 3 * args.phase
@@ -191,9 +195,9 @@ async def play_crowd(api: Any, args: argparse.Namespace) -> dict[str, Any]:
             if action % args.hint_every == args.hint_every - 1 and not player.game.is_over:
                 await player.hint(due, phase, REPLY_TIMEOUT)
             else:
-                seen = len(setup.latencies)
-                await player.move(due, setup, REPLY_TIMEOUT)
-                phase.taps += setup.latencies[seen:]
+                seen = len(player.own.latencies)
+                await player.move(due, player.own, REPLY_TIMEOUT)
+                phase.taps += player.own.latencies[seen:]
             action += 1
             due += args.period
 
@@ -203,7 +207,11 @@ async def play_crowd(api: Any, args: argparse.Namespace) -> dict[str, Any]:
     sent = await flooding
     capacity = await hints_capacity(api, args)
     result: dict[str, Any] = {name: phase.summary() for name, phase in phases.items()}
-    result.update(flood_sent=sent, errors=setup.errors, error_kinds=setup.error_kinds, **capacity)
+    errors: dict[str, int] = {}
+    for player in [*honest, hostile]:
+        for kind, count in player.own.error_kinds.items():
+            errors[kind] = errors.get(kind, 0) + count
+    result.update(flood_sent=sent, errors=sum(errors.values()), error_kinds=errors, **capacity)
     return result
 
 

@@ -258,6 +258,7 @@ def test_the_solver_workers_come_from_the_settings_or_the_machines_cores() -> No
 
 
 async def test_a_player_sending_solver_commands_too_fast_is_told_once_then_not_answered(counted: App) -> None:
+    counted.questions.clock = lambda: 100.0  # no time passes: nothing refills
     game = await started(counted, MALLORY)
     mallory = Actor(MALLORY, "Mallory", "mallory-chat")
     hint = AskHint(game.game_id, game.version)
