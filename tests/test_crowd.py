@@ -272,3 +272,4 @@ async def test_a_player_sending_solver_commands_too_fast_is_told_once_then_not_a
     bob_game = await started(counted, BOB)
     (bob_answer,) = await counted.flow.handle(Actor(BOB, "Bob", "bob-chat"), AskHint(bob_game.game_id, 0))
     assert isinstance(bob_answer, EditBoard) and bob_answer.snapshot.hint is not None
+
