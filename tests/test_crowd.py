@@ -41,6 +41,8 @@ MALLORY = PlayerKey("test", "mallory")
 CALLS: Counter[str] = Counter()
 #: Closed: the gated calls wait (a solver busy with them); set: they run.
 GATE = threading.Event()
+#: Set once a gated call has reached the solver.
+ENTERED = threading.Event()
 
 
 def counted_hint(state: str, budget: float) -> Hint:
@@ -50,6 +52,7 @@ def counted_hint(state: str, budget: float) -> Hint:
 
 def gated_hint(state: str, budget: float) -> Hint:
     CALLS["hint " + state] += 1
+    ENTERED.set()
     GATE.wait(30)
     return fake_hint(state, budget)
 
@@ -63,6 +66,7 @@ def counted_review(state: str) -> GameReview:
 def fresh_counts() -> Iterator[None]:
     CALLS.clear()
     GATE.set()
+    ENTERED.clear()
     yield
     GATE.set()
 
@@ -148,8 +152,7 @@ async def test_a_repeated_hint_joins_the_one_being_worked_out_and_a_new_question
     game = await started(gated, ALICE)
     GATE.clear()
     asks = [asyncio.ensure_future(gated.advice.hint(ALICE, game.game_id, game.version)) for _ in range(5)]
-    while not hint_calls():
-        await asyncio.sleep(0.01)  # the first ask has reached the solver
+    assert await asyncio.to_thread(ENTERED.wait, 30)  # the first ask has reached the solver
     with pytest.raises(OneAtATime):  # another question while the hint is being worked out
         await gated.advice.review(ALICE, finished)
     GATE.set()
