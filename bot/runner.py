@@ -205,7 +205,8 @@ async def run_bot(config: Config, *, console_input: TextIO = sys.stdin, console_
                                          stream=console_input, out=console_output)
 
     log.info("starting")
-    log.info("solver %s", solver_description())
+    log.info("solver %s, %d worker(s) for players, %d in the background", solver_description(),
+             config.solver_workers, config.solver_background_workers)
     log.info("database %s", redact_url(config.database_url))
     stop = StopSignals().install()
     try:
