@@ -146,7 +146,7 @@ async def test_a_call_no_worker_takes_in_time_is_dropped_and_never_run() -> None
 # --- one question at a time, answers kept -------------------------------------------------------------------------
 
 
-async def test_a_repeated_hint_joins_the_one_being_worked_out_and_a_new_question_waits_its_turn(
+async def test_a_repeated_hint_joins_the_one_being_worked_out_and_another_question_is_one_at_a_time(
         gated: App) -> None:
     finished = await block_game(gated, ALICE)
     game = await started(gated, ALICE)
