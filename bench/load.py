@@ -435,6 +435,8 @@ class _Expected:
     message_id: int = 0
     answered: float | None = None
     edited: float | None = None
+    #: a toast with text is the whole answer (a refusal that edits nothing: bench/crowd.py's hints)
+    toast_ends: bool = False
 
     def check(self) -> None:
         if self.answered is not None and self.edited is not None and not self.done.done():
@@ -476,6 +478,8 @@ def timed_bot_api() -> Any:
             expected = self.expected.get(record.chat.id)
             if expected is not None and expected.query_id == record.id:
                 expected.answered = asyncio.get_running_loop().time()
+                if expected.toast_ends and params.get("text"):
+                    expected.edited = expected.answered
                 expected.check()
             return result
 
@@ -615,33 +619,41 @@ async def play_telegram(api: Any, total_players: int, rate: float, seconds: floa
     return outcome
 
 
-async def serve_telegram(url: str | URL, api_url: str, token: str, until: Callable[[], Awaitable[Any]],
-                         ready: Callable[[], None] = lambda: None, board: str = "picture") -> None:
-    """The bot's Telegram adapter as ``tripeaks run`` starts it (long polling), on the bench's service (the solver
-    answering nothing), until ``until()`` returns; its new players have the ``board`` setting (picture or text)."""
+async def run_application(service: App, api_url: str, token: str, until: Callable[[], Awaitable[Any]],
+                          ready: Callable[[], None]) -> None:
+    """The bot's Telegram adapter over ``service`` as ``tripeaks run`` starts it (long polling), until ``until()``
+    returns."""
     from bot.adapters.telegram.app import build_application, start, stop
     from bot.config import Config
-    from bot.store import players
 
-    players.NEW_PLAYER["board_style"] = board
-
-    db = await open_database(url, migrate=False)
-    service, executor = open_service(db)
     application = build_application(service.flow, Config(telegram_token=token, telegram_api_url=api_url))
     try:
         await start(application)
         ready()
         await until()
     finally:
-        try:
-            await stop(application)
-        finally:
-            await service.close()
-            await db.close()
-            executor.shutdown()
+        await stop(application)
 
 
-def _telegram_child(url: str, api_url: str, token: str, ready: Any, stop: Any, board: str) -> None:
+async def serve_telegram(url: str | URL, api_url: str, token: str, until: Callable[[], Awaitable[Any]],
+                         ready: Callable[[], None] = lambda: None, board: str = "picture") -> None:
+    """The bot's Telegram adapter on the bench's service (the solver answering nothing), until ``until()``
+    returns; its new players have the ``board`` setting (picture or text)."""
+    from bot.store import players
+
+    players.NEW_PLAYER["board_style"] = board
+
+    db = await open_database(url, migrate=False)
+    service, executor = open_service(db)
+    try:
+        await run_application(service, api_url, token, until, ready)
+    finally:
+        await service.close()
+        await db.close()
+        executor.shutdown()
+
+
+def _telegram_child(url: str, api_url: str, token: str, board: str, ready: Any, stop: Any) -> None:
     """The bot's own process: serve until the bench sets ``stop``."""
     logging.basicConfig(level=logging.WARNING, format="bot process: %(levelname)s %(name)s: %(message)s")
 
@@ -651,6 +663,30 @@ def _telegram_child(url: str, api_url: str, token: str, ready: Any, stop: Any, b
                              ready=ready.set, board=board)
 
     asyncio.run(main())
+
+
+@contextlib.asynccontextmanager
+async def bot_process(target: Callable[..., None], *args: Any) -> AsyncIterator[multiprocessing.Process]:
+    """``target(*args, ready, stop)`` in a process of its own (spawned), once it has set ``ready``; on leaving,
+    ``stop`` is set and the process waited for (:class:`RuntimeError` unless it ends well)."""
+    loop = asyncio.get_running_loop()
+    context = multiprocessing.get_context("spawn")
+    ready, stop = context.Event(), context.Event()
+    child = context.Process(target=target, name="tripeaks bench bot", args=(*args, ready, stop))
+    child.start()
+    try:
+        while not await loop.run_in_executor(None, ready.wait, 0.2):
+            if not child.is_alive():
+                raise RuntimeError(f"the bot process failed to start (exit code {child.exitcode})")
+        yield child
+    finally:
+        stop.set()
+        await loop.run_in_executor(None, child.join, 30)
+        if child.is_alive():
+            child.terminate()
+            await loop.run_in_executor(None, child.join)
+    if child.exitcode != 0:
+        raise RuntimeError(f"the bot process ended with exit code {child.exitcode}")
 
 
 def cpu_seconds(pid: int) -> float | None:
@@ -667,7 +703,6 @@ async def run_telegram(kind: str, total_players: int, rate: float, seconds: floa
                        in_process: bool = False, timeout: float = REPLY_TIMEOUT,
                        board: str = "picture") -> dict[str, Any]:
     """One run of the Telegram mode (see the module docstring)."""
-    loop = asyncio.get_running_loop()
     cpu: dict[str, float | None] = {}
 
     def measure(when: str, pid: int | None = None) -> None:
@@ -694,28 +729,12 @@ async def run_telegram(kind: str, total_players: int, rate: float, seconds: floa
                     stopping.set()
                     await bot
             else:
-                context = multiprocessing.get_context("spawn")
-                ready, stop = context.Event(), context.Event()
-                child = context.Process(target=_telegram_child, name="tripeaks bench bot",
-                                        args=(url.render_as_string(hide_password=False), api.base_url, api.token,
-                                              ready, stop, board))
-                child.start()
-                try:
-                    while not await loop.run_in_executor(None, ready.wait, 0.2):
-                        if not child.is_alive():
-                            raise RuntimeError(f"the bot process failed to start (exit code {child.exitcode})")
+                async with bot_process(_telegram_child, url.render_as_string(hide_password=False), api.base_url,
+                                       api.token, board) as child:
                     pid = child.pid
                     outcome = await play_telegram(api, total_players, rate, seconds, seed, timeout,
                                                   clock=lambda: measure("begin", pid))
                     measure("end", pid)
-                finally:
-                    stop.set()
-                    await loop.run_in_executor(None, child.join, 30)
-                    if child.is_alive():
-                        child.terminate()
-                        await loop.run_in_executor(None, child.join)
-                if child.exitcode != 0:
-                    raise RuntimeError(f"the bot process ended with exit code {child.exitcode}")
         finally:
             await api.stop()
         check = await check_consistency(url, outcome.acked, outcome.uncertain, platform=TELEGRAM)

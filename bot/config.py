@@ -27,6 +27,8 @@ HOME_VARIABLE = "TRIPEAKS_HOME"
 _DISCORD_TOKEN_RE = re.compile(r"^[A-Za-z0-9_-]{20,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{20,}$")
 _TELEGRAM_TOKEN_RE = re.compile(r"^\d{3,}:[A-Za-z0-9_-]{30,}$")
 _LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
+#: The most solver workers of each kind the settings may ask for.
+MAX_SOLVER_WORKERS = 256
 
 
 class ConfigError(ValueError):
@@ -114,6 +116,10 @@ class Config:
     discord_client_id: str | None = None
     discord_client_secret: str | None = None
     discord_api_url: str = "https://discord.com/api/v10"
+    #: SOLVER_WORKERS, SOLVER_BACKGROUND_WORKERS: the solver's worker processes for what players wait on (hints,
+    #: reviews) and for background verdicts (defaults: :func:`default_solver_workers`)
+    solver_workers: int = 1
+    solver_background_workers: int = 1
 
     def __repr__(self) -> str:  # never show a token, not even in a traceback or a log line
         return (f"Config(discord={'set' if self.discord_token else 'unset'}, "
@@ -255,6 +261,7 @@ def load_config(env: Mapping[str, str] | None = None, *, dotenv_path: Path | Non
     discord_api = (_get(env, "DISCORD_API_URL") or Config.discord_api_url).rstrip("/")
     if not re.match(r"^https?://", discord_api):
         raise ConfigError(f"DISCORD_API_URL must be an http(s) URL, not {discord_api!r}")
+    interactive, background = default_solver_workers(machine_cores())
     return Config(
         discord_token=discord_token, telegram_token=telegram_token, database_url=database_url,
         default_locale=locale, daily_post_time=post_time, log_level=log_level, telegram_api_url=api_url,
@@ -267,7 +274,28 @@ def load_config(env: Mapping[str, str] | None = None, *, dotenv_path: Path | Non
         web_port_set=_get(env, "WEB_PORT") is not None, public_url=public_url.rstrip("/") if public_url else None,
         web_secret=web_secret, telegram_mini_app=mini_app, discord_client_id=client_id,
         discord_client_secret=client_secret, discord_api_url=discord_api,
+        solver_workers=_int(env, "SOLVER_WORKERS", interactive, 1, MAX_SOLVER_WORKERS) or interactive,
+        solver_background_workers=_int(env, "SOLVER_BACKGROUND_WORKERS", background, 1, MAX_SOLVER_WORKERS)
+        or background,
     )
+
+
+def machine_cores() -> int:
+    """The cores this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+def default_solver_workers(cores: int) -> tuple[int, int]:
+    """The solver's workers on a machine with ``cores`` cores, for what players wait on and for the background: one
+    core kept for the bot itself, the rest for players; the background gets a third of those, at least one.
+
+    >>> default_solver_workers(1), default_solver_workers(2), default_solver_workers(8)
+    ((1, 1), (1, 1), (7, 2))
+    """
+    return max(1, cores - 1), max(1, (cores - 1) // 3)
 
 
 def _heartbeat_file(env: Mapping[str, str], dotenv_path: Path | None) -> Path | None:

@@ -118,12 +118,14 @@ async def _close_when_open(opening: asyncio.Future[App]) -> None:
 
 
 async def _open_service(database_url: str, stop: StopSignals, stack: contextlib.AsyncExitStack, *,
-                        post_time: dt.time = dt.time(9, 0)) -> App | None:
-    """Open the service (migrating the database and starting the solver workers) and have ``stack`` close it; None
-    when a stop comes first (the service is then closed as soon as it is open: :func:`_close_when_open`)."""
+                        post_time: dt.time = dt.time(9, 0), workers: tuple[int, int] = (1, 1)) -> App | None:
+    """Open the service (migrating the database and starting the solver workers: ``workers`` for what players wait
+    on and for the background) and have ``stack`` close it; None when a stop comes first (the service is then
+    closed as soon as it is open: :func:`_close_when_open`)."""
     from bot.app.assembly import App
+    from bot.app.solver_pool import Workers
 
-    opening = asyncio.ensure_future(App.open(database_url, post_time=post_time))
+    opening = asyncio.ensure_future(App.open(database_url, post_time=post_time, workers=Workers(*workers)))
     if not await _first_of(stop.event, opening):
         await _close_when_open(opening)
         return None
@@ -212,7 +214,8 @@ async def run_bot(config: Config, *, console_input: TextIO = sys.stdin, console_
                                          stream=console_input, out=console_output, table=table)
 
     log.info("starting")
-    log.info("solver %s", solver_description())
+    log.info("solver %s, %d worker(s) for players, %d in the background", solver_description(),
+             config.solver_workers, config.solver_background_workers)
     log.info("database %s", redact_url(config.database_url))
     stop = StopSignals().install()
     try:
@@ -328,7 +331,8 @@ _DATABASE_UNREACHABLE = (ConnectionError, TimeoutError, socket.gaierror)
 async def _open_bot_service(config: Config, stop: StopSignals, stack: contextlib.AsyncExitStack) -> App | None:
     """:func:`_open_service`, a database server that cannot be reached being :class:`Unreachable`."""
     try:
-        return await _open_service(config.database_url, stop, stack, post_time=config.daily_post_time)
+        return await _open_service(config.database_url, stop, stack, post_time=config.daily_post_time,
+                                   workers=(config.solver_workers, config.solver_background_workers))
     except _DATABASE_UNREACHABLE as error:
         raise Unreachable(f"the database {redact_url(config.database_url)} cannot be reached ({error})") from None
 

@@ -68,7 +68,7 @@ async def test_a_challenge_is_its_deal_compared_with_the_shared_game(service: Ap
     tr = translator("en")
     assert f"You beat Alice's {alice_final} by {diff}" in ending_lines(snapshot, tr)
     # the review says it too
-    review = await service.advice.review(taken.game_id)
+    review = await service.advice.review(BOB, taken.game_id)
     assert f"You beat Alice's {alice_final} by {diff}" in (render_review(snapshot, review, "en").status or "")
     # an ordinary game in the stats
     stats = await service.players.stats(BOB)

@@ -214,12 +214,12 @@ async def test_classic_deals_are_winnable_only_unless_the_player_says_otherwise(
 
 async def test_a_finished_game_is_reviewed_by_the_exact_solver(service: App) -> None:
     game_id = await block_game(service)
-    review = await service.advice.review(game_id)
+    review = await service.advice.review(ALICE, game_id)
     assert review is not None and not review.won and review.score == 477
-    won = await service.advice.review(await win_game(service))
+    won = await service.advice.review(ALICE, await win_game(service))
     assert won is not None and won.won and won.lost_at is None
     playing = await service.starts.new_game(ALICE, "Alice", code=WIN_CODE)
-    assert await service.advice.review(playing.game_id) is None  # nothing to review while it is being played
+    assert await service.advice.review(ALICE, playing.game_id) is None  # nothing to review while it is being played
 
 
 async def test_taps_from_two_boards_race_without_losing_one(service: App) -> None:

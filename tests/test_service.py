@@ -21,6 +21,7 @@ from bot.app.commands import ChallengeDeal, ConfirmStart, Language, Replay, Repl
 from bot.app.daily import daily_code
 from bot.app.model import DealVerdict, Hint, PlayerKey, Settings, Stats
 from bot.app.outcomes import MustConfirm, OldBoard, OutOfDate
+from bot.app.solving import BUSY_HINT
 from bot.store.database import open_database
 from bot.store.engine import Database
 from core import solver
@@ -340,7 +341,7 @@ def _stuck_hint(state: str, budget: float) -> Hint:
 _release = threading.Event()
 
 
-async def test_a_hint_the_solver_cannot_give_in_time_is_answered_empty(database: Database) -> None:
+async def test_a_hint_the_solver_cannot_give_in_time_says_busy_and_is_not_counted(database: Database) -> None:
     _release.clear()
     with ThreadPoolExecutor(2) as executor:
         async with App(database, executor=executor, hint_function=_stuck_hint, verdict_function=fake_verdict,
@@ -348,7 +349,7 @@ async def test_a_hint_the_solver_cannot_give_in_time_is_answered_empty(database:
             start = await service.starts.new_game(ALICE, "Alice")
             snapshot = await act(service, ALICE, "Alice", game_command(start.game_id, 0, "h"))
             _release.set()
-    assert snapshot.hint == Hint(None, None, None)
+    assert snapshot.hint == BUSY_HINT  # not "nothing to suggest": the player is told to ask again
     assert snapshot.hints_used == 0 and snapshot.version == 0
 
 
@@ -368,7 +369,7 @@ async def test_hints_run_in_worker_processes_that_are_replaced_when_they_die(
                            hint_budget=60) as service:
         start = await service.starts.new_game(ALICE, "Alice")
         lost = await act(service, ALICE, "Alice", game_command(start.game_id, 0, "h"))
-        assert lost.hint == Hint(None, None, None) and (tmp_path / "died").exists()
+        assert lost.hint == BUSY_HINT and (tmp_path / "died").exists()  # not computed: asked again
         again = await act(service, ALICE, "Alice", game_command(start.game_id, 0, "h"))
         assert again.hint == Hint(DRAW, None, None) and again.hints_used == 1
 

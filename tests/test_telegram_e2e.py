@@ -9,6 +9,7 @@ whole; the strings the rules fix (RULES.md) are spelled out.
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import datetime as dt
 import doctest
@@ -24,7 +25,7 @@ from typing import Any
 
 import pytest
 from telegram import Update
-from telegram.ext import TypeHandler
+from telegram.ext import Application, TypeHandler
 
 from bot.adapters.telegram.app import build_application, start, stop
 from bot.adapters.telegram.keyboard import keyboard, message_text
@@ -95,9 +96,27 @@ def no_errors_logged(caplog: pytest.LogCaptureFixture) -> Iterator[None]:
 
 #: The update ids the bot has finished handling (of the current test's fake server).
 HANDLED: set[int] = set()
+#: The tasks python-telegram-bot runs each update's handlers in (they never block its update processing), by id.
+_HANDLING: dict[int, set[asyncio.Task[Any]]] = {}
+
+
+def _tracked_create_task(application: Application[Any, Any, Any, Any, Any, Any], coroutine: Any,
+                         update: object = None, **kwargs: Any) -> asyncio.Task[Any]:
+    """``Application.create_task``, remembering the task by the update it handles."""
+    task = _create_task(application, coroutine, update, **kwargs)
+    if isinstance(update, Update):
+        _HANDLING.setdefault(update.update_id, set()).add(task)
+    return task
+
+
+_create_task = Application.create_task
 
 
 async def _note_handled(update: Update, context: object) -> None:
+    """Run after the bot's own handlers have been started for ``update``: note it once they have all ended."""
+    handling = _HANDLING.pop(update.update_id, set()) - {asyncio.current_task()}
+    if handling:
+        await asyncio.wait(handling)
     HANDLED.add(update.update_id)
 
 
@@ -112,13 +131,16 @@ async def running_bot(api: FakeBotAPI, db_url: str, *, pace: Pace | None = None,
     with ThreadPoolExecutor(2) as executor:
         service = App(db, executor=executor, hint_function=fake_hint, verdict_function=fake_verdict)
         app = build_application(service.flow, config, pace)
-        # after the bot's own handlers are done with an update, note it (a later group runs after them)
-        app.add_handler(TypeHandler(Update, _note_handled), group=99)
+        # after the bot's own handlers are done with an update, note it (a later group starts after them; each of
+        # them is a task of its own, waited for)
+        app.add_handler(TypeHandler(Update, _note_handled, block=False), group=99)
+        Application.create_task = _tracked_create_task  # type: ignore[method-assign]
         await start(app)
         try:
             yield service
         finally:
             await stop(app)
+            Application.create_task = _create_task  # type: ignore[method-assign]
             await service.close()
             await db.close()
 

@@ -393,7 +393,7 @@ async def test_review_tapped_in_a_group_is_sent_to_the_players_private_chat(
     answer, unchanged = await tap(api, alice, group, won, encode(Review(won_id)))
     assert answer.text == "Your review is in your private chat with the bot"
     assert unchanged.edit_count == won.edit_count and len(api.bot_messages(group)) == in_group
-    expected = render_review(await service.games.game(won_id), await service.advice.review(won_id), "en")
+    expected = render_review(await service.games.game(won_id), await service.advice.review(player_of(alice), won_id), "en")
     assert_shows(api.last_message(private), expected)
     assert_all_answered(api)
 

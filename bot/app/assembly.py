@@ -30,6 +30,7 @@ from bot.app.leaderboards import Leaderboards
 from bot.app.moves import Moves
 from bot.app.once import OnceOnly
 from bot.app.players import Players
+from bot.app.questions import Questions
 from bot.app.solver_calls import (
     DailyCodeFunction,
     HintFunction,
@@ -40,7 +41,7 @@ from bot.app.solver_calls import (
     solver_review,
     solver_verdict,
 )
-from bot.app.solver_pool import SolverPool
+from bot.app.solver_pool import ONE_EACH, SolverPool, Workers
 from bot.app.solving import Advice, Verdicts
 from bot.app.starts import Starts
 from bot.app.subscriptions import Subscriptions
@@ -51,7 +52,8 @@ from bot.store.engine import Database
 class App:
     """Games, settings, statistics and the daily deal of every player, in one database.
 
-    ``executor`` runs the solver instead of the worker processes (tests). ``hint_function``,
+    ``executor`` runs the solver instead of the worker processes (tests); ``workers`` says how many there are.
+    ``hint_function``,
     ``verdict_function``, ``review_function`` and ``daily_code_function`` are the calls into the solver
     (module-level functions, so a process pool can run them); ``clock`` tells the time (the daily deal's date);
     ``post_time`` is when the daily posts are made (UTC).
@@ -65,6 +67,7 @@ class App:
         verdict_budget: float = 5.0,
         winnable_budget: float = 3.0,
         executor: Executor | None = None,
+        workers: Workers = ONE_EACH,
         hint_function: HintFunction = fair_hint,
         verdict_function: VerdictFunction = solver_verdict,
         review_function: ReviewFunction = solver_review,
@@ -74,12 +77,14 @@ class App:
         owns_database: bool = False,
     ) -> None:
         self.db = db
-        self.solver = SolverPool(executor)
+        self.solver = SolverPool(executor, workers)
         self._owns_database = owns_database
-        self.verdicts = Verdicts(db, self.solver, verdict_function, verdict_budget)
+        self.questions = Questions()
+        self.verdicts = Verdicts(db, self.solver, verdict_function, verdict_budget, self.questions)
         self.daily_codes = DailyCodes(db, self.solver, daily_code_function, clock)
         today = self.daily_codes.today
-        self.advice = Advice(db, self.solver, hint_function, review_function, hint_budget, today)
+        self.advice = Advice(db, self.solver, hint_function, review_function, hint_budget, today,
+                             self.questions)
         self.starts = Starts(db, self.verdicts, self.daily_codes, winnable_budget)
         self.moves = Moves(db, self.verdicts, today)
         self.games = Games(db, today)
@@ -92,10 +97,10 @@ class App:
         self.flow = Flow(starts=self.starts, moves=self.moves, games=self.games, advice=self.advice,
                          verdicts=self.verdicts, players=self.players, leaderboards=self.leaderboards,
                          subscriptions=self.subscriptions, daily_codes=self.daily_codes, once=self.once,
-                         challenges=self.challenges, post_time=post_time)
+                         challenges=self.challenges, questions=self.questions, post_time=post_time)
 
     @classmethod
-    async def open(cls, url: str | None = None, *, executor: Executor | None = None,
+    async def open(cls, url: str | None = None, *, executor: Executor | None = None, workers: Workers = ONE_EACH,
                    hint_function: HintFunction = fair_hint, verdict_function: VerdictFunction = solver_verdict,
                    daily_code_function: DailyCodeFunction = daily_code_of, clock: Clock = utc_clock,
                    hint_budget: float = 0.8, verdict_budget: float = 5.0, winnable_budget: float = 3.0,
@@ -103,7 +108,7 @@ class App:
         """Open the database at ``url`` (default: the SQLite file), upgrading it to the latest schema first, and
         start the solver workers; :meth:`close` closes both."""
         db = await open_database(url)
-        app = cls(db, owns_database=True, executor=executor, hint_function=hint_function,
+        app = cls(db, owns_database=True, executor=executor, workers=workers, hint_function=hint_function,
                   verdict_function=verdict_function, daily_code_function=daily_code_function, clock=clock,
                   hint_budget=hint_budget, verdict_budget=verdict_budget, winnable_budget=winnable_budget,
                   post_time=post_time)

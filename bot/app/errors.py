@@ -110,3 +110,16 @@ class NoUndoInDaily(BotError):
 
 class GameNotOver(BotError):
     """Review, Share or Replay of a game still being played (their buttons come only once it is over)."""
+
+
+class OneAtATime(BotError):
+    """A player asked the solver something new (a hint, a review) while their last question is still being
+    answered: one at a time."""
+
+
+class TryAgainIn(BotError):
+    """A player asked the solver more new questions than their share allows: the next one in ``seconds``."""
+
+    def __init__(self, seconds: int) -> None:
+        super().__init__(f"too many questions; try again in {seconds} s")
+        self.seconds = seconds

@@ -112,7 +112,6 @@ from bot.app.errors import (
     NoActiveGame,
     NotAPlayer,
     NotYourMessage,
-    NoWinnableDeal,
 )
 from bot.app.games import Games
 from bot.app.leaderboards import Leaderboards
@@ -121,6 +120,7 @@ from bot.app.moves import Moves, names_a_card
 from bot.app.once import OnceOnly
 from bot.app.outcomes import AlreadyStarted, MustConfirm, OldBoard, OutOfDate, Tapped
 from bot.app.players import Players
+from bot.app.questions import Questions, asks_the_solver
 from bot.app.records import parse_code
 from bot.app.solving import Advice, Verdicts
 from bot.app.starts import Starts
@@ -144,8 +144,10 @@ class Flow:
 
     def __init__(self, *, starts: Starts, moves: Moves, games: Games, advice: Advice, verdicts: Verdicts,
                  players: Players, leaderboards: Leaderboards, subscriptions: Subscriptions,
-                 daily_codes: DailyCodes, once: OnceOnly, challenges: Challenges, post_time: dt.time = dt.time(9, 0),
+                 daily_codes: DailyCodes, once: OnceOnly, challenges: Challenges, questions: Questions,
+                 post_time: dt.time = dt.time(9, 0),
                  fresh_budget: float = FRESH_DEAL_BUDGET) -> None:
+        self.questions = questions
         self.starts = starts
         self.moves = moves
         self.games = games
@@ -164,6 +166,8 @@ class Flow:
         """What ``command`` from ``actor`` does, as effects; an error is a private line in the player's language. A
         tap about something other than what the tapped message shows (a forged payload) never edits that message."""
         try:
+            if asks_the_solver(command) and not self.questions.admit(actor.player):
+                return []  # a flood of them: told once when to ask again, then not answered
             effects = await self._handle(actor, command, surface)
             shown = surface.buttons is None or subject(command) in {None, *map(subject, surface.buttons)}
             return effects if shown else off_message(effects)
@@ -196,7 +200,7 @@ class Flow:
                 snapshot = await self.games.finished_game(player, game_id)
                 if not await self.once.claim_review(game_id, ONCE_WITHIN):
                     return []
-                return [Answer(ReviewOf(snapshot, await self.advice.review(game_id)))]
+                return [Answer(ReviewOf(snapshot, await self.advice.review(player, game_id)))]
             case Share(game_id):
                 snapshot = await self.games.finished_game(player, game_id)
                 shared = await self.challenges.signed(snapshot)
@@ -331,7 +335,7 @@ class Flow:
         game_id = review_of(parameter)
         if game_id is not None:
             snapshot = await self.games.finished_game(actor.player, game_id)
-            return [Answer(ReviewOf(snapshot, await self.advice.review(game_id)))]
+            return [Answer(ReviewOf(snapshot, await self.advice.review(actor.player, game_id)))]
         request = start_request(parameter)
         if isinstance(request, DealByCode):
             try:
@@ -373,10 +377,7 @@ class Flow:
         latest = await (self.games.finished_game(player, game_id) if game_id is not None
                         else self.games.latest_game(player))
         latest = await self.challenges.signed(latest) if latest is not None else None
-        try:
-            fresh = await self.verdicts.winnable_code(rules, self.fresh_budget)
-        except NoWinnableDeal:
-            fresh = None
+        fresh = await self.verdicts.fresh_code(player, rules, self.fresh_budget)
         return Offers(latest, fresh, self.daily_codes.today())
 
     # --- helpers --------------------------------------------------------------------------------------------------

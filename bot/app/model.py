@@ -99,6 +99,7 @@ class Hint:
     winnable: bool | None  # None: unknown (the fair advisor does not know; the solver ran out of time)
     best_score: int | None  # the best final score still reachable, when winnable (the exact solver only)
     win_chance: float | None = None  # the fair advisor's estimate of winning after ``action``
+    busy: bool = False  # not thought about: the solver was busy (nothing to suggest is ``action`` None, not busy)
 
 
 @dataclass(frozen=True)

@@ -247,7 +247,7 @@ class Starts:
                 winnable = (found.winnable_only if found is not None and found.winnable_only is not None
                             else rules is Rules.CLASSIC)
             if winnable:
-                code = await self.verdicts.winnable_code(rules, self.winnable_budget)
+                code = await self.verdicts.winnable_code(rules, self.winnable_budget, player)  # in the player's turns
         else:
             winnable = False
         now = utcnow()

@@ -227,6 +227,10 @@ def _fair_hint_lines(hint: Hint, game: Game, tr: Translator) -> list[str]:
 
 
 def _hint_lines(hint: Hint, game: Game, tr: Translator) -> list[str]:
+    if hint.busy:
+        # TRANSLATORS: the hint was not thought about (too many players asking at once) and is not counted; 💡 is
+        # the Hint button
+        return [tr.gettext("Too many hints are being worked out right now; tap 💡 again in a moment")]
     if hint.win_chance is not None:
         return _fair_hint_lines(hint, game, tr)
     lines = []

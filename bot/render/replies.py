@@ -34,6 +34,8 @@ from bot.app.errors import (
     NotYourGame,
     NotYourMessage,
     NoWinnableDeal,
+    OneAtATime,
+    TryAgainIn,
 )
 from bot.app.model import BoardStyle, Settings, Stats
 from bot.app.outcomes import OldBoard, OutOfDate
@@ -352,6 +354,14 @@ def error_text(error: Exception | OutOfDate | OldBoard, locale: str, new_command
             command=new_command)
     if isinstance(error, NoWinnableDeal):
         return tr.gettext("No winnable deal was found in time; please try again")
+    if isinstance(error, OneAtATime):
+        # TRANSLATORS: a new hint or review asked for while the player's last one is still being worked out
+        return tr.gettext("One at a time, please: your last question is still being worked out")
+    if isinstance(error, TryAgainIn):
+        # TRANSLATORS: a player asked for many hints or reviews in a short time; {n} is a number of seconds
+        return tr.ngettext("You have asked a lot in a short time; try again in {n} second",
+                           "You have asked a lot in a short time; try again in {n} seconds", error.seconds).format(
+            n=error.seconds)
     if isinstance(error, BotError):
         return tr.gettext("That did not work; please try again")
     return tr.gettext("Something went wrong on our side; please try again later")

@@ -57,8 +57,8 @@ def build_application(flow: Flow, config: Config, pace: Pace | None = TELEGRAM_P
         .token(config.telegram_token)
         .base_url(config.telegram_api_url)
         .base_file_url(file_url(config.telegram_api_url))
-        # taps of different players are handled side by side (a hint waits for the solver); the application
-        # keeps actions on one game in order
+        # taps of different players are handled side by side (each handler a task of its own: handlers.register);
+        # the application keeps actions on one game in order
         .concurrent_updates(True)
         .post_init(after_init)
         .build()

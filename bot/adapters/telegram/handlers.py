@@ -39,14 +39,18 @@ def bound(tg: TelegramContext, handler: Callable[[TelegramContext, Any, Context]
 
 
 def register(app: TelegramApp, tg: TelegramContext) -> None:
-    """Every handler of the bot on ``app``."""
+    """Every handler of the bot on ``app``. None blocks the Application's update processing (``block=False``: each
+    runs as a task of its own): an update waiting for the solver (a hint, a review, an inline query's new deal)
+    holds none of its slots for concurrent updates, so every other player's tap is handled at once whatever the
+    solver is doing. How much solver work one player may ask for is the application's to bound
+    (:mod:`bot.app.questions`)."""
     assert {name for name, _ in COMMANDS} <= set(commands.READERS)
-    app.add_handler(CommandHandler(list(commands.READERS), bound(tg, commands.on_command)))
-    app.add_handler(CallbackQueryHandler(bound(tg, commands.on_callback)))
-    app.add_handler(InlineQueryHandler(bound(tg, inline.on_inline_query)))
+    app.add_handler(CommandHandler(list(commands.READERS), bound(tg, commands.on_command), block=False))
+    app.add_handler(CallbackQueryHandler(bound(tg, commands.on_callback), block=False))
+    app.add_handler(InlineQueryHandler(bound(tg, inline.on_inline_query), block=False))
     # in a private chat, words that are no command: a card's name plays it, anything else points to /help
     app.add_handler(MessageHandler(filters.TEXT & ~filters.COMMAND & filters.ChatType.PRIVATE,
-                                   bound(tg, commands.on_text)))
+                                   bound(tg, commands.on_text), block=False))
     app.add_error_handler(bound(tg, on_error))
 
 

@@ -51,8 +51,10 @@ async def on_inline_query(tg: TelegramContext, update: Update, context: Context)
         effects = await tg.flow.handle(tg.actor(user, None), invite_of(query.query), tg.surface(user))
     except Exception:
         log.exception("inline query %s could not be answered", query.id)
-        effects = []
-    offered = [effect.content for effect in effects if isinstance(effect, Answer)
+        effects = None
+    if effects == []:  # one query too many of a flood: not answered at all
+        return
+    offered = [effect.content for effect in effects or () if isinstance(effect, Answer)
                and isinstance(effect.content, OffersOf)]
     if not offered:  # the flow could not make the offers (a fault, logged): nothing to choose from, not cached
         await query.answer([], cache_time=0, is_personal=True)

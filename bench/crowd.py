@@ -1,0 +1,333 @@
+"""A crowd at the table (issue 39): honest players playing with hints while one hostile account floods the bot, end
+to end through Telegram, with the real solver. Run by hand:
+
+    .venv/bin/python bench/crowd.py [--players 10] [--period 2] [--hint-every 5] [--phase 15] [--flood 30]
+                                    [--workers N] [--capacity-players 6] [--json]
+
+The bench starts the fake Bot API server of the tests (``tests/fakes/telegram_bot_api.py``) and the bot in a process
+of its own (its Telegram Application long polling the fake, the real solver in ``--workers`` worker processes: by
+default as the bot sizes them, every core but one). Each honest player is a Telegram user in a private chat playing
+a real game (as in ``bench/load.py --telegram``), one action every ``--period`` seconds, open loop: every
+``--hint-every``-th action is a press of Hint (💡), the others a tap of the player's choice. A tap's latency runs
+from its scheduled time until the fake has the bot's answer and its edit of the board; a hint is *answered* when the
+edited board shows advice (not "busy", not a refusal), and its latency is measured the same way.
+
+Three phases of ``--phase`` seconds: before, during and after the flood. During it, one hostile account (which has
+played a game to its end first) sends ``--flood`` updates a second, in turn: ``/start review-<its finished game>``,
+a press of Hint on its current board, and an inline query (``@bot``: offers with a new winnable deal). The bench
+prints, for each phase, the honest players' tap latency p50/p99 and their hints: the share answered, the share
+answered within 2 s, and the answered ones' latency p50/p99; and whether the aims hold: during the flood the taps'
+p99 within 3x their p99 before it, and 99% of the hints answered within 2 s.
+
+Last, with no flood, ``--capacity-players`` players ask for hints as fast as they are answered (a move, a hint,
+a move...) for ``--phase`` seconds: the hints a second the bot sustains, and that divided by its solver workers
+(hints a second per core). The bench's own process (the fake server and every player) shares the machine with the
+bot: on a 2-core machine the figures are what the bot does with the core it gets.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import dataclasses
+import json
+import logging
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+if __package__ in (None, ""):  # run as a script: make the repository importable
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench.load import (
+    REPLY_TIMEOUT,
+    Outcome,
+    TelegramPlayer,
+    bot_process,
+    cpu_seconds,
+    fresh_database,
+    percentile,
+    run_application,
+    timed_bot_api,
+)
+from bot.config import default_solver_workers, machine_cores
+
+#: What the board says of a hint the solver had no time for (English: the bench's players read English).
+BUSY_TEXT = "Too many hints are being worked out"
+#: A hint answered within this many seconds meets the aim.
+HINT_AIM = 2.0
+#: During the flood, the honest taps' p99 may be at most this many times their p99 before it.
+TAP_AIM = 3.0
+PHASES = ("before", "flood", "after")
+
+
+@dataclasses.dataclass
+class Phase:
+    """What the honest players saw in one phase: tap latencies, and their hints."""
+
+    taps: list[float] = dataclasses.field(default_factory=list)
+    hint_latencies: list[float] = dataclasses.field(default_factory=list)  # the answered ones
+    hints: int = 0
+    busy: int = 0
+    refused: int = 0
+    failed: int = 0
+
+    def summary(self) -> dict[str, Any]:
+        answered = len(self.hint_latencies)
+        return {
+            "taps": len(self.taps),
+            "tap_p50_ms": round(percentile(self.taps, 0.50) * 1000, 1),
+            "tap_p99_ms": round(percentile(self.taps, 0.99) * 1000, 1),
+            "hints": self.hints, "hints_busy": self.busy, "hints_refused": self.refused, "hints_failed": self.failed,
+            "hints_answered_share": round(answered / self.hints, 3) if self.hints else None,
+            "hints_within_2s_share": (round(sum(t <= HINT_AIM for t in self.hint_latencies) / self.hints, 3)
+                                      if self.hints else None),
+            "hint_p50_ms": round(percentile(self.hint_latencies, 0.50) * 1000, 1),
+            "hint_p99_ms": round(percentile(self.hint_latencies, 0.99) * 1000, 1),
+        }
+
+
+class CrowdPlayer(TelegramPlayer):
+    """A player who also presses Hint, and starts a new game by command once one is over. ``own`` is what the
+    player's own taps saw (players tap side by side: a tap's latency is found there)."""
+
+    def __init__(self, api: Any, index: int, seed: int) -> None:
+        super().__init__(api, index, seed)
+        self.own = Outcome()
+
+    async def move(self, due: float, outcome: Outcome, timeout: float) -> None:
+        """A tap of the player's choice, or ``/tripeaks CODE`` once the game is over (not timed)."""
+        assert self.game is not None
+        if self.game.is_over:
+            await self.start(outcome, timeout)
+        else:
+            await self.tap(due, outcome, timeout)
+
+    async def hint(self, due: float, phase: Phase, timeout: float) -> None:
+        """Press Hint on the game message; the answer is the board edited with advice, or with "busy", or a toast
+        saying why not (asking too much)."""
+        data = self.buttons.get("h")
+        if data is None:
+            phase.failed += 1
+            return
+        loop = asyncio.get_running_loop()
+        phase.hints += 1
+        expected = self.api.expect(self.chat.id, self.message_id)
+        expected.toast_ends = True
+        handle = self.api.press(self.user, self.chat, self.message_id, data)
+        expected.query_id = handle.query_id
+        try:
+            done = await asyncio.wait_for(asyncio.shield(expected.done), max(0.0, due + timeout - loop.time()))
+        except TimeoutError:
+            phase.failed += 1
+            return
+        if handle.record.answer is not None and handle.record.answer.text:
+            phase.refused += 1
+            return
+        message = self.api.message(self.chat, self.message_id)
+        self.read(message)
+        if BUSY_TEXT in message.text:
+            phase.busy += 1
+        else:
+            phase.hint_latencies.append(done - due)
+
+
+async def finish_a_game(player: CrowdPlayer, outcome: Outcome, timeout: float) -> int:
+    """Play ``player``'s game to its end (won or blocked) and start another; the finished game's id."""
+    loop = asyncio.get_running_loop()
+    assert player.game is not None
+    while not player.game.is_over and not player.stopped:
+        await player.move(loop.time(), outcome, timeout)
+    finished = player.game_id
+    await player.move(loop.time(), outcome, timeout)  # a new game
+    if player.stopped:
+        raise RuntimeError(f"the hostile account could not play: {outcome.error_kinds}")
+    return finished
+
+
+async def flood(api: Any, hostile: CrowdPlayer, finished: int, rate: float, start: float, end: float) -> int:
+    """Reviews, hints and inline queries from ``hostile`` at ``rate`` a second in all, from ``start`` to ``end``
+    (loop times), not waiting for any answer; how many were sent."""
+    loop = asyncio.get_running_loop()
+    sent = 0
+    due = start
+    while due < end:
+        delay = due - loop.time()
+        if delay > 0:
+            await asyncio.sleep(delay)
+        kind = sent % 3
+        if kind == 0:
+            api.send_text(hostile.user, hostile.chat, f"/start review-{finished}")
+        elif kind == 1:
+            api.press(hostile.user, hostile.chat, hostile.message_id, hostile.buttons["h"], check_button=False)
+        else:
+            api.inline_query(hostile.user, "")
+        sent += 1
+        due += 1 / rate
+    return sent
+
+
+async def play_crowd(api: Any, args: argparse.Namespace) -> dict[str, Any]:
+    """The honest players and the hostile account through the three phases, then the capacity run."""
+    loop = asyncio.get_running_loop()
+    honest = [CrowdPlayer(api, i, args.seed) for i in range(args.players)]
+    hostile = CrowdPlayer(api, 100_000, args.seed)
+    for player in [*honest, hostile]:
+        await player.start(player.own, REPLY_TIMEOUT)
+    finished = await finish_a_game(hostile, hostile.own, REPLY_TIMEOUT)
+    phases = {name: Phase() for name in PHASES}
+    begin = loop.time() + 0.5
+    end = begin + 3 * args.phase
+
+    def phase_at(when: float) -> Phase:
+        return phases[PHASES[min(2, int((when - begin) // args.phase))]]
+
+    async def run(player: CrowdPlayer, index: int) -> None:
+        due = begin + index * args.period / len(honest)
+        action = index  # the players' hints are spread out too
+        while due < end and not player.stopped:
+            delay = due - loop.time()
+            if delay > 0:
+                await asyncio.sleep(delay)
+            phase = phase_at(due)
+            assert player.game is not None
+            if action % args.hint_every == args.hint_every - 1 and not player.game.is_over:
+                await player.hint(due, phase, REPLY_TIMEOUT)
+            else:
+                seen = len(player.own.latencies)
+                await player.move(due, player.own, REPLY_TIMEOUT)
+                phase.taps += player.own.latencies[seen:]
+            action += 1
+            due += args.period
+
+    flooding = loop.create_task(flood(api, hostile, finished, args.flood, begin + args.phase,
+                                      begin + 2 * args.phase))
+    await asyncio.gather(*(run(player, i) for i, player in enumerate(honest)))
+    sent = await flooding
+    capacity = await hints_capacity(api, args)
+    result: dict[str, Any] = {name: phase.summary() for name, phase in phases.items()}
+    errors: dict[str, int] = {}
+    for player in [*honest, hostile]:
+        for kind, count in player.own.error_kinds.items():
+            errors[kind] = errors.get(kind, 0) + count
+    result.update(flood_sent=sent, errors=sum(errors.values()), error_kinds=errors, **capacity)
+    return result
+
+
+async def hints_capacity(api: Any, args: argparse.Namespace) -> dict[str, Any]:
+    """``--capacity-players`` players asking for hints as fast as they are answered, a move between two, for
+    ``--phase`` seconds."""
+    loop = asyncio.get_running_loop()
+    outcome = Outcome()
+    players = [CrowdPlayer(api, 200_000 + i, args.seed) for i in range(args.capacity_players)]
+    for player in players:
+        await player.start(outcome, REPLY_TIMEOUT)
+    phase = Phase()
+    begin = loop.time()
+    end = begin + args.phase
+
+    async def run(player: CrowdPlayer) -> None:
+        while loop.time() < end and not player.stopped:
+            assert player.game is not None
+            await player.move(loop.time(), outcome, REPLY_TIMEOUT)  # a new position (or a new game)
+            if not player.game.is_over and loop.time() < end:
+                await player.hint(loop.time(), phase, REPLY_TIMEOUT)
+
+    await asyncio.gather(*(run(player) for player in players))
+    elapsed = loop.time() - begin
+    per_second = len(phase.hint_latencies) / elapsed
+    return {"capacity_hints_per_s": round(per_second, 1),
+            "capacity_hints_per_s_per_worker": round(per_second / args.workers, 1),
+            "capacity_hints_busy": phase.busy, "capacity_hint_p50_ms": round(percentile(phase.hint_latencies, 0.5) * 1000, 1)}
+
+
+async def serve(url: str, api_url: str, token: str, workers: int, until: Any, ready: Any) -> None:
+    """The bot as ``tripeaks run`` starts it on Telegram, the real solver in ``workers`` worker processes."""
+    from bot.app.assembly import App
+    from bot.app.solver_pool import Workers
+
+    service = await App.open(url, workers=Workers(interactive=workers, background=1))
+    try:
+        await run_application(service, api_url, token, until, ready)
+    finally:
+        await service.close()
+
+
+def _bot_process(url: str, api_url: str, token: str, workers: int, ready: Any, stop: Any) -> None:
+    logging.basicConfig(level=logging.ERROR, format="bot process: %(levelname)s %(name)s: %(message)s")
+
+    async def main() -> None:
+        loop = asyncio.get_running_loop()
+        await serve(url, api_url, token, workers, until=lambda: loop.run_in_executor(None, stop.wait),
+                    ready=ready.set)
+
+    asyncio.run(main())
+
+
+async def run(args: argparse.Namespace) -> dict[str, Any]:
+    """One run of the bench (see the module docstring)."""
+    async with fresh_database("sqlite") as url:
+        api = timed_bot_api()
+        await api.start()
+        try:
+            async with bot_process(_bot_process, url.render_as_string(hide_password=False), api.base_url,
+                                   api.token, args.workers) as child:
+                bot_cpu = cpu_seconds(child.pid) if child.pid is not None else None
+                result = await play_crowd(api, args)
+                if bot_cpu is not None and child.pid is not None:
+                    result["bot_cpu_s"] = round((cpu_seconds(child.pid) or 0.0) - bot_cpu, 1)
+        finally:
+            await api.stop()
+    before, during = result["before"], result["flood"]
+    result["aim_taps_within_3x"] = during["tap_p99_ms"] <= TAP_AIM * before["tap_p99_ms"]
+    result["aim_hints_99_within_2s"] = (during["hints_within_2s_share"] or 0.0) >= 0.99
+    result.update(players=args.players, period_s=args.period, hint_every=args.hint_every, phase_s=args.phase,
+                  flood_per_s=args.flood, workers=args.workers, cores=machine_cores(),
+                  load_average=round(os.getloadavg()[0], 1))
+    return result
+
+
+def show(result: dict[str, Any]) -> str:
+    lines = [f"{result['players']} honest players, an action every {result['period_s']:g} s (every "
+             f"{result['hint_every']}th a hint); a flood of {result['flood_per_s']:g}/s ({result['flood_sent']} sent); "
+             f"{result['workers']} solver worker(s) on {result['cores']} cores (load average "
+             f"{result['load_average']:g})"]
+    for name in PHASES:
+        phase = result[name]
+        share = "-" if phase["hints_answered_share"] is None else f"{100 * phase['hints_answered_share']:.0f}%"
+        within = "-" if phase["hints_within_2s_share"] is None else f"{100 * phase['hints_within_2s_share']:.0f}%"
+        lines.append(f"  {name:6}: taps p50 {phase['tap_p50_ms']:.0f} ms, p99 {phase['tap_p99_ms']:.0f} ms "
+                     f"({phase['taps']}); hints answered {share} ({phase['hints']}; busy {phase['hints_busy']}, "
+                     f"refused {phase['hints_refused']}, failed {phase['hints_failed']}), within 2 s {within}, "
+                     f"p50 {phase['hint_p50_ms']:.0f} ms, p99 {phase['hint_p99_ms']:.0f} ms")
+    lines.append(f"  aims during the flood: taps p99 within 3x before {'yes' if result['aim_taps_within_3x'] else 'NO'}"
+                 f"; 99% of hints within 2 s {'yes' if result['aim_hints_99_within_2s'] else 'NO'}")
+    lines.append(f"  no flood: {result['capacity_hints_per_s']:g} hints/s sustained, "
+                 f"{result['capacity_hints_per_s_per_worker']:g} per solver worker (p50 "
+                 f"{result['capacity_hint_p50_ms']:.0f} ms, busy {result['capacity_hints_busy']})")
+    return "\n".join(lines)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--players", type=int, default=10, help="honest players")
+    parser.add_argument("--period", type=float, default=2.0, help="seconds between two actions of a player")
+    parser.add_argument("--hint-every", type=int, default=5, help="every n-th action of a player is a hint")
+    parser.add_argument("--phase", type=float, default=15.0, help="seconds of each phase")
+    parser.add_argument("--flood", type=float, default=30.0, help="the hostile account's updates a second")
+    parser.add_argument("--workers", type=int, default=default_solver_workers(machine_cores())[0],
+                        help="the bot's solver workers for what players wait on (default: as the bot sizes them)")
+    parser.add_argument("--capacity-players", type=int, default=6,
+                        help="players asking for hints as fast as they are answered, at the end")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    args = parser.parse_args()
+    result = asyncio.run(run(args))
+    print(json.dumps(result) if args.json else show(result))
+    if result["errors"]:
+        sys.exit(1)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,158 @@
+"""Each player's questions to the solver (a hint, a review, a new winnable deal to offer), shared fairly among a
+crowd of players:
+
+- one question of a player in flight at a time: the same question asked again joins the one being answered, a
+  different one is :class:`~bot.app.errors.OneAtATime`;
+- an answer is kept (a hint is a deterministic function of the visible position, so it is kept by game and
+  version; a review by game), and the same question asked again is answered from memory, the solver not asked;
+- a player may ask new questions only so often (a bucket of :data:`BURST` questions that refills one every
+  :data:`REFILL_SECONDS`): past that, :class:`~bot.app.errors.TryAgainIn` says when; a question answered from
+  memory or joined is free;
+- and a player may send the commands that ask the solver (:func:`asks_the_solver`), answered from memory or not,
+  only so fast (:data:`ASKS_BURST`, one more every :data:`ASKS_REFILL_SECONDS`): past that they are told once when
+  to try again and then not answered at all (:meth:`Questions.admit`), so a flood costs the bot next to nothing
+  (no database, no message) while the others play.
+
+All of this is in the process's memory: it saves solver work, and nothing in it must happen exactly once (a hint
+is counted in the database, as before). That no player holds the workers is the solver pool's turn order
+(:mod:`bot.app.solver_pool`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import math
+import time
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable, Hashable
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from bot.app.codec import review_of
+from bot.app.commands import AskHint, Command, Invite, OpenLink, Review
+from bot.app.errors import OneAtATime, TryAgainIn
+from bot.app.model import PlayerKey
+
+T = TypeVar("T")
+
+#: New questions a player may ask in a row, and the seconds after which each may be asked again.
+BURST = 6
+REFILL_SECONDS = 2.0
+#: Commands asking the solver a player may send in a row, and the seconds after which each may be sent again.
+ASKS_BURST = 10
+ASKS_REFILL_SECONDS = 0.5
+#: Answers kept (the least recently used go first).
+KEPT_ANSWERS = 10_000
+
+
+def asks_the_solver(command: Command) -> bool:
+    """Whether ``command`` asks the solver something: a hint, a review (a button or a link), the invitations with a
+    new winnable deal."""
+    return isinstance(command, AskHint | Review | Invite) or (
+        isinstance(command, OpenLink) and review_of(command.parameter) is not None)
+
+
+@dataclass
+class _Bucket:
+    """A player's share: ``tokens`` left at the time ``at``; ``told`` whether they were told to wait since."""
+
+    tokens: float
+    at: float
+    told: bool = False
+
+    def take(self, burst: int, refill_seconds: float, now: float) -> float:
+        """Take one token; 0 when one was there, else the seconds until one will be."""
+        self.tokens = min(float(burst), self.tokens + (now - self.at) / refill_seconds)
+        self.at = now
+        if self.tokens < 1:
+            return (1 - self.tokens) * refill_seconds
+        self.tokens -= 1
+        self.told = False
+        return 0.0
+
+    def full(self, burst: int, refill_seconds: float, now: float) -> bool:
+        return self.tokens + (now - self.at) / refill_seconds >= burst
+
+
+class Questions:
+    """The solver questions of every player of this process; ``clock`` tells seconds (monotonic)."""
+
+    def __init__(self, *, burst: int = BURST, refill_seconds: float = REFILL_SECONDS, kept: int = KEPT_ANSWERS,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.burst = burst
+        self.refill_seconds = refill_seconds
+        self.kept = kept
+        self.clock = clock
+        self._answers: OrderedDict[Hashable, Any] = OrderedDict()
+        self._asking: dict[PlayerKey, tuple[Hashable, asyncio.Future[Any]]] = {}
+        self._buckets: dict[PlayerKey, _Bucket] = {}
+        self._asks: dict[PlayerKey, _Bucket] = {}
+
+    def admit(self, player: PlayerKey) -> bool:
+        """Whether a command of ``player``'s that asks the solver is answered at all: True within their share,
+        :class:`~bot.app.errors.TryAgainIn` the first time past it, False after that until it refills."""
+        now = self.clock()
+        bucket = self._asks.setdefault(player, _Bucket(float(ASKS_BURST), now))
+        wait = bucket.take(ASKS_BURST, ASKS_REFILL_SECONDS, now)
+        self._forget_full(self._asks, ASKS_BURST, ASKS_REFILL_SECONDS, now)
+        if not wait:
+            return True
+        if bucket.told:
+            return False
+        bucket.told = True
+        raise TryAgainIn(max(1, math.ceil(wait)))
+
+    async def ask(self, player: PlayerKey, question: Hashable, answer: Callable[[], Awaitable[T | None]], *,
+                  keep: bool = True) -> T | None:
+        """``question`` from ``player``, answered by ``answer()`` unless it is already known or being answered. None
+        (the solver could not answer it: busy, or out of time) is never kept; ``keep`` False keeps nothing (a
+        random deal)."""
+        if keep and question in self._answers:
+            self._answers.move_to_end(question)
+            known: T = self._answers[question]
+            return known
+        asking = self._asking.get(player)
+        if asking is not None:
+            if asking[0] != question:
+                raise OneAtATime(f"{question!r} while {asking[0]!r} is being answered")
+            joined: T | None = await asyncio.shield(asking[1])
+            return joined
+        self._take_turn(player)
+        future: asyncio.Future[T | None] = asyncio.get_running_loop().create_future()
+        self._asking[player] = (question, future)
+        try:
+            result = await answer()
+            if keep and result is not None:
+                self._keep(question, result)
+            future.set_result(result)
+            return result
+        except asyncio.CancelledError:
+            future.cancel()
+            raise
+        except Exception as error:
+            future.set_exception(error)
+            future.exception()  # retrieved: a question nobody joined does not log it again
+            raise
+        finally:
+            del self._asking[player]
+
+    def _take_turn(self, player: PlayerKey) -> None:
+        """Spend one of the player's new questions, or say when the next one may be asked."""
+        now = self.clock()
+        bucket = self._buckets.setdefault(player, _Bucket(float(self.burst), now))
+        wait = bucket.take(self.burst, self.refill_seconds, now)
+        self._forget_full(self._buckets, self.burst, self.refill_seconds, now)
+        if wait:
+            raise TryAgainIn(max(1, math.ceil(wait)))
+
+    def _forget_full(self, buckets: dict[PlayerKey, _Bucket], burst: int, refill_seconds: float, now: float) -> None:
+        """Past :data:`KEPT_ANSWERS` players, forget those whose buckets are full again (as a newcomer's)."""
+        if len(buckets) > self.kept:
+            for key in [key for key, held in buckets.items() if held.full(burst, refill_seconds, now)]:
+                del buckets[key]
+
+    def _keep(self, question: Hashable, answer: object) -> None:
+        self._answers[question] = answer
+        self._answers.move_to_end(question)
+        while len(self._answers) > self.kept:
+            self._answers.popitem(last=False)

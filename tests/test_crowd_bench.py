@@ -1,0 +1,33 @@
+"""bench/crowd.py runs: a tiny crowd through every phase, with the real bot process and solver on the fake Bot API.
+What it checks is that the bench measures what it says (every honest hint accounted for, the flood sent, the
+capacity run answering hints), never how fast: the figures are the bench's to print."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bench.crowd import PHASES, run, show  # noqa: E402
+
+pytestmark = pytest.mark.timeout(240)
+
+
+async def test_a_tiny_crowd_bench_runs_every_phase_and_accounts_for_every_hint() -> None:
+    args = argparse.Namespace(players=2, period=0.5, hint_every=2, phase=1.5, flood=15.0, workers=1,
+                              capacity_players=1, seed=1)
+    result = await run(args)
+    assert result["errors"] == 0, result["error_kinds"]
+    assert result["flood_sent"] > 0
+    for name in PHASES:
+        phase = result[name]
+        assert phase["taps"] > 0 and phase["hints"] > 0, (name, phase)
+        answered = phase["hints_answered_share"] * phase["hints"]
+        accounted = answered + phase["hints_busy"] + phase["hints_refused"] + phase["hints_failed"]
+        assert round(accounted) == phase["hints"], (name, phase)
+    assert result["capacity_hints_per_s"] > 0
+    assert "hints/s sustained" in show(result)
