@@ -119,9 +119,8 @@ async def _close_when_open(opening: asyncio.Future[App]) -> None:
 
 async def _open_service(database_url: str, stop: StopSignals, stack: contextlib.AsyncExitStack, *,
                         post_time: dt.time = dt.time(9, 0), workers: tuple[int, int] = (1, 1)) -> App | None:
-    """Open the service (migrating the database and starting the solver workers: ``workers`` for what players wait
-    on and for the background) and have ``stack`` close it; None when a stop comes first (the service is then
-    closed as soon as it is open: :func:`_close_when_open`)."""
+    """Open the service (migrating the database, starting ``workers`` solver workers for players and the background)
+    and have ``stack`` close it; None when a stop comes first (then closed once open: :func:`_close_when_open`)."""
     from bot.app.assembly import App
     from bot.app.solver_pool import Workers
 

@@ -159,8 +159,8 @@ E2E_MODULES = frozenset({
     "test_health", "test_load_bench", "test_migration_data", "test_migration_lock", "test_migrations",
     "test_packaging", "test_readme", "test_runner", "test_scale", "test_secrets", "test_shutdown",
     "test_start_checks", "test_telegram_e2e", "test_telegram_fake", "test_telegram_inline", "test_telegram_lifecycle",
-    "test_telegram_picture", "test_web_browser", "test_web_discord",
-    "test_web_telegram",
+    "test_telegram_picture", "test_web_browser", "test_web_discord", "test_web_telegram", "test_crowd_telegram",
+    "test_discord_pace", "test_telegram_pacing",
 })
 
 
@@ -283,7 +283,8 @@ def fake_hint(state: str, budget: float) -> Hint:
 
 @pytest.fixture
 async def service(database: Database) -> AsyncIterator[App]:
+    # the fake hint answers at once: a budget no loaded test machine runs out of, so no hint comes back busy
     with ThreadPoolExecutor(2) as executor:
-        async with App(database, executor=executor, hint_function=fake_hint,
-                               verdict_function=fake_verdict) as svc:
+        async with App(database, executor=executor, hint_function=fake_hint, verdict_function=fake_verdict,
+                       hint_budget=30) as svc:
             yield svc

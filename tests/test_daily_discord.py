@@ -98,7 +98,7 @@ async def test_subscribe_post_play_and_leaderboard(service: App) -> None:
 
         result, _ = await click(env, bob, post, button(post, label="Play"))
         header = text_of(result).split("```")[0]
-        assert "\nDaily deal · Nov 29, 2026\nEasy\n" in header and CODE not in header  # the day and the rules
+        assert "\nDaily deal · Nov 29, 2026\nEasy · ranked attempt: no undo\n" in header and CODE not in header  # the day and the rules
         game = await win_the_daily(service, bob)
         board, sent = await slash(env, bob, channel, "tripeaks leaderboard")
         assert not sent.ephemeral

@@ -181,7 +181,7 @@ async def test_the_days_code_reaches_no_player_while_the_day_runs(
         # the ranked attempt on a picture board: the day and the rules; a hint, a few moves
         line = winning_line(CODE)
         board, _ = await click(t.env, t.alice, post, button(post, label="Play"))
-        assert "\nDaily deal · Dec 2, 2026\nEasy\n" in text_of(board)
+        assert "\nDaily deal · Dec 2, 2026\nEasy · ranked attempt: no undo\n" in text_of(board)
         board, _ = await click(t.env, t.alice, board, button(board, command="h"))
         for action in line[:3]:
             board, _ = await click(t.env, t.alice, board, button(board, command=str(action)))

@@ -232,7 +232,7 @@ def test_ending_buttons_fit_in_every_language() -> None:
 def test_the_daily_in_private_answer_fits_in_every_language() -> None:
     """The group's answer to /daily (the attempt is in the private chat): its button fits a phone's row whole, and
     the toast of Play under the post stays within Telegram's 200 characters."""
-    from bot.render.endings import daily_sent_privately, render_daily_in_private
+    from bot.render.lifecycle import daily_sent_privately, render_daily_in_private
 
     for locale in SUPPORTED_LOCALES:
         view = render_daily_in_private(locale, "Олександра Ковальчук", "https://t.me/tripeaks_bot?start=daily")

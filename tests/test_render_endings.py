@@ -304,7 +304,7 @@ def test_after_an_undo_the_review_numbers_the_losing_move_as_the_header_did() ->
     header = render_game(snapshot(boards[lost.lost_at]), "en", Settings()).header
     n = boards[lost.lost_at].moves
     assert n == lost.lost_at + 2 and f"Moves: {n}" in header
-    assert f"After move {n}, " in (render_review(snapshot(stored), lost, "en").status or "")
+    assert f"With every card known: after move {n}, " in (render_review(snapshot(stored), lost, "en").status or "")
 
 
 def test_the_share_names_no_card_and_links_the_deal() -> None:

@@ -360,25 +360,6 @@ def review_sent_privately(locale: str) -> str:
     # TRANSLATORS: the toast of Review tapped in a group: the review is not shown there, only to the player
     return tr.gettext("Your review is in your private chat with the bot")
 
-def daily_sent_privately(locale: str) -> str:
-    """The toast of Play under a daily post in a group: the ranked attempt went to the player's private chat."""
-    # TRANSLATORS: the toast of Play under the daily post in a group: the ranked attempt is not played in the group
-    # (the others would see its cards before their own attempt), but in the player's private chat with the bot
-    return translator(locale).gettext("Your daily attempt is in your private chat with the bot")
-
-
-def render_daily_in_private(locale: str, name: str, link: str) -> View:
-    """The group's answer to the daily deal asked for there: the ranked attempt is played in the player's private
-    chat with the bot, which the button (``link``) opens (and starts it there, when the bot may not write first)."""
-    tr = translator(locale)
-    # TRANSLATORS: the answer in a group to /daily: {name} is the player's name; the attempt is played privately so
-    # that the others do not see today's cards before their own attempt
-    text = tr.gettext("{name}, your daily attempt is played in your private chat with the bot, away from the "
-                      "group").format(name=name)
-    # TRANSLATORS: a link button under that answer: it opens the private chat with the bot at the attempt
-    button = Button(tr.pgettext("button", "Play in private"), None, ButtonStyle.PRIMARY, url=link)
-    return View(header=text, buttons=((button,),))
-
 
 def daily_error_text(error: Exception, tr: Translator) -> str | None:
     """The reply to an error about the daily deal (its lock, a day gone, Undo or Review in the ranked attempt), or

@@ -71,7 +71,8 @@ from bot.app.effects import (
     SettingsOf,
     Tell,
 )
-from bot.render.endings import daily_sent_privately, render_daily_in_private, review_sent_privately
+from bot.render.endings import review_sent_privately
+from bot.render.lifecycle import daily_sent_privately, render_daily_in_private
 from bot.render.view import View
 
 log = logging.getLogger(__name__)
