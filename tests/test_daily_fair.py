@@ -41,15 +41,16 @@ from bot.app.daily_posts import DailyPoster
 from bot.app.errors import NotYourGame
 from bot.app.model import BoardStyle, PlayerKey
 from bot.render.game import HINT_ICON, NEW_GAME_ICON, UNDO_ICON
+from bot.render.tableau import card_label
 from bot.store.database import open_database
 from bot.store.schema import games
 from core.deal import GameCode, Rules
-from core.game import DRAW, Action, Status, Undo
+from core.game import DRAW, Action, Game, Status, Undo
 from tests.app_helpers import act, set_settings
 from tests.conftest import fake_hint, fake_verdict
 from tests.core_helpers import blocking_line, winning_line
 from tests.fakes.telegram_bot_api import FakeBotAPI, FakeChat, FakeUser, StoredMessage
-from tests.test_telegram_e2e import HANDLED, command, data_for, game_of, running_bot, tap
+from tests.test_telegram_e2e import HANDLED, command, data_for, fitting, game_of, running_bot, tap
 
 pytestmark = pytest.mark.timeout(180)
 
@@ -286,6 +287,26 @@ async def test_a_review_asked_for_in_a_group_goes_to_its_player_only(api: FakeBo
         refused = await command(api, bob, api.private_chat(bob), f"/start review-{alice_game}")
         assert refused.text == "This is not your game; start your own with /tripeaks"
         assert len(api.bot_messages(group)) == in_group
+
+
+async def test_a_card_typed_in_the_group_for_the_private_attempt_is_answered_privately(
+        api: FakeBotAPI, db_url: URL) -> None:
+    """The ranked attempt is played in private: a card of it typed in the group (``/play 7h``) plays it there, and
+    what it did (the card, now the waste card) is said in the private chat, never in the group."""
+    alice, bob = api.user("Alice"), api.user("Bob")
+    group = api.group("Club", members=[alice, bob])
+    async with daily_bot(api, db_url):
+        private, board = await attempt_in_private(api, alice, group)
+        game = Game.from_code(CODE)
+        slot = fitting(game)
+        card = game.card_at(slot)
+        in_group = len(api.bot_messages(group))
+        handle = api.send_text(alice, group, f"/play {card.symbol()}")
+        await api.wait_until(lambda: handle.update_id in HANDLED, what="the typed card to be handled")
+        assert len(api.bot_messages(group)) == in_group  # nothing of the attempt in the group
+        await api.wait_until(lambda: "Moves: 1" in api.message(private, board.message_id).text,
+                             what="the private board to show the card played")
+        assert api.last_message(private).text.startswith(f"You played {card_label(card)}")
 
 
 # --- 6. the attempt is the player's, wherever played ----------------------------------------------------------------

@@ -116,6 +116,9 @@ class TelegramExecutor:
                         await self.edit_board(snapshot, problem)
                     case RedrawBoard(snapshot):
                         await self.redraw(snapshot)
+                    case Answer(PlayAck(snapshot) as ack) if self.query is None and snapshot.private and self.in_group():
+                        await self.delete_typed()  # the ranked attempt's cards stay out of the group, the answer too
+                        await self.send_privately(View(header=self.line(ack)))
                     case Answer(PlayAck(snapshot) as ack) if self.query is None and self.board_here(snapshot):
                         typed_move = ack  # the board, redrawn after this, shows it: the typed message goes then
                     case Answer(ReviewOf() as review) if self.in_group():
