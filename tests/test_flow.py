@@ -49,7 +49,7 @@ from bot.app.flow import Flow
 from bot.app.model import GameSnapshot
 from bot.app.outcomes import OutOfDate
 from bot.store.database import open_database
-from core.game import Game
+from core.game import Game, Tap
 from tests.conftest import fake_hint, fake_verdict
 from tests.test_service import ALICE, BOB, WIN_CODE, win_game
 
@@ -115,6 +115,29 @@ async def test_a_stale_tap_refreshes_the_board_and_says_why(service: App) -> Non
     (again,) = await tap(flow, ANN, game_command(game.game_id, 0, "d"))  # a double tap: the second is stale
     assert isinstance(again, EditBoard) and again.snapshot.version == 1
     assert again.notice is not None and isinstance(again.notice.error, OutOfDate)
+
+
+async def test_a_draw_or_undo_from_a_board_behind_the_game_is_a_tap_of_its_own(service: App) -> None:
+    """A board behind the game (Telegram paces a group's edits) loses no tap: a card played, then Draw tapped on
+    the board that did not show it yet, draws; Undo from that board then takes the draw back; Undo tapped again
+    on it (a double tap) does nothing more, and neither does a second Draw."""
+    flow = service.flow
+    game = game_of(await flow.handle(ANN, Begin(DealByCode(CODE))))
+    await tap(flow, ANN, game_command(game.game_id, 0, str(fitting(CODE))))
+    (drawn,) = await tap(flow, ANN, game_command(game.game_id, 0, "d"))  # the board still shows version 0
+    assert isinstance(drawn, EditBoard) and drawn.notice is None
+    assert drawn.snapshot.version == 2 and drawn.snapshot.game.moves == 2
+    (again,) = await tap(flow, ANN, game_command(game.game_id, 0, "d"))  # that board's Draw came already
+    assert isinstance(again, EditBoard) and again.snapshot.version == 2
+    assert again.notice is not None and isinstance(again.notice.error, OutOfDate)
+    (undone,) = await tap(flow, ANN, game_command(game.game_id, 1, "u"))
+    assert isinstance(undone, EditBoard) and undone.notice is None and undone.snapshot.version == 3
+    assert undone.snapshot.game.actions() == [Tap(fitting(CODE))]
+    (twice,) = await tap(flow, ANN, game_command(game.game_id, 1, "u"))
+    assert isinstance(twice, EditBoard) and twice.snapshot.version == 3
+    assert twice.notice is not None and isinstance(twice.notice.error, OutOfDate)
+    (late,) = await tap(flow, ANN, game_command(game.game_id, 1, "d"))  # an undo since: nothing is assumed
+    assert isinstance(late, EditBoard) and late.snapshot.version == 3 and late.notice is not None
 
 
 async def test_errors_are_private_lines_and_nothing_else(service: App) -> None:

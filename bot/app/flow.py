@@ -7,8 +7,8 @@ use cases and answers with effects (:mod:`bot.app.effects`) for the platform's e
   No: :class:`~bot.app.commands.KeepPlaying`); otherwise the new game's board is sent, and the replaced game's
   board is closed.
 - A card, Draw, Undo or Hint edits the tapped board in place, refusals included (the renderer's status line says
-  why); a card tapped on an older board of the game applies when it is legal now; Draw, Undo and Hint from an
-  older board (a double tap) only refresh it to the game as it stands.
+  why); a card tapped on an older board of the game applies when it is legal now, Draw and Undo when that board's
+  own Draw or Undo has not (:func:`~bot.app.moves.still_meant`); a double tap and Hint only refresh it.
 - New game on a board: the question first when the game has moves (a double tap asks once); else the new game
   (drawn into the tapped message where the platform can, when it replaces the game that board showed). Replay: the
   same deal, a new board.

@@ -4,9 +4,10 @@ Taps and versions: every game row has a ``version`` that each applied action (an
 increments, and a board carries the version it shows. A card tapped on any board of the player's current game
 applies when it is legal now (two quick taps from one keyboard both apply; the same card tapped twice is played
 once, and the second tap only shows the board as it stands; a card that no longer fits says the waste card
-changed); Draw and Undo must come from the board
-as it stands (:class:`~bot.app.outcomes.OutOfDate` otherwise, with the game as it stands), so a double tap applies
-once. A tap on the board of a game that is no longer the player's latest answers
+changed). Draw and Undo from an older board apply when that board's own tap has not: a Draw when no Draw came since
+the version it shows, an Undo when no Undo did (a board behind the game, as Telegram's pace keeps one in a group,
+loses no tap); else, and where the standing actions cannot tell, :class:`~bot.app.outcomes.OutOfDate` with the
+game as it stands, so a double tap applies once. A tap on the board of a game that is no longer the player's latest answers
 :class:`~bot.app.outcomes.OldBoard`: the board never turns into another game. The new state is written with ``WHERE version = :seen``, so of two actions that read the same version
 exactly one applies, on SQLite (``BEGIN IMMEDIATE``) and PostgreSQL (row locks) alike.
 
@@ -122,6 +123,36 @@ def _named_slot(game: Game, text: str) -> int:
     return slot
 
 
+def still_meant(action: Action, game: Game, behind: int) -> bool:
+    """Whether ``action``, tapped on a board ``behind`` versions older than ``game``, is a tap of its own rather
+    than the repeat of one already applied: a card always (the engine refuses it if it no longer fits); a Draw
+    when none of the actions since was a Draw; an Undo when none was an Undo. The actions since are the last
+    ``behind`` standing ones when their move numbers run on to the counter: an Undo in between takes one off and
+    makes the next skip a number, and then nothing is assumed (False).
+
+    >>> from core.game import DRAW, UNDO
+    >>> game = Game.from_code("TP1-E-AAAAAAB")
+    >>> _ = game.apply(Tap(21))
+    >>> still_meant(DRAW, game, 1), still_meant(UNDO, game, 1)
+    (True, True)
+    >>> _ = game.apply(DRAW)
+    >>> still_meant(DRAW, game, 1), still_meant(DRAW, game, 2), still_meant(DRAW, game, 0)
+    (False, False, False)
+    >>> _ = game.apply(UNDO)
+    >>> still_meant(UNDO, game, 1), still_meant(DRAW, game, 1)
+    (False, False)
+    """
+    if isinstance(action, Tap):
+        return True
+    numbers = game.move_numbers()
+    if behind <= 0 or behind > len(numbers) or numbers[-1] != game.moves:
+        return False
+    recent = numbers[-behind:]
+    if any(later != earlier + 1 for earlier, later in zip(recent, recent[1:], strict=False)):
+        return False
+    return not any(isinstance(done, type(action)) for done in game.actions()[-behind:])
+
+
 class Moves:
     """Moves, committed in batches (:class:`~bot.app.batcher.TapBatcher`); a game that ends has its deal's
     verdict computed by ``verdicts``; ``today`` tells the day (whose daily deal's code stays hidden)."""
@@ -192,14 +223,15 @@ class Moves:
                     await stored_games.end_attempts_before(tx, today, now, game_id=record.id)
                     results.append(DailyOver(record.daily))
                     continue
-                if record.version != tap.version and not (isinstance(tap.action, Tap) and record.active
-                                                          and record.status == PLAYING):
+                game = self._engine_of(record)
+                behind = record.version - tap.version
+                if behind and not (record.active and record.status == PLAYING
+                                   and still_meant(tap.action, game, behind)):
                     results.append(await moved_on(tx, record, today))
                     continue
                 if record.daily is not None and isinstance(tap.action, Undo):
                     results.append(NoUndoInDaily())
                     continue
-                game = self._engine_of(record)
                 if record.status == ABANDONED or not record.active:
                     results.append(snapshot_of(record, game, today=today,
                                                outcome=Outcome(tap.action, Reason.GAME_OVER)))
