@@ -1,14 +1,12 @@
 """``tripeaks run``: read the settings, migrate the database, and run Discord and Telegram (whichever have tokens)
 in one process, or the console chat when neither has. Also the console session of ``tripeaks console``.
 
-Stopping: SIGINT (Ctrl-C, which a terminal sends to the whole process group) and SIGTERM end the bot or the console
-within a moment: the chats stop taking updates, the updates in hand are finished, the solver workers are stopped,
-and the process exits with 128 + the signal's number (130, 143), no traceback. Every action was committed before it
-was acknowledged, so nothing is lost.
+Stopping: SIGINT (Ctrl-C, sent to the whole process group) and SIGTERM end the bot or the console in a moment: the
+chats stop taking updates, those in hand are finished, the solver workers stopped, and the process exits with 128 +
+the signal's number (130, 143), no traceback. Every action was committed before it was acknowledged.
 
-Coming back: a platform or a database server that cannot be reached at start (the network not up yet at boot) is
-tried again with growing pauses, logged once (:mod:`bot.reachable`), rather than ending the process; a token the
-platform refuses still ends it at once (exit 2).
+Coming back: a platform or database server out of reach at start (the network not up yet at boot) is tried again
+with growing pauses, logged once (:mod:`bot.reachable`); a token the platform refuses ends it at once (exit 2).
 
 Logs: JSON lines for the bot, plain lines for the console game, all redacted (:mod:`bot.logs`).
 """
@@ -287,10 +285,12 @@ class _Discord:
 
     def __init__(self, service: App, config: Config) -> None:
         from bot.adapters.discord.client import build_bot
+        from bot.adapters.discord.table_boards import DiscordBoards
 
         assert config.discord_token
         self.token = config.discord_token
         self.bot = build_bot(service.flow, config)
+        self.boards = DiscordBoards(self.bot)  # redrawn after a move at the table in the browser
         self.task: asyncio.Task[None] | None = None
 
     def sender(self) -> Sender:

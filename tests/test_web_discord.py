@@ -57,3 +57,37 @@ async def test_without_a_public_url_there_is_no_board_command(game_service: App,
         with pytest.raises(Exception) as refused:  # noqa: B017 - SimCord refuses a command the bot did not sync
             await slash(t.env, t.alice, t.channel, "tripeaks board")
         assert "board" in str(refused.value)
+
+
+async def test_a_move_at_the_table_redraws_the_boards_message_in_the_channel(
+        game_service: App, monkeypatch: pytest.MonkeyPatch) -> None:
+    """One game everywhere: a card played at the table (through the board link) edits the game's board in the
+    Discord channel to the game as it stands, with its player's name and its free cards as they now are."""
+    from bot.adapters.discord.table_boards import DiscordBoards
+    from bot.render.tableau import card_label
+    from core.game import Game, Tap
+    from tests.discord_harness import labels_of, shows, text_of
+    from tests.test_discord_e2e import CODE, fitting_slot
+
+    async with table(game_service, monkeypatch, public_url=PUBLIC_URL, web_secret=SECRET) as t:
+        board, _ = await slash(t.env, t.alice, t.channel, "tripeaks new", code=CODE)
+        response, _ = await slash(t.env, t.alice, t.channel, "tripeaks board")
+        (link,) = [b for b in buttons_of(response) if "url" in b]
+        server = TableServer(game_service.flow, table_signer(Config(public_url=PUBLIC_URL, web_secret=SECRET)))
+        server.follow_chats(DiscordBoards(t.env.bot))
+        game = Game.from_code(CODE)
+        slot = fitting_slot(game)
+        async with TestClient(TestServer(server.application())) as client:
+            token = link["url"].partition("#token=")[2]
+            session = await (await client.post("/api/session", json={"token": token})).json()
+            headers = {"Authorization": f"Bearer {session['session']}"}
+            shown = (await (await client.get("/api/table", headers=headers)).json())["board"]
+            played = await client.post("/api/act", headers=headers,
+                                       json={"payload": f"tp:g:{shown['game']}:{shown['version']}:{slot}"})
+            assert played.status == 200
+            await server.stop()  # the chat's redraw done
+        game.apply(Tap(slot))
+        edited = t.message(board.id)
+        assert shows(edited, game) and "Moves: 1" in text_of(edited) and text_of(edited).startswith("### alice")
+        played = card_label(Game.from_code(CODE).card_at(slot))
+        assert played not in labels_of(edited) and "Draw" in labels_of(edited)  # the free cards as they now are

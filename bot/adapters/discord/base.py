@@ -184,3 +184,13 @@ def guarded(handler: Handler) -> Handler:
     run.__name__ = handler.__name__
     run.__doc__ = handler.__doc__
     return run
+
+
+async def tell(client: discord.Client, chat_id: str, view: View) -> None:
+    """A new message in the channel ``chat_id``, not the one acted in (a challenger's): best effort, a channel out of
+    reach is logged."""
+    channel = client.get_partial_messageable(int(chat_id))
+    try:
+        await channel.send(view=layout(view), files=await files_of(view))
+    except (discord.HTTPException, ValueError) as error:
+        log.info("could not tell channel %s: %s", chat_id, error)

@@ -30,6 +30,7 @@ from bot.adapters.discord.base import (
     show_error,
     show_new,
     show_update,
+    tell,
 )
 from bot.adapters.discord.views import files_of, layout
 from bot.adapters.web.links import table_link
@@ -119,7 +120,7 @@ class DiscordExecutor:
                 case EditMessage(shown):
                     await show_update(interaction, self.draw(shown))
                 case Tell(chat_id, shown):
-                    await self.tell(chat_id, self.draw(shown))
+                    await tell(self.ctx.client, chat_id, self.draw(shown))
         if interaction.type is not discord.InteractionType.autocomplete and (
                 not effects or not interaction.response.is_done()):
             # nothing shown in answer (a double tap; a tap about another message, whose board was edited where it
@@ -208,14 +209,6 @@ class DiscordExecutor:
             log.info("could not edit the board %s/%s: %s", board.chat_id, board.message_id, error)
             return False
         return True
-
-    async def tell(self, chat_id: str, view: View) -> None:
-        """A new message in another channel (a challenger's): best effort, a channel out of reach is logged."""
-        channel = self.ctx.client.get_partial_messageable(int(chat_id))
-        try:
-            await channel.send(view=layout(view), files=await files_of(view))
-        except (discord.HTTPException, ValueError) as error:
-            log.info("could not tell channel %s: %s", chat_id, error)
 
     async def close(self, replaced: GameSnapshot | None, *, keep: BoardRef | None = None) -> None:
         """The board of the game a new one replaced, redrawn as no longer the latest (an abandoned game: no

@@ -16,7 +16,7 @@ from typing import Any
 
 from telegram import Bot, CallbackQuery, Chat, InputMediaPhoto, Message, User
 from telegram.constants import ChatType, ParseMode
-from telegram.error import BadRequest
+from telegram.error import BadRequest, TelegramError
 from telegram.ext import Application, ContextTypes
 
 from bot.adapters.telegram.boards import BoardEdits
@@ -197,6 +197,16 @@ class TelegramContext:
         if view.table is not None:
             self.edits.sent(sent.chat_id, sent.message_id, view.table)
         return sent
+
+    async def tell(self, bot: Bot, chat_id: str, view: View) -> None:
+        """A new message in the chat ``chat_id``, not the one acted in (a challenger's): best effort, a chat closed
+        to the bot is logged."""
+        chat = Chat(int(chat_id), ChatType.GROUP if int(chat_id) < 0 else ChatType.PRIVATE)
+        chat.set_bot(bot)
+        try:
+            await self.send(view, chat)
+        except TelegramError as error:
+            log.info("could not tell chat %s: %s", chat_id, error.message)
 
     async def reply_text(self, message: Message, text: str) -> Message:
         """A short plain-text answer to ``message``."""

@@ -139,7 +139,7 @@ class TelegramExecutor:
                     case EditMessage(shown):
                         await self.toast_first(None, self.edit_tapped(self.draw(shown), None))
                     case Tell(chat_id, shown):
-                        await self.tell(chat_id, self.draw(shown))
+                        await self.tg.tell(self.bot, chat_id, self.draw(shown))
             if typed_move is not None and not await self.delete_typed():
                 await self.tg.reply_text(self.need_anchor(), self.line(typed_move))
         except BadPayload as error:  # the tapped message is too old for Telegram to hand over
@@ -248,15 +248,6 @@ class TelegramExecutor:
             await edit
         finally:
             await answering
-
-    async def tell(self, chat_id: str, view: View) -> None:
-        """A new message in another chat (a challenger's): best effort, a chat closed to the bot is logged."""
-        chat = Chat(int(chat_id), ChatType.GROUP if int(chat_id) < 0 else ChatType.PRIVATE)
-        chat.set_bot(self.bot)
-        try:
-            await self.tg.send(view, chat)
-        except TelegramError as error:
-            log.info("could not tell chat %s: %s", chat_id, error.message)
 
     async def post(self, view: View) -> None:
         """A message of its own in the chat (not a reply)."""

@@ -12,7 +12,7 @@ from telegram.error import TelegramError
 from bot.adapters.telegram.app import CONTEXT_KEY
 from bot.adapters.telegram.base import TelegramApp, TelegramContext, game_key, group_chat_id
 from bot.adapters.telegram.drawing import TelegramDrawing
-from bot.app.effects import GameSnapshot
+from bot.app.effects import ChallengeAnswered, GameSnapshot
 
 log = logging.getLogger(__name__)
 
@@ -40,3 +40,8 @@ class TelegramBoards:
             await self.tg.edit_message(self.bot, where, view, game_key(snapshot))
         except TelegramError as error:
             log.info("could not redraw the chat's board of game %s: %s", snapshot.game_id, error)
+
+    async def tell(self, chat_id: str, content: ChallengeAnswered, platform_locale: str | None) -> None:
+        """Tell the chat ``chat_id`` (a challenger's) how their challenge went."""
+        reader = User(0, "-", False, language_code=platform_locale)  # the language, when the challenger set none
+        await self.tg.tell(self.bot, chat_id, TelegramDrawing(self.tg, self.bot, reader, None).draw(content))

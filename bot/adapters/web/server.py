@@ -33,7 +33,7 @@ import json
 import logging
 import secrets
 import socket
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from importlib import resources
 from typing import Any, Protocol
 
@@ -44,7 +44,7 @@ from bot.adapters.web.discord_auth import DiscordOAuth
 from bot.adapters.web.screens import LAYOUT, refusal_words, respond, strings
 from bot.app.codec import BadPayload, decode
 from bot.app.commands import Actor, Command, Resume, Surface
-from bot.app.effects import EditBoard, GameSnapshot, SendBoard
+from bot.app.effects import ChallengeAnswered, EditBoard, GameSnapshot, SendBoard, Tell
 from bot.app.flow import Flow
 from bot.i18n import resolve_locale
 
@@ -67,6 +67,10 @@ class ChatBoards(Protocol):
 
     async def redraw(self, snapshot: GameSnapshot, platform_locale: str | None) -> None:
         """Edit the chat's live board of ``snapshot``'s game to it."""
+        ...
+
+    async def tell(self, chat_id: str, content: ChallengeAnswered, platform_locale: str | None) -> None:
+        """Tell the chat ``chat_id`` (a challenger's) how their challenge went, a game of it having ended here."""
         ...
 
 
@@ -178,8 +182,8 @@ class TableServer:
             raise web.HTTPBadRequest(text="not a payload") from None
         return web.json_response(await self._through_the_door(user, command, moved=True))
 
-    def _redraw(self, boards: ChatBoards, snapshot: GameSnapshot, platform_locale: str | None) -> None:
-        task = asyncio.create_task(boards.redraw(snapshot, platform_locale))
+    def _redraw(self, chat: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.create_task(chat)
         self._redraws.add(task)
         task.add_done_callback(self._redraws.discard)
 
@@ -208,7 +212,9 @@ class TableServer:
         boards = self.chat_boards.get(user.player.platform) if moved else None
         for effect in effects:
             if boards is not None and isinstance(effect, EditBoard | SendBoard):
-                self._redraw(boards, effect.snapshot, user.locale)
+                self._redraw(boards.redraw(effect.snapshot, user.locale))
+            elif boards is not None and isinstance(effect, Tell):
+                self._redraw(boards.tell(effect.chat_id, effect.content, user.locale))
         return respond(effects, user.locale)
 
     def _user(self, request: web.Request) -> WebUser:
