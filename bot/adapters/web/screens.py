@@ -38,7 +38,18 @@ from bot.app.effects import (
 from bot.i18n import Translator, language_code, resolve_locale, translator
 from bot.render.effects import draw, line
 from bot.render.game import RULE_NAMES, daily_title
-from bot.render.picture import CARD_H, CARD_W, HEIGHT, PILE_Y, STOCK_X, WASTE_X, WIDTH, slot_box
+from bot.render.picture import (
+    BANNER,
+    CARD_H,
+    CARD_W,
+    HEIGHT,
+    PILE_Y,
+    STOCK_X,
+    WASTE_X,
+    WIDTH,
+    fanned,
+    slot_box,
+)
 from bot.render.table import seen_table, table_alt
 from bot.render.view import Button, ButtonStyle, SeenSlot, SlotState, View, strip_variation
 from core.cards import Card
@@ -92,6 +103,10 @@ def board_json(snapshot: GameSnapshot, locale: str) -> JSON:
         "waste": {**card_json(table.waste),
                   "label": tr.gettext("Waste card: {card}.").format(card=table.waste.symbol())},
         "buttons": controls, "over": snapshot.game.is_over, "daily": snapshot.daily is not None,
+        # a won table, as the picture draws it: the cards played fanned out, and the banner with the final score
+        "won": {"played": [{**card_json(card), "at": list(at)} for card, at in zip(table.played, fanned(table.played),
+                                                                                   strict=True)],
+                "score": table.score, "banner": list(BANNER)} if table.played and table.score is not None else None,
         "alt": table_alt(table, locale),
     }
 

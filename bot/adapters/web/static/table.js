@@ -176,6 +176,44 @@ function drawTable(board, previous) {
     place(button, ...layout.slots[index]);
     table.appendChild(button);
   });
+  if (board.won) {
+    drawWon(table, board.won);
+  } else {
+    drawPiles(table, board);
+  }
+  table.dataset.version = board.version;
+  table.dataset.game = board.game;
+  table.setAttribute("aria-description", board.alt || "");
+}
+
+// A won table, as the picture draws it: every card played, fanned out in the order it went onto the waste, and a
+// gold banner with the three peaks and the final score where the stock and the waste were.
+function drawWon(table, won) {
+  won.played.forEach((card) => {
+    const node = document.createElement("div");
+    node.className = "card played";
+    const svg = cardSvg();
+    drawFace(svg, card, null);
+    node.appendChild(svg);
+    place(node, ...card.at);
+    table.appendChild(node);
+  });
+  const [left, top, right, bottom] = won.banner;
+  const banner = document.createElement("div");
+  banner.id = "banner";
+  const peaks = document.createElement("span");
+  peaks.className = "peaks";
+  peaks.textContent = "▲▲▲";
+  peaks.setAttribute("aria-hidden", "true");
+  banner.append(peaks, ` ${won.score}`);
+  banner.style.left = `${(100 * left) / state.layout.width}%`;
+  banner.style.top = `${(100 * top) / state.layout.height}%`;
+  banner.style.width = `${(100 * (right - left)) / state.layout.width}%`;
+  banner.style.height = `${(100 * (bottom - top)) / state.layout.height}%`;
+  table.appendChild(banner);
+}
+
+function drawPiles(table, board) {
   const stock = cardButton(board.stock.label, board.stock.payload, tapStock);
   stock.id = "stock";
   const stockSvg = cardSvg();
@@ -191,18 +229,15 @@ function drawTable(board, previous) {
   }
   if (board.stock.hinted) outline(stockSvg, MARKS.hint);
   stock.appendChild(stockSvg);
-  place(stock, ...layout.stock);
+  place(stock, ...state.layout.stock);
   table.appendChild(stock);
   const waste = document.createElement("div");
   waste.id = "waste";
   waste.className = "card";
   waste.setAttribute("role", "img");
   setWaste(waste, board.waste, board.waste.label);
-  place(waste, ...layout.waste);
+  place(waste, ...state.layout.waste);
   table.appendChild(waste);
-  table.dataset.version = board.version;
-  table.dataset.game = board.game;
-  table.setAttribute("aria-description", board.alt || "");
 }
 
 function setWaste(waste, card, label) {
