@@ -198,15 +198,17 @@ class TelegramContext:
             self.edits.sent(sent.chat_id, sent.message_id, view.table)
         return sent
 
-    async def tell(self, bot: Bot, chat_id: str, view: View) -> None:
-        """A new message in the chat ``chat_id``, not the one acted in (a challenger's): best effort, a chat closed
-        to the bot is logged."""
+    async def tell(self, bot: Bot, chat_id: str, view: View) -> Message | None:
+        """A new message in the chat ``chat_id``, not the one acted in (a challenger's, a player's private chat):
+        best effort, None when the chat is closed to the bot (a private chat the player never started, a bot
+        blocked or removed), which is logged."""
         chat = Chat(int(chat_id), ChatType.GROUP if int(chat_id) < 0 else ChatType.PRIVATE)
         chat.set_bot(bot)
         try:
-            await self.send(view, chat)
-        except TelegramError as error:
-            log.info("could not tell chat %s: %s", chat_id, error.message)
+            return await self.send(view, chat)
+        except TelegramError as error:  # "bot can't initiate conversation with a user", or blocked
+            log.info("could not write to chat %s: %s", chat_id, error.message)
+            return None
 
     async def reply_text(self, message: Message, text: str) -> Message:
         """A short plain-text answer to ``message``."""

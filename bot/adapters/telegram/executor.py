@@ -31,8 +31,7 @@ import contextlib
 import logging
 from collections.abc import Awaitable
 
-from telegram import Bot, CallbackQuery, Chat, Message, User
-from telegram.constants import ChatType
+from telegram import Bot, CallbackQuery, Message, User
 from telegram.error import BadRequest, TelegramError
 
 from bot.adapters.telegram.base import (
@@ -193,13 +192,7 @@ class TelegramExecutor:
     async def send_privately(self, view: View) -> Message | None:
         """Send ``view`` to the player's private chat with the bot; None when the bot may not write there first
         (the player never started it) or is blocked."""
-        private = Chat(self.user.id, ChatType.PRIVATE)
-        private.set_bot(self.bot)
-        try:
-            return await self.tg.send(view, private)
-        except TelegramError as error:  # "bot can't initiate conversation with a user", or blocked
-            log.info("could not write to user %s privately: %s", self.user.id, error.message)
-            return None
+        return await self.tg.tell(self.bot, str(self.user.id), view)
 
     async def board_in_private(self, snapshot: GameSnapshot, *, reuse: bool) -> str | None:
         """A private board (the ranked daily attempt) asked for in a group: sent to the player's private chat with
