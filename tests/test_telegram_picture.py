@@ -13,7 +13,7 @@ import pytest
 
 from bot.adapters.telegram import base as telegram_base
 from bot.app.assembly import App
-from bot.app.model import BoardStyle, DealVerdict, GameSnapshot, PlayerKey, Settings
+from bot.app.model import BoardRef, BoardStyle, DealVerdict, GameSnapshot, PlayerKey, Settings
 from bot.render.game import render_game
 from bot.render.picture import MAX_BYTES, draw_table
 from bot.render.view import View
@@ -38,6 +38,7 @@ from tests.test_telegram_e2e import (  # noqa: F401 - the fixtures are used by n
     played,
     running_bot,
     tap,
+    typed_move,
 )
 
 pytestmark = pytest.mark.timeout(120)
@@ -167,41 +168,55 @@ async def test_a_whole_game_is_played_to_a_win_on_the_picture(api: FakeBotAPI, s
     assert_all_answered(api)
 
 
-async def test_the_board_setting_switches_to_text_and_back_with_a_new_board(
+async def test_the_settings_open_in_the_boards_message_and_back_shows_the_new_board(
         api: FakeBotAPI, service: App) -> None:
+    """Issue 44 in a private chat: /settings turns the live board's message into the settings (the photo's caption
+    and keyboard: the picture stays) and the typed command goes, so nothing is posted under the board; a choice
+    redraws the settings there; Back shows the board as the choices say: the four-colour deck in the same photo, a
+    text board (a photo cannot become text) as one new message in place of the old one, and back to a picture."""
     alice = api.user("Alice")
     chat = api.private_chat(alice)
     player = PlayerKey("telegram", str(alice.id))
     board = await command(api, alice, chat, f"{NEW} {CODE}")
     game_id, _ = game_of(board)
     _, board = await tap(api, alice, chat, board, data_for(board, DRAW))
-    settings = await command(api, alice, chat, "/settings")
-    assert ("✓ Picture", "tp:set:board:picture") in settings.buttons
-    assert ("Four colours: off", "tp:set:four:on") in settings.buttons
-
-    _, settings = await tap(api, alice, chat, settings, "tp:set:board:text")
-    assert (await service.players.get_settings(player)).board is BoardStyle.TEXT
-    assert ("✓ Text", "tp:set:board:text") in settings.buttons
-    text_board = api.last_message(chat)
-    assert text_board.message_id > settings.message_id and not text_board.is_photo  # a new board, as text
-    assert text_board.entity_texts("pre") and game_of(text_board) == (game_id, 1)
-    assert api.message(chat, board.message_id).keyboard == []  # the old picture keeps no buttons
-    assert (await service.games.game(game_id)).board is not None
-    assert (await service.games.game(game_id)).board.message_id == str(text_board.message_id)  # type: ignore[union-attr]
-    _, text_board = await tap(api, alice, chat, text_board, data_for(text_board, DRAW))  # play goes on
-    assert game_of(text_board) == (game_id, 2) and not text_board.is_photo
-
-    _, settings = await tap(api, alice, chat, settings, "tp:set:board:picture")
-    pictured = api.last_message(chat)
-    assert pictured.is_photo and game_of(pictured) == (game_id, 2)
-    # the four-colour deck redraws the live board in place
-    _, settings = await tap(api, alice, chat, settings, "tp:set:four:on")
-    recoloured = api.message(chat, pictured.message_id)
     game = Game.from_code(CODE)
     game.push(DRAW)
+    red_black = board.photo_bytes
+
+    replies, gone = await typed_move(api, alice, chat, "/settings")
+    panel = api.message(chat, board.message_id)
+    assert replies == [] and gone and len(api.bot_messages(chat)) == 1
+    assert panel.is_photo and panel.photo_bytes == red_black and panel.text == "Settings"
+    assert panel.keyboard[0] == [("Back to the game", f"tp:bk:{game_id}")]
+    assert ("Four colours: off", "tp:set:four:on") in panel.buttons
+    _, panel = await tap(api, alice, chat, panel, "tp:set:four:on")
+    assert ("✓ Four colours: on", "tp:set:four:off") in panel.buttons and panel.text == "Settings"
+    assert panel.photo_bytes == red_black  # the board is redrawn by Back, not under the settings
+    _, back = await tap(api, alice, chat, panel, f"tp:bk:{game_id}")
+    assert_picture(back, picture_view(game, game_id, 1, settings=Settings(four_colour=True)))
+    assert back.photo_bytes != red_black and len(api.bot_messages(chat)) == 1
+
+    # the text board: Back sends it as a new message, and the photo showing the settings goes
+    await typed_move(api, alice, chat, "/settings")
+    _, panel = await tap(api, alice, chat, back, "tp:set:board:text")
+    assert (await service.players.get_settings(player)).board is BoardStyle.TEXT
+    assert ("✓ Text", "tp:set:board:text") in panel.buttons and len(api.bot_messages(chat)) == 1
+    _, _ = await tap(api, alice, chat, panel, f"tp:bk:{game_id}")
+    (text_board,) = api.bot_messages(chat)
+    assert not text_board.is_photo and text_board.entity_texts("pre") and game_of(text_board) == (game_id, 1)
+    assert (await service.games.game(game_id)).board == BoardRef(str(chat.id), str(text_board.message_id))
+    _, text_board = await tap(api, alice, chat, text_board, data_for(text_board, DRAW))  # play goes on
     game.push(DRAW)
-    four = Settings(four_colour=True)
-    assert recoloured.photo_bytes == draw_table(picture_view(game, game_id, 2, settings=four).table)  # type: ignore[arg-type]
+
+    # a text board shows the settings as its text, and Back a picture again
+    await typed_move(api, alice, chat, "/settings")
+    panel = api.message(chat, text_board.message_id)
+    assert panel.text == "Settings" and not panel.is_photo
+    _, panel = await tap(api, alice, chat, panel, "tp:set:board:picture")
+    await tap(api, alice, chat, panel, f"tp:bk:{game_id}")
+    (pictured,) = api.bot_messages(chat)
+    assert_picture(pictured, picture_view(game, game_id, 2, settings=Settings(four_colour=True)))
     assert_all_answered(api)
 
 

@@ -14,6 +14,8 @@ Language(locale='uk')
 ConfirmStart(abandon=42, request=DealByCode(code='TP1-E-AAAAAAB'))
 >>> decode("tp:b:x:42:byzbw5c72yfvwb4m")
 Begin(request=ChallengeDeal(game_id=42, key='byzbw5c72yfvwb4m'))
+>>> decode("tp:bk:42")
+BackToBoard(game_id=42)
 >>> decode("tp:y:42:r:41")
 ConfirmStart(abandon=42, request=ReplayDeal(game_id=41))
 >>> decode("tp:g:42:7:99")
@@ -29,6 +31,7 @@ import re
 
 from bot.app.commands import (
     AskHint,
+    BackToBoard,
     Begin,
     Blank,
     BoardChoice,
@@ -77,6 +80,7 @@ _REQUEST = (rf"(?:n:([ec-]):([01-])|c:(TP1-[A-Z]-[A-Z]{{1,7}})|d:(\d{{4}}-\d{{2}
             r"|r:(\d{1,18}))")
 _CONFIRM_RE = re.compile(rf"^tp:y:(\d{{1,18}}):{_REQUEST}$")
 _KEEP_RE = re.compile(r"^tp:k:(\d{1,18})$")
+_BACK_RE = re.compile(r"^tp:bk:(\d{1,18})$")
 _BEGIN_RE = re.compile(rf"^tp:b:{_REQUEST}$")
 _RULES = "tp:rules"
 _RESUME = "tp:resume"
@@ -128,6 +132,8 @@ def encode(command: ButtonCommand) -> str:
             return f"{PREFIX}:y:{abandon}:{_request_text(request)}"
         case KeepPlaying(game_id):
             return f"{PREFIX}:k:{game_id}"
+        case BackToBoard(game_id):
+            return f"{PREFIX}:bk:{game_id}"
         case Begin(request):
             return f"{PREFIX}:b:{_request_text(request)}"
         case ShowRules():
@@ -175,6 +181,9 @@ def decode(text: str) -> ButtonCommand:
     match = _KEEP_RE.match(text)
     if match:
         return KeepPlaying(int(match.group(1)))
+    match = _BACK_RE.match(text)
+    if match:
+        return BackToBoard(int(match.group(1)))
     match = _BEGIN_RE.match(text)
     if match:
         return Begin(_request(match))

@@ -204,6 +204,14 @@ class Resume:
 
 
 @dataclass(frozen=True)
+class BackToBoard:
+    """Back under the settings or a review shown in the message of the game ``game_id``'s board (a Telegram private
+    chat): that board again, as the game stands."""
+
+    game_id: int
+
+
+@dataclass(frozen=True)
 class Blank:
     """An empty place in a board's grid of card buttons, where a card went (a platform that cannot leave a gap in
     a row shows a blank button there, so the other cards keep their places): a tap on it does nothing."""
@@ -215,7 +223,8 @@ class Blank:
 SettingChange = ExplainRefusals | DefaultRules | Language | WinnableOnly | BoardChoice | FourColour
 
 #: Anything a button can carry.
-ButtonCommand = GameCommand | PlayDaily | SettingChange | ConfirmStart | KeepPlaying | Begin | ShowRules | Blank | Resume
+ButtonCommand = GameCommand | PlayDaily | SettingChange | ConfirmStart | KeepPlaying | Begin | ShowRules | Blank | Resume \
+    | BackToBoard
 
 
 # --- typed commands: what a player types rather than taps ------------------------------------------------------
@@ -349,7 +358,8 @@ class Surface:
     shown (the console, whose board is printed once). ``buttons``: the commands the tapped message's buttons carry
     now, where the platform hands them over and a client can send any payload (Telegram's callback data, Discord's
     custom_id): a tap must be about what that message shows (its game, its question, its settings), else it
-    changes nothing.
+    changes nothing. ``in_place``: the settings and a review may be shown in the board's own message, with a way
+    back to the board (a Telegram private chat: nothing new pushes the board off a phone's screen).
     """
 
     platform: str = ""
@@ -361,6 +371,7 @@ class Surface:
     chat_locale: str | None = None
     verdict_wait: float | None = None
     buttons: tuple[ButtonCommand, ...] | None = None
+    in_place: bool = False
 
 
 #: A surface with nothing particular to say (the console, tests).
@@ -369,13 +380,14 @@ PLAIN = Surface()
 
 def subject(command: Command) -> tuple[str, int] | str | None:
     """What a button's command is about, as the message carrying it shows: a game (a board's buttons, of any of its
-    versions), a question about a game (Yes and No), the settings; None for a button anyone may tap on any message
+    versions, and Back under the settings or a review shown in its message), a question about a game (Yes and No),
+    the settings; None for a button anyone may tap on any message
     (Play under a post, the welcome's buttons, a blank place).
 
     >>> subject(Move(7, 3, Draw())) == subject(Share(7)), subject(KeepPlaying(7)), subject(FourColour(True))
     (True, ('question', 7), 'settings')
     """
-    if isinstance(command, Move | AskHint | NewGame | Replay | Review | Share):
+    if isinstance(command, Move | AskHint | NewGame | Replay | Review | Share | BackToBoard):
         return ("game", command.game_id)
     if isinstance(command, ConfirmStart):
         return ("question", command.abandon)

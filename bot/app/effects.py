@@ -33,7 +33,9 @@ What to do with it:
   only the player sees where the platform can (else a reply);
 - :class:`Post`: a public new message in the chat;
 - :class:`Reply`: a new message answering the command, for the chat to see (the leaderboard);
-- :class:`EditMessage`: edit the tapped message (not a board: the question, the settings) to ``content``;
+- :class:`EditMessage`: edit the tapped message (not a board: the question, the settings) to ``content``; the
+  settings or a review may take the place of a board in its own message (``in_board``: with Back to it), the
+  tapped board's or (``where``) the live board's;
 - :class:`Tell`: a new message in another chat than the command's (the challenger's, told how their challenge went).
 
 What an executor did, reported back: :class:`BoardAt` (the message that now shows a game).
@@ -84,10 +86,12 @@ class Kept:
 
 @dataclass(frozen=True)
 class ReviewOf:
-    """The solver's review of a finished game (None: the solver could not say)."""
+    """The solver's review of a finished game (None: the solver could not say); ``in_board``: shown in the message
+    of that board, in place of it (its buttons stay, with Back to it)."""
 
     snapshot: GameSnapshot
     review: GameReview | None
+    in_board: Board | None = None
 
 
 @dataclass(frozen=True)
@@ -99,9 +103,11 @@ class ShareOf:
 
 @dataclass(frozen=True)
 class SettingsOf:
-    """The settings message, with its buttons."""
+    """The settings message, with its buttons; ``in_board``: the game whose board's message shows them, in place of
+    the board (with Back to it)."""
 
     settings: Settings
+    in_board: int | None = None
 
 
 @dataclass(frozen=True)
@@ -268,9 +274,11 @@ class Post:
 
 @dataclass(frozen=True)
 class EditMessage:
-    """Edit the tapped message (a question, not a board) to ``content``."""
+    """Edit the tapped message (a question, not a board) to ``content``; ``where``: that message instead (the live
+    board a typed command shows the settings in), or where it cannot, answer as :class:`Answer` does."""
 
     content: Shown
+    where: BoardRef | None = None
 
 
 @dataclass(frozen=True)

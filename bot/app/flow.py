@@ -12,9 +12,10 @@ use cases and answers with effects (:mod:`bot.app.effects`) for the platform's e
 - New game on a board: the question first when the game has moves (a double tap asks once); else the new game
   (drawn into the tapped message where the platform can, when it replaces the game that board showed). Replay: the
   same deal, a new board.
-- Review: the solver's account, privately; Share: the result as a public message. Both only for the game's owner,
-  and once: the same button tapped again within :data:`ONCE_WITHIN` seconds does nothing, in any process (the
-  database says which tap was first). Replay tapped again once its deal is dealt does nothing either.
+- Review: the solver's account, privately (or in the board's message: :mod:`bot.app.in_board`, as the settings);
+  Share: the result as a public message. Both only for the game's owner, and once: the same button tapped again
+  within :data:`ONCE_WITHIN` seconds does nothing, in any process (the database says which tap was first). Replay
+  tapped again once its deal is dealt does nothing either.
 - No, then Yes under the same question: the game goes on; Yes does nothing until the player is asked again.
 - A game started from a challenge that ends tells its challenger how it went, once (:mod:`bot.app.challenges`).
 - A tap on the board of a game that is no longer the player's latest, someone else's board, and every error: a
@@ -35,6 +36,7 @@ from bot.app.commands import (
     PLAIN,
     Actor,
     AskHint,
+    BackToBoard,
     Begin,
     Blank,
     BoardChoice,
@@ -105,15 +107,9 @@ from bot.app.effects import (
     WelcomeOf,
     off_message,
 )
-from bot.app.errors import (
-    BadGameCode,
-    BadPayload,
-    BotError,
-    NoActiveGame,
-    NotAPlayer,
-    NotYourMessage,
-)
+from bot.app.errors import BadGameCode, BadPayload, BotError, NoActiveGame, NotAPlayer, NotYourMessage
 from bot.app.games import Games
+from bot.app.in_board import InBoard, board_behind
 from bot.app.leaderboards import Leaderboards
 from bot.app.model import GameSnapshot, Offers, PlayerKey, Settings
 from bot.app.moves import Moves, names_a_card
@@ -158,6 +154,7 @@ class Flow:
         self.subscriptions = subscriptions
         self.daily_codes = daily_codes
         self.once = once
+        self.in_board = InBoard(games, advice, once)
         self.challenges = challenges
         self.post_time = post_time
         self.fresh_budget = fresh_budget
@@ -197,10 +194,9 @@ class Flow:
             case NewGame() | Replay():
                 return await self._start_from_board(actor, command, surface)
             case Review(game_id):
-                snapshot = await self.games.finished_game(player, game_id)
-                if not await self.once.claim_review(game_id, ONCE_WITHIN):
-                    return []
-                return [Answer(ReviewOf(snapshot, await self.advice.review(player, game_id)))]
+                return await self.in_board.review(actor, game_id, surface, ONCE_WITHIN)
+            case BackToBoard(game_id):
+                return await self.in_board.back(actor, game_id, surface)
             case Share(game_id):
                 snapshot = await self.games.finished_game(player, game_id)
                 shared = await self.challenges.signed(snapshot)
@@ -232,7 +228,7 @@ class Flow:
             case ExplainRefusals() | DefaultRules() | Language() | WinnableOnly() | BoardChoice() | FourColour():
                 if surface.addressee is not None and surface.addressee != player:
                     raise NotYourMessage()
-                return await self._change_setting(actor, command, edit=True)
+                return await self._change_setting(actor, command, edit=True, in_board=board_behind(surface))
             case SwitchWinnable(on):
                 if on is None:
                     now = await self.players.get_settings(player)
@@ -248,7 +244,7 @@ class Flow:
                 stats = await self.players.stats(player)
                 return [Answer(StatsOf(stats, await self._settings(actor)))]
             case ShowSettings():
-                return [Answer(SettingsOf(await self._settings(actor)))]
+                return await self.in_board.settings(actor, await self._settings(actor), surface)
             case ShowLeaderboard():
                 return [await self.leaderboards.shown(actor, await self._settings(actor))]
             case Subscribe(on):
@@ -346,13 +342,14 @@ class Flow:
         return await self._start(actor, request, surface)
 
     async def _change_setting(self, actor: Actor, change: ExplainRefusals | DefaultRules | Language | WinnableOnly
-                              | BoardChoice | FourColour, *, edit: bool) -> list[Effect]:
+                              | BoardChoice | FourColour, *, edit: bool, in_board: int | None = None) -> list[Effect]:
         """A setting changed: the settings message redrawn (``edit``: the tapped one; else a new answer), and the
-        game in progress redrawn when how its board is drawn changed."""
+        game in progress redrawn when how its board is drawn changed (unless the settings are in ``in_board``'s
+        message: Back redraws that board)."""
         before = await self.players.get_settings(actor.player)
         after = await self.players.change_setting(actor.player, actor.name, change)
-        effects: list[Effect] = [EditMessage(SettingsOf(after)) if edit else Answer(SettingsOf(after))]
-        if (after.board, after.four_colour) != (before.board, before.four_colour):
+        effects: list[Effect] = [EditMessage(SettingsOf(after, in_board)) if edit else Answer(SettingsOf(after))]
+        if in_board is None and (after.board, after.four_colour) != (before.board, before.four_colour):
             current = await self.games.current_game(actor.player)
             if current is not None and not current.game.is_over:
                 effects.append(RedrawBoard(current))

@@ -52,6 +52,12 @@ class Games:
             raise GameNotOver(f"game {game_id} is still being played")
         return snapshot_of(record, today=self.today())
 
+    async def owned_game(self, player: PlayerKey, game_id: int) -> GameSnapshot:
+        """The player's game ``game_id`` as it stands, whatever its status (:class:`NotYourGame` for another
+        player's)."""
+        async with self.db.reading() as tx:
+            return snapshot_of(await load_owned(tx, player, game_id), today=self.today())
+
     async def show_board(self, game_id: int, where: BoardRef) -> None:
         """Note where the game's live board now is (the adapter that sent or moved it says so), so that it can be
         edited when the game is played by name or replaced."""

@@ -28,8 +28,9 @@ from bot.app.effects import (
     StatsOf,
     WelcomeOf,
 )
+from bot.i18n import translator
 from bot.render.challenges import render_answered
-from bot.render.endings import render_review, render_share
+from bot.render.endings import back_to_board, ending_buttons, render_review, render_share
 from bot.render.game import play_ack, render_game
 from bot.render.lifecycle import render_confirm_start, render_kept, render_welcome
 from bot.render.replies import (
@@ -62,12 +63,21 @@ def draw(content: Shown, locale: str, *, named: bool = False, elsewhere: bool = 
             return render_confirm_start(current, request, locale, elsewhere=elsewhere)
         case Kept():
             return render_kept(locale)
-        case ReviewOf(snapshot, review):
-            return render_review(snapshot, review, locale)
+        case ReviewOf(snapshot, review, in_board):
+            view = render_review(snapshot, review, locale)
+            if in_board is None:
+                return view
+            tr = translator(locale)  # in place of the board: Back to it, and its own buttons
+            buttons = (back_to_board(snapshot.game_id, tr),), *ending_buttons(in_board.snapshot, tr,
+                                                                              latest=in_board.latest)
+            return dataclasses.replace(view, buttons=buttons)
         case ShareOf(snapshot):
             return render_share(snapshot, locale, replay=replay, url=link, challenge=challenge)
-        case SettingsOf(settings):
-            return render_settings(settings, locale, pictures=pictures)
+        case SettingsOf(settings, in_board):
+            view = render_settings(settings, locale, pictures=pictures)
+            if in_board is None:
+                return view
+            return dataclasses.replace(view, buttons=((back_to_board(in_board, translator(locale)),), *view.buttons))
         case StatsOf(stats):
             return render_stats(stats, locale)
         case RulesOf(_, play):

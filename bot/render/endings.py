@@ -21,7 +21,7 @@ import datetime as dt
 
 from babel.dates import format_date
 
-from bot.app.commands import Begin, ChallengeDeal, Move, NewGame, Replay, Review, Share
+from bot.app.commands import BackToBoard, Begin, ChallengeDeal, Move, NewGame, Replay, Review, Share
 from bot.app.errors import DailyCodeLocked, DailyOver, GameNotOver, NoUndoInDaily
 from bot.app.model import GameSnapshot
 from bot.i18n import N_, Translator, translator
@@ -352,6 +352,12 @@ def render_review(snapshot: GameSnapshot, review: GameReview | None, locale: str
                              review.longest_chain).format(n=review.longest_chain))
     replay = Button(tr.pgettext("button", "Replay"), Replay(snapshot.game_id), ButtonStyle.PRIMARY)
     return View(header=header, status="\n".join(lines), buttons=((replay,),))
+
+
+def back_to_board(game_id: int, tr: Translator) -> Button:
+    """Back under the settings or a review shown in the message of the game ``game_id``'s board: the board again."""
+    # TRANSLATORS: under "Your game goes on", the settings or a review: shows the game's board again (short)
+    return Button(tr.pgettext("button", "Back to the game"), BackToBoard(game_id), ButtonStyle.PRIMARY)
 
 
 def review_sent_privately(locale: str) -> str:

@@ -20,7 +20,7 @@ from telegram.error import BadRequest, TelegramError
 from telegram.ext import Application, ContextTypes
 
 from bot.adapters.telegram.boards import BoardEdits
-from bot.adapters.telegram.keyboard import caption_text, keyboard, message_text
+from bot.adapters.telegram.keyboard import ViewTooLarge, caption_text, keyboard, message_text
 from bot.adapters.telegram.pacing import TELEGRAM_PACE, ChatPace, Pace
 from bot.adapters.telegram.sending import EditOrder, Paced, is_not_modified, persist
 from bot.app.commands import Actor, ButtonCommand, Surface
@@ -176,12 +176,15 @@ class TelegramContext:
         """The language Telegram says the player reads, or the configured default for one the bot does not speak."""
         return match_locale(user.language_code) or self.default_locale
 
-    def surface(self, user: User, *, reuse: bool = False, addressee: PlayerKey | None = None,
+    def surface(self, user: User, chat: Chat | None, *, reuse: bool = False, addressee: PlayerKey | None = None,
                 admin: bool = False, buttons: tuple[ButtonCommand, ...] | None = None) -> Surface:
-        """What the flow needs to know of Telegram for ``user``'s command (``reuse``: a tap, whose message may be
-        redrawn into a new game's board; ``buttons``: what the tapped message's buttons carry)."""
+        """What the flow needs to know of Telegram for ``user``'s command in ``chat`` (``reuse``: a tap, whose
+        message may be redrawn into a new game's board; ``buttons``: what the tapped message's buttons carry). In a
+        private chat the settings and a review take the board's place in its message (a group's go to the private
+        chat instead)."""
         return Surface(platform=PLATFORM, reuse=reuse, addressee=addressee, admin=admin,
-                       platform_locale=self.platform_locale(user), buttons=buttons)
+                       platform_locale=self.platform_locale(user), buttons=buttons,
+                       in_place=chat is not None and not in_group(chat))
 
     # --- sending ----------------------------------------------------------------------------------------------
 
@@ -214,6 +217,40 @@ class TelegramContext:
         """A short plain-text answer to ``message``."""
         return await persist(lambda: message.reply_text(text, allow_sending_without_reply=True),
                              resend_after_timeout=False, paced=(self.pace, message.chat_id))
+
+    async def edit_in_place(self, bot: Bot, where: BoardRef, view: View, *, photo: bool | None) -> bool:
+        """Edit the message at ``where`` (a board) to ``view``, which has no picture (the settings, a review), keeping
+        the kind of message it is: a photo's caption and keyboard (the picture stays, for the board to come back to),
+        a text message's text. ``photo`` None: not known here, so the one the message is not is tried after the
+        other. False when it cannot be edited so (gone, too old, a caption over Telegram's limit)."""
+        chat_id, message_id = int(where.chat_id), int(where.message_id)
+        markup = keyboard(view, share_inline=self.inline)
+        paced = (self.pace, chat_id)
+
+        async def caption() -> None:
+            text = caption_text(view)
+            await persist(lambda: bot.edit_message_caption(chat_id=chat_id, message_id=message_id, caption=text,
+                                                           parse_mode=ParseMode.HTML, reply_markup=markup),
+                          paced=paced)
+
+        async def text() -> None:
+            body = message_text(view)
+            await persist(lambda: bot.edit_message_text(body, chat_id=chat_id, message_id=message_id,
+                                                        parse_mode=ParseMode.HTML, reply_markup=markup), paced=paced)
+
+        async with self.edits.editing(chat_id, message_id, None) as turn:
+            tries = [caption, text] if (turn.picture is not None if photo is None else photo) else [text, caption]
+            for edit in tries[:2 if photo is None else 1]:
+                try:
+                    await edit()
+                    return True
+                except ViewTooLarge:
+                    return False
+                except BadRequest as error:
+                    if is_not_modified(error):
+                        return True
+                    log.info("could not show a message in place of board %s (%s)", message_id, error.message)
+        return False
 
     async def edit_message(self, bot: Bot, where: BoardRef, view: View, game: tuple[int, int] | None) -> bool:
         """Edit the message at ``where`` to ``view``, unless it already shows a later version of ``game``.

@@ -20,7 +20,6 @@ What a player does, and the command it becomes:
 
 from __future__ import annotations
 
-import contextlib
 from collections.abc import Callable
 
 from telegram import Message, Update, User
@@ -28,10 +27,10 @@ from telegram.constants import ChatMemberStatus, ChatType
 
 from bot.adapters.telegram.base import NEW_COMMAND, Context, TelegramContext
 from bot.adapters.telegram.executor import TelegramExecutor
+from bot.adapters.telegram.tapped import buttons_of
 from bot.app.codec import BadPayload, decode
 from bot.app.commands import (
     Begin,
-    ButtonCommand,
     Command,
     DailyDeal,
     DealByCode,
@@ -145,7 +144,7 @@ async def on_callback(tg: TelegramContext, update: Update, context: Context) -> 
         except BadPayload as error:
             command = Unreadable(str(error))
         chat = query.message.chat if query.message is not None else None
-        surface = tg.surface(user, reuse=True, addressee=addressee(anchor), buttons=buttons_of(anchor))
+        surface = tg.surface(user, chat, reuse=True, addressee=addressee(anchor), buttons=buttons_of(anchor))
         effects = await tg.flow.handle(tg.actor(user, chat), command, surface)
         await tg.flow.record(await executor.run(effects))
     except Exception:
@@ -157,7 +156,7 @@ async def on_callback(tg: TelegramContext, update: Update, context: Context) -> 
 async def serve(tg: TelegramContext, context: Context, user: User, message: Message, command: Command, *,
                 admin: bool = False) -> None:
     """``command`` from ``user`` answering ``message``: through the one door, and the effects carried out."""
-    surface = tg.surface(user, admin=admin)
+    surface = tg.surface(user, message.chat, admin=admin)
     effects = await tg.flow.handle(tg.actor(user, message.chat), command, surface)
     await tg.flow.record(await TelegramExecutor(tg, context.bot, user, message).run(effects))
 
@@ -168,21 +167,6 @@ async def is_admin(context: Context, message: Message, user: User) -> bool:
         return False
     member = await context.bot.get_chat_member(message.chat_id, user.id)
     return member.status in (ChatMemberStatus.OWNER, ChatMemberStatus.ADMINISTRATOR)
-
-
-def buttons_of(message: Message | None) -> tuple[ButtonCommand, ...] | None:
-    """The commands the buttons of the tapped message carry now (a payload that cannot be read is left out); None
-    when Telegram no longer hands the message over. A modified client can send any callback data: the flow checks
-    that a tap is about what this message shows."""
-    if message is None or message.reply_markup is None:
-        return None if message is None else ()
-    found: list[ButtonCommand] = []
-    for row in message.reply_markup.inline_keyboard:
-        for button in row:
-            if isinstance(button.callback_data, str):
-                with contextlib.suppress(BadPayload):
-                    found.append(decode(button.callback_data))
-    return tuple(found)
 
 
 def addressee(message: Message | None) -> PlayerKey | None:

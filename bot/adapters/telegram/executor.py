@@ -27,7 +27,7 @@ Every tap is answered exactly once, so the player's client stops spinning.
 from __future__ import annotations
 
 import asyncio
-import contextlib
+import dataclasses
 import logging
 from collections.abc import Awaitable
 
@@ -46,10 +46,12 @@ from bot.adapters.telegram.drawing import TelegramDrawing, anchored
 from bot.adapters.telegram.inline import bot_link
 from bot.adapters.telegram.keyboard import toast
 from bot.adapters.telegram.sending import is_not_modified, persist
-from bot.app.codec import BadPayload, decode, review_parameter
-from bot.app.commands import AskHint, DailyDeal, Move, NewGame
+from bot.adapters.telegram.tapped import in_place_of_board, shown_game
+from bot.app.codec import BadPayload, review_parameter
+from bot.app.commands import DailyDeal
 from bot.app.effects import (
     Answer,
+    Board,
     BoardAt,
     BoardRef,
     Data,
@@ -135,6 +137,13 @@ class TelegramExecutor:
                             await self.tg.reply_text(self.need_anchor(), self.line(content))
                     case Post(shown):
                         await self.post(self.draw(shown))
+                    case EditMessage(SettingsOf() as shown, where) if where is not None:
+                        await self.in_live_board(shown, where)
+                    case EditMessage(ReviewOf(in_board=Board()) | SettingsOf(in_board=int()) as shown):
+                        await self.toast_first(None, self.in_tapped_board(shown))
+                    case EditMessage(Board(snapshot, latest)):  # Back to a board no longer the latest
+                        view = self.board(snapshot, self.tapped_in_group(), latest=latest)
+                        await self.toast_first(None, self.edit_tapped(view, None))
                     case EditMessage(shown):
                         await self.toast_first(None, self.edit_tapped(self.draw(shown), None))
                     case Tell(chat_id, shown):
@@ -188,6 +197,25 @@ class TelegramExecutor:
             await self.delete_typed()
         else:
             await self.tg.reply(self.need_anchor(), self.draw(settings))
+
+    async def in_live_board(self, shown: SettingsOf, where: BoardRef) -> None:
+        """/settings typed in a private chat: the live board's message shows them, in place of the board, and the
+        typed command goes where the bot may; where that message cannot be edited, a new message as before."""
+        anchor = self.need_anchor()
+        if where.chat_id == str(anchor.chat_id) and await self.tg.edit_in_place(self.bot, where, self.draw(shown),
+                                                                                photo=None):
+            await self.delete_typed()
+        else:
+            await self.tg.reply(anchor, self.draw(SettingsOf(shown.settings)))
+
+    async def in_tapped_board(self, shown: ReviewOf | SettingsOf) -> None:
+        """The tapped board's message shows ``shown`` in place of the board (a photo keeps its picture); where it
+        cannot (a review longer than a caption may be, a message too old to edit), a new message as before."""
+        message = self.query.message if self.query is not None else None
+        if isinstance(message, Message) and await self.tg.edit_in_place(self.bot, message_ref(message),
+                                                                        self.draw(shown), photo=bool(message.photo)):
+            return
+        await self.tg.reply(self.need_anchor(), self.draw(dataclasses.replace(shown, in_board=None)))
 
     async def send_privately(self, view: View) -> Message | None:
         """Send ``view`` to the player's private chat with the bot; None when the bot may not write there first
@@ -303,12 +331,15 @@ class TelegramExecutor:
         if refused and shown_game(message) == game_key(snapshot):
             await self.answer(text)
             return
-        await self.toast_first(text, self.bring_up(message_ref(message), snapshot, group, redraw=not refused))
+        await self.toast_first(text, self.bring_up(message_ref(message), snapshot, group, redraw=not refused,
+                                                   replaced=in_place_of_board(message)))
 
-    async def bring_up(self, where: BoardRef, snapshot: GameSnapshot, group: bool, *, redraw: bool = True) -> None:
+    async def bring_up(self, where: BoardRef, snapshot: GameSnapshot, group: bool, *, redraw: bool = True,
+                       replaced: bool = False) -> None:
         """The board at ``where`` brought to ``snapshot`` or later (:class:`~bot.adapters.telegram.boards.BoardEdits`);
-        one that can no longer be edited is sent anew answering the anchor. Either becomes the live board when it was
-        not."""
+        one that can no longer be edited is sent anew answering the anchor (and the message at ``where`` goes, when
+        it showed the settings or a review in the board's place: ``replaced``). Either becomes the live board when
+        it was not."""
         shown = where
         if not await self.tg.boards.show(where, snapshot, lambda later: self.board(later, group), self.edit_to,
                                          redraw=redraw):
@@ -316,6 +347,8 @@ class TelegramExecutor:
             sent = await self.tg.reply(anchor, self.board(await self.tg.flow.game_now(snapshot.game_id),
                                                           in_group(anchor.chat)))
             shown = message_ref(sent)
+            if replaced and not await self.delete_typed():  # the anchor: the message Back was tapped on
+                await self.take_buttons_off(where, snapshot.game_id)
         if shown != snapshot.board:
             # the board was sent anew, or the player played on an older board of the game (after /resume, say):
             # the board they play on is the live one, which /play edits
@@ -362,16 +395,3 @@ class TelegramExecutor:
         if where is not None:
             await self.take_buttons_off(where, snapshot.game_id)
 
-
-def shown_game(message: Message) -> tuple[int, int] | None:
-    """The game and version a board's buttons carry, as Telegram handed the message over with the tap; None for
-    a message that is no board of a game in progress."""
-    markup = message.reply_markup
-    for row in markup.inline_keyboard if markup is not None else ():
-        for button in row:
-            if isinstance(button.callback_data, str):
-                with contextlib.suppress(BadPayload):
-                    command = decode(button.callback_data)
-                    if isinstance(command, Move | AskHint | NewGame):
-                        return command.game_id, command.version
-    return None

@@ -48,7 +48,7 @@ async def on_inline_query(tg: TelegramContext, update: Update, context: Context)
         return
     user = query.from_user
     try:
-        effects = await tg.flow.handle(tg.actor(user, None), invite_of(query.query), tg.surface(user))
+        effects = await tg.flow.handle(tg.actor(user, None), invite_of(query.query), tg.surface(user, None))
     except Exception:
         log.exception("inline query %s could not be answered", query.id)
         effects = None
