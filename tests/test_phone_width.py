@@ -195,12 +195,8 @@ def test_settings_fit_a_phone_in_every_language() -> None:
         assert len(places) == 1, locale
 
 
-def test_ending_buttons_fit_in_every_language() -> None:
-    """A won and a blocked game in a group, with counters: Share, Replay, Review and New game (or Undo, Review,
-    Replay and New game) within the phone's rows; the confirmation, the welcome and the share's link too."""
-    from bot.app.commands import DealByCode
-    from bot.render.endings import render_share
-    from bot.render.lifecycle import render_confirm_start, render_welcome
+def finished_snapshots() -> Iterator[GameSnapshot]:
+    """A won and a blocked game in a group, with the widest numbers: the longest lines an ending can have."""
     from core.solver import solve
 
     won = Game.from_code("TP1-E-AAAAAAC")
@@ -215,9 +211,19 @@ def test_ending_buttons_fit_in_every_language() -> None:
         blocked.apply(Tap(fitting[0]))
     for game in (won, blocked):
         assert game.is_over
-        snap = GameSnapshot(MAX_ID, 10**9 - 1, PlayerKey("telegram", "1"), "Олександра Ковальчук", game,
-                            daily=dt.date(2026, 12, 31), undos_used=12, hints_used=51, dealt_winnable=True,
-                            verdict=DealVerdict(True, 772))
+        yield GameSnapshot(MAX_ID, 10**9 - 1, PlayerKey("telegram", "1"), "Олександра Ковальчук", game,
+                           daily=dt.date(2026, 12, 31), undos_used=12, hints_used=51, dealt_winnable=True,
+                           verdict=DealVerdict(True, 772))
+
+
+def test_ending_buttons_fit_in_every_language() -> None:
+    """A won and a blocked game in a group, with counters: Share, Replay, Review and New game (or Undo, Review,
+    Replay and New game) within the phone's rows; the confirmation, the welcome and the share's link too."""
+    from bot.app.commands import DealByCode
+    from bot.render.endings import render_share
+    from bot.render.lifecycle import render_confirm_start, render_welcome
+
+    for snap in finished_snapshots():
         for locale in SUPPORTED_LOCALES:
             for latest in (True, False):
                 view = render_game(snap, locale, Settings(), owner_label=True, latest=latest)
@@ -227,6 +233,28 @@ def test_ending_buttons_fit_in_every_language() -> None:
                           render_welcome(locale), render_share(snap, locale, replay="x", url="https://t.me/x")):
                 for row in telegram_rows(other):
                     assert telegram_row_fits([b.label for b in row]), [b.label for b in row]
+
+
+def test_the_settings_and_a_review_in_the_boards_message_fit_a_phone() -> None:
+    """Issue 44: the settings and a review shown in place of a board (a Telegram private chat), Russian and
+    Japanese among the widest: Back on a row of its own, first, and every row within the phone's budget; the board
+    Back brings is the board these tests already check."""
+    from bot.app.effects import Board, ReviewOf, SettingsOf
+    from bot.render.effects import draw
+    from core.review import review
+
+    reviews = [(snap, review(Game.from_code(str(snap.game.code)), snap.game.actions()))
+               for snap in finished_snapshots()]
+    for locale in ("ru", "ja", *SUPPORTED_LOCALES):
+        views = [draw(SettingsOf(state, in_board=MAX_ID), locale) for state in every_settings_state()]
+        for snap, reviewed in reviews:
+            for latest in (True, False):
+                views.append(draw(ReviewOf(snap, reviewed, Board(snap, latest)), locale))
+        for view in views:
+            rows = telegram_rows(view)
+            assert [payload_of(b) for b in rows[0]] == [f"tp:bk:{MAX_ID}"], (locale, rows[0])
+            for row in rows:
+                assert telegram_row_fits([b.label for b in row]), (locale, [b.label for b in row])
 
 
 def test_the_daily_in_private_answer_fits_in_every_language() -> None:

@@ -356,7 +356,7 @@ def render_review(snapshot: GameSnapshot, review: GameReview | None, locale: str
 
 def back_to_board(game_id: int, tr: Translator) -> Button:
     """Back under the settings or a review shown in the message of the game ``game_id``'s board: the board again."""
-    # TRANSLATORS: under "Your game goes on", the settings or a review: shows the game's board again (short)
+    # TRANSLATORS: under the settings or a review shown in place of a board: shows that board again (short)
     return Button(tr.pgettext("button", "Back to the game"), BackToBoard(game_id), ButtonStyle.PRIMARY)
 
 
