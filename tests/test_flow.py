@@ -17,9 +17,11 @@ from bot.app.assembly import App
 from bot.app.codec import game_command
 from bot.app.commands import (
     Actor,
+    BackToBoard,
     Begin,
     ConfirmStart,
     DealByCode,
+    FourColour,
     KeepPlaying,
     Language,
     NewGame,
@@ -28,10 +30,13 @@ from bot.app.commands import (
     Replay,
     Review,
     Share,
+    ShowSettings,
     Surface,
 )
 from bot.app.effects import (
     Answer,
+    Board,
+    BoardAt,
     EditBoard,
     EditMessage,
     Effect,
@@ -41,12 +46,13 @@ from bot.app.effects import (
     Problem,
     Question,
     RedrawBoard,
+    ReviewOf,
     SendBoard,
     SettingsOf,
 )
 from bot.app.errors import NotYourGame
 from bot.app.flow import Flow
-from bot.app.model import GameSnapshot
+from bot.app.model import BoardRef, GameSnapshot
 from bot.app.outcomes import OutOfDate
 from bot.store.database import open_database
 from core.game import Game, Tap
@@ -272,3 +278,41 @@ async def test_a_tap_about_something_else_than_its_message_shows_edits_no_messag
     assert isinstance(moved, RedrawBoard) and moved.snapshot.version == 1
     (edited,) = await service.flow.handle(ANN, game_command(game.game_id, 1, "d"), REUSING)
     assert isinstance(edited, EditBoard)  # on a platform that does not say, as ever
+
+
+async def test_settings_and_a_review_take_the_boards_place_where_the_surface_allows(service: App) -> None:
+    """Issue 44, in place (a Telegram private chat): /settings shows in the live board's message when it is in the
+    actor's chat; a choice there redraws the settings there and leaves the board to Back (the board style or the
+    deck changed too); Back shows the board, and nothing when the message shows it already; Review shows in the
+    tapped board's message with its buttons, the board no longer the latest once replaced. Elsewhere: answers."""
+    flow = service.flow
+    in_place = Surface(reuse=True, in_place=True)
+    (alone,) = await flow.handle(ANN, ShowSettings(), in_place)
+    assert alone == Answer(SettingsOf(await service.players.get_settings(ALICE)))  # no board: a message
+    game = game_of(await flow.handle(ANN, Begin(DealByCode(CODE))))
+    where = BoardRef("1", "10")
+    await flow.record([BoardAt(game.game_id, where)])
+    settings = await service.players.get_settings(ALICE)
+    assert await flow.handle(ANN, ShowSettings(), in_place) == [
+        EditMessage(SettingsOf(settings, in_board=game.game_id), where=where)]
+    assert await flow.handle(ANN, ShowSettings(), REUSING) == [Answer(SettingsOf(settings))]
+    elsewhere = Actor(ALICE, "Ann", chat_id="2")
+    assert await flow.handle(elsewhere, ShowSettings(), in_place) == [Answer(SettingsOf(settings))]
+
+    panel = Surface(reuse=True, in_place=True, buttons=(BackToBoard(game.game_id), FourColour(True)))
+    changed = await flow.handle(ANN, FourColour(True), panel)
+    after = await service.players.get_settings(ALICE)
+    assert after.four_colour and changed == [EditMessage(SettingsOf(after, in_board=game.game_id))]
+    (back,) = await flow.handle(ANN, BackToBoard(game.game_id), panel)
+    assert isinstance(back, EditBoard) and back.snapshot.settings.four_colour and back.notice is None
+    board = Surface(reuse=True, in_place=True, buttons=(game_command(game.game_id, 0, "d"),))
+    assert await flow.handle(ANN, BackToBoard(game.game_id), board) == []  # Back tapped twice
+
+    won_id = await win_game(service)
+    won = Surface(reuse=True, in_place=True, buttons=(Review(won_id),))
+    (review,) = await flow.handle(ANN, Review(won_id), won)
+    assert isinstance(review, EditMessage) and isinstance(review.content, ReviewOf) and review.where is None
+    assert review.content.in_board == Board(await service.games.game(won_id), latest=True)
+    await flow.handle(ANN, Begin(DealByCode(CODE)))  # a new game: the won board is no longer the latest
+    (closed,) = await flow.handle(ANN, BackToBoard(won_id), Surface(in_place=True, buttons=(BackToBoard(won_id),)))
+    assert closed == EditMessage(Board(await service.games.game(won_id), latest=False))

@@ -12,7 +12,8 @@ reported back (:class:`~bot.app.effects.BoardAt`: the message that now shows a g
 - a private line is the tap's toast, or a short reply to a command; the question is a reply (Telegram has no message
   only one member of a group sees); a review, the settings and the ranked daily attempt asked for in a group go to
   the player's private chat with the bot (when the bot may not write there first, a ``t.me/<bot>?start=...`` link
-  opens that chat and shows them there; the settings then stay in the group);
+  opens that chat and shows them there; the settings then stay in the group); in a private chat they take the
+  board's place in its own message (a photo's caption: the picture stays), Back brings the board;
 - a post is a message of its own in the chat (the shared result, with its challenge link); a reply answers the
   command for the chat to see (the leaderboard, a subscription);
 - a card played by name (``/play 7h``, ``7h``) redraws the live board; when that board is in the same chat, the
