@@ -66,7 +66,27 @@ async def test_review_shows_in_the_boards_message_and_back_restores_the_board(
     assert_shows(back, render_game(snapshot, "en", TEXT_BOARD))  # as it stands (the last move's toast said the rest)
     again, same = await tap(api, alice, chat, back, encode(BackToBoard(won_id)), check_button=False)
     assert again.text is None and same.edit_count == edits + 1  # the board already: nothing more
+    _, reviewed = await tap(api, alice, chat, same, encode(Review(won_id)))  # Review again after Back
+    assert reviewed.text == plain(review) and reviewed.edit_count == edits + 2
     assert len(api.bot_messages(chat)) == 1
+    assert_all_answered(api)
+
+
+async def test_typed_settings_open_in_a_finished_games_board(api: FakeBotAPI, service: App) -> None:
+    """The board of a game just won is the one at the bottom of the chat: /settings opens there too, and Back
+    shows the won board again with its own buttons."""
+    alice = api.user("Alice")
+    chat = api.private_chat(alice)
+    won = await won_board(api, alice, chat)
+    won_id, _ = game_of(won)
+    text, buttons = won.text, won.buttons  # the message object follows its edits
+    replies, gone = await typed_move(api, alice, chat, "/settings")
+    panel = api.message(chat, won.message_id)
+    assert replies == [] and gone and len(api.bot_messages(chat)) == 1
+    assert panel.text != text and panel.keyboard[0] == [("Back to the game", encode(BackToBoard(won_id)))]
+    _, back = await tap(api, alice, chat, panel, encode(BackToBoard(won_id)))
+    assert_shows(back, render_game(await service.games.game(won_id), "en", TEXT_BOARD))  # as it stands
+    assert back.buttons == buttons
     assert_all_answered(api)
 
 

@@ -6,8 +6,8 @@ the board to push it off a phone's screen; elsewhere they are answers of their o
   message as before;
 - a setting changed on settings shown in a board's message: the settings redrawn there, the board left to Back;
 - Review on a finished board: its message shows the review, with the board's buttons and Back;
-- Back: the board as the game stands (a game since replaced, as no longer the latest); Back on a message that no
-  longer shows it (a double tap) does nothing.
+- Back: the board as the game stands (a game since replaced, as no longer the latest), where Review answers again;
+  Back on a message that no longer shows it (a double tap) does nothing.
 """
 
 from __future__ import annotations
@@ -35,9 +35,10 @@ class InBoard:
         self.once = once
 
     async def settings(self, actor: Actor, settings: Settings, surface: Surface) -> list[Effect]:
-        """``/settings``: in the live board's message when it is in this chat, else a message of their own."""
+        """``/settings``: in the latest game's board message when it is in this chat (a finished game's board too:
+        it is the one at the bottom of the chat), else a message of their own."""
         if surface.in_place:
-            current = await self.games.current_game(actor.player)
+            current = await self.games.latest_game(actor.player)
             if current is not None and current.board is not None and current.board.chat_id == actor.chat_id:
                 return [EditMessage(SettingsOf(settings, in_board=current.game_id), where=current.board)]
         return [Answer(SettingsOf(settings))]
@@ -59,6 +60,7 @@ class InBoard:
         if surface.buttons is not None and BackToBoard(game_id) not in surface.buttons:
             return []  # the message shows the board already: Back tapped twice
         board = await self._board(actor, game_id)
+        await self.once.review_closed(game_id)  # so Review on the board shown again answers again
         return [EditBoard(board.snapshot) if board.latest else EditMessage(board)]
 
     async def _board(self, actor: Actor, game_id: int) -> Board:

@@ -23,6 +23,11 @@ class OnceOnly:
         """Whether this Review of ``game_id`` is to answer: not when one did within ``within`` seconds."""
         return await self._claim(game_id, marks.REVIEW, within)
 
+    async def review_closed(self, game_id: int) -> None:
+        """The review of ``game_id`` is no longer shown (Back on the board's message): Review may answer again."""
+        async with self.db.transaction() as tx:
+            await marks.forget(tx, game_id, marks.REVIEW)
+
     async def claim_told(self, game_id: int) -> bool:
         """Whether the challenger of ``game_id`` is to be told how it ended: only the first time it ends."""
         async with self.db.transaction() as tx:
