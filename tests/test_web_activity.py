@@ -86,7 +86,7 @@ async def test_a_forged_or_declined_sign_in_is_refused_and_the_page_says_so(
     assert await table.evaluate("document.documentElement.lang") == "fr"
     assert await table.locator("#header").inner_text() == (
         "Discord n’a pas confirmé qui vous êtes\u00a0: fermez TriPeaks et relancez-le")
-    assert await table.locator("#table .card").count() == 0
+    assert await table.locator("#table .card").count() == 0 and not await table.locator("#table").is_visible()
     assert "AUTHENTICATE" not in [payload["cmd"] for opcode, payload in await sent(page) if opcode == 1]
     # the forged code was put to Discord, which refused it; a declined authorisation asks Discord nothing
     assert [form["code"] for form in activity.api.exchanges] == ([code] if code else [])
