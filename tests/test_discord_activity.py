@@ -3,8 +3,9 @@ is set up (PUBLIC_URL and the application's OAuth2 client), the commands synced 
 (type 4, the app's own handler) besides ``/tripeaks``, and the Entry Point, or ``/tripeaks board``, is answered by
 launching the Activity (callback type 12); elsewhere there is no Entry Point and ``/tripeaks board`` gives a link.
 
-SimCord 3.2.1 models neither: its command sync refuses the ``handler`` field and its interaction callback refuses
-type 12. The fixture :func:`activities` teaches it both, as real Discord behaves for an app with Activities enabled
+SimCord 3.2.1 models none of it: its command sync refuses the ``handler`` field, its interaction callback refuses
+type 12, and it lets a bulk overwrite drop an Entry Point command, which Discord refuses (error 50240). The fixture
+:func:`activities` teaches it all three, as real Discord behaves for an app with Activities enabled
 (https://discord.com/developers/docs/interactions/application-commands#entry-point-commands and
 .../receiving-and-responding#interaction-response-object-interaction-callback-type)."""
 
@@ -23,8 +24,10 @@ from simcord.enums import InteractionType
 from simcord.http import router as simcord_router
 from simcord.http.routes import commands as command_routes
 
+from bot.adapters.discord.activity import sync_commands
 from bot.app.assembly import App
 from bot.app.effects import PlayerKey
+from bot.config import Config
 from tests.discord_harness import buttons_of, callbacks_since, slash
 from tests.test_discord_e2e import game_service, table  # noqa: F401 - the fixture is used by name
 
@@ -76,6 +79,17 @@ def activities(monkeypatch: pytest.MonkeyPatch) -> Launches:
 
     patched = [(template, callback if template == CALLBACK else handler) for template, handler in routes]
     monkeypatch.setitem(simcord_router._ROUTES, "POST", patched)
+
+    def overwrite(ctx: Any) -> Any:
+        had = any(kind == PRIMARY_ENTRY_POINT for _, kind in ctx.backend.commands.get(None, {}))
+        if had and not any(command.get("type") == PRIMARY_ENTRY_POINT for command in ctx.json or []):
+            raise simcord_errors.BackendError(400, 50240, "You cannot remove this app's Entry Point command in a "
+                                                          "bulk update operation")
+        return command_routes.bulk_upsert_global_commands(ctx)
+
+    monkeypatch.setitem(simcord_router._ROUTES, "PUT", [
+        (template, overwrite if handler is command_routes.bulk_upsert_global_commands else handler)
+        for template, handler in simcord_router._ROUTES["PUT"]])
     return launches
 
 
@@ -137,3 +151,22 @@ async def test_without_the_activity_there_is_no_entry_point_and_the_board_is_a_l
         (link,) = [b for b in buttons_of(response) if "url" in b]
         assert link["url"].startswith(f"{ACTIVITY['public_url']}/#token=")
         assert activities.made == []
+
+
+async def test_activities_enabled_in_the_portal_alone_keep_discords_own_entry_point(
+        game_service: App, monkeypatch: pytest.MonkeyPatch, activities: Launches) -> None:
+    """Activities enabled in the developer portal, not set up here: Discord has made its default Entry Point
+    (launched by Discord itself, handler 2), refuses a sync that would drop it, and the bot starts all the same,
+    keeping it."""
+    settings: dict[str, Any] = {key: ACTIVITY[key] for key in ("public_url", "web_secret")}
+    async with table(game_service, monkeypatch, **settings) as t:
+        t.env.backend.commands[None][("launch", PRIMARY_ENTRY_POINT)] = {
+            "id": "99", "application_id": str(t.env.backend.application_id), "name": "launch",
+            "description": "Launch an activity", "type": PRIMARY_ENTRY_POINT, "handler": 2, "options": []}
+        mark = len(t.env.http_requests)
+        assert await sync_commands(t.env.bot.tree, Config(**settings)) == 2  # as at the bot's next start
+        kept = t.env.backend.find_command("launch", None, type=PRIMARY_ENTRY_POINT)
+        assert kept is not None and kept["handler"] == 2 and kept["description"] == "Launch an activity"
+        assert t.env.backend.find_command("tripeaks", None) is not None
+        overwrites = [e for e in t.env.http_requests[mark:] if e.method == "PUT"]
+        assert len(overwrites) == 2  # the first refused (50240), the second with Discord's Entry Point

@@ -45,16 +45,33 @@ def entry_point_command() -> dict[str, Any]:
             "type": PRIMARY_ENTRY_POINT, "handler": APP_HANDLER, "integration_types": [0, 1], "contexts": [0, 1, 2]}
 
 
+#: Discord's refusal of a bulk overwrite that leaves out the app's Entry Point command.
+ENTRY_POINT_REQUIRED = 50240
+#: What of an Entry Point command Discord has that a bulk overwrite sends back as it is.
+_KEPT = ("name", "description", "type", "handler", "contexts", "integration_types", "name_localizations",
+         "description_localizations")
+
+
 async def sync_commands(tree: app_commands.CommandTree[Any], config: Config) -> int:
     """Overwrite the application's global commands with the tree's (translated), and the Entry Point command when
-    the Activity is set up; how many Discord now has."""
+    the Activity is set up; how many Discord now has. Where Activities are enabled in the developer portal but not
+    set up here, Discord keeps its own Entry Point command (its *Launch*, which it launches itself), which is
+    sent back as it is rather than have the sync refused."""
     client = tree.client
     assert client.application_id is not None and tree.translator is not None
     payload: list[dict[str, Any]] = [await command.get_translated_payload(tree, tree.translator)
                                      for command in tree.get_commands()]
     if activity_enabled(config):
         payload.append(entry_point_command())
-    return len(await client.http.bulk_upsert_global_commands(client.application_id, payload=payload))
+    try:
+        return len(await client.http.bulk_upsert_global_commands(client.application_id, payload=payload))
+    except discord.HTTPException as error:
+        if error.code != ENTRY_POINT_REQUIRED:
+            raise
+    kept = [{key: command[key] for key in _KEPT if key in command}
+            for command in await client.http.get_global_commands(client.application_id)
+            if command.get("type") == PRIMARY_ENTRY_POINT]
+    return len(await client.http.bulk_upsert_global_commands(client.application_id, payload=payload + kept))
 
 
 def is_entry_point(interaction: Interaction) -> bool:
