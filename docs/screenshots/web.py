@@ -5,8 +5,11 @@
 It writes ``web-360-LANG-STATE.png`` (a 360 x 640 phone at double density, opened as a Telegram Mini App, in
 Telegram's dark theme but for Ukrainian) and ``web-desktop-en-midgame.png`` (a 1280 x 800 window, the page's own
 colours), STATE one of ``midgame`` (TP1-E-AAAAAAB after the first eleven moves of the solver's winning line, a hint
-asked for), ``question`` (New game over a game with moves) and ``won`` (the line played to the win). Look at them:
-every card should read at a glance and every button fit.
+asked for), ``question`` (New game over a game with moves) and ``won`` (the line played to the win); and
+``activity-360-en-midgame.png`` and ``activity-360-fr-refused.png``: the page as a Discord Activity on a phone
+(inside a stand-in for Discord's client, tests/activity_harness.py: the page's own colours, as Discord hands the
+Activity no theme), at the same point of the game, and a sign-in Discord refused. Look at them: every card should
+read at a glance and every button fit.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ sys.path.insert(0, str(ROOT))
 from bot.app.assembly import App  # noqa: E402
 from core.game import Game  # noqa: E402
 from core.solver import solve  # noqa: E402
+from tests.activity_harness import activity_in_browser  # noqa: E402
 from tests.web_harness import (  # noqa: E402
     DARK_THEME,
     DESKTOP,
@@ -59,6 +63,19 @@ async def shots(app: App) -> None:
             await page.close()
 
 
+async def activity_shots(app: App) -> None:
+    line = solve(Game.from_code(CODE)).line or ()
+    async with activity_in_browser(app.flow) as activity:
+        page, table = await activity.launch(activity.api.code_for("1", "Ann"))
+        await start_deal(table, CODE)
+        await play_line(table, line[:11])
+        await table.locator("#controls button").nth(1).click()  # the hint
+        await settled(table)
+        await save(page, "activity-360-en", "midgame", {"midgame"})
+        page, _ = await activity.launch("forged", locale="fr-FR")
+        await save(page, "activity-360-fr", "refused", {"refused"})
+
+
 async def save(page: object, name: str, state: str, kept: set[str]) -> None:
     if state not in kept:
         return
@@ -71,6 +88,7 @@ async def main() -> None:
     with tempfile.TemporaryDirectory() as folder:
         async with await App.open(f"sqlite+aiosqlite:///{folder}/screens.db") as app:
             await shots(app)
+            await activity_shots(app)
 
 
 if __name__ == "__main__":

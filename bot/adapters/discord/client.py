@@ -1,9 +1,10 @@
 """The Discord bot: a discord.py client over the application's one door.
 
 :func:`build_bot` makes the client; ``setup_hook`` (run once per login, before any event) sets the command
-translator and syncs the ``/tripeaks`` group. Clicks on the bot's buttons and menus reach ``on_interaction``,
-which reads each from its ``custom_id`` alone: on messages sent before a restart too, and on a message redrawn
-since the player saw it.
+translator and syncs the ``/tripeaks`` group (with the Activity's Entry Point command when the Activity is set up).
+Clicks on the bot's buttons and menus reach ``on_interaction``, which reads each from its ``custom_id`` alone: on
+messages sent before a restart too, and on a message redrawn since the player saw it; the Entry Point command is
+answered there too, by launching the Activity.
 
 Intents: only ``guilds`` (not privileged), for the channel cache. Commands and buttons arrive as interactions,
 which need no intent at all, and the bot never reads message content.
@@ -18,6 +19,7 @@ import aiohttp
 import discord
 from discord.ext import commands
 
+from bot.adapters.discord.activity import TriPeaksTree, is_entry_point, launch, sync_commands
 from bot.adapters.discord.base import BotContext
 from bot.adapters.discord.commands import TriPeaksCommands
 from bot.adapters.discord.interactions import on_component
@@ -47,12 +49,16 @@ class _TriPeaks:
     async def setup_hook(self: Any) -> None:
         await self.tree.set_translator(CatalogueTranslator())
         self.tree.add_command(TriPeaksCommands(self.ctx))
-        synced = await self.tree.sync()
-        log.info("synced %d application command(s)", len(synced))
+        synced = await sync_commands(self.tree, self.ctx.config)
+        log.info("synced %d application command(s)", synced)
 
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
         """Every interaction, after discord.py's own dispatch (which has nothing registered for the bot's buttons):
-        a click on one of the bot's buttons or menus (:func:`~bot.adapters.discord.interactions.on_component`)."""
+        the Activity's Entry Point command (:mod:`~bot.adapters.discord.activity`), or a click on one of the bot's
+        buttons or menus (:func:`~bot.adapters.discord.interactions.on_component`)."""
+        if is_entry_point(interaction):
+            await launch(interaction)
+            return
         await on_component(self.ctx, interaction)
 
 
@@ -66,6 +72,7 @@ def _options(config: Config) -> dict[str, Any]:
         "help_command": None,
         "intents": intents(),
         "allowed_mentions": discord.AllowedMentions.none(),
+        "tree_cls": TriPeaksTree,
     }
 
 

@@ -1,5 +1,5 @@
 """The ``/tripeaks`` slash command group: ``new [code] [rules] [winnable]``, ``daily``, ``resume``, ``play <card>``,
-``rules``, ``stats``, ``settings`` and (with PUBLIC_URL) ``board``.
+``rules``, ``stats``, ``settings`` and (with PUBLIC_URL) ``board`` (the Activity, where it is set up).
 
 Each command is read into a typed command (:mod:`bot.app.commands`) and served through the application's one door
 (:func:`bot.adapters.discord.interactions.serve`), with the bot's parts
@@ -23,6 +23,7 @@ import discord
 from discord import app_commands
 from discord.app_commands import locale_str
 
+from bot.adapters.discord.activity import activity_enabled, launch
 from bot.adapters.discord.base import GROUP, BotContext
 from bot.adapters.discord.interactions import free_cards, serve
 from bot.app.commands import (
@@ -146,5 +147,9 @@ class TriPeaksCommands(app_commands.Group):
 
     @app_commands.command(name=name("board"), description=describe("board"))
     async def board(self, interaction: Interaction) -> None:
-        """The player's own link to the board in the browser, privately (PUBLIC_URL set)."""
+        """The table inside Discord where the Activity is set up; elsewhere the player's own link to the board in the
+        browser, privately (PUBLIC_URL set)."""
+        if activity_enabled(self.ctx.config):
+            await launch(interaction)
+            return
         await serve(self.ctx, interaction, OpenBoard(), ephemeral=True)

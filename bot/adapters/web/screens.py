@@ -197,8 +197,13 @@ def strings(locale: str) -> JSON:
 
 
 def refusal_words(locale: str) -> JSON:
-    """What the page says to a visitor it does not know (no launch data, an expired link), in ``locale``."""
+    """What the page says to a visitor it does not know (no launch data, an expired link; ``discord``: inside a
+    Discord Activity, Discord's sign-in declined or refused), in ``locale``."""
+    tr = translator(locale)
     # TRANSLATORS: the board in the browser, opened without the bot's link (or with an expired one): where to open
     # it from ("Open the board" is the button under the game in the chat: the same words)
-    text = translator(locale).gettext("Open the board with the “Open the board” button under your game in the chat")
-    return {"lang": language_code(locale), "refused": text}
+    text = tr.gettext("Open the board with the “Open the board” button under your game in the chat")
+    # TRANSLATORS: the board opened inside Discord (a Discord Activity), when Discord did not vouch for the player
+    # (they declined to authorise the app, or Discord refused the sign-in); TriPeaks is the app's name
+    discord = tr.gettext("Discord did not confirm who you are: close TriPeaks and start it again")
+    return {"lang": language_code(locale), "refused": text, "discord": discord}

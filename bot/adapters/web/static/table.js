@@ -38,6 +38,11 @@ function applyTheme(params) {
 
 // A Discord Activity: Discord opens the page with frame_id and instance_id in its query. The Embedded App SDK
 // (vendored from npm, loaded only here) asks the player to authorise the app; the server exchanges the code.
+// A declined authorisation (the SDK's promise rejects) is no sign-in, as a code Discord refuses is.
+function inDiscord() {
+  return new URLSearchParams(location.search).has("frame_id");
+}
+
 async function discordActivity() {
   const config = await fetch("/api/discord");
   if (!config.ok) return null;
@@ -56,7 +61,7 @@ async function discordActivity() {
 }
 
 async function authenticate(params) {
-  if (new URLSearchParams(location.search).has("frame_id")) return discordActivity();
+  if (inDiscord()) return discordActivity().catch(() => null);
   const initData = params.get("tgWebAppData") || (window.Telegram && window.Telegram.WebApp
                                                   && window.Telegram.WebApp.initData);
   if (initData) return `tma ${initData}`;
@@ -77,7 +82,7 @@ async function authenticate(params) {
 async function refused() {
   const words = await (await fetch(`/api/words?lang=${encodeURIComponent(navigator.language || "en")}`)).json();
   document.documentElement.lang = words.lang;
-  $("header").textContent = words.refused;
+  $("header").textContent = inDiscord() ? words.discord : words.refused;
   document.body.dataset.ready = "refused";
 }
 
