@@ -105,14 +105,7 @@ from bot.app.effects import (
     WelcomeOf,
     off_message,
 )
-from bot.app.errors import (
-    BadGameCode,
-    BadPayload,
-    BotError,
-    NoActiveGame,
-    NotAPlayer,
-    NotYourMessage,
-)
+from bot.app.errors import BadGameCode, BadPayload, BotError, NoActiveGame, NotAPlayer, NotYourMessage
 from bot.app.games import Games
 from bot.app.leaderboards import Leaderboards
 from bot.app.model import GameSnapshot, Offers, PlayerKey, Settings
@@ -169,6 +162,7 @@ class Flow:
             if asks_the_solver(command) and not self.questions.admit(actor.player):
                 return []  # a flood of them: told once when to ask again, then not answered
             effects = await self._handle(actor, command, surface)
+            await self.players.seen(actor.player, surface.platform_locale)  # a challenger is told in it
             shown = surface.buttons is None or subject(command) in {None, *map(subject, surface.buttons)}
             return effects if shown else off_message(effects)
         except (BotError, TriPeaksError) as error:
