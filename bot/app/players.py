@@ -79,15 +79,17 @@ class Players:
         self._seen: dict[PlayerKey, str] = {}
 
     async def seen(self, player: PlayerKey, locale: str | None) -> None:
-        """The player acted with the platform's ``locale`` (None: the platform gave none): stored when it is not
-        the one stored, so a tap writes nothing, and reads nothing once this process knows the player's."""
+        """The player acts with the platform's ``locale`` (None: the platform gave none): stored when it is not
+        the one stored, so a tap writes nothing, and reads nothing once this process knows the player's. (Another
+        process's write goes unseen here: a player whose app changes language back and forth while two processes
+        serve them may stay stored with the one before.)"""
         locale = locale[:16] if locale else None
         if locale is None or self._seen.get(player) == locale:
             return
         async with self.db.reading() as tx:
             known, stored = await stored_players.seen_locale(tx, player.platform, player.user_id)
         if not known:
-            return  # no player yet: their first game's start makes one, and the next command records it
+            return  # no player yet: their first game's start makes one, and a later command records it
         if stored != locale:
             async with self.db.transaction() as tx:
                 await stored_players.seen_with(tx, player.platform, player.user_id, locale)
