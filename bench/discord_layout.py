@@ -4,16 +4,19 @@
 
 It needs SimCord's preview (``pip install "simcord[preview]"``) and Debian's ``chromium``. The real bot plays
 TP1-E-AAAAAAB on SimCord (the service and stand-in solver of ``tests/discord_harness.py``): fresh, a refused card,
-a hint, the first peak cleared (the solver's winning line), an undo; after each, SimCord's preview of the board at
+a hint, the first peak cleared (the solver's winning line), an undo, every card but the winning line's last one
+played (the rows emptied); after each, SimCord's preview of the board at
 360 px is loaded in headless chromium, driven over its DevTools protocol, and the top of the Draw button is read
 (in CSS pixels, once the preview says "Viewport updated", every image has loaded and three reads agree). It prints
-one line a language and board: the Draw button's y in each state.
+one line a language and board: the Draw button's y in each state. ``--shots DIR`` also saves each state's page
+as ``DIR/<locale>-<board>-<n>.png``, to look at.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import base64
 import json
 import sys
 import tempfile
@@ -60,6 +63,11 @@ class Browser:
                 result: dict[str, Any] = message.get("result", {})
                 return result
 
+    async def save(self, path: Path) -> None:
+        """The page as it now shows, as a PNG at ``path``."""
+        shot = await self.call("Page.captureScreenshot", format="png")
+        path.write_bytes(base64.b64decode(shot["data"]))
+
     async def top_of(self, url: str, label: str) -> int | None:
         """The top of the button ``label`` on the page ``url``, once three reads 0.2 s apart agree."""
         await self.call("Page.navigate", url=url)
@@ -88,7 +96,8 @@ async def tab(session: aiohttp.ClientSession) -> str:
     raise SystemExit("chromium did not start")
 
 
-async def measure(locale: str, board: BoardStyle, folder: Path, browser: Browser) -> list[tuple[str, int | None]]:
+async def measure(locale: str, board: BoardStyle, folder: Path, browser: Browser,
+                  shots: Path | None = None) -> list[tuple[str, int | None]]:
     template = folder / f"template-{locale}-{board.value}.db"
     await upgrade_database(f"sqlite+aiosqlite:///{template}")
     label = translator(locale).pgettext("button", "Draw")
@@ -110,6 +119,8 @@ async def measure(locale: str, board: BoardStyle, folder: Path, browser: Browser
                         await preview.show(message)
                         await preview.refresh()
                         shown.append((state, await browser.top_of(preview.url, label)))
+                        if shots is not None:
+                            await browser.save(shots / f"{locale}-{board.value}-{len(shown)}.png")
 
                     await look("fresh")
                     game = Game.from_code(CODE)
@@ -118,19 +129,25 @@ async def measure(locale: str, board: BoardStyle, folder: Path, browser: Browser
                     await look("refused card")
                     message, _ = await click(env, alice, message, button(message, command="h"))
                     await look("hint")
-                    for action in winning_line(CODE):
+                    line = winning_line(CODE)
+                    played = 0  # the actions of the line played, the one that cleared the peak included
+                    for action in line:
+                        played += 1
                         message, _ = await click(env, alice, message, button(message, command=str(action)))
                         if game.apply(action).cleared_peak is not None:
                             break
                     await look("peak cleared")
                     message, _ = await click(env, alice, message, button(message, command="u"))
                     await look("undo (counters)")
+                    for action in line[played - 1:-1]:
+                        message, _ = await click(env, alice, message, button(message, command=str(action)))
+                    await look("one card left (rows emptied)")
     finally:
         patches.undo()
     return shown
 
 
-async def main(locales: list[str], boards: list[BoardStyle]) -> None:
+async def main(locales: list[str], boards: list[BoardStyle], shots: Path | None = None) -> None:
     with tempfile.TemporaryDirectory() as folder:
         chromium = await asyncio.create_subprocess_exec(
             "chromium", "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
@@ -144,7 +161,7 @@ async def main(locales: list[str], boards: list[BoardStyle]) -> None:
                 await browser.call("Page.enable")
                 for locale in locales:
                     for board in boards:
-                        states = await measure(locale, board, Path(folder), browser)
+                        states = await measure(locale, board, Path(folder), browser, shots)
                         print(f"{locale} {board.value}: Draw at y " + ", ".join(f"{y} ({state})" for state, y in states))
         finally:
             chromium.terminate()
@@ -156,5 +173,8 @@ if __name__ == "__main__":
     parser.add_argument("--locales", nargs="+", default=["en", "ru"])
     parser.add_argument("--board", nargs="+", default=[style.value for style in BoardStyle],
                         choices=[style.value for style in BoardStyle])
+    parser.add_argument("--shots", type=Path, help="a folder to save each state's page in, as PNG")
     arguments = parser.parse_args()
-    asyncio.run(main(arguments.locales, [BoardStyle(value) for value in arguments.board]))
+    if arguments.shots is not None:
+        arguments.shots.mkdir(parents=True, exist_ok=True)
+    asyncio.run(main(arguments.locales, [BoardStyle(value) for value in arguments.board], arguments.shots))

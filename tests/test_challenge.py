@@ -16,7 +16,17 @@ from bot.app import errors
 from bot.app.assembly import App
 from bot.app.challenges import challenge_key
 from bot.app.codec import decode, encode, game_command, invite_of, share_query, start_parameter, start_request
-from bot.app.commands import Actor, Begin, ChallengeDeal, ConfirmStart, DailyDeal, DealByCode, Share
+from bot.app.commands import (
+    Actor,
+    Begin,
+    ChallengeDeal,
+    ConfirmStart,
+    DailyDeal,
+    DealByCode,
+    Share,
+    ShowStats,
+    Surface,
+)
 from bot.app.effects import Answer, ChallengeAnswered, EditBoard, OffersOf, Post, SendBoard, ShareOf, Tell
 from bot.app.model import Challenge, Offers, PlayerKey, Settings, Stats
 from bot.app.once import OnceOnly
@@ -274,6 +284,46 @@ async def test_the_challenger_is_told_the_outcome_once_in_their_chat(service: Ap
     effects = await service.flow.handle(bob, game_command(taken.game_id, board.snapshot.version, str(action)))
     assert [effect for effect in effects if isinstance(effect, EditBoard)][0].snapshot.game.is_over
     assert not [effect for effect in effects if isinstance(effect, Tell)]
+
+
+async def test_the_locale_a_player_was_last_seen_with_is_written_only_when_it_changes(
+        service: App, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: F811
+    """A challenger who chose no language is told in their platform's locale as last seen (the chats' side:
+    test_telegram_inline.py, test_discord_challenge.py): stored when it changes, not on every tap, and not again by
+    another process that finds it stored."""
+    from bot.app.players import Players
+    from bot.store import players as stored_players
+
+    writes: list[str] = []
+    write = stored_players.seen_with
+
+    async def counted(tx: object, platform: str, user_id: str, locale: str) -> None:
+        writes.append(locale)
+        await write(tx, platform, user_id, locale)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(stored_players, "seen_with", counted)
+    shared = await service.starts.new_game(ALICE, "Alice", code=BLOCK_CODE, chat_id="alice-chat")
+    alice = Actor(ALICE, "Alice", chat_id="alice-chat")
+    version = shared.version
+    for locale in ("ru", "ru", "ru", None, "ru"):  # taps in Russian (None: the platform gave no locale)
+        effects = await service.flow.handle(alice, game_command(shared.game_id, version, "d"),
+                                            Surface(platform="telegram", platform_locale=locale))
+        version = next(e.snapshot.version for e in effects if isinstance(e, EditBoard))
+    assert writes == ["ru"]
+    await service.flow.handle(alice, ShowStats(), Surface(platform="telegram", platform_locale="en"))
+    await Players(service.db).seen(ALICE, "en")  # another process, which finds it stored
+    assert writes == ["ru", "en"]
+    challenge = challenge_of(await service.challenges.signed(await service.games.game(shared.game_id)))
+    assert challenge is not None
+    bob = Actor(BOB, "Bob", chat_id="bob-chat")
+    (sent,) = await service.flow.handle(bob, Begin(challenge), Surface(platform="telegram", platform_locale="ja"))
+    taken, told = sent.snapshot, []  # type: ignore[attr-defined]
+    version = taken.version
+    while not told:  # Bob draws to the end
+        effects = await service.flow.handle(bob, game_command(taken.game_id, version, "d"))
+        told = [effect for effect in effects if isinstance(effect, Tell)]
+        version = next(e.snapshot.version for e in effects if isinstance(e, EditBoard))
+    assert isinstance(told[0].content, ChallengeAnswered) and told[0].content.seen_locale == "en"
 
 
 @pytest.mark.parametrize("locale", SUPPORTED_LOCALES)

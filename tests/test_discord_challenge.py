@@ -17,7 +17,10 @@ from bot.app import daily
 from bot.app.assembly import App
 from bot.app.errors import DailyCodeLocked
 from bot.app.model import PlayerKey
+from bot.i18n import translator
+from bot.render.endings import compared_line
 from bot.render.replies import DailyNotice, daily_notice, error_text
+from bot.render.view import named_title
 from core.deal import GameCode
 from core.game import Tap
 from tests.core_helpers import winning_line
@@ -163,3 +166,31 @@ async def test_a_daily_challenge_waits_for_the_tappers_own_attempt(
         assert "practice, unranked" in text_of(practice) and WIN_CODE not in text_of(practice)
         practice = await play_line(env, bob, practice, winning_line(WIN_CODE))
         assert f"You tied with alice: {final_score(WIN_CODE, winning_line(WIN_CODE))} each" in text_of(practice)
+
+
+async def test_a_challenger_who_set_no_language_is_told_in_their_discords(
+        game_service: App, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Alice's Discord client speaks Russian and she chose no language; Bob's speaks English. When Bob finishes
+    Alice's challenge, Alice is told in Russian (her client's as last seen), not in Bob's English."""
+    locales = Locales(monkeypatch)
+    ru = translator("ru")
+    async with simcord.run(make_bot(game_service)) as env:
+        guild = env.create_guild()
+        channel = guild.create_text_channel("general")
+        alice = guild.add_member(env.create_user("alice"))
+        bob = guild.add_member(env.create_user("bob"))
+        locales.set(alice, "ru")
+        locales.set(bob, "en-US")
+
+        board, _ = await slash(env, alice, channel, "tripeaks new", code=WIN_CODE)
+        board = await play_line(env, alice, board, winning_line(WIN_CODE))
+        card, _ = await click(env, alice, board, button(board, label=ru.pgettext("button", "Share")))
+        board, _ = await click(env, bob, card, button(card, label=ru.pgettext("button", "Play this deal")))
+        assert "To beat:" in text_of(board)  # Bob's board, in his English
+        told_before = len(channel.history())
+        line = another_winning_line(WIN_CODE)
+        await play_line(env, bob, board, line)
+        title = named_title(ru.pgettext("title", "{name}'s challenge"), "alice")
+        (told,) = [message for message in channel.history()[told_before:] if title in text_of(message)]
+        alice_score, bob_score = final_score(WIN_CODE, winning_line(WIN_CODE)), final_score(WIN_CODE, line)
+        assert compared_line(alice_score, "bob", bob_score, ru) in text_of(told)

@@ -16,7 +16,9 @@ from bot.adapters.telegram.inline import CACHE_SECONDS
 from bot.app.challenges import challenge_key
 from bot.app.model import PlayerKey, Stats
 from bot.i18n import translator
+from bot.render.endings import compared_line
 from bot.render.replies import render_stats
+from bot.render.view import named_title
 from core.deal import GameCode
 from core.game import DRAW, Action, Game
 from core.solver import solve
@@ -160,3 +162,30 @@ async def test_inline_results_speak_the_players_language(
         # no game yet: a new winnable deal and today's daily deal
         assert [result["title"] for result in answer.results][:1] == [tr.gettext("A new winnable deal")]
         assert answer.is_personal
+
+
+async def test_a_challenger_who_set_no_language_is_told_in_their_telegrams(
+        api: FakeBotAPI, db_url: str, no_errors_logged: None) -> None:  # noqa: F811
+    """Alice's Telegram speaks Russian and she chose no language; Bob's speaks English. When Bob finishes Alice's
+    challenge, Alice is told in Russian (the language Telegram last gave for her), not in Bob's English."""
+    async with running_bot(api, db_url) as service:
+        alice, bob = api.user("Alice", language_code="ru"), api.user("Bob", language_code="en")
+        alice_chat = api.private_chat(alice)
+        board = await command(api, alice, alice_chat, f"/tripeaks {WIN_CODE}")
+        for action in winning_line(WIN_CODE):
+            _, board = await tap(api, alice, alice_chat, board, data_for(board, action))
+        game_id = (await offers(service, PlayerKey("telegram", str(alice.id)))).latest.game_id  # type: ignore[union-attr]
+        key = challenge_key(game_id, await service.daily_codes.secret())
+
+        bob_chat = api.private_chat(bob)
+        board = await command(api, bob, bob_chat, f"/start x{game_id}_{key}")
+        assert "To beat:" in board.text  # Bob's board, in his English
+        told_before = len(api.bot_messages(alice_chat))
+        line = another_winning_line(WIN_CODE)
+        for action in line:
+            _, board = await tap(api, bob, bob_chat, board, data_for(board, action))
+        (told,) = api.bot_messages(alice_chat)[told_before:]
+        ru = translator("ru")
+        assert told.text.startswith(named_title(ru.pgettext("title", "{name}'s challenge"), "Alice"))
+        alice_score, bob_score = final_score(WIN_CODE, winning_line(WIN_CODE)), final_score(WIN_CODE, line)
+        assert compared_line(alice_score, "Bob", bob_score, ru) in told.text

@@ -69,4 +69,4 @@ class Challenges:
                 or not await self.once.claim_told(snapshot.game_id):
             return []  # nobody to tell, nowhere known, or the challenger's own game of their deal
         return [Tell(shared.chat_id, ChallengeAnswered(snapshot_of(shared, today=self.daily_codes.today()),
-                                                       snapshot))]
+                                                       snapshot, shared.seen_locale))]

@@ -154,10 +154,12 @@ class LeaderboardOf:
 @dataclass(frozen=True)
 class ChallengeAnswered:
     """``answer``, a game started from the challenge of ``shared``, has ended: what its challenger (``shared``'s
-    player, whose language it speaks) is told."""
+    player, whose language it speaks: their own choice, else ``seen_locale``, the platform's locale they were last
+    seen with, else, never seen, the finisher's) is told."""
 
     shared: GameSnapshot
     answer: GameSnapshot
+    seen_locale: str | None = None
 
 
 @dataclass(frozen=True)

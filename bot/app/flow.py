@@ -165,6 +165,7 @@ class Flow:
         try:
             if asks_the_solver(command) and not self.questions.admit(actor.player):
                 return []  # a flood of them: told once when to ask again, then not answered
+            await self.players.seen(actor.player, surface.platform_locale)  # a challenger is told in it
             effects = await self._handle(actor, command, surface)
             shown = surface.buttons is None or subject(command) in {None, *map(subject, surface.buttons)}
             return effects if shown else off_message(effects)

@@ -14,6 +14,7 @@ from bot.app.effects import Answer, LeaderboardOf, Reply, Settings
 from bot.app.model import PlayerKey
 from bot.store import daily as stored_daily
 from bot.store import games as stored_games
+from bot.store import standing as stored_standing
 from bot.store.daily import DailyGameRecord
 from bot.store.engine import Database
 
@@ -41,13 +42,11 @@ class Leaderboards:
         return rank([_result(record) for record in records])
 
     async def standing(self, player: PlayerKey, day: dt.date) -> Standing:
-        """``player``'s place among everyone on the deployment who played ``day``'s deal (an attempt with a move)."""
+        """``player``'s place among everyone on the deployment who played ``day``'s deal (an attempt with a move),
+        counted by the database (:mod:`bot.store.standing`)."""
         async with self.db.reading() as tx:
-            records = await stored_daily.daily_games(tx, None, day, None)
-        played = sorted((record for record in records if record.moves > 0), key=lambda r: _result(r).rank_key())
-        place = next((at for at, record in enumerate(played, start=1)
-                      if (record.platform, record.user_id) == (player.platform, player.user_id)), None)
-        return Standing(place, len(played))
+            place, players = await stored_standing.standing(tx, player.platform, player.user_id, day)
+        return Standing(place, players)
 
     async def shown(self, actor: Actor, settings: Settings) -> Answer | Reply:
         """``/leaderboard``: today's leaderboard of the actor's community for the chat to see; in a private chat

@@ -66,11 +66,36 @@ def _columns(change: SettingChange) -> dict[str, object]:
             else value for field, value in setting_changes(change).items()}
 
 
+#: How many players' last seen locales a process remembers; past that it forgets them all and reads them again.
+SEEN_REMEMBERED = 100_000
+
+
 class Players:
-    """The settings and statistics of players."""
+    """The settings and statistics of players, and the platform's locale each was last seen with."""
 
     def __init__(self, db: Database) -> None:
         self.db = db
+        #: the locale each player is stored as last seen with, as this process last read or wrote it
+        self._seen: dict[PlayerKey, str] = {}
+
+    async def seen(self, player: PlayerKey, locale: str | None) -> None:
+        """The player acts with the platform's ``locale`` (None: the platform gave none): stored when it is not
+        the one stored, so a tap writes nothing, and reads nothing once this process knows the player's. (Another
+        process's write goes unseen here: a player whose app changes language back and forth while two processes
+        serve them may stay stored with the one before.)"""
+        locale = locale[:16] if locale else None
+        if locale is None or self._seen.get(player) == locale:
+            return
+        async with self.db.reading() as tx:
+            known, stored = await stored_players.seen_locale(tx, player.platform, player.user_id)
+        if not known:
+            return  # no player yet: their first game's start makes one, and a later command records it
+        if stored != locale:
+            async with self.db.transaction() as tx:
+                await stored_players.seen_with(tx, player.platform, player.user_id, locale)
+        if len(self._seen) >= SEEN_REMEMBERED:
+            self._seen.clear()
+        self._seen[player] = locale
 
     async def get_settings(self, player: PlayerKey) -> Settings:
         """The player's settings (the defaults for a player never seen)."""

@@ -51,6 +51,7 @@ class GameRecord:
     winnable_only: bool | None
     board_style: str
     four_colour: bool
+    seen_locale: str | None
     #: the challenged game (``challenge_of``) as it stands: its player's name, score and status
     challenger_name: str | None = None
     challenger_score: int | None = None
@@ -105,7 +106,7 @@ _OWNER_COLUMNS = {
     "owner_name": players.c.display_name, "language": players.c.language,
     "explain_refusals": players.c.explain_refusals, "default_rules": players.c.default_rules,
     "winnable_only": players.c.winnable_only, "board_style": players.c.board_style,
-    "four_colour": players.c.four_colour,
+    "four_colour": players.c.four_colour, "seen_locale": players.c.seen_locale,
 }
 _CHALLENGED = games.alias("challenged")
 _CHALLENGER = players.alias("challenger")

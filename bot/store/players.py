@@ -25,11 +25,13 @@ class PlayerRecord:
     winnable_only: bool | None
     board_style: str
     four_colour: bool
+    #: the platform's locale the player was last seen with (:func:`seen_with`)
+    seen_locale: str | None
 
 
 _RETURNING = (players.c.id, players.c.platform, players.c.user_id, players.c.display_name, players.c.language,
               players.c.explain_refusals, players.c.default_rules, players.c.winnable_only, players.c.board_style,
-              players.c.four_colour)
+              players.c.four_colour, players.c.seen_locale)
 #: A new player's settings (the tables' defaults; tests of the text board change ``board_style`` here).
 NEW_PLAYER: dict[str, object] = {"display_name": "", "language": None, "explain_refusals": True,
                                  "default_rules": "easy", "board_style": "picture", "four_colour": False}
@@ -41,7 +43,7 @@ SETTABLE = frozenset({"display_name", "language", "explain_refusals", "default_r
 def _record(row: Any) -> PlayerRecord:
     return PlayerRecord(row.id, row.platform, row.user_id, row.display_name, row.language,
                         bool(row.explain_refusals), row.default_rules, row.winnable_only, row.board_style,
-                        bool(row.four_colour))
+                        bool(row.four_colour), row.seen_locale)
 
 
 async def find(tx: Transaction, platform: str, user_id: str) -> PlayerRecord | None:
@@ -74,6 +76,19 @@ async def upsert(tx: Transaction, platform: str, user_id: str, changes: Mapping[
     elif changes:
         await tx.execute(update(players).where(*where).values(**changes))
     return _record((await tx.execute(select(*_RETURNING).where(*where))).one())
+
+
+async def seen_locale(tx: Transaction, platform: str, user_id: str) -> tuple[bool, str | None]:
+    """Whether the player is known, and the platform's locale they were last seen with."""
+    row = (await tx.execute(select(players.c.seen_locale).where(players.c.platform == platform,
+                                                                players.c.user_id == user_id))).one_or_none()
+    return (False, None) if row is None else (True, row.seen_locale)
+
+
+async def seen_with(tx: Transaction, platform: str, user_id: str, locale: str) -> None:
+    """Record ``locale`` as the platform's locale the player was last seen with."""
+    await tx.execute(update(players).where(players.c.platform == platform, players.c.user_id == user_id)
+                     .values(seen_locale=locale))
 
 
 async def rename(tx: Transaction, player_id: int, name: str) -> None:

@@ -56,6 +56,9 @@ players = Table(
     Column("user_id", String(64), nullable=False),
     Column("display_name", String(100), nullable=False, server_default=""),
     Column("language", String(16)),  # an override; NULL: the platform's locale
+    #: the platform's locale the player was last seen with (migration 0011): a challenger's language when they
+    #: set none
+    Column("seen_locale", String(16)),
     Column("explain_refusals", Boolean, nullable=False, server_default=true()),
     Column("default_rules", String(8), nullable=False, server_default="easy"),
     #: only deals the solver proved winnable (migration 0003); NULL: the rule set's default (on for Classic)

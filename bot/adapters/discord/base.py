@@ -22,7 +22,7 @@ import discord
 
 from bot.adapters.discord.views import files_of, layout
 from bot.app.commands import Actor
-from bot.app.effects import BoardRef, PlayerKey, Settings
+from bot.app.effects import BoardRef, ChallengeAnswered, PlayerKey, Settings
 from bot.app.flow import Flow
 from bot.config import Config
 from bot.i18n import resolve_locale
@@ -70,6 +70,12 @@ def actor_of(interaction: Interaction) -> Actor:
 def locale_for(interaction: Interaction, settings: Settings) -> str:
     """The player's chosen language, else their Discord client's, else English."""
     return resolve_locale(settings.language, str(interaction.locale))
+
+
+def told_locale(content: ChallengeAnswered, platform_locale: str | None) -> str:
+    """The challenger's language: their choice, else the Discord client's they were last seen with, else
+    ``platform_locale`` (the finisher's), else English."""
+    return resolve_locale(content.shared.settings.language, content.seen_locale or platform_locale)
 
 
 def new_command(locale: str) -> str:

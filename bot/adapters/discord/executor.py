@@ -31,6 +31,7 @@ from bot.adapters.discord.base import (
     show_new,
     show_update,
     tell,
+    told_locale,
 )
 from bot.adapters.discord.views import files_of, layout
 from bot.adapters.web.links import table_link
@@ -120,7 +121,7 @@ class DiscordExecutor:
                 case EditMessage(shown):
                     await show_update(interaction, self.draw(shown))
                 case Tell(chat_id, shown):
-                    await tell(self.ctx.client, chat_id, self.draw(shown))
+                    await tell(self.ctx.client, chat_id, draw(shown, told_locale(shown, str(interaction.locale))))
         if interaction.type is not discord.InteractionType.autocomplete and (
                 not effects or not interaction.response.is_done()):
             # nothing shown in answer (a double tap; a tap about another message, whose board was edited where it

@@ -10,9 +10,9 @@ import logging
 
 import discord
 
-from bot.adapters.discord.base import tell
+from bot.adapters.discord.base import tell, told_locale
 from bot.adapters.discord.views import files_of, layout
-from bot.app.effects import Board, ChallengeAnswered, GameSnapshot, settings_of
+from bot.app.effects import Board, ChallengeAnswered, GameSnapshot
 from bot.i18n import resolve_locale
 from bot.render.effects import draw
 
@@ -45,4 +45,4 @@ class DiscordBoards:
 
     async def tell(self, chat_id: str, content: ChallengeAnswered, platform_locale: str | None) -> None:
         """Tell the channel ``chat_id`` (a challenger's) how their challenge went."""
-        await tell(self.client, chat_id, draw(content, resolve_locale(settings_of(content).language, platform_locale)))
+        await tell(self.client, chat_id, draw(content, told_locale(content, platform_locale)))

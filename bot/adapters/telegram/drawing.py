@@ -9,7 +9,17 @@ from bot.adapters.telegram.base import NEW_COMMAND, TelegramContext
 from bot.adapters.telegram.inline import deal_link
 from bot.adapters.telegram.menu import menu_commands, table_button_url
 from bot.app.codec import BadPayload
-from bot.app.effects import Board, GameSnapshot, HelpOf, Note, Question, ShareOf, Shown, settings_of
+from bot.app.effects import (
+    Board,
+    ChallengeAnswered,
+    GameSnapshot,
+    HelpOf,
+    Note,
+    Question,
+    ShareOf,
+    Shown,
+    settings_of,
+)
 from bot.render.effects import draw, line
 from bot.render.table_button import with_table_button
 from bot.render.view import View
@@ -45,6 +55,14 @@ class TelegramDrawing:
                 link = deal_link(self.bot.username, snapshot)
                 return draw(content, locale, replay=link, link=link)
         return draw(content, locale)
+
+    def told(self, content: ChallengeAnswered) -> View:
+        """What a challenger is told, in their language: their choice, else the ``language_code`` Telegram last
+        gave for them, else this user's (who finished the game, when the challenger was never seen)."""
+        if content.seen_locale is None:
+            return self.draw(content)
+        reader = User(0, "-", False, language_code=content.seen_locale)
+        return TelegramDrawing(self.tg, self.bot, reader, None).draw(content)
 
     def board(self, snapshot: GameSnapshot, group: bool, *, latest: bool = True) -> View:
         """The game as its owner sees it (the acting user is the owner: the service lets nobody else act); in a

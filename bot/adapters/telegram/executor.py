@@ -100,7 +100,7 @@ class TelegramExecutor:
         #: what was done, for the flow to record
         self._reports: list[Report] = []
         drawing = TelegramDrawing(tg, bot, user, anchor)
-        self.draw, self.board, self.line = drawing.draw, drawing.board, drawing.line
+        self.draw, self.board, self.line, self.told = drawing.draw, drawing.board, drawing.line, drawing.told
 
     async def run(self, effects: list[Effect]) -> list[Report]:
         """Carry out ``effects`` in order; a tap is answered (with the toast an effect gave, if any) by the end.
@@ -148,7 +148,7 @@ class TelegramExecutor:
                     case EditMessage(shown):
                         await self.toast_first(None, self.edit_tapped(self.draw(shown), None))
                     case Tell(chat_id, shown):
-                        await self.tg.tell(self.bot, chat_id, self.draw(shown))
+                        await self.tg.tell(self.bot, chat_id, self.told(shown))
             if typed_move is not None and not await self.delete_typed():
                 await self.tg.reply_text(self.need_anchor(), self.line(typed_move))
         except BadPayload as error:  # the tapped message is too old for Telegram to hand over

@@ -43,5 +43,5 @@ class TelegramBoards:
 
     async def tell(self, chat_id: str, content: ChallengeAnswered, platform_locale: str | None) -> None:
         """Tell the chat ``chat_id`` (a challenger's) how their challenge went."""
-        reader = User(0, "-", False, language_code=platform_locale)  # the language, when the challenger set none
-        await self.tg.tell(self.bot, chat_id, TelegramDrawing(self.tg, self.bot, reader, None).draw(content))
+        reader = User(0, "-", False, language_code=platform_locale)  # the finisher's: the challenger never seen
+        await self.tg.tell(self.bot, chat_id, TelegramDrawing(self.tg, self.bot, reader, None).told(content))
