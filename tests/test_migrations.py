@@ -206,10 +206,12 @@ async def test_a_downgrade_that_would_drop_columns_is_refused_and_changes_nothin
     head = await current_revision(fresh_url)
     with pytest.raises(DowngradeDrops) as refused:
         await downgrade_database(fresh_url, "0006", allow_drops=False)
-    assert refused.value.drops == ["once_marks", "games.hinted_version", "games.practice_of", "community_players"]
+    assert refused.value.drops == ["board_relay", "once_marks", "games.hinted_version", "games.practice_of",
+                                   "community_players"]
     assert await current_revision(fresh_url) == head
     assert {"hinted_version", "practice_of"} <= await _columns(fresh_url, "games")
     assert "community_players" in await _tables(fresh_url)
-    assert await downgrade_database(fresh_url, "0008") == ["once_marks"]  # the once-only marks, allowed
+    # the relay's waiting requests and the once-only marks, allowed
+    assert await downgrade_database(fresh_url, "0008") == ["board_relay", "once_marks"]
     assert await downgrade_database(fresh_url, "0007", allow_drops=False) == []  # indexes only: nothing to ask
     assert await current_revision(fresh_url) == "0007"

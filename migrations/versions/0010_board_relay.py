@@ -2,8 +2,8 @@
 game's chat platform leaves a request here, for a process that runs it to redraw the chat's board (or tell a
 challenger) once; see bot/app/relay.py.
 
-Downgrading drops the requests still waiting: seconds' worth of redraws of boards that the next move redraws
-anyway, so it asks nothing.
+Downgrading drops the requests still waiting (``tripeaks db downgrade`` asks first, as for any table): at most
+seconds' worth of redraws of chat boards, which the next move at the table redraws anyway.
 
 Revision ID: 0010
 Revises: 0009
@@ -20,8 +20,8 @@ revision: str = "0010"
 down_revision: str | Sequence[str] | None = "0009"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
-#: What a downgrade from here drops, values and all (see bot.store.migrate.DowngradeDrops): nothing lasting.
-downgrade_drops: tuple[str, ...] = ()
+#: What a downgrade from here drops, values and all (see bot.store.migrate.DowngradeDrops).
+downgrade_drops: tuple[str, ...] = ("board_relay",)
 
 
 def upgrade() -> None:
