@@ -2,15 +2,19 @@
 two bot processes behind one proxy. Process A serves the table and runs no chat platform; process B runs Telegram
 (the real python-telegram-bot Application on the fake Bot API) and the relay. A move at the table in A redraws the
 Telegram board via B, once, with the game as it stands; a challenge ended at the table in A tells its challenger via
-B, once."""
+B, once; and `tripeaks run` itself runs the relay."""
 
 # ruff: noqa: F811 - the fixtures imported from test_telegram_e2e are named as parameters
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
+import signal
+import sys
 from collections.abc import AsyncIterator, Iterator
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -43,6 +47,8 @@ from tests.test_telegram_e2e import (  # noqa: F401 - the fixtures are used by n
 from tests.web_harness import init_data_header
 
 pytestmark = pytest.mark.timeout(120)
+
+REPO = Path(__file__).resolve().parent.parent
 
 
 @contextlib.asynccontextmanager
@@ -141,3 +147,35 @@ async def test_a_challenge_ended_at_the_table_of_another_process_tells_the_chall
         (told,) = api.bot_messages(ann_chat)[told_before:]
         assert "challenge" in told.text and "with Bob" in told.text  # Ann's own game, Bob's answer
         assert await chat_process.relay.take({"telegram"}) == []
+
+
+async def test_the_bot_process_carries_out_the_table_moves_of_another_process(tmp_path: Path) -> None:
+    """`tripeaks run` as an operator starts it (Telegram only, no table of its own) redraws the board of a move made
+    at the table of another process on its database: the runner runs the relay."""
+    database = f"sqlite+aiosqlite:///{tmp_path / 'bot.db'}"
+    async with FakeBotAPI() as api:
+        env = {k: v for k, v in os.environ.items()
+               if not k.startswith(("DISCORD_", "TELEGRAM_", "DATABASE_", "PUBLIC_URL", "WEB_"))}
+        env |= {"TELEGRAM_TOKEN": api.token, "TELEGRAM_API_URL": api.base_url, "DATABASE_URL": database,
+                "PYTHONPATH": str(REPO)}
+        process = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "bot.cli", "run", cwd=tmp_path, env=env,
+            stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE, start_new_session=True)
+        try:
+            alice = api.user("Alice")
+            chat = api.private_chat(alice)
+            message = await api.send_text(alice, chat, f"{NEW} {CODE}").reply(timeout=60)
+            assert "Moves: 0" in message.text
+            async with table_process(database, api) as (table, _):
+                headers = init_data_header(alice.id, name="Alice", token=api.token)
+                board = (await (await table.get("/api/table", headers=headers)).json())["board"]
+                slot = fitting(Game.from_code(CODE))
+                await post(table, headers, f"tp:g:{board['game']}:{board['version']}:{slot}")
+            await api.wait_until(lambda: "Moves: 1" in api.message(chat, message.message_id).text,
+                                 what="the bot process to redraw the board moved at the other process's table")
+        finally:
+            if process.returncode is None:
+                process.send_signal(signal.SIGTERM)
+            _, err = await asyncio.wait_for(process.communicate(), timeout=60)
+    assert process.returncode == 128 + signal.SIGTERM and "Traceback" not in err.decode()
+    assert api.message(chat, message.message_id).edit_count == 1
