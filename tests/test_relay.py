@@ -140,3 +140,26 @@ async def test_the_table_redraws_its_own_platforms_and_relays_the_others(service
     assert relayed is not None and relayed.platform == "discord" and relayed is not telegram
     assert TableServer(service.flow, Signer(b"s" * 32)).boards_of("discord") is None  # the console's: no relay
 
+
+
+
+async def test_a_database_out_of_reach_is_logged_once_until_it_answers_again(
+        service: App, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    stop = asyncio.Event()
+    rounds = [OSError("refused")] * 3 + [None] + [OSError("refused")] * 2  # None: a round that takes its requests
+
+    async def carry_out(boards: Any) -> int:
+        failure = rounds.pop(0)
+        if not rounds:
+            stop.set()
+        if failure is not None:
+            raise failure
+        return 0
+
+    monkeypatch.setattr(service.relay, "carry_out", carry_out)
+    with caplog.at_level("INFO", logger="bot.app.relay"):
+        await service.relay.run({}, stop, every=0)
+    said = [(record.levelname, record.getMessage()) for record in caplog.records if record.name == "bot.app.relay"]
+    assert said == [("ERROR", "could not take the requests to redraw chat boards"),
+                    ("INFO", "taking the requests to redraw chat boards again"),
+                    ("ERROR", "could not take the requests to redraw chat boards")]

@@ -131,12 +131,20 @@ class Relay:
         return len(due)
 
     async def run(self, boards: Mapping[str, ChatBoards], stop: asyncio.Event, every: float = RELAY_EVERY) -> None:
-        """Carry out the requests for ``boards``' platforms every ``every`` seconds, until ``stop`` is set."""
+        """Carry out the requests for ``boards``' platforms every ``every`` seconds, until ``stop`` is set. The
+        database out of reach is logged once, not every round."""
+        failing = False
         while not stop.is_set():
             try:
                 await self.carry_out(boards)
-            except Exception:  # the database away for a moment: the next round takes them
-                log.exception("could not take the requests to redraw chat boards")
+            except Exception:  # the database away for a moment: a later round takes them
+                if not failing:
+                    log.exception("could not take the requests to redraw chat boards")
+                failing = True
+            else:
+                if failing:
+                    log.info("taking the requests to redraw chat boards again")
+                failing = False
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(stop.wait(), every)
 
