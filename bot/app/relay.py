@@ -117,17 +117,10 @@ class Relay:
         return None
 
     async def carry_out(self, boards: Mapping[str, ChatBoards]) -> int:
-        """Take the requests for ``boards``' platforms and carry them out; how many."""
+        """Take the requests for ``boards``' platforms and carry them out, side by side (a chat waiting out its
+        platform's pace holds up no other); how many."""
         due = await self.take(boards.keys())
-        for each in due:
-            try:
-                match each:
-                    case Redraw(platform, snapshot, locale):
-                        await boards[platform].redraw(snapshot, locale)
-                    case TellChallenger(platform, chat_id, content, locale):
-                        await boards[platform].tell(chat_id, content, locale)
-            except Exception:  # one chat failing leaves the others to redraw
-                log.exception("could not carry out %s", type(each).__name__)
+        await asyncio.gather(*(_carry(each, boards[each.platform]) for each in due))
         return len(due)
 
     async def run(self, boards: Mapping[str, ChatBoards], stop: asyncio.Event, every: float = RELAY_EVERY) -> None:
@@ -147,6 +140,17 @@ class Relay:
                 failing = False
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(stop.wait(), every)
+
+
+async def _carry(due: Due, boards: ChatBoards) -> None:
+    try:
+        match due:
+            case Redraw(_, snapshot, locale):
+                await boards.redraw(snapshot, locale)
+            case TellChallenger(_, chat_id, content, locale):
+                await boards.tell(chat_id, content, locale)
+    except Exception:  # one chat failing leaves the others to redraw
+        log.exception("could not carry out %s", type(due).__name__)
 
 
 class RelayedBoards:
