@@ -163,3 +163,35 @@ async def test_a_database_out_of_reach_is_logged_once_until_it_answers_again(
     assert said == [("ERROR", "could not take the requests to redraw chat boards"),
                     ("INFO", "taking the requests to redraw chat boards again"),
                     ("ERROR", "could not take the requests to redraw chat boards")]
+
+
+class Awaited(Recorded):
+    """Recorded boards that say when a redraw has come."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.came = asyncio.Event()
+
+    async def redraw(self, snapshot: GameSnapshot, platform_locale: str | None) -> None:
+        await super().redraw(snapshot, platform_locale)
+        self.came.set()
+
+
+@pytest.mark.parametrize("backend", [pytest.param("postgres", marks=pytest.mark.postgres)])
+async def test_on_postgresql_a_request_wakes_the_process_at_once(service: App, elsewhere: Relay) -> None:
+    """LISTEN/NOTIFY: the taking process looks only once an hour here, so only the announcement can wake it."""
+    chat = Awaited()
+    snapshot = await on_a_board(service)
+    stop = asyncio.Event()
+    await service.relay.boards("telegram").redraw(snapshot, "en")  # taken at the loop's first look
+    running = asyncio.create_task(elsewhere.run({"telegram": chat}, stop, every=3600))
+    try:
+        await asyncio.wait_for(chat.came.wait(), 60)
+        chat.came.clear()  # the loop listens from before its first look: the next request wakes it
+        version = await play(service, ANN, snapshot.game_id, snapshot.version, [DRAW])
+        await service.relay.boards("telegram").redraw(await service.games.game(snapshot.game_id), "en")
+        await asyncio.wait_for(chat.came.wait(), 60)
+    finally:
+        stop.set()
+        await running
+    assert chat.redrawn == [(snapshot.game_id, snapshot.version, "en"), (snapshot.game_id, version, "en")]

@@ -2,7 +2,8 @@
 (and a challenger told how their challenge went) by the game's platform. Where the table's process runs that
 platform it does so at once (:class:`~bot.app.effects.ChatBoards`); where it does not, it leaves a request in the
 database (:class:`RelayedBoards`), and a process that runs the platform takes it, once, and carries it out
-(:meth:`Relay.run`). The database decides who: taking is one ``DELETE ... RETURNING``.
+(:meth:`Relay.run`: every :data:`RELAY_EVERY` seconds, and on PostgreSQL at once, woken by ``NOTIFY``). The
+database decides who: taking is one ``DELETE ... RETURNING``.
 
 A request says which game, not what to draw: the board is drawn as the game stands when the request is taken, so an
 old request never shows an old state; requests for one game coalesce into one (the latest's time and language); a
@@ -12,7 +13,6 @@ request older than :data:`RELAY_STALE` seconds (no process running its platform 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
@@ -124,22 +124,27 @@ class Relay:
         return len(due)
 
     async def run(self, boards: Mapping[str, ChatBoards], stop: asyncio.Event, every: float = RELAY_EVERY) -> None:
-        """Carry out the requests for ``boards``' platforms every ``every`` seconds, until ``stop`` is set. The
-        database out of reach is logged once, not every round."""
+        """Carry out the requests for ``boards``' platforms as they come (on PostgreSQL, woken by each one left) and
+        every ``every`` seconds, until ``stop`` is set. The database out of reach is logged once, not every round."""
+        wake = asyncio.Event()
         failing = False
-        while not stop.is_set():
-            try:
-                await self.carry_out(boards)
-            except Exception:  # the database away for a moment: a later round takes them
-                if not failing:
-                    log.exception("could not take the requests to redraw chat boards")
-                failing = True
-            else:
-                if failing:
-                    log.info("taking the requests to redraw chat boards again")
-                failing = False
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(stop.wait(), every)
+        async with requests.announced(self.db, wake.set):
+            while not stop.is_set():
+                wake.clear()
+                try:
+                    await self.carry_out(boards)
+                except Exception:  # the database away for a moment: a later round takes them
+                    if not failing:
+                        log.exception("could not take the requests to redraw chat boards")
+                    failing = True
+                else:
+                    if failing:
+                        log.info("taking the requests to redraw chat boards again")
+                    failing = False
+                waiting = [asyncio.ensure_future(stop.wait()), asyncio.ensure_future(wake.wait())]
+                await asyncio.wait(waiting, timeout=every, return_when=asyncio.FIRST_COMPLETED)
+                for waiter in waiting:
+                    waiter.cancel()
 
 
 async def _carry(due: Due, boards: ChatBoards) -> None:
