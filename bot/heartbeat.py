@@ -14,7 +14,7 @@ import json
 import logging
 import os
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -24,6 +24,8 @@ HEARTBEAT_INTERVAL = 10.0
 HEARTBEAT_STALE = 45.0
 #: What the bot reports of itself: each part's name and whether it is up.
 Parts = Callable[[], Awaitable[dict[str, bool]]]
+#: Each platform's name and whether it is connected now.
+PlatformUp = Callable[[], tuple[str, bool]]
 
 log = logging.getLogger(__name__)
 
@@ -48,6 +50,22 @@ async def beat_until_cancelled(path: Path, parts: Parts, interval: float = HEART
     finally:
         with contextlib.suppress(OSError):
             path.unlink(missing_ok=True)
+
+
+def start_heartbeat(path: Path, ping: Callable[[], Awaitable[None]], platforms: Sequence[PlatformUp],
+                    ) -> asyncio.Task[None]:
+    """Beat while the bot runs: whether the database answers ``ping``, and each of ``platforms`` is connected."""
+    from bot.store.engine import DatabaseError
+
+    async def parts() -> dict[str, bool]:
+        try:
+            await asyncio.wait_for(ping(), timeout=5)
+            found = {"database": True}
+        except (DatabaseError, OSError, TimeoutError):
+            found = {"database": False}
+        return found | dict(up() for up in platforms)
+
+    return asyncio.create_task(beat_until_cancelled(path, parts), name="heartbeat")
 
 
 @dataclass(frozen=True)

@@ -23,7 +23,6 @@ import socket
 import stat
 import sys
 from collections.abc import Iterator
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, TextIO, cast
 
 from bot.adapters.stdin import is_terminal
@@ -35,6 +34,7 @@ from core.solver import solver_description
 if TYPE_CHECKING:
     from bot.app.assembly import App
     from bot.app.daily_posts import Sender
+    from bot.app.effects import ChatBoards
 
 log = logging.getLogger("tripeaks")
 
@@ -225,6 +225,8 @@ class Platform(Protocol):
     """A chat platform the bot serves, as :func:`_serve` drives it."""
 
     name: str
+    #: its live boards, redrawn after a move at the table in the browser
+    boards: ChatBoards
 
     def sender(self) -> Sender:
         """What posts the daily deal to its channels or groups."""
@@ -254,7 +256,7 @@ class _Telegram:
         from bot.adapters.telegram.table_boards import TelegramBoards
 
         self.application = build_application(service.flow, config)
-        self.boards = TelegramBoards(self.application)  # redrawn after a move at the table in the browser
+        self.boards: ChatBoards = TelegramBoards(self.application)  # redrawn after a move at the table in the browser
 
     def sender(self) -> Sender:
         from bot.adapters.telegram.sender import TelegramSender
@@ -290,7 +292,7 @@ class _Discord:
         assert config.discord_token
         self.token = config.discord_token
         self.bot = build_bot(service.flow, config)
-        self.boards = DiscordBoards(self.bot)  # redrawn after a move at the table in the browser
+        self.boards: ChatBoards = DiscordBoards(self.bot)  # redrawn after a move at the table in the browser
         self.task: asyncio.Task[None] | None = None
 
     def sender(self) -> Sender:
@@ -336,23 +338,6 @@ async def _open_bot_service(config: Config, stop: StopSignals, stack: contextlib
         raise Unreachable(f"the database {redact_url(config.database_url)} cannot be reached ({error})") from None
 
 
-def _start_heartbeat(path: Path, service: App, platforms: list[Platform]) -> asyncio.Task[None]:
-    """Beat while the bot runs (see :mod:`bot.heartbeat`): whether the database answers, and each platform is
-    connected."""
-    from bot.heartbeat import beat_until_cancelled
-    from bot.store.engine import DatabaseError
-
-    async def parts() -> dict[str, bool]:
-        try:
-            await asyncio.wait_for(service.db.ping(), timeout=5)
-            found = {"database": True}
-        except (DatabaseError, OSError, TimeoutError):
-            found = {"database": False}
-        return found | dict(platform.up() for platform in platforms)
-
-    return asyncio.create_task(beat_until_cancelled(path, parts), name="heartbeat")
-
-
 async def _serve(config: Config, stop: StopSignals) -> int:
     """Serve until stopped; everything started is stopped on the way out, in reverse order: the daily posts, the
     platforms, then the service."""
@@ -381,7 +366,10 @@ async def _serve(config: Config, stop: StopSignals) -> int:
         if config.public_url:  # the board in the browser; a move there redraws the chat's board
             from bot.adapters.web.running import start_table
 
-            stack.push_async_callback((await start_table(service.flow, config, started)).stop)
+            stack.push_async_callback((await start_table(service.flow, config, started, service.relay.boards)).stop)
+        # a move at the table of a process that does not run a platform started here: its chat board redrawn here
+        relayed = {platform.name: platform.boards for platform in started}
+        stack.push_async_callback(_cancel, asyncio.create_task(service.relay.run(relayed, stop.event), name="relay"))
         # the daily posts: today's missed ones at once, then every day at DAILY_POST_TIME (UTC)
         poster = DailyPoster(service.subscriptions, service.daily_codes.code, senders,
                              post_time=config.daily_post_time, recap=service.leaderboards.recap)
@@ -389,7 +377,10 @@ async def _serve(config: Config, stop: StopSignals) -> int:
         # the daily attempts still open at midnight end with their day
         stack.push_async_callback(_cancel, asyncio.create_task(service.day_end.run(stop.event), name="day end"))
         if config.heartbeat_file is not None:  # the first thing stopped: the bot is no longer up
-            stack.push_async_callback(_cancel, _start_heartbeat(config.heartbeat_file, service, started))
+            from bot.heartbeat import start_heartbeat
+
+            stack.push_async_callback(_cancel, start_heartbeat(config.heartbeat_file, service.db.ping,
+                                                               [platform.up for platform in started]))
         for ended in await _first_of(stop.event, *connections):
             if isinstance(error := ended.exception(), TokenRejected):
                 raise TokenRejected(str(error)) from None

@@ -167,14 +167,16 @@ def test_a_downgrade_that_drops_columns_asks_first_and_the_daily_deals_outlive_i
     before, head, held = codes(), revision(migrated), (tables(migrated), columns(migrated, "games"))
     refused = tripeaks(migrated, "db", "downgrade", "0006")
     assert refused.returncode == 2 and refused.stderr.count("\n") == 1 and "Traceback" not in refused.stderr
-    assert refused.stderr.startswith("tripeaks: db downgrade 0006: it would drop players.seen_locale, once_marks, "
+    assert refused.stderr.startswith("tripeaks: db downgrade 0006: it would drop players.seen_locale, board_relay, "
+                                     "once_marks, "
                                      "games.hinted_version, games.practice_of, community_players with their values")
     assert refused.stderr.rstrip().endswith("add --yes if you mean it") and refused.stdout == ""
     assert revision(migrated) == head and (tables(migrated), columns(migrated, "games")) == held
 
     done = tripeaks(migrated, "db", "downgrade", "0006", "--yes")
     assert done.returncode == 0, done.stderr
-    assert done.stdout == ("dropped players.seen_locale, once_marks, games.hinted_version, games.practice_of, "
+    assert done.stdout == ("dropped players.seen_locale, board_relay, once_marks, games.hinted_version, "
+                           "games.practice_of, "
                            "community_players\ndatabase at revision 0006\n")
     assert "practice_of" not in columns(migrated, "games") and "deployment" in tables(migrated)
     assert tripeaks(migrated, "db", "upgrade").returncode == 0 and revision(migrated) == head

@@ -206,18 +206,20 @@ async def test_a_downgrade_that_would_drop_columns_is_refused_and_changes_nothin
     head = await current_revision(fresh_url)
     with pytest.raises(DowngradeDrops) as refused:
         await downgrade_database(fresh_url, "0006", allow_drops=False)
-    assert refused.value.drops == ["players.seen_locale", "once_marks", "games.hinted_version", "games.practice_of",
+    assert refused.value.drops == ["players.seen_locale", "board_relay", "once_marks", "games.hinted_version",
+                                   "games.practice_of",
                                    "community_players"]
     assert await current_revision(fresh_url) == head
     assert {"hinted_version", "practice_of"} <= await _columns(fresh_url, "games")
     assert "community_players" in await _tables(fresh_url)
-    assert await downgrade_database(fresh_url, "0008") == ["players.seen_locale", "once_marks"]  # allowed
+    # the seen locales, the relay's waiting requests and the once-only marks, allowed
+    assert await downgrade_database(fresh_url, "0008") == ["players.seen_locale", "board_relay", "once_marks"]
     assert await downgrade_database(fresh_url, "0007", allow_drops=False) == []  # indexes only: nothing to ask
     assert await current_revision(fresh_url) == "0007"
 
 
 async def test_0011_adds_the_seen_locale_and_its_downgrade_drops_only_that(fresh_url: URL) -> None:
-    """A player's last seen locale comes with 0011; downgrading to 0009 drops the column and keeps the player with
+    """A player's last seen locale comes with 0011; downgrading to 0010 drops the column and keeps the player with
     their own settings; upgrading again brings the column back, empty until the player is seen again."""
     await upgrade_database(fresh_url)
     assert "seen_locale" in await _columns(fresh_url, "players")
@@ -227,8 +229,8 @@ async def test_0011_adds_the_seen_locale_and_its_downgrade_drops_only_that(fresh
             await connection.exec_driver_sql(
                 "INSERT INTO players (platform, user_id, display_name, language, seen_locale, created_at) "
                 "VALUES ('telegram', '7', 'Mara', 'de', 'ru', CURRENT_TIMESTAMP)")
-        assert await downgrade_database(fresh_url, "0009") == ["players.seen_locale"]
-        assert await current_revision(fresh_url) == "0009"
+        assert await downgrade_database(fresh_url, "0010") == ["players.seen_locale"]
+        assert await current_revision(fresh_url) == "0010"
         assert "seen_locale" not in await _columns(fresh_url, "players")
         async with engine.connect() as connection:
             kept = (await connection.exec_driver_sql("SELECT display_name, language FROM players")).all()

@@ -59,10 +59,12 @@ async def test_without_a_public_url_there_is_no_board_command(game_service: App,
         assert "board" in str(refused.value)
 
 
+@pytest.mark.parametrize("cached", [True, False], ids=["this-shard", "another-shard"])
 async def test_a_move_at_the_table_redraws_the_boards_message_in_the_channel(
-        game_service: App, monkeypatch: pytest.MonkeyPatch) -> None:
+        game_service: App, monkeypatch: pytest.MonkeyPatch, cached: bool) -> None:
     """One game everywhere: a card played at the table (through the board link) edits the game's board in the
-    Discord channel to the game as it stands, with its player's name and its free cards as they now are."""
+    Discord channel to the game as it stands, with its player's name and its free cards as they now are; also from
+    a process whose shards do not hold the channel's server (nothing of it cached: the edit is a REST call)."""
     from bot.adapters.discord.table_boards import DiscordBoards
     from bot.render.tableau import card_label
     from core.game import Game, Tap
@@ -75,6 +77,8 @@ async def test_a_move_at_the_table_redraws_the_boards_message_in_the_channel(
         (link,) = [b for b in buttons_of(response) if "url" in b]
         server = TableServer(game_service.flow, table_signer(Config(public_url=PUBLIC_URL, web_secret=SECRET)))
         server.follow_chats(DiscordBoards(t.env.bot))
+        if not cached:
+            monkeypatch.setattr(t.env.bot, "get_channel", lambda channel_id: None)
         game = Game.from_code(CODE)
         slot = fitting_slot(game)
         async with TestClient(TestServer(server.application())) as client:

@@ -12,7 +12,9 @@ runner, the daily poster and the tests take the parts they need from here.
   shared side;
 - :class:`~bot.app.once.OnceOnly`: what acts once, in the database;
 - :class:`~bot.app.challenges.Challenges`: challenges by reference, and their challengers told the outcome;
-- :class:`~bot.app.day_end.DayEnd`: the daily attempts still open at midnight ended.
+- :class:`~bot.app.day_end.DayEnd`: the daily attempts still open at midnight ended;
+- :class:`~bot.app.relay.Relay`: a move at the table redrawing the chat's board through a process that runs its
+  platform.
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ from bot.app.moves import Moves
 from bot.app.once import OnceOnly
 from bot.app.players import Players
 from bot.app.questions import Questions
+from bot.app.relay import Relay
 from bot.app.solver_calls import (
     DailyCodeFunction,
     HintFunction,
@@ -94,6 +97,7 @@ class App:
         self.once = OnceOnly(db)
         self.challenges = Challenges(db, self.daily_codes, self.once)
         self.day_end = DayEnd(db, clock)
+        self.relay = Relay(db, self.games, clock)
         self.flow = Flow(starts=self.starts, moves=self.moves, games=self.games, advice=self.advice,
                          verdicts=self.verdicts, players=self.players, leaderboards=self.leaderboards,
                          subscriptions=self.subscriptions, daily_codes=self.daily_codes, once=self.once,

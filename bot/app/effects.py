@@ -39,12 +39,16 @@ What to do with it:
 - :class:`Tell`: a new message in another chat than the command's (the challenger's, told how their challenge went).
 
 What an executor did, reported back: :class:`BoardAt` (the message that now shows a game).
+
+Outside a chat's command (a move at the table in the browser), a platform's :class:`ChatBoards` redraws a game's
+live board and tells a challenger; so does the relay to a process that runs the platform (:mod:`bot.app.relay`).
 """
 
 from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass
+from typing import Protocol
 
 from bot.app.commands import StartRequest
 from bot.app.daily import DailyNotice, DailyResult, Standing
@@ -347,3 +351,18 @@ def settings_of(content: Shown | Note | OffersOf | BoardLinkOf) -> Settings:
             return settings
         case LeaderboardOf(_, _, settings):
             return settings
+
+
+class ChatBoards(Protocol):
+    """A chat platform's live boards, redrawn after a move at the table: by the platform in this process, or through
+    the database by a process that runs it (:mod:`bot.app.relay`)."""
+
+    platform: str
+
+    async def redraw(self, snapshot: GameSnapshot, platform_locale: str | None) -> None:
+        """Edit the chat's live board of ``snapshot``'s game to it."""
+        ...
+
+    async def tell(self, chat_id: str, content: ChallengeAnswered, platform_locale: str | None) -> None:
+        """Tell the chat ``chat_id`` (a challenger's) how their challenge went, a game of it having ended here."""
+        ...

@@ -159,6 +159,19 @@ once_marks = Table(
     Column("at", Float, nullable=False),
 )
 
+#: Chat boards to redraw (``board``) and challengers to tell (``tell``, at ``chat_id``) after a move at the table in a
+#: process that does not run the game's ``platform`` (migration 0010): one request a game and kind, the latest
+#: (``at``, with the table's ``locale``), taken by a process that runs the platform (bot/app/relay.py).
+board_relay = Table(
+    "board_relay", metadata,
+    Column("game_id", ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    Column("kind", String(8), primary_key=True),
+    Column("platform", String(16), nullable=False),
+    Column("chat_id", String(64)),
+    Column("locale", String(16)),
+    Column("at", Float, nullable=False),
+)
+
 # Status values stored in daily_posts.status.
 POST_CLAIMED, POST_SENT, POST_FAILED = "claimed", "sent", "failed"
 

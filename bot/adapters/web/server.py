@@ -21,8 +21,10 @@ Telegram Mini App, or ``Bearer <session>``, a session token the server signed wh
 
 The server keeps no game: the flow and the database decide everything, as for the chats, so a player's game is the
 same in the chat and at the table, and one player can never act on another's (the flow checks every game's owner).
-After a move at the table, the game's live board in its chat is redrawn by that platform (:class:`ChatBoards`, where
-this process runs the platform), in the background: the table's answer never waits for a chat.
+After a move at the table, the game's live board in its chat is redrawn by that platform
+(:class:`~bot.app.effects.ChatBoards`), in the background: the table's answer never waits for a chat. Where this
+process does not run the player's platform, the redraw goes through the database to a process that does (``relay``,
+:mod:`bot.app.relay`).
 """
 
 from __future__ import annotations
@@ -35,7 +37,7 @@ import secrets
 import socket
 from collections.abc import Awaitable, Callable, Coroutine
 from importlib import resources
-from typing import Any, Protocol
+from typing import Any
 
 from aiohttp import web
 
@@ -44,7 +46,7 @@ from bot.adapters.web.discord_auth import DiscordOAuth
 from bot.adapters.web.screens import LAYOUT, refusal_words, respond, strings
 from bot.app.codec import BadPayload, decode
 from bot.app.commands import Actor, Command, Resume, Surface
-from bot.app.effects import ChallengeAnswered, EditBoard, GameSnapshot, SendBoard, Tell
+from bot.app.effects import ChatBoards, EditBoard, SendBoard, Tell
 from bot.app.flow import Flow
 from bot.i18n import resolve_locale
 
@@ -60,26 +62,14 @@ FOLLOW_EVERY = 1.0
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
 
-class ChatBoards(Protocol):
-    """A chat platform's live boards, redrawn after a move at the table."""
-
-    platform: str
-
-    async def redraw(self, snapshot: GameSnapshot, platform_locale: str | None) -> None:
-        """Edit the chat's live board of ``snapshot``'s game to it."""
-        ...
-
-    async def tell(self, chat_id: str, content: ChallengeAnswered, platform_locale: str | None) -> None:
-        """Tell the chat ``chat_id`` (a challenger's) how their challenge went, a game of it having ended here."""
-        ...
-
-
 class TableServer:
     """The table for ``flow``: Telegram's ``initData`` checked with ``telegram_token`` (None: no Mini App),
-    tokens signed by ``signer``. ``console_user``: the console's player, who gets one-time links."""
+    tokens signed by ``signer``. ``console_user``: the console's player, who gets one-time links. ``relay``: a
+    platform's boards through the database, for the platforms this process does not run (None: not redrawn)."""
 
     def __init__(self, flow: Flow, signer: Signer, *, telegram_token: str | None = None,
-                 host: str = "127.0.0.1", port: int = 8080, discord: DiscordOAuth | None = None) -> None:
+                 host: str = "127.0.0.1", port: int = 8080, discord: DiscordOAuth | None = None,
+                 relay: Callable[[str], ChatBoards] | None = None) -> None:
         self.flow = flow
         #: the Discord Activity's OAuth2 client (None: no Activity)
         self.discord = discord
@@ -95,6 +85,7 @@ class TableServer:
         self._closing = asyncio.Event()
         #: each platform's live boards, as the platforms running in this process add them (:meth:`follow_chats`)
         self.chat_boards: dict[str, ChatBoards] = {}
+        self.relay = relay
         self._redraws: set[asyncio.Task[None]] = set()
 
     def application(self) -> web.Application:
@@ -129,6 +120,12 @@ class TableServer:
     def follow_chats(self, boards: ChatBoards) -> None:
         """Redraw ``boards``' platform's live boards after the moves made at the table."""
         self.chat_boards[boards.platform] = boards
+
+    def boards_of(self, platform: str) -> ChatBoards | None:
+        """Who redraws ``platform``'s boards after a move here: the platform itself where this process runs it (at
+        once), else the relay through the database."""
+        local = self.chat_boards.get(platform)
+        return local if local is not None or self.relay is None else self.relay(platform)
 
     def one_time_link(self, user: WebUser, base_url: str) -> str:
         """A link that opens the table for ``user`` once (the console's): its token is good for one session."""
@@ -209,7 +206,7 @@ class TableServer:
         chat's board of the game is redrawn."""
         surface = Surface(platform=user.player.platform, platform_locale=user.locale)
         effects = await self.flow.handle(Actor(user.player, user.name), command, surface)
-        boards = self.chat_boards.get(user.player.platform) if moved else None
+        boards = self.boards_of(user.player.platform) if moved else None
         for effect in effects:
             if boards is not None and isinstance(effect, EditBoard | SendBoard):
                 self._redraw(boards.redraw(effect.snapshot, user.locale))
