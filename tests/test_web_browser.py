@@ -91,7 +91,7 @@ async def test_the_daily_attempt_has_no_undo_and_a_hint_shows_its_card(table: Ta
     await settled(page)
     hinted = await page.locator("#table .card[data-mark='hint']").count()
     stock = await page.locator("#stock").get_attribute("aria-label")
-    assert hinted == 1 or "hint" in (stock or "")
+    assert hinted == 1 or "hint" in (stock or ""), await page.locator("body").inner_text()
     assert "Hints: 1" in await page.locator("#header").inner_text()
     game = await service.games.current_game(ANN)
     assert game is not None and game.daily is not None and game.hints_used == 1

@@ -93,6 +93,9 @@ def board_json(snapshot: GameSnapshot, locale: str) -> JSON:
                         and isinstance(b.command.action, Draw) and not b.disabled), None)
     # TRANSLATORS: for screen readers: the cards left in the stock ({n} from 23 down to 0: a label and a count)
     stock_label = tr.gettext("Stock: {n}.").format(n=table.stock_left)
+    if table.draw_hinted:
+        # TRANSLATORS: for screen readers: the stock when the hint is to draw from it ({n} as in "Stock: {n}.")
+        stock_label = tr.gettext("Stock: {n} (hint).").format(n=table.stock_left)
     controls = [_button_json(button, tr) for button in view.all_buttons()
                 if button.card is None and not button.blank and not _is_draw(button)]
     return {
