@@ -513,8 +513,9 @@ async def test_the_days_code_reaches_no_player_while_the_day_runs(db_url: URL, i
             other = await reply_to_tap(api, alice, group, question, button_data(question, "Yes, start"))
             other_id, other_version = game_of(other)
             _, other = await tap(api, alice, group, other, data_for(other, DRAW))
-            # Replay under the review, with that game in progress: asked first, by the day; Yes
-            question = await reply_to_tap(api, alice, alice_chat, review, button_data(review, "Replay"))
+            # the day's deal again (in a private chat the review showed in the board's message, and that board, no
+            # longer the latest, has no Replay), with that game in progress: asked first, by the day; Yes
+            question = await command(api, alice, alice_chat, "/daily")
             assert question.text.startswith("Start the daily deal?")
             practice = await reply_to_tap(api, alice, alice_chat, question, button_data(question, "Yes, start"))
             assert "practice, unranked" in practice.text
