@@ -97,6 +97,20 @@ async def test_a_mini_app_opens_the_players_game_in_their_language(client: TestC
     assert "Score: 499" in played["board"]["header"]  # Ann's language: the platform's, English this time
 
 
+async def test_the_event_stream_sends_the_game_at_once_and_asks_proxies_not_to_buffer(
+        client: TestClient[Any, Any]) -> None:
+    """The open table follows moves made elsewhere through a stream: its first event is the game as it stands, and
+    the answer tells a buffering proxy (nginx) and any cache to pass the events on as they come."""
+    board = await deal(client, tma(7))
+    async with client.get("/api/events", headers=tma(7)) as stream:
+        assert stream.headers["Content-Type"] == "text/event-stream"
+        assert stream.headers["X-Accel-Buffering"] == "no" and stream.headers["Cache-Control"] == "no-store"
+        first = await stream.content.readuntil(b"\n\n")
+    assert first.startswith(b"data: ")
+    sent = json.loads(first[len(b"data: "):])
+    assert (sent["game"], sent["version"]) == (board["game"], board["version"])
+
+
 @pytest.mark.parametrize("headers", [
     {},
     {"Authorization": "tma "},

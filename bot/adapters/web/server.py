@@ -186,7 +186,9 @@ class TableServer:
 
     async def _events(self, request: web.Request) -> web.StreamResponse:
         user = self._user(request)
-        stream = web.StreamResponse(headers={"Content-Type": "text/event-stream", "Cache-Control": "no-store"})
+        # X-Accel-Buffering: nginx, which buffers a proxied answer by default, passes each event on as it comes
+        stream = web.StreamResponse(headers={"Content-Type": "text/event-stream", "Cache-Control": "no-store",
+                                             "X-Accel-Buffering": "no"})
         await stream.prepare(request)
         shown: tuple[int, int] | None = None
         try:
