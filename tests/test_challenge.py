@@ -326,6 +326,29 @@ async def test_the_locale_a_player_was_last_seen_with_is_written_only_when_it_ch
     assert isinstance(told[0].content, ChallengeAnswered) and told[0].content.seen_locale == "en"
 
 
+async def test_a_locale_another_process_stored_is_seen_within_a_few_minutes(service: App) -> None:  # noqa: F811
+    """Two processes serve Alice while her app changes language and back: the first, which wrote Russian, trusts
+    that for a few minutes only, then finds English stored and writes Russian again."""
+    from bot.app.players import SEEN_FRESH, Players
+    from bot.store import players as stored_players
+
+    await service.starts.new_game(ALICE, "Alice", code=BLOCK_CODE, chat_id="alice-chat")
+    now = [0.0]
+    first, second = Players(service.db, clock=lambda: now[0]), Players(service.db)
+
+    async def stored() -> str | None:
+        async with service.db.reading() as tx:
+            return (await stored_players.seen_locale(tx, ALICE.platform, ALICE.user_id))[1]
+
+    await first.seen(ALICE, "ru")
+    await second.seen(ALICE, "en")
+    await first.seen(ALICE, "ru")  # within the minutes it trusts: nothing read
+    assert await stored() == "en"
+    now[0] += SEEN_FRESH
+    await first.seen(ALICE, "ru")
+    assert await stored() == "ru"
+
+
 @pytest.mark.parametrize("locale", SUPPORTED_LOCALES)
 def test_the_challenger_hears_it_in_every_language(locale: str) -> None:
     from bot.app.model import GameSnapshot

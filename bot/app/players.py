@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import re
+import time
+from collections.abc import Callable
 
 from bot.app.commands import (
     BoardChoice,
@@ -68,23 +70,29 @@ def _columns(change: SettingChange) -> dict[str, object]:
 
 #: How many players' last seen locales a process remembers; past that it forgets them all and reads them again.
 SEEN_REMEMBERED = 100_000
+#: How long (seconds) a process trusts what it last read or wrote of a player's seen locale: another process may
+#: have stored another since.
+SEEN_FRESH = 300.0
 
 
 class Players:
     """The settings and statistics of players, and the platform's locale each was last seen with."""
 
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Database, clock: Callable[[], float] = time.monotonic) -> None:
         self.db = db
-        #: the locale each player is stored as last seen with, as this process last read or wrote it
-        self._seen: dict[PlayerKey, str] = {}
+        self.clock = clock
+        #: the locale each player is stored as last seen with, as this process last read or wrote it, and when
+        self._seen: dict[PlayerKey, tuple[str, float]] = {}
 
     async def seen(self, player: PlayerKey, locale: str | None) -> None:
         """The player acts with the platform's ``locale`` (None: the platform gave none): stored when it is not
-        the one stored, so a tap writes nothing, and reads nothing once this process knows the player's. (Another
-        process's write goes unseen here: a player whose app changes language back and forth while two processes
-        serve them may stay stored with the one before.)"""
+        the one stored, so a tap writes nothing, and read at most every :data:`SEEN_FRESH` seconds (so what
+        another process stored meanwhile is seen within that time)."""
         locale = locale[:16] if locale else None
-        if locale is None or self._seen.get(player) == locale:
+        if locale is None:
+            return
+        known_here = self._seen.get(player)
+        if known_here is not None and known_here[0] == locale and self.clock() - known_here[1] < SEEN_FRESH:
             return
         async with self.db.reading() as tx:
             known, stored = await stored_players.seen_locale(tx, player.platform, player.user_id)
@@ -95,7 +103,7 @@ class Players:
                 await stored_players.seen_with(tx, player.platform, player.user_id, locale)
         if len(self._seen) >= SEEN_REMEMBERED:
             self._seen.clear()
-        self._seen[player] = locale
+        self._seen[player] = locale, self.clock()
 
     async def get_settings(self, player: PlayerKey) -> Settings:
         """The player's settings (the defaults for a player never seen)."""
