@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
+import logging
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -177,6 +178,15 @@ class Awaited(Recorded):
         self.came.set()
 
 
+async def a_move_relayed(service: App, snapshot: GameSnapshot, chat: Awaited) -> int:
+    """Ann draws in ``snapshot``'s game, and its redraw is left for the relay; the game's version once ``chat`` has
+    redrawn it."""
+    version = await play(service, ANN, snapshot.game_id, snapshot.version, [DRAW])
+    await service.relay.boards("telegram").redraw(await service.games.game(snapshot.game_id), "en")
+    await asyncio.wait_for(chat.came.wait(), 60)
+    return version
+
+
 @pytest.mark.parametrize("backend", [pytest.param("postgres", marks=pytest.mark.postgres)])
 async def test_on_postgresql_a_request_wakes_the_process_at_once(service: App, elsewhere: Relay) -> None:
     """LISTEN/NOTIFY: the taking process looks only once an hour here, so only the announcement can wake it."""
@@ -187,11 +197,62 @@ async def test_on_postgresql_a_request_wakes_the_process_at_once(service: App, e
     running = asyncio.create_task(elsewhere.run({"telegram": chat}, stop, every=3600))
     try:
         await asyncio.wait_for(chat.came.wait(), 60)
-        chat.came.clear()  # the loop listens from before its first look: the next request wakes it
-        version = await play(service, ANN, snapshot.game_id, snapshot.version, [DRAW])
-        await service.relay.boards("telegram").redraw(await service.games.game(snapshot.game_id), "en")
-        await asyncio.wait_for(chat.came.wait(), 60)
+        chat.came.clear()  # the loop listens from its start (and looks once it does): the next request wakes it
+        version = await a_move_relayed(service, snapshot, chat)
     finally:
         stop.set()
         await running
     assert chat.redrawn == [(snapshot.game_id, snapshot.version, "en"), (snapshot.game_id, version, "en")]
+
+
+class Heard(logging.Handler):
+    """Sets ``event`` when a log record's message is ``message`` (what the relay's listener says is its only sign
+    of where it is)."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__()
+        self.message = message
+        self.event = asyncio.Event()
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if record.getMessage() == self.message:
+            self.event.set()
+
+
+@pytest.mark.parametrize("backend", [pytest.param("postgres", marks=pytest.mark.postgres)])
+async def test_on_postgresql_a_lost_listening_connection_is_opened_again(
+        service: App, elsewhere: Relay, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The server ends the listening connection (a restart, a failover, an idle timeout): the process listens
+    again on another, and a request left after that still wakes it, though it looks only once an hour."""
+    from bot.store import relay as stored_relay
+
+    monkeypatch.setattr(stored_relay, "LISTEN_RETRY", 0.01)
+    first = Heard("listening for relay requests")
+    lost = Heard("the connection listening for relay requests was lost")
+    again = Heard("listening for relay requests again")
+    for handler in (first, lost, again):
+        stored_relay.log.addHandler(handler)
+    stored_relay.log.setLevel(logging.DEBUG)  # (setLevel: the logger caches what each level says)
+    monkeypatch.setattr(stored_relay.log, "disabled", False)  # as a logging set-up by another test may have left it
+    chat = Awaited()
+    snapshot = await on_a_board(service)
+    stop = asyncio.Event()
+    running = asyncio.create_task(elsewhere.run({"telegram": chat}, stop, every=3600))
+    try:
+        await asyncio.wait_for(first.event.wait(), 60)  # listening: its LISTEN is the last statement it ran
+        async with service.db.engine.connect() as admin:
+            ended = (await admin.exec_driver_sql(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                "WHERE datname = current_database() AND query LIKE 'LISTEN %board_relay%' "
+                "AND pid <> pg_backend_pid()")).all()
+        assert ended == [(True,)]
+        await asyncio.wait_for(lost.event.wait(), 60)  # the process saw it lost
+        await asyncio.wait_for(again.event.wait(), 60)  # and listens on another
+        version = await a_move_relayed(service, snapshot, chat)
+    finally:
+        stop.set()
+        await running
+        for handler in (first, lost, again):
+            stored_relay.log.removeHandler(handler)
+        stored_relay.log.setLevel(logging.NOTSET)
+    assert chat.redrawn == [(snapshot.game_id, version, "en")]

@@ -6,6 +6,7 @@ listening takes it at once rather than at its next look (:func:`announced`)."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 from collections.abc import AsyncIterator, Callable, Collection
@@ -67,32 +68,58 @@ async def take(tx: Transaction, platforms: Collection[str], stale_before: float)
     return [RelayRow(*row) for row in removed]
 
 
+#: How long (seconds) the listening connection, once lost or not to be had, waits before it is opened again.
+LISTEN_RETRY = 5.0
+
+
 @contextlib.asynccontextmanager
 async def announced(db: Database, wake: Callable[[], None]) -> AsyncIterator[None]:
     """While open, ``wake`` is called each time a request is left, by any process: PostgreSQL's ``LISTEN`` on a
-    connection of its own. Never on SQLite, nor when that connection cannot be had or is lost: the caller also
-    looks now and then."""
+    connection of its own, opened again :data:`LISTEN_RETRY` seconds after it is lost (and ``wake`` called once it
+    listens again, for what was left meanwhile). Never on SQLite; the caller also looks now and then."""
     if db.is_sqlite:
         yield
         return
-    async with contextlib.AsyncExitStack() as stack:
-        try:
-            connection = await stack.enter_async_context(db.engine.connect())
-            driver: Any = (await connection.get_raw_connection()).driver_connection  # asyncpg's
-
-            def heard(*_: object) -> None:
-                wake()
-
-            await driver.add_listener(CHANNEL, heard)
-            stack.push_async_callback(_unlisten, driver, heard)
-        except (DatabaseError, OSError) as error:
-            log.info("not listening for relay requests (looking now and then instead): %s", error)
+    listening = asyncio.create_task(_listen(db, wake), name="relay listen")
+    try:
         yield
+    finally:
+        listening.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await listening
 
 
-async def _unlisten(driver: Any, heard: Callable[..., None]) -> None:
-    with contextlib.suppress(Exception):  # a connection already lost listens no more anyway
-        await driver.remove_listener(CHANNEL, heard)
+async def _listen(db: Database, wake: Callable[[], None]) -> None:
+    def heard(*_: object) -> None:
+        wake()
+
+    failing = False
+    while True:
+        lost = asyncio.Event()
+        try:
+            async with db.engine.connect() as connection:
+                driver: Any = (await connection.get_raw_connection()).driver_connection  # asyncpg's
+                driver.add_termination_listener(lambda _connection, closed=lost.set: closed())
+                await driver.add_listener(CHANNEL, heard)
+                if failing:
+                    log.info("listening for relay requests again")
+                else:
+                    log.debug("listening for relay requests")
+                failing = False
+                wake()  # what was left while nobody here listened
+                try:
+                    await lost.wait()
+                    await connection.invalidate()  # lost: the pool opens another rather than reset this one
+                    log.info("the connection listening for relay requests was lost")
+                    failing = True
+                finally:
+                    with contextlib.suppress(Exception):  # a connection already lost listens no more anyway
+                        await driver.remove_listener(CHANNEL, heard)
+        except (DatabaseError, OSError) as error:
+            if not failing:
+                log.info("not listening for relay requests (looking now and then instead): %s", error)
+            failing = True
+        await asyncio.sleep(LISTEN_RETRY)
 
 
-__all__ = ["BOARD", "CHANNEL", "TELL", "RelayRow", "announced", "put", "take", "waiting"]
+__all__ = ["BOARD", "CHANNEL", "LISTEN_RETRY", "TELL", "RelayRow", "announced", "put", "take", "waiting"]
