@@ -121,6 +121,7 @@ from bot.app.records import parse_code
 from bot.app.solving import Advice, Verdicts
 from bot.app.starts import Starts
 from bot.app.subscriptions import Subscriptions
+from bot.app.turns import Turns
 from bot.i18n import resolve_locale
 from core.deal import Rules
 from core.errors import TriPeaksError
@@ -141,8 +142,7 @@ class Flow:
     def __init__(self, *, starts: Starts, moves: Moves, games: Games, advice: Advice, verdicts: Verdicts,
                  players: Players, leaderboards: Leaderboards, subscriptions: Subscriptions,
                  daily_codes: DailyCodes, once: OnceOnly, challenges: Challenges, questions: Questions,
-                 post_time: dt.time = dt.time(9, 0),
-                 fresh_budget: float = FRESH_DEAL_BUDGET) -> None:
+                 post_time: dt.time = dt.time(9, 0), fresh_budget: float = FRESH_DEAL_BUDGET) -> None:
         self.questions = questions
         self.starts = starts
         self.moves = moves
@@ -155,6 +155,7 @@ class Flow:
         self.daily_codes = daily_codes
         self.once = once
         self.in_board = InBoard(games, advice, once)
+        self.turns = Turns()  # a player's taps in the order they came
         self.challenges = challenges
         self.post_time = post_time
         self.fresh_budget = fresh_budget
@@ -165,8 +166,9 @@ class Flow:
         try:
             if asks_the_solver(command) and not self.questions.admit(actor.player):
                 return []  # a flood of them: told once when to ask again, then not answered
-            await self.players.seen(actor.player, surface.platform_locale)  # a challenger is told in it
-            effects = await self._handle(actor, command, surface)
+            async with self.turns.of(actor.player, command):
+                await self.players.seen(actor.player, surface.platform_locale)  # a challenger is told in it
+                effects = await self._handle(actor, command, surface)
             shown = surface.buttons is None or subject(command) in {None, *map(subject, surface.buttons)}
             return effects if shown else off_message(effects)
         except (BotError, TriPeaksError) as error:

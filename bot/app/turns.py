@@ -1,0 +1,49 @@
+"""A player's commands taken in the order they came, within a process: two quick taps on one keyboard (K♣, then
+A♦, which fits only once K♣ is played) arrive in order, but each is handled as a task of its own, and the second
+must not overtake the first at its first wait. Other players never wait for them, and nobody waits for a question
+to the solver (a hint, a review), which may take seconds and changes no game."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+
+from bot.app.commands import Command
+from bot.app.model import PlayerKey
+from bot.app.questions import asks_the_solver
+
+
+@dataclass
+class _Turn:
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    queued: int = 0
+
+
+class Turns:
+    """Each player's commands one after another, first come first served."""
+
+    def __init__(self) -> None:
+        self._turns: dict[PlayerKey, _Turn] = {}
+
+    @contextlib.asynccontextmanager
+    async def of(self, player: PlayerKey, command: Command) -> AsyncIterator[None]:
+        """Wait for ``player``'s commands that came before, then hold the turn while ``command`` is handled (taken
+        without a wait when it is free, so a command that enters first is first); a question to the solver at once."""
+        if asks_the_solver(command):
+            yield
+            return
+        turn = self._turns.setdefault(player, _Turn())
+        turn.queued += 1
+        try:
+            async with turn.lock:
+                yield
+        finally:
+            turn.queued -= 1
+            if turn.queued == 0:
+                del self._turns[player]
+
+    def __len__(self) -> int:
+        """How many players have a command in hand or waiting."""
+        return len(self._turns)
