@@ -34,13 +34,13 @@ class Recorded:
     def __init__(self, platform: str = "telegram") -> None:
         self.platform = platform
         self.redrawn: list[tuple[int, int, str | None]] = []
-        self.told: list[tuple[str, ChallengeAnswered]] = []
+        self.told: list[tuple[str, ChallengeAnswered, str | None]] = []
 
     async def redraw(self, snapshot: GameSnapshot, platform_locale: str | None) -> None:
         self.redrawn.append((snapshot.game_id, snapshot.version, platform_locale))
 
     async def tell(self, chat_id: str, content: ChallengeAnswered, platform_locale: str | None) -> None:
-        self.told.append((chat_id, content))
+        self.told.append((chat_id, content, platform_locale))
 
 
 async def on_a_board(service: App, player: PlayerKey = ANN) -> GameSnapshot:
@@ -124,11 +124,13 @@ async def test_a_challenger_is_told_through_the_relay_with_both_games_as_they_st
     answer = await service.games.current_game(bob)
     assert answer is not None
     await play(service, bob, answer.game_id, answer.version, [DRAW] * 23)
-    told = ChallengeAnswered(await service.games.game(shared.game_id), await service.games.game(answer.game_id))
+    told = ChallengeAnswered(await service.games.game(shared.game_id), await service.games.game(answer.game_id),
+                             seen_locale="ru")  # Ann's app was last seen in Russian; Bob's says Ukrainian
     await service.relay.boards("telegram").tell("ann-chat", told, "uk")
     assert await service.relay.carry_out({"telegram": chat}) == 1
-    ((chat_id, content),) = chat.told
-    assert chat_id == "ann-chat" and content == told
+    ((chat_id, content, locale),) = chat.told
+    assert chat_id == "ann-chat" and (content.shared, content.answer) == (told.shared, told.answer)
+    assert (content.seen_locale or locale) == "ru"  # she is told in her language, as without the relay
     assert await service.relay.carry_out({"telegram": chat}) == 0
 
 

@@ -172,5 +172,8 @@ class RelayedBoards:
             await self.relay.leave(snapshot.game_id, requests.BOARD, self.platform, platform_locale)
 
     async def tell(self, chat_id: str, content: ChallengeAnswered, platform_locale: str | None) -> None:
-        """Ask for the challenger at ``chat_id`` to be told how ``content.answer`` ended."""
-        await self.relay.leave(content.answer.game_id, requests.TELL, self.platform, platform_locale, chat_id)
+        """Ask for the challenger at ``chat_id`` to be told how ``content.answer`` ended: in the language the
+        challenger was last seen with, else ``platform_locale`` (the finisher's), as it would be told here (the
+        request keeps one language: it is the one to tell in unless the challenger chose their own)."""
+        await self.relay.leave(content.answer.game_id, requests.TELL, self.platform,
+                               content.seen_locale or platform_locale, chat_id)
