@@ -1,6 +1,6 @@
 """A player's commands in the order they came (bot/app/turns.py): the flow handles each tap as a task of its own, so
 without turns a second quick tap could overtake the first at its first wait (A♦ refused because K♣, tapped just
-before it, was not played yet); other players and questions to the solver never wait."""
+before it, was not played yet); other players, and the player's commands that are no moves, never wait."""
 
 from __future__ import annotations
 

@@ -155,7 +155,7 @@ class Flow:
         self.daily_codes = daily_codes
         self.once = once
         self.in_board = InBoard(games, advice, once)
-        self.turns = Turns()  # a player's taps in the order they came
+        self.turns = Turns()  # a player's moves in the order they came
         self.challenges = challenges
         self.post_time = post_time
         self.fresh_budget = fresh_budget

@@ -1,7 +1,8 @@
-"""A player's commands taken in the order they came, within a process: two quick taps on one keyboard (K♣, then
+"""A player's moves taken in the order they came, within a process: two quick taps on one keyboard (K♣, then
 A♦, which fits only once K♣ is played) arrive in order, but each is handled as a task of its own, and the second
-must not overtake the first at its first wait. Other players never wait for them, and nobody waits for a question
-to the solver (a hint, a review), which may take seconds and changes no game."""
+must not overtake the first at its first wait. Only moves take turns (a card, Draw, Undo, a card played by name):
+other players never wait for them, nor do the player's other commands, some of which may take seconds (a hint, a
+review, a winnable deal searched for, an inline query answered while they type)."""
 
 from __future__ import annotations
 
@@ -10,9 +11,8 @@ import contextlib
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 
-from bot.app.commands import Command
+from bot.app.commands import Command, Move, PlayCard
 from bot.app.model import PlayerKey
-from bot.app.questions import asks_the_solver
 
 
 @dataclass
@@ -22,16 +22,16 @@ class _Turn:
 
 
 class Turns:
-    """Each player's commands one after another, first come first served."""
+    """Each player's moves one after another, first come first served."""
 
     def __init__(self) -> None:
         self._turns: dict[PlayerKey, _Turn] = {}
 
     @contextlib.asynccontextmanager
     async def of(self, player: PlayerKey, command: Command) -> AsyncIterator[None]:
-        """Wait for ``player``'s commands that came before, then hold the turn while ``command`` is handled (taken
-        without a wait when it is free, so a command that enters first is first); a question to the solver at once."""
-        if asks_the_solver(command):
+        """For a move, wait for ``player``'s moves that came before, then hold the turn while ``command`` is handled
+        (taken without a wait when it is free, so a move that enters first is first); any other command at once."""
+        if not isinstance(command, Move | PlayCard):
             yield
             return
         turn = self._turns.setdefault(player, _Turn())
