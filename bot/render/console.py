@@ -13,10 +13,13 @@ always means the same. Disabled buttons and link buttons are left out. In a term
 from __future__ import annotations
 
 import re
+from typing import assert_never
 
 from bot.app.commands import (
     AskHint,
+    BackToBoard,
     Begin,
+    Blank,
     BoardChoice,
     ConfirmStart,
     DailyDeal,
@@ -93,7 +96,12 @@ def console_key(button: Button) -> str:
             return rules.value
         case Language(locale):
             return (locale or "auto").lower()
-    raise BadPayload(f"no console key for {button.command!r}")
+        case Move() | Blank() | BackToBoard() | None:
+            # a card's button without its card, a blank place, Back (the console's screens replace each other) and
+            # a link: nothing a player types (the console shows none of them)
+            raise BadPayload(f"no console key for {button.command!r}")
+        case unhandled:
+            assert_never(unhandled)
 
 
 def console_rows(view: View) -> tuple[tuple[tuple[str, Button], ...], ...]:
