@@ -80,10 +80,10 @@ from bot.app.flow import Flow
 from bot.config import terminal_colour
 from bot.i18n import resolve_locale, translator
 from bot.render.commands import command_names
-from bot.render.console import console_rows, console_text, wrap_text
+from bot.render.console import console_back, console_help, console_rows, console_text, wrap_text
 from bot.render.effects import draw, line
 from bot.render.game import render_game
-from bot.render.replies import console_back, console_help, render_settings
+from bot.render.replies import render_settings
 from bot.render.view import View, strip_variation
 
 PLATFORM = "console"

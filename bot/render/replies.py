@@ -1,4 +1,5 @@
-"""Every answer but the game message: rules, statistics, the daily post, leaderboard and notices, settings, errors."""
+"""Every answer but the game message and the console's own: rules, statistics, the daily post, leaderboard and
+notices, settings, errors."""
 
 from __future__ import annotations
 
@@ -73,32 +74,6 @@ _RULES_HELP = (
     N_("Codes: every deal has a code such as TP1-E-AAAAAAB, where E means Easy and C Classic. Start a new game "
        "with a code to play exactly the same cards again, or to challenge a friend."),
 )
-
-_CONSOLE_HELP = N_("Type a card such as 7h = 7♥ or qs = Q♠ (h ♥, d ♦, c ♣, s ♠), or: d (draw), u (undo), h (hint), "
-                   "n (new game), new [code], daily, rules, stats, settings, help, quit. On a finished game: r (replay), v (review), s (share); "
-                   "asked to abandon a game: y (yes) or c (continue playing). In the settings: explain, winnable, easy, "
-                   "classic, auto, or a language code such as en.")
-# TRANSLATORS: how to read the console's board; K♧: a King whose suit is drawn in outline (the white suit
-# symbol; keep the board's K); X: the Roman ten, as the board writes a ten
-_BOARD_HELP = N_("On the board: ▒▒ is a face-down card, a card that fits the waste card has its suit outlined "
-                 "(K♧), X is a ten, and > points at the hinted card (before the stock: the hint is to draw). The last "
-                 "line is the stock with the number of cards left, then the waste card in brackets.")
-
-
-def console_help(locale: str, *, board: bool = False) -> str:
-    """The console's help: the keys it takes, and with ``board`` how to read the board."""
-    tr = translator(locale)
-    return (tr.gettext(_CONSOLE_HELP) + "\n" + console_back(locale)
-            + ("\n" + tr.gettext(_BOARD_HELP) if board else ""))
-
-
-def console_back(locale: str) -> str:
-    """Under the rules, the statistics and the help in the console: how to see the game again."""
-    tr = translator(locale)
-    # TRANSLATORS: the console (a terminal); {resume} is the word to type, such as resume (Enter is the key)
-    return tr.gettext("Press Enter or type {resume} to see your game again.").format(
-        resume=tr.pgettext("command", "resume"))
-
 
 def text_pointer(locale: str) -> str:
     """The answer to words in a private chat that are neither a command nor a card (Telegram)."""
