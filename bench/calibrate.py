@@ -13,8 +13,8 @@ each rule set (540 games a rule set, 31,310 decisions), and, since the budget be
 at 320,000 on deals 200000-200299 (300 a rule set, 16,225 decisions): on those deals, in two folds (odd and even
 deals, each mapped by a fit on the other), the map fitted with the older games as well came truer (the worst decile
 7.7 points off, Brier 0.1825) than the map fitted on the new games alone (9.6, 0.1882) and the map fitted on the
-older ones alone, as shipped before (8.4, 0.1823); deals 300000-300299, never used to fit or choose, report it (the
-README). Cross-checked on all the pairs (``--cross-check``, 840 games a rule set): the first move 57.3% shown
+older ones alone, as shipped before (8.4, 0.1823); deals 300000-300299, never used to fit or choose, report it
+(docs/benchmarks.md). Cross-checked on all the pairs (``--cross-check``, 840 games a rule set): the first move 57.3% shown
 against 57.1% won in Easy and 27.9% against 27.9% in Classic, every decile within 2.8 points, Brier 0.178. The
 earlier history: the chance shown is how often the advisor wins from there, so its own games are fitted (those at
 240,000 and 320,000 differ in a few deals in a hundred: bench/advisor.py --against); an earlier run at a budget of

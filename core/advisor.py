@@ -60,7 +60,7 @@ __all__ = ["DEFAULT_NODE_BUDGET", "DEFAULT_SAMPLES", "Advice", "SlotState", "Vis
 DEFAULT_SAMPLES = 64
 #: Positions and masks the solver may examine for one answer, over all samples: with the native kernel (some 8
 #: million a second) a hint costs up to about 40 ms of one core at p99, under the 50 ms aimed at (bench/advisor.py
-#: measures it; the README's benchmarks); the pure solver (370,000 to 600,000 a second) needs up to some 0.85 s,
+#: measures it; docs/benchmarks.md); the pure solver (370,000 to 600,000 a second) needs up to some 0.85 s,
 #: where the bot's time budget for a hint may cut it first. It cuts the sampling short in a fifth of the decisions
 #: of Easy deals and 29% of Classic ones; unlike a time budget it gives the same answer on every machine. It was
 #: 240,000 before the kernel: 320,000 won more deals and gave a steadier chance on the deals it was chosen on
@@ -251,7 +251,7 @@ def _close(wins: list[int], used: int) -> bool:
 def _draw_margin(used: int) -> int:
     """How many samples more than the best removal the draw must win in before it is chosen while a card fits: one in
     16 of those ``used``, at least one. The samples see the card the draw brings; a player does not, and a draw
-    preferred by a hair was measured to lose games (bench/advisor.py, the README's benchmarks).
+    preferred by a hair was measured to lose games (bench/advisor.py, docs/benchmarks.md).
 
     >>> _draw_margin(17), _draw_margin(64), _draw_margin(128)
     (1, 4, 8)

@@ -59,9 +59,9 @@ def test_help_rules_and_buttons_fit_the_terminal(tmp_path: Path, columns: int, l
     """Help, rules and the board's choices at the terminal's width: no line wider (a terminal would break it
     anywhere: "abg/ebrochen"), words whole, each choice ``[key] label`` whole on one line."""
     from bot.app.model import Settings
-    from bot.render.console import console_button, console_rows
+    from bot.render.console import console_button, console_help, console_rows
     from bot.render.game import render_game
-    from bot.render.replies import console_help, render_rules
+    from bot.render.replies import render_rules
     from bot.render.view import display_width
     from core.game import Game
     from tests.test_render import snapshot

@@ -23,7 +23,7 @@ import io
 import os
 import sys
 from collections.abc import AsyncIterator
-from typing import TextIO
+from typing import TextIO, assert_never
 
 from bot.adapters.stdin import is_terminal, stdin_lines
 from bot.app.codec import game_command
@@ -45,6 +45,8 @@ from bot.app.commands import (
 from bot.app.effects import (
     Answer,
     Board,
+    BoardLinkOf,
+    CardChoices,
     ChallengeAnswered,
     Content,
     EditBoard,
@@ -55,6 +57,7 @@ from bot.app.effects import (
     Kept,
     LeaderboardOf,
     NoticeOf,
+    OffersOf,
     PlayAck,
     PlayerKey,
     PointerOf,
@@ -77,10 +80,10 @@ from bot.app.flow import Flow
 from bot.config import terminal_colour
 from bot.i18n import resolve_locale, translator
 from bot.render.commands import command_names
-from bot.render.console import console_rows, console_text, wrap_text
+from bot.render.console import console_back, console_help, console_rows, console_text, wrap_text
 from bot.render.effects import draw, line
 from bot.render.game import render_game
-from bot.render.replies import console_back, console_help, render_settings
+from bot.render.replies import render_settings
 from bot.render.view import View, strip_variation
 
 PLATFORM = "console"
@@ -251,16 +254,25 @@ class ConsoleChat:
                     await self._show_game(game)
                 case EditMessage(content):
                     self._show(draw(content, self.locale))
+                case unhandled:
+                    assert_never(unhandled)
 
     def _print_content(self, content: Content) -> None:
         """Any other message: a line, or a message of its own (a shared result shows no keys: it is for others)."""
         if isinstance(content, ShareOf):  # no link or button carries a challenge from here: the result names its code
             content = ShareOf(dataclasses.replace(content.snapshot, challenge_key=None))
-        if isinstance(content, Board | Kept | ReviewOf | ShareOf | WelcomeOf | LeaderboardOf | ChallengeAnswered):
-            self._show(draw(content, self.locale, replay=_replay_of(content)),
-                       numbered=not isinstance(content, ShareOf))
-        elif isinstance(content, Problem | NoticeOf | PointerOf):
-            self._say(line(content, self.locale, NEW_COMMAND))
+        match content:
+            case Board() | Kept() | ReviewOf() | ShareOf() | WelcomeOf() | LeaderboardOf() | ChallengeAnswered():
+                self._show(draw(content, self.locale, replay=_replay_of(content)),
+                           numbered=not isinstance(content, ShareOf))
+            case Problem() | NoticeOf() | PointerOf():
+                self._say(line(content, self.locale, NEW_COMMAND))
+            case Question() | SettingsOf() | StatsOf() | RulesOf() | HelpOf() | PlayAck():
+                pass  # each answered on a screen of its own (:meth:`_carry_out`)
+            case OffersOf() | CardChoices() | BoardLinkOf():
+                pass  # what a chat platform draws itself (inline results, autocomplete, a link to the table)
+            case unhandled:
+                assert_never(unhandled)
 
     # --- output -------------------------------------------------------------------------------------------------
 

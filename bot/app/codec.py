@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from typing import assert_never
 
 from bot.app.commands import (
     AskHint,
@@ -156,7 +157,8 @@ def encode(command: ButtonCommand) -> str:
             return f"{PREFIX}:set:board:{style.value}"
         case FourColour(on):
             return f"{PREFIX}:set:four:{'on' if on else 'off'}"
-    raise TypeError(f"not a command: {command!r}")
+        case unhandled:
+            assert_never(unhandled)
 
 
 def decode(text: str) -> ButtonCommand:
@@ -262,9 +264,12 @@ def start_parameter(request: ChallengeDeal | DealByCode | DailyDeal) -> str:
             return f"x{game_id}_{key or DAILY_START}"
         case DealByCode(code):
             return code
-        case DailyDeal(None):
+        case DailyDeal(day):
+            if day is not None:
+                raise TypeError(f"no link starts {request!r}")  # only today's: a link names no day
             return DAILY_START
-    raise TypeError(f"no link starts {request!r}")
+        case unhandled:
+            assert_never(unhandled)
 
 
 def start_request(text: str) -> ChallengeDeal | DealByCode | DailyDeal:
@@ -291,7 +296,8 @@ def _request_text(request: StartRequest) -> str:
             return f"x:{game_id}:{key or '-'}"
         case ReplayDeal(game_id):
             return f"r:{game_id}"
-    raise TypeError(f"not a start request: {request!r}")
+        case unhandled:
+            assert_never(unhandled)
 
 
 def _request(match: re.Match[str]) -> StartRequest:

@@ -29,6 +29,7 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Sequence
 from dataclasses import replace
+from typing import assert_never
 
 from bot.app.challenges import Challenges
 from bot.app.codec import review_of, start_request
@@ -184,6 +185,8 @@ class Flow:
             match report:
                 case BoardAt(game_id, where):
                     await self.games.show_board(game_id, where)
+                case unhandled:
+                    assert_never(unhandled)
 
     # --- the commands ---------------------------------------------------------------------------------------------
 
@@ -263,7 +266,8 @@ class Flow:
                 raise BadPayload(reason)
             case OnBehalf():
                 raise NotAPlayer()
-        raise BotError(f"not a command: {command!r}")
+            case unhandled:
+                assert_never(unhandled)
 
     async def _start(self, actor: Actor, request: StartRequest | ConfirmStart, surface: Surface) -> list[Effect]:
         """Start ``request`` (or what the player confirmed): the new board, or the question first when that would
@@ -282,7 +286,10 @@ class Flow:
                 return []
             case OldBoard():
                 return await self._problem(actor, started)
-        return [SendBoard(started, reuse=confirmed and surface.reuse)]
+            case GameSnapshot():
+                return [SendBoard(started, reuse=confirmed and surface.reuse)]
+            case unhandled:
+                assert_never(unhandled)
 
     async def _start_from_board(self, actor: Actor, command: NewGame | Replay, surface: Surface) -> list[Effect]:
         started = await self.starts.from_board(actor.player, actor.name, command, ask=True)
@@ -298,10 +305,12 @@ class Flow:
                 return [EditBoard(current, notice=Problem(started, current.settings))]
             case OldBoard():
                 return await self._problem(actor, started)
-        replaced = started.replaced
-        reuse = (surface.reuse and isinstance(command, NewGame) and replaced is not None
-                 and replaced.game_id == command.game_id and replaced.abandoned)
-        return [SendBoard(started, reuse=reuse)]
+            case GameSnapshot(replaced=replaced):
+                reuse = (surface.reuse and isinstance(command, NewGame) and replaced is not None
+                         and replaced.game_id == command.game_id and replaced.abandoned)
+                return [SendBoard(started, reuse=reuse)]
+            case unhandled:
+                assert_never(unhandled)
 
     async def _tapped(self, actor: Actor, tapped: Tapped, surface: Surface) -> list[Effect]:
         """A tap on a board answered: the board edited to the game as it stands (with why nothing changed, for a
@@ -312,7 +321,10 @@ class Flow:
                 return [EditBoard(current, notice=Problem(tapped, current.settings))]
             case OldBoard():
                 return await self._problem(actor, tapped)
-        return [EditBoard(await self._with_verdict(tapped, surface)), *await self.challenges.told(tapped)]
+            case GameSnapshot():
+                return [EditBoard(await self._with_verdict(tapped, surface)), *await self.challenges.told(tapped)]
+            case unhandled:
+                assert_never(unhandled)
 
     async def _play(self, actor: Actor, text: str, loose: bool, surface: Surface) -> list[Effect]:
         """A card played by name, as if tapped: a short acknowledgement (the card played, or why not), and the live
@@ -320,13 +332,16 @@ class Flow:
         gets the pointer to the help."""
         if loose and not names_a_card(text):
             return [Answer(PointerOf(await self._settings(actor)))]
-        tapped = await self.moves.play_card(actor.player, actor.name, text)
-        if isinstance(tapped, OutOfDate | OldBoard):
-            return await self._problem(actor, tapped)
-        snapshot = await self._with_verdict(tapped, surface)
-        refused = snapshot.outcome is not None and not snapshot.outcome.ok
-        return [Answer(PlayAck(snapshot)), *([] if refused else [RedrawBoard(snapshot)]),
-                *await self.challenges.told(snapshot)]
+        match await self.moves.play_card(actor.player, actor.name, text):
+            case OutOfDate() | OldBoard() as moved_on:
+                return await self._problem(actor, moved_on)
+            case GameSnapshot() as tapped:
+                snapshot = await self._with_verdict(tapped, surface)
+                refused = snapshot.outcome is not None and not snapshot.outcome.ok
+                return [Answer(PlayAck(snapshot)), *([] if refused else [RedrawBoard(snapshot)]),
+                        *await self.challenges.told(snapshot)]
+            case unhandled:
+                assert_never(unhandled)
 
     async def _open_link(self, actor: Actor, parameter: str, surface: Surface) -> list[Effect]:
         """A link's parameter: a review (to its player only, each time it is asked for), a deal, a challenge or

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 import time
 from collections.abc import Callable
+from typing import assert_never
 
 from bot.app.commands import (
     BoardChoice,
@@ -57,7 +58,8 @@ def setting_changes(change: SettingChange) -> dict[str, object]:
             return {"board": style}
         case FourColour(on):
             return {"four_colour": on}
-    raise TypeError(f"not a setting change: {change!r}")
+        case unhandled:
+            assert_never(unhandled)
 
 
 def _columns(change: SettingChange) -> dict[str, object]:

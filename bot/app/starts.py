@@ -16,6 +16,7 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 import secrets
+from typing import assert_never
 
 from bot.app.challenges import key_holds
 from bot.app.commands import (
@@ -30,7 +31,7 @@ from bot.app.commands import (
     StartRequest,
 )
 from bot.app.daily_codes import DailyCodes
-from bot.app.errors import BadPayload, GameNotOver, NotYourGame
+from bot.app.errors import GameNotOver, NotYourGame
 from bot.app.model import GameSnapshot, PlayerKey
 from bot.app.outcomes import AlreadyStarted, MustConfirm, OldBoard, OutOfDate, Start
 from bot.app.players import name_columns
@@ -124,7 +125,8 @@ class Starts:
                     record = await load_owned(tx, player, game_id)  # only one's own game is replayed
                 return await self._start(self._replay(player, name, record, request, ask=ask, replaces=abandoning,
                                                       confirmed=abandoning is not None))
-        raise BadPayload(f"not a start request: {request!r}")
+            case unhandled:
+                assert_never(unhandled)
 
     async def new_game(self, player: PlayerKey, name: str, *, code: str | GameCode | None = None,
                        rules: Rules | None = None, winnable: bool | None = None, chat_id: str | None = None,

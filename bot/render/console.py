@@ -1,5 +1,6 @@
 """How the console shows a :class:`~bot.render.view.View`: its text (header, tableau, status, then the choices),
-wrapped to the terminal's width, and coloured in a terminal. ``tripeaks show`` prints it too.
+wrapped to the terminal's width, and coloured in a terminal (``tripeaks show`` prints it too); and the console's
+help: the keys it takes, how to read the board.
 
 The console prints each button as ``[key] label``, where the key is what the player types: a card's name
 (``7s``, ``10h``, ``qh``), ``d`` draw, ``u`` undo, ``h`` hint, ``n`` new game, on a finished game ``r`` replay,
@@ -13,10 +14,13 @@ always means the same. Disabled buttons and link buttons are left out. In a term
 from __future__ import annotations
 
 import re
+from typing import assert_never
 
 from bot.app.commands import (
     AskHint,
+    BackToBoard,
     Begin,
+    Blank,
     BoardChoice,
     ConfirmStart,
     DailyDeal,
@@ -36,6 +40,7 @@ from bot.app.commands import (
     WinnableOnly,
 )
 from bot.app.errors import BadPayload
+from bot.i18n import N_, translator
 from bot.render.platforms import reflow
 from bot.render.tableau import MARK_HINT, OUTLINED
 from bot.render.view import Button, ButtonStyle, View, display_width, strip_variation
@@ -93,7 +98,38 @@ def console_key(button: Button) -> str:
             return rules.value
         case Language(locale):
             return (locale or "auto").lower()
-    raise BadPayload(f"no console key for {button.command!r}")
+        case Move() | Blank() | BackToBoard() | None:
+            # a card's button without its card, a blank place, Back (the console's screens replace each other) and
+            # a link: nothing a player types (the console shows none of them)
+            raise BadPayload(f"no console key for {button.command!r}")
+        case unhandled:
+            assert_never(unhandled)
+
+
+_CONSOLE_HELP = N_("Type a card such as 7h = 7♥ or qs = Q♠ (h ♥, d ♦, c ♣, s ♠), or: d (draw), u (undo), h (hint), "
+                   "n (new game), new [code], daily, rules, stats, settings, help, quit. On a finished game: r (replay), v (review), s (share); "
+                   "asked to abandon a game: y (yes) or c (continue playing). In the settings: explain, winnable, easy, "
+                   "classic, auto, or a language code such as en.")
+# TRANSLATORS: how to read the console's board; K♧: a King whose suit is drawn in outline (the white suit
+# symbol; keep the board's K); X: the Roman ten, as the board writes a ten
+_BOARD_HELP = N_("On the board: ▒▒ is a face-down card, a card that fits the waste card has its suit outlined "
+                 "(K♧), X is a ten, and > points at the hinted card (before the stock: the hint is to draw). The last "
+                 "line is the stock with the number of cards left, then the waste card in brackets.")
+
+
+def console_help(locale: str, *, board: bool = False) -> str:
+    """The console's help: the keys it takes, and with ``board`` how to read the board."""
+    tr = translator(locale)
+    return (tr.gettext(_CONSOLE_HELP) + "\n" + console_back(locale)
+            + ("\n" + tr.gettext(_BOARD_HELP) if board else ""))
+
+
+def console_back(locale: str) -> str:
+    """Under the rules, the statistics and the help in the console: how to see the game again."""
+    tr = translator(locale)
+    # TRANSLATORS: the console (a terminal); {resume} is the word to type, such as resume (Enter is the key)
+    return tr.gettext("Press Enter or type {resume} to see your game again.").format(
+        resume=tr.pgettext("command", "resume"))
 
 
 def console_rows(view: View) -> tuple[tuple[tuple[str, Button], ...], ...]:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Sequence
+from typing import assert_never
 
 from bot.app.effects import (
     Board,
@@ -92,6 +93,8 @@ def draw(content: Shown, locale: str, *, named: bool = False, elsewhere: bool = 
             return render_leaderboard(day, results, locale, standing=standing)
         case ChallengeAnswered(shared, answer):
             return render_answered(shared, answer, locale)
+        case unhandled:
+            assert_never(unhandled)
 
 
 def line(content: Note, locale: str, new_command: str) -> str:
@@ -105,3 +108,5 @@ def line(content: Note, locale: str, new_command: str) -> str:
             return daily_notice(notice, locale, post_time)
         case PointerOf():
             return text_pointer(locale)
+        case unhandled:
+            assert_never(unhandled)

@@ -22,7 +22,6 @@ import datetime as dt
 from babel.dates import format_date
 
 from bot.app.commands import BackToBoard, Begin, ChallengeDeal, Move, NewGame, Replay, Review, Share
-from bot.app.errors import DailyCodeLocked, DailyOver, GameNotOver, NoUndoInDaily
 from bot.app.model import GameSnapshot
 from bot.i18n import N_, Translator, translator
 from bot.render.tableau import card_label
@@ -365,25 +364,3 @@ def review_sent_privately(locale: str) -> str:
     tr = translator(locale)
     # TRANSLATORS: the toast of Review tapped in a group: the review is not shown there, only to the player
     return tr.gettext("Your review is in your private chat with the bot")
-
-
-def daily_error_text(error: Exception, tr: Translator) -> str | None:
-    """The reply to an error about the daily deal (its lock, a day gone, Undo or Review in the ranked attempt), or
-    None for any other error (:func:`bot.render.replies.error_text`)."""
-    if isinstance(error, DailyCodeLocked):
-        date = format_date(error.day, format="medium", locale=tr.babel_locale)
-        # TRANSLATORS: a daily deal's code typed as an ordinary game before the player's daily attempt ended
-        return tr.gettext("That code is the daily deal of {date}: play it as the daily first, and practise it once "
-                          "your attempt is over").format(date=date)
-    if isinstance(error, DailyOver):
-        date = format_date(error.day, format="medium", locale=tr.babel_locale)
-        # TRANSLATORS: Play under an old day's daily post, or a move in an attempt whose day has ended: only
-        # today's daily deal can be played
-        return tr.gettext("The daily deal of {date} is over: only today's can be played").format(date=date)
-    if isinstance(error, NoUndoInDaily):
-        # TRANSLATORS: an Undo sent for a daily attempt (its board has no Undo button)
-        return tr.gettext("There is no undo in the daily deal")
-    if isinstance(error, GameNotOver):
-        # TRANSLATORS: Review, Share or Replay of a game that is still being played
-        return tr.gettext("That game is not over yet")
-    return None

@@ -8,6 +8,8 @@ when the player keeps it.
 
 from __future__ import annotations
 
+from typing import assert_never
+
 from bot.app.commands import (
     Begin,
     ChallengeDeal,
@@ -57,8 +59,11 @@ def _request_text(request: StartRequest, tr: Translator) -> str:
             # TRANSLATORS: a title, the question before today's daily deal starts and abandons the game in progress.
             # At most 24 columns
             return tr.gettext("Start the daily deal?")
-    # TRANSLATORS: a title, the question before a new game abandons the game in progress. At most 24 columns
-    return tr.gettext("Start a new game?")
+        case RandomDeal():
+            # TRANSLATORS: a title, the question before a new game abandons the game in progress. At most 24 columns
+            return tr.gettext("Start a new game?")
+        case unhandled:
+            assert_never(unhandled)
 
 
 def render_confirm_start(current: GameSnapshot, request: StartRequest, locale: str, *, elsewhere: bool) -> View:

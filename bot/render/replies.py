@@ -1,9 +1,11 @@
-"""Every answer but the game message: rules, statistics, the daily post, leaderboard and notices, settings, errors."""
+"""Every answer but the game message and the console's own: rules, statistics, the daily post, leaderboard and
+notices, settings, errors."""
 
 from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Sequence
+from typing import assert_never
 
 from babel.dates import format_date
 from babel.numbers import format_percent
@@ -24,24 +26,27 @@ from bot.app.errors import (
     AmbiguousCard,
     BadGameCode,
     BadPayload,
-    BotError,
     Busy,
     CardNotInPlay,
+    DailyCodeLocked,
+    DailyOver,
     GameNotFound,
+    GameNotOver,
     NoActiveGame,
     NotACard,
     NotAPlayer,
     NotYourGame,
     NotYourMessage,
+    NoUndoInDaily,
     NoWinnableDeal,
     OneAtATime,
     TryAgainIn,
 )
-from bot.app.model import BoardStyle, Settings, Stats
-from bot.app.outcomes import OldBoard, OutOfDate
-from bot.i18n import LANGUAGE_NAMES, N_, SUPPORTED_LOCALES, translator
+from bot.app.model import BoardStyle, GameSnapshot, Settings, Stats
+from bot.app.outcomes import OldBoard, OutOfDate, Unforeseen, mishap
+from bot.i18n import LANGUAGE_NAMES, N_, SUPPORTED_LOCALES, Translator, translator
 from bot.render.console import card_key
-from bot.render.endings import daily_error_text, deal_name
+from bot.render.endings import deal_name
 from bot.render.game import RULE_NAMES, daily_title, pack_line, split_even
 from bot.render.standing import play_button, recap_lines, render_standing
 from bot.render.tableau import card_label
@@ -69,32 +74,6 @@ _RULES_HELP = (
     N_("Codes: every deal has a code such as TP1-E-AAAAAAB, where E means Easy and C Classic. Start a new game "
        "with a code to play exactly the same cards again, or to challenge a friend."),
 )
-
-_CONSOLE_HELP = N_("Type a card such as 7h = 7♥ or qs = Q♠ (h ♥, d ♦, c ♣, s ♠), or: d (draw), u (undo), h (hint), "
-                   "n (new game), new [code], daily, rules, stats, settings, help, quit. On a finished game: r (replay), v (review), s (share); "
-                   "asked to abandon a game: y (yes) or c (continue playing). In the settings: explain, winnable, easy, "
-                   "classic, auto, or a language code such as en.")
-# TRANSLATORS: how to read the console's board; K♧: a King whose suit is drawn in outline (the white suit
-# symbol; keep the board's K); X: the Roman ten, as the board writes a ten
-_BOARD_HELP = N_("On the board: ▒▒ is a face-down card, a card that fits the waste card has its suit outlined "
-                 "(K♧), X is a ten, and > points at the hinted card (before the stock: the hint is to draw). The last "
-                 "line is the stock with the number of cards left, then the waste card in brackets.")
-
-
-def console_help(locale: str, *, board: bool = False) -> str:
-    """The console's help: the keys it takes, and with ``board`` how to read the board."""
-    tr = translator(locale)
-    return (tr.gettext(_CONSOLE_HELP) + "\n" + console_back(locale)
-            + ("\n" + tr.gettext(_BOARD_HELP) if board else ""))
-
-
-def console_back(locale: str) -> str:
-    """Under the rules, the statistics and the help in the console: how to see the game again."""
-    tr = translator(locale)
-    # TRANSLATORS: the console (a terminal); {resume} is the word to type, such as resume (Enter is the key)
-    return tr.gettext("Press Enter or type {resume} to see your game again.").format(
-        resume=tr.pgettext("command", "resume"))
-
 
 def text_pointer(locale: str) -> str:
     """The answer to words in a private chat that are neither a command nor a card (Telegram)."""
@@ -304,64 +283,86 @@ def render_settings(settings: Settings, locale: str, *, pictures: bool = True) -
 
 
 def error_text(error: Exception | OutOfDate | OldBoard, locale: str, new_command: str = "/tripeaks new") -> str:
-    """The reply to an error the service raised, or to a tap that did nothing because the game moved on.
-    ``new_command`` is how the platform starts a game."""
+    """The reply to an error the service raised, or to a tap that did nothing because the game moved on: each member
+    of the family (:data:`~bot.app.outcomes.Mishap`) told once. ``new_command`` is how the platform starts a game."""
     tr = translator(locale)
-    if isinstance(error, NotAPlayer):
-        # TRANSLATORS: Telegram: a command sent as the group (an anonymous administrator) or as a channel
-        return tr.gettext("Games are played by people, not by a group or a channel: send it as yourself to play")
-    if isinstance(error, NotYourMessage):
-        # TRANSLATORS: a tap on a message that answers another member of a group (their settings)
-        return tr.gettext("Only the player this message answers can use its buttons")
-    if isinstance(error, NotYourGame | GameNotFound):
-        # TRANSLATORS: a tap or a link naming a game that is not the player's (or no game): names nobody
-        return tr.gettext("This is not your game; start your own with {command}").format(command=new_command)
-    if isinstance(error, OutOfDate):
-        return tr.gettext("That message was out of date; it now shows the game as it stands")
-    if isinstance(error, NoActiveGame):
-        return tr.gettext("You have no game in progress; start one with {command}").format(command=new_command)
-    if isinstance(error, OldBoard):
-        if error.current is None or error.current.game.is_over:
-            return tr.gettext("That game is over; start a new one with {command}").format(command=new_command)
-        current = error.current
-        day = current.daily or current.practice_of
-        if current.code_hidden and day is not None:
-            # TRANSLATORS: a tap on the board of an older game while the player's game now is a daily deal (named
-            # by its day: its code stays secret while the day runs); {date} such as 2 Dec 2026
-            return tr.gettext("That board is from an older game; your current game, the daily deal of {date}, has "
-                              "its own board").format(date=format_date(day, format="medium", locale=tr.babel_locale))
-        # TRANSLATORS: a tap on the board of an older game; {code} is the player's game now (its code, or what names
-        # it in place of the code: "Custom deal", "Alice's challenge")
-        return tr.gettext("That board is from an older game; your current game, {code}, has its own board").format(
-            code=deal_name(current, tr))
-    if (daily := daily_error_text(error, tr)) is not None:
-        return daily
-    if isinstance(error, Busy):
-        return tr.gettext("Too many moves at once; nothing was done, please tap again")
-    if isinstance(error, AmbiguousCard):
-        # TRANSLATORS: a rank typed alone (/play K) while several free cards have it; {cards} lists them (K♣, K♥),
-        # {example} is how to type the first with its suit (kc)
-        return tr.gettext("More than one free card has that rank: {cards}. Add the suit, such as {example}").format(
-            cards=", ".join(card_label(card) for card in error.cards), example=card_key(error.cards[0]))
-    if isinstance(error, CardNotInPlay):
-        return tr.gettext("That card is not in play yet")
-    if isinstance(error, (InvalidCardError, NotACard)):
-        return tr.gettext("That is not a card: write one like 7h = 7♥ or QS = Q♠ (h ♥, d ♦, c ♣, s ♠)")
-    if isinstance(error, (BadGameCode, InvalidCodeError)):
-        return tr.gettext("That is not a game code: a code looks like TP1-E-AAAAAAB (E Easy, C Classic)")
-    if isinstance(error, BadPayload):
-        return tr.gettext("This button could not be read; start a new game with {command}").format(
-            command=new_command)
-    if isinstance(error, NoWinnableDeal):
-        return tr.gettext("No winnable deal was found in time; please try again")
-    if isinstance(error, OneAtATime):
-        # TRANSLATORS: a new hint or review asked for while the player's last one is still being worked out
-        return tr.gettext("One at a time, please: your last question is still being worked out")
-    if isinstance(error, TryAgainIn):
-        # TRANSLATORS: a player asked for many hints or reviews in a short time; {n} is a number of seconds
-        return tr.ngettext("You have asked a lot in a short time; try again in {n} second",
-                           "You have asked a lot in a short time; try again in {n} seconds", error.seconds).format(
-            n=error.seconds)
-    if isinstance(error, BotError):
-        return tr.gettext("That did not work; please try again")
-    return tr.gettext("Something went wrong on our side; please try again later")
+    match mishap(error):
+        case NotAPlayer():
+            # TRANSLATORS: Telegram: a command sent as the group (an anonymous administrator) or as a channel
+            return tr.gettext("Games are played by people, not by a group or a channel: send it as yourself to play")
+        case NotYourMessage():
+            # TRANSLATORS: a tap on a message that answers another member of a group (their settings)
+            return tr.gettext("Only the player this message answers can use its buttons")
+        case NotYourGame() | GameNotFound():
+            # TRANSLATORS: a tap or a link naming a game that is not the player's (or no game): names nobody
+            return tr.gettext("This is not your game; start your own with {command}").format(command=new_command)
+        case OutOfDate():
+            return tr.gettext("That message was out of date; it now shows the game as it stands")
+        case NoActiveGame():
+            return tr.gettext("You have no game in progress; start one with {command}").format(command=new_command)
+        case OldBoard(current):
+            return _old_board_text(current, new_command, tr)
+        case DailyCodeLocked(day=day):
+            date = format_date(day, format="medium", locale=tr.babel_locale)
+            # TRANSLATORS: a daily deal's code typed as an ordinary game before the player's daily attempt ended
+            return tr.gettext("That code is the daily deal of {date}: play it as the daily first, and practise it "
+                              "once your attempt is over").format(date=date)
+        case DailyOver(day=day):
+            date = format_date(day, format="medium", locale=tr.babel_locale)
+            # TRANSLATORS: Play under an old day's daily post, or a move in an attempt whose day has ended: only
+            # today's daily deal can be played
+            return tr.gettext("The daily deal of {date} is over: only today's can be played").format(date=date)
+        case NoUndoInDaily():
+            # TRANSLATORS: an Undo sent for a daily attempt (its board has no Undo button)
+            return tr.gettext("There is no undo in the daily deal")
+        case GameNotOver():
+            # TRANSLATORS: Review, Share or Replay of a game that is still being played
+            return tr.gettext("That game is not over yet")
+        case Busy():
+            return tr.gettext("Too many moves at once; nothing was done, please tap again")
+        case AmbiguousCard(cards=cards):
+            # TRANSLATORS: a rank typed alone (/play K) while several free cards have it; {cards} lists them (K♣,
+            # K♥), {example} is how to type the first with its suit (kc)
+            return tr.gettext("More than one free card has that rank: {cards}. Add the suit, such as {example}"
+                              ).format(cards=", ".join(card_label(card) for card in cards), example=card_key(cards[0]))
+        case CardNotInPlay():
+            return tr.gettext("That card is not in play yet")
+        case InvalidCardError() | NotACard():
+            return tr.gettext("That is not a card: write one like 7h = 7♥ or QS = Q♠ (h ♥, d ♦, c ♣, s ♠)")
+        case BadGameCode() | InvalidCodeError():
+            return tr.gettext("That is not a game code: a code looks like TP1-E-AAAAAAB (E Easy, C Classic)")
+        case BadPayload():
+            return tr.gettext("This button could not be read; start a new game with {command}").format(
+                command=new_command)
+        case NoWinnableDeal():
+            return tr.gettext("No winnable deal was found in time; please try again")
+        case OneAtATime():
+            # TRANSLATORS: a new hint or review asked for while the player's last one is still being worked out
+            return tr.gettext("One at a time, please: your last question is still being worked out")
+        case TryAgainIn(seconds=seconds):
+            # TRANSLATORS: a player asked for many hints or reviews in a short time; {n} is a number of seconds
+            return tr.ngettext("You have asked a lot in a short time; try again in {n} second",
+                               "You have asked a lot in a short time; try again in {n} seconds", seconds).format(
+                n=seconds)
+        case Unforeseen(ours):
+            if ours:
+                return tr.gettext("That did not work; please try again")
+            return tr.gettext("Something went wrong on our side; please try again later")
+        case unhandled:
+            assert_never(unhandled)
+
+
+def _old_board_text(current: GameSnapshot | None, new_command: str, tr: Translator) -> str:
+    """A tap on the board of a game that is no longer the player's latest: where their current game is."""
+    if current is None or current.game.is_over:
+        return tr.gettext("That game is over; start a new one with {command}").format(command=new_command)
+    day = current.daily or current.practice_of
+    if current.code_hidden and day is not None:
+        # TRANSLATORS: a tap on the board of an older game while the player's game now is a daily deal (named
+        # by its day: its code stays secret while the day runs); {date} such as 2 Dec 2026
+        return tr.gettext("That board is from an older game; your current game, the daily deal of {date}, has "
+                          "its own board").format(date=format_date(day, format="medium", locale=tr.babel_locale))
+    # TRANSLATORS: a tap on the board of an older game; {code} is the player's game now (its code, or what names
+    # it in place of the code: "Custom deal", "Alice's challenge")
+    return tr.gettext("That board is from an older game; your current game, {code}, has its own board").format(
+        code=deal_name(current, tr))

@@ -15,6 +15,7 @@ reported back (:class:`~bot.app.effects.BoardAt`: the message that now shows a g
 from __future__ import annotations
 
 import logging
+from typing import assert_never
 
 import discord
 
@@ -122,6 +123,8 @@ class DiscordExecutor:
                     await show_update(interaction, self.draw(shown))
                 case Tell(chat_id, shown):
                     await tell(self.ctx.client, chat_id, draw(shown, told_locale(shown, str(interaction.locale))))
+                case unhandled:
+                    assert_never(unhandled)
         if interaction.type is not discord.InteractionType.autocomplete and (
                 not effects or not interaction.response.is_done()):
             # nothing shown in answer (a double tap; a tap about another message, whose board was edited where it

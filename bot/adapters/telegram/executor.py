@@ -31,6 +31,7 @@ import asyncio
 import dataclasses
 import logging
 from collections.abc import Awaitable
+from typing import assert_never
 
 from telegram import Bot, CallbackQuery, Message, User
 from telegram.error import BadRequest, TelegramError
@@ -149,6 +150,8 @@ class TelegramExecutor:
                         await self.toast_first(None, self.edit_tapped(self.draw(shown), None))
                     case Tell(chat_id, shown):
                         await self.tg.tell(self.bot, chat_id, self.told(shown))
+                    case unhandled:
+                        assert_never(unhandled)
             if typed_move is not None and not await self.delete_typed():
                 await self.tg.reply_text(self.need_anchor(), self.line(typed_move))
         except BadPayload as error:  # the tapped message is too old for Telegram to hand over

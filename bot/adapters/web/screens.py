@@ -13,7 +13,7 @@ as before.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, assert_never
 
 from bot.app.codec import encode
 from bot.app.commands import AskHint, Begin, Blank, ButtonCommand, DailyDeal, Move, NewGame, RandomDeal
@@ -33,6 +33,7 @@ from bot.app.effects import (
     RedrawBoard,
     Reply,
     SendBoard,
+    Tell,
     settings_of,
 )
 from bot.i18n import Translator, language_code, resolve_locale, translator
@@ -180,6 +181,10 @@ def respond(effects: list[Effect], platform_locale: str | None) -> JSON:
                     answer["board"] = board_json(content.snapshot, locale)
                 else:
                     answer["message"] = _view_json(draw(content, locale, replay=None), translator(locale))
+            case Tell():
+                pass  # the challenger is told in their chat (:meth:`bot.adapters.web.server.TableServer`), not here
+            case unhandled:
+                assert_never(unhandled)
     return answer
 
 
