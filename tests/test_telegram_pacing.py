@@ -14,12 +14,13 @@ game as the database has it when it is sent, and one that another process overto
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
+import time
+from collections.abc import AsyncIterator, Sequence
 
 import pytest
 
 from bot.adapters.telegram.boards import BoardEdits
-from bot.adapters.telegram.pacing import TELEGRAM_PACE, ChatPace
+from bot.adapters.telegram.pacing import TELEGRAM_PACE, ChatPace, Pace
 from bot.app.assembly import App
 from bot.app.codec import decode, encode, game_command
 from bot.app.commands import Move
@@ -81,9 +82,12 @@ class Player:
         self.expected: list[str] = []
         #: where among the requests each tap was answered
         self.answered_at: list[int] = []
+        #: when each tap was pressed (the fake's clock: ``time.time``), by the version it made
+        self.pressed: dict[int, float] = {}
 
     async def tap(self, action: Action) -> None:
         data = encode(game_command(self.game_id, self.version, str(action)))
+        self.pressed[self.version + 1] = time.time()
         press = self.api.press(self.user, self.chat, self.board.message_id, data, check_button=False)
         answer = await press.answer()
         self.answered_at.append(next(r.index for r in self.api.calls("answerCallbackQuery")
@@ -107,6 +111,18 @@ class Player:
         made = [r for r in self.api.calls("editMessageText")
                 if r.ok and r.params.get("message_id") == self.board.message_id and r.chat_id == self.chat.id]
         return [(r.index, version_in(r.params.get("reply_markup"))) for r in made]
+
+    def lags(self) -> dict[int, float]:
+        """For each tap, by the version it made: seconds from its press until the fake took an edit of the board
+        showing that version or a later one (both on the fake's clock)."""
+        edits = [(r.time, version_in(r.params.get("reply_markup"))) for r in self.api.calls("editMessageText")
+                 if r.ok and r.params.get("message_id") == self.board.message_id and r.chat_id == self.chat.id]
+        found = {}
+        for version, pressed in self.pressed.items():
+            shown = next((at for at, seen in edits if seen >= version and at >= pressed), None)
+            assert shown is not None, f"the board never showed version {version}"
+            found[version] = shown - pressed
+        return found
 
     def answered_before_shown(self) -> bool:
         """Every tap was answered before the board showed its move: no tap waited for its board."""
@@ -174,6 +190,49 @@ async def test_two_players_in_a_group_both_boards_catch_up(api: FakeBotAPI, serv
         assert player.answered_before_shown()
         assert len(player.edits()) <= len(line) // 2
     assert api.flood_refusals() == []
+    assert_all_answered(api)
+
+
+async def play_on_schedule(player: Player, line: Sequence[Action], begin: float, interval: float) -> None:
+    """The player's taps, one every ``interval`` seconds from ``begin`` (the event loop's clock): the player's
+    tempo, each tap made without waiting for the board."""
+    loop = asyncio.get_running_loop()
+    for index, action in enumerate(line):
+        await asyncio.sleep(max(0.0, begin + index * interval - loop.time()))
+        await player.tap(action)
+
+
+async def test_three_players_tapping_every_one_and_a_half_seconds_in_a_group_all_see_their_moves(
+        api: FakeBotAPI, service: App) -> None:
+    """Issue 49: three players in one group, each tapping every 1.5 s (twice the 20 edits a minute a group
+    allows). The group's edits go round its boards (the one waiting longest first), each drawing its game as it
+    stands when sent: every board shows each move within :data:`CATCH_UP` of its tap, the last move included,
+    with far fewer edits than taps and never an older state after a newer one, and the bot meets no 429."""
+    users = [api.user(name) for name in ("Alice", "Bob", "Carol")]
+    group = api.group("Club", members=users)
+    players = [Player(api, user, group, await command(api, user, group, f"{NEW} {WIN_CODE}"), WIN_CODE)
+               for user in users]
+    line = list(winning_line(WIN_CODE))[:14]
+    interval = 1.5
+    begin = asyncio.get_running_loop().time() + 0.1
+    since = len(api.requests)
+
+    await asyncio.gather(*(play_on_schedule(player, line, begin + n * interval / len(players), interval)
+                           for n, player in enumerate(players)))
+
+    for player in players:
+        assert player.toasts == player.expected  # every tap told at once what it did
+        board = await player.caught_up()
+        assert_shows(board, expected_view(player.game, player.game_id, len(line), owner=player.user.first_name,
+                                          outcome=player.outcome))
+        lags = player.lags()
+        assert lags[player.version] <= CATCH_UP  # the last move, within the bound of the last tap
+        assert max(lags.values()) <= CATCH_UP  # and every move before it
+        shown = [version for _, version in player.edits()]
+        assert shown == sorted(set(shown))  # each edit a newer state: never a replay, never back
+        assert len(shown) <= len(line) // 2  # the taps made while a board waited share its edit
+    assert api.flood_refusals() == []
+    assert all(r.ok for r in api.requests[since:] if r.method == "editMessageText")  # every edit landed
     assert_all_answered(api)
 
 
@@ -306,3 +365,38 @@ async def test_stopping_leaves_a_board_waiting_out_a_pause_as_it_is() -> None:
     shown, _ = await asyncio.gather(edits.show(BoardRef("1", "10"), snapshot_at(1), lambda s: View(header=""), edit),
                                     stop())
     assert shown and drawn == []
+
+
+# --- a chat's turns on their own ----------------------------------------------------------------------------------
+
+
+async def test_a_chats_next_turn_goes_to_the_message_waiting_longest() -> None:
+    """The boards of a chat take turns by how long their change has waited, not by when their writer asked: a
+    board whose change waits since earlier goes first."""
+    pace = ChatPace(None)
+    pace.paused(-1, 0.05)  # the chat cannot take a message just now: three wait
+    order: list[str] = []
+
+    async def write(name: str, since: float) -> None:
+        await pace.turn(-1, since=since)
+        order.append(name)
+
+    now = time.monotonic()
+    await asyncio.gather(write("recent", now - 1), write("oldest", now - 9), write("between", now - 5))
+    assert order == ["oldest", "between", "recent"]
+
+
+async def test_a_held_turn_is_the_one_its_request_uses_and_is_given_back_when_unused() -> None:
+    """:meth:`ChatPace.holding` counts the message before it is drawn; the request made inside takes that turn
+    rather than another, and a turn nothing used (the message already showed it) is given back."""
+    pace = ChatPace(Pace(burst=1, per_second=0.001))
+    async with pace.holding(5):
+        assert pace.busy(5) > 0  # counted as the turn is taken, before anything is drawn
+        await asyncio.wait_for(pace.turn(5), timeout=1.0)  # the held turn: no second message counted
+    assert pace.busy(5) > 100  # the one message a thousand seconds allows is spent
+
+    unused = ChatPace(Pace(burst=1, per_second=0.001))
+    async with unused.holding(5):
+        pass
+    assert unused.busy(5) == 0.0  # given back
+    await asyncio.wait_for(unused.turn(5), timeout=1.0)
