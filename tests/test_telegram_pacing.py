@@ -273,7 +273,8 @@ async def test_quick_card_taps_from_one_keyboard_all_apply_under_flood_control(
 
 async def test_a_long_flood_pause_is_waited_out_and_the_board_catches_up(api: FakeBotAPI, service: App) -> None:
     """Telegram may ask for a pause longer than a few seconds (repeated 429s earn longer ones): the bot waits it
-    out, however long, writes nothing to the chat meanwhile, and the board still ends on the last move."""
+    out, however long, writes nothing to the chat meanwhile, and then draws the board as the game stands: one edit
+    showing the last move, not the refused edit again."""
     alice = api.user("Alice")
     chat = api.private_chat(alice)
     player = Player(api, alice, chat, await command(api, alice, chat, f"{NEW} {CODE}"), CODE)
@@ -288,6 +289,8 @@ async def test_a_long_flood_pause_is_waited_out_and_the_board_catches_up(api: Fa
     written = [r for r in api.requests[refused[0].index + 1:]
                if r.method in ("editMessageText", "sendMessage") and r.chat_id == chat.id]
     assert written and all(r.time - refused[0].time >= 6 for r in written)
+    # the edit refused is not sent again as it was drawn: after the pause the board is drawn as the game stands
+    assert [version_in(r.params.get("reply_markup")) for r in written if r.ok] == [2]
     assert_all_answered(api)
 
 

@@ -6,10 +6,11 @@ chat's turn (:meth:`~bot.adapters.telegram.pacing.ChatPace.holding`: the chat's 
 their oldest change has waited, so in a busy group each board is edited in its turn and none starves), and only
 once it holds the turn reads the game as it stands through the flow (the database: another process may have moved
 it on), draws it and edits the message; every change that came meanwhile is shown by that one edit, never a replay
-of moves. After each edit the writer reads the game again and edits once more if it moved
-on, so the board always ends on the game's latest state, whichever process sent which edit last; an edit never
-draws an older version over a newer one this process showed (the versions compare). A tap waits until its
-board shows its move (or a later one), so whoever handled it knows the board caught up.
+of moves (an edit Telegram asked to wait, a 429, is drawn anew when the pause is over). After each edit the writer
+reads the game again and edits once more if it moved on, so the board always ends on the game's latest state,
+whichever process sent which edit last; an edit never draws an older version over a newer one this process showed
+(the versions compare). A tap waits until its board shows its move (or a later one), so whoever handled it knows
+the board caught up.
 """
 
 from __future__ import annotations
@@ -20,7 +21,10 @@ import logging
 import time
 from collections.abc import Awaitable, Callable
 
+from telegram.error import RetryAfter
+
 from bot.adapters.telegram.pacing import ChatPace
+from bot.adapters.telegram.sending import FLOOD_TRIES
 from bot.app.effects import BoardRef, GameSnapshot
 from bot.render.view import View
 
@@ -79,15 +83,25 @@ class BoardEdits:
 
     async def _write(self, where: BoardRef, board: _Board) -> None:
         chat_id = int(where.chat_id)
+        floods = 0
         try:
             while True:
                 await self._catch_up(board)
                 if not board.changed and board.snapshot.version <= board.shown:
                     break  # the message shows the game as it stands
-                async with self.pace.holding(chat_id, since=board.since):
-                    await self._catch_up(board)  # what the game is now, as the edit goes
-                    snapshot, board.changed = board.snapshot, False
-                    edited = await board.edit(where, board.drawing(snapshot), (snapshot.game_id, snapshot.version))
+                try:
+                    async with self.pace.holding(chat_id, since=board.since):
+                        await self._catch_up(board)  # what the game is now, as the edit goes
+                        snapshot, board.changed = board.snapshot, False
+                        edited = await board.edit(where, board.drawing(snapshot),
+                                                  (snapshot.game_id, snapshot.version))
+                except RetryAfter:  # the chat is paused: drawn again, as the game is then, when it ends
+                    floods += 1
+                    if floods >= FLOOD_TRIES:
+                        raise
+                    board.changed = True
+                    continue
+                floods = 0
                 if not edited:
                     self._settle(board, failed=True)
                     break

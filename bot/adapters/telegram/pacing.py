@@ -9,7 +9,7 @@ writing to that chat again.
   order of how long they have waited (a board whose oldest change is not shown yet waits since that change), not
   in the order they asked: :meth:`ChatPace.turn` waits for a message's turn and counts it; :meth:`ChatPace.holding`
   takes the turn first and lets the caller draw what the message shows only then (the one request it makes
-  inside uses that turn); :meth:`ChatPace.paused` takes a 429's pause for the whole chat; :meth:`ChatPace.busy`
+  inside uses that turn; after a 429 it is drawn again at its next turn); :meth:`ChatPace.paused` takes a 429's pause for the whole chat; :meth:`ChatPace.busy`
   says how long a message asked for now would wait. ``answerCallbackQuery`` is not limited and never waits here.
 """
 
@@ -128,7 +128,7 @@ class ChatPace:
         first. Inside :meth:`holding` for this chat, the first call takes the turn held, and a later one (the same
         request again after a 429) waits with the held turn's ``since``."""
         hold = _HELD.get()
-        if hold is not None and hold.pace is self and hold.chat_id == chat_id:
+        if hold is not None and self.held(chat_id):
             if not hold.spent:
                 hold.spent = True
                 return
@@ -152,6 +152,11 @@ class ChatPace:
                 for bucket in chat.buckets:
                     bucket.tokens = min(bucket.size, bucket.tokens + 1.0)
                 chat.wake()
+
+    def held(self, chat_id: int) -> bool:
+        """Whether the running task writes to the chat in a turn it took before drawing (:meth:`holding`)."""
+        hold = _HELD.get()
+        return hold is not None and hold.pace is self and hold.chat_id == chat_id
 
     async def _take(self, chat_id: int, since: float | None) -> None:
         chat = self._chat(chat_id)
