@@ -14,6 +14,7 @@ game as the database has it when it is sent, and one that another process overto
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import time
 from collections.abc import AsyncIterator, Sequence
 
@@ -22,9 +23,10 @@ import pytest
 from bot.adapters.telegram.boards import BoardEdits
 from bot.adapters.telegram.pacing import TELEGRAM_PACE, ChatPace, Pace
 from bot.app.assembly import App
-from bot.app.codec import decode, encode, game_command
+from bot.app.codec import RESUME_START, decode, encode, game_command
 from bot.app.commands import Move
 from bot.app.model import BoardRef, GameSnapshot, PlayerKey
+from bot.render.table_button import open_table_label, with_own_pace_offer
 from bot.render.tableau import card_label
 from bot.render.view import View
 from core.game import DRAW, Action, Game, Outcome, Tap
@@ -44,12 +46,19 @@ from tests.test_telegram_e2e import (  # noqa: F401 - the fixtures are used by n
     game_of,
     no_errors_logged,
     not_fitting,
+    plain,
     played,
+    rows,
     running_bot,
+    spaced,
+    styles,
     text_boards,
 )
 
 pytestmark = pytest.mark.timeout(120)
+
+#: The line a busy group's board offers its player a board of their own with (its start, in English).
+OFFER = "This group is busy"
 
 #: How long after the last tap the board may take to show it: the chat's next turn (a second in a private chat,
 #: 3.5 s in a group, twice that with two boards), with room for a loaded machine.
@@ -142,6 +151,29 @@ def version_in(markup: object) -> int:
     raise AssertionError(f"no move on {markup}")
 
 
+def private_link(api: FakeBotAPI) -> str:
+    """Where a busy group's board offers its player their game when the bot has no Mini App: the private chat."""
+    return f"https://t.me/{api.bot_username}?start={RESUME_START}"
+
+
+def assert_offers(api: FakeBotAPI, message: StoredMessage, view: View) -> None:
+    """The message shows ``view`` with the line and the button that offer its player their game in the private
+    chat (a busy group's board)."""
+    offer = with_own_pace_offer(view, "en", private_link(api))
+    offered = dataclasses.replace(offer, buttons=view.buttons)  # the link's button read apart: it carries no data
+    assert spaced(message.text) == spaced(plain(offered))
+    assert message.keyboard[:-1] == rows(view) and message.styles[:-1] == styles(view)
+    assert message.links == [(offer.buttons[-1][0].label, private_link(api))]
+
+
+def assert_shows_board(api: FakeBotAPI, message: StoredMessage, view: View) -> None:
+    """The message shows ``view``, or, in a busy group, ``view`` with the offer of the player's own board."""
+    if OFFER in (message.text or ""):
+        assert_offers(api, message, view)
+    else:
+        assert_shows(message, view)
+
+
 async def test_a_private_game_played_briskly_ends_on_the_last_move_without_flood_errors(
         api: FakeBotAPI, service: App) -> None:
     alice = api.user("Alice")
@@ -185,8 +217,8 @@ async def test_two_players_in_a_group_both_boards_catch_up(api: FakeBotAPI, serv
     for player in players:
         assert player.toasts == player.expected
         board = await player.caught_up()
-        assert_shows(board, expected_view(player.game, player.game_id, len(line), owner=player.user.first_name,
-                                          outcome=player.outcome))
+        assert_shows_board(api, board, expected_view(player.game, player.game_id, len(line),
+                                                     owner=player.user.first_name, outcome=player.outcome))
         assert player.answered_before_shown()
         assert len(player.edits()) <= len(line) // 2
     assert api.flood_refusals() == []
@@ -207,7 +239,8 @@ async def test_three_players_tapping_every_one_and_a_half_seconds_in_a_group_all
     """Issue 49: three players in one group, each tapping every 1.5 s (twice the 20 edits a minute a group
     allows). The group's edits go round its boards (the one waiting longest first), each drawing its game as it
     stands when sent: every board shows each move within :data:`CATCH_UP` of its tap, the last move included,
-    with far fewer edits than taps and never an older state after a newer one, and the bot meets no 429."""
+    with far fewer edits than taps and never an older state after a newer one, and the bot meets no 429. Each
+    board, once the group is busy, offers its player their game in the private chat (a line and a link)."""
     users = [api.user(name) for name in ("Alice", "Bob", "Carol")]
     group = api.group("Club", members=users)
     players = [Player(api, user, group, await command(api, user, group, f"{NEW} {WIN_CODE}"), WIN_CODE)
@@ -223,8 +256,9 @@ async def test_three_players_tapping_every_one_and_a_half_seconds_in_a_group_all
     for player in players:
         assert player.toasts == player.expected  # every tap told at once what it did
         board = await player.caught_up()
-        assert_shows(board, expected_view(player.game, player.game_id, len(line), owner=player.user.first_name,
-                                          outcome=player.outcome))
+        # the group is busy: the board offers its player their game where the group's limit does not apply
+        assert_offers(api, board, expected_view(player.game, player.game_id, len(line),
+                                                owner=player.user.first_name, outcome=player.outcome))
         lags = player.lags()
         assert lags[player.version] <= CATCH_UP  # the last move, within the bound of the last tap
         assert max(lags.values()) <= CATCH_UP  # and every move before it
@@ -234,6 +268,35 @@ async def test_three_players_tapping_every_one_and_a_half_seconds_in_a_group_all
     assert api.flood_refusals() == []
     assert all(r.ok for r in api.requests[since:] if r.method == "editMessageText")  # every edit landed
     assert_all_answered(api)
+
+
+async def test_the_private_link_a_busy_group_offers_brings_the_game_there(api: FakeBotAPI, service: App) -> None:
+    """``t.me/<bot>?start=resume``, the link a busy group's board offers, opens the private chat with the game in
+    progress as its board, to play at the private chat's pace; the group's board stays as it was."""
+    alice = api.user("Alice")
+    group = api.group("Club", members=[alice])
+    board = await command(api, alice, group, f"{NEW} {CODE}")
+    game_id, _ = game_of(board)
+    chat = api.private_chat(alice)
+
+    moved = await command(api, alice, chat, f"/start {RESUME_START}")
+
+    assert game_of(moved) == (game_id, 0)
+    assert_shows(moved, expected_view(Game.from_code(CODE), game_id, 0))
+    assert api.message(group, board.message_id).edit_count == 0
+
+
+def test_the_offer_names_the_button_it_means_in_every_language() -> None:
+    """With the Mini App set up the board already has the table's button: the line names it and adds none; else
+    it adds the private chat's button. In every language the line names the button as its label reads."""
+    board = expected_view(Game.from_code(CODE), 1, 0, owner="Alice")
+    for locale in ("en", "uk", "ru", "ja", "de", "fr", "es", "pt_BR", "pl", "tr"):
+        offered = with_own_pace_offer(board, locale, None)
+        assert offered.buttons == board.buttons
+        assert offered.status is not None and open_table_label(locale) in offered.status.splitlines()[-1]
+        private = with_own_pace_offer(board, locale, "https://t.me/b?start=resume")
+        (button,) = private.buttons[-1]
+        assert button.url == "https://t.me/b?start=resume" and button.label in (private.status or "")
 
 
 async def test_a_refused_tap_under_flood_control_edits_nothing_and_says_why(api: FakeBotAPI, service: App) -> None:

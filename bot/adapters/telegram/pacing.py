@@ -10,7 +10,8 @@ writing to that chat again.
   in the order they asked: :meth:`ChatPace.turn` waits for a message's turn and counts it; :meth:`ChatPace.holding`
   takes the turn first and lets the caller draw what the message shows only then (the one request it makes
   inside uses that turn; after a 429 it is drawn again at its next turn); :meth:`ChatPace.paused` takes a 429's pause for the whole chat; :meth:`ChatPace.busy`
-  says how long a message asked for now would wait. ``answerCallbackQuery`` is not limited and never waits here.
+  says how long a message asked for now would wait. ``answerCallbackQuery`` is not limited and never waits here;
+- :class:`BusyOffers`: when a group is busy, which players' boards offer a board of their own, once in a while.
 """
 
 from __future__ import annotations
@@ -200,3 +201,37 @@ class ChatPace:
         wait = max(0.0, chat.wait(now))
         slowest = min((bucket.rate for bucket in chat.buckets), default=0.0)
         return wait + (len(chat.queue) / slowest if slowest else 0.0)
+
+
+#: A chat is busy when a message asked for now would wait this long for its turn (seconds): longer than one turn
+#: of a group's own pace, so its boards are sharing the turns.
+BUSY_WAIT = 5.0
+#: How long a player's boards keep the offer once it is made (seconds), and how long before it is made again.
+OFFER_SHOWN = 60.0
+OFFER_AGAIN = 30 * 60.0
+
+
+class BusyOffers:
+    """Which players' boards offer a board of their own (where a group's limit does not apply) in a busy chat: from
+    the first board drawn while the chat is busy, for :data:`OFFER_SHOWN`, then not again in that chat for
+    :data:`OFFER_AGAIN`, so no one is pressed. Remembers the latest :data:`MAX` players."""
+
+    MAX = 10_000
+
+    def __init__(self, pace: ChatPace) -> None:
+        self.pace = pace
+        self._made: collections.OrderedDict[tuple[int, str], float] = collections.OrderedDict()
+
+    def offer(self, chat_id: int, player: str) -> bool:
+        """Whether the board of ``player`` drawn now in the chat carries the offer."""
+        key, now = (chat_id, player), time.monotonic()
+        made = self._made.get(key)
+        if made is not None and now - made <= OFFER_SHOWN:
+            return True
+        if (made is not None and now - made < OFFER_AGAIN) or self.pace.busy(chat_id) < BUSY_WAIT:
+            return False
+        self._made[key] = now
+        self._made.move_to_end(key)
+        while len(self._made) > self.MAX:
+            self._made.popitem(last=False)
+        return True
