@@ -20,8 +20,9 @@ from collections.abc import AsyncIterator, Sequence
 
 import pytest
 
+from bot.adapters.telegram import pacing
 from bot.adapters.telegram.boards import BoardEdits
-from bot.adapters.telegram.pacing import TELEGRAM_PACE, ChatPace, Pace
+from bot.adapters.telegram.pacing import OFFER_AGAIN, OFFER_SHOWN, TELEGRAM_PACE, BusyOffers, ChatPace, Pace
 from bot.app.assembly import App
 from bot.app.codec import RESUME_START, decode, encode, game_command
 from bot.app.commands import Move
@@ -466,3 +467,22 @@ async def test_a_held_turn_is_the_one_its_request_uses_and_is_given_back_when_un
         pass
     assert unused.busy(5) == 0.0  # given back
     await asyncio.wait_for(unused.turn(5), timeout=1.0)
+
+
+def test_a_busy_chat_offers_each_player_their_own_board_once_in_a_while(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The offer is made to a player whose board is drawn while the chat is busy, stays on their boards for
+    :data:`OFFER_SHOWN`, then is not made again in that chat before :data:`OFFER_AGAIN`; a quiet chat makes none."""
+    now = [1000.0]
+    monkeypatch.setattr(pacing.time, "monotonic", lambda: now[0])
+    pace = ChatPace(TELEGRAM_PACE)
+    offers = BusyOffers(pace)
+    assert not offers.offer(-7, "alice")  # a group with its allowance whole: not busy
+    pace.paused(-7, 4 * OFFER_AGAIN)  # busy from now on
+    assert offers.offer(-7, "alice") and offers.offer(-7, "bob")
+    assert not offers.offer(-8, "carol")  # another, quiet group
+    now[0] += OFFER_SHOWN / 2
+    assert offers.offer(-7, "alice")  # kept while it is shown
+    now[0] += OFFER_SHOWN
+    assert not offers.offer(-7, "alice")  # then left off, the group still busy
+    now[0] += OFFER_AGAIN
+    assert offers.offer(-7, "alice")  # made again after a while
