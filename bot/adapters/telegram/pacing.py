@@ -9,8 +9,9 @@ writing to that chat again.
   order of how long they have waited (a board whose oldest change is not shown yet waits since that change), not
   in the order they asked: :meth:`ChatPace.turn` waits for a message's turn and counts it; :meth:`ChatPace.holding`
   takes the turn first and lets the caller draw what the message shows only then (the one request it makes
-  inside uses that turn; after a 429 it is drawn again at its next turn); :meth:`ChatPace.paused` takes a 429's pause for the whole chat; :meth:`ChatPace.busy`
-  says how long a message asked for now would wait. ``answerCallbackQuery`` is not limited and never waits here;
+  inside uses that turn; after a 429 it is drawn again at its next turn); :meth:`ChatPace.paused` takes a 429's
+  pause for the whole chat; :meth:`ChatPace.busy` says how long a message asked for now would wait.
+  ``answerCallbackQuery`` is not limited and never waits here;
 - :class:`BusyOffers`: when a group is busy, which players' boards offer a board of their own, once in a while.
 """
 
@@ -129,7 +130,7 @@ class ChatPace:
         first. Inside :meth:`holding` for this chat, the first call takes the turn held, and a later one (the same
         request again after a 429) waits with the held turn's ``since``."""
         hold = _HELD.get()
-        if hold is not None and self.held(chat_id):
+        if hold is not None and hold.pace is self and hold.chat_id == chat_id:
             if not hold.spent:
                 hold.spent = True
                 return
