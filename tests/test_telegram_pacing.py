@@ -271,6 +271,28 @@ async def test_three_players_tapping_every_one_and_a_half_seconds_in_a_group_all
     assert_all_answered(api)
 
 
+async def test_a_busy_group_with_the_mini_app_offers_its_button(api: FakeBotAPI, db_url: str,
+                                                                 no_errors_logged: None) -> None:
+    """Where the Mini App is set up, every group board already has the table's button (its direct link): in a busy
+    group the offer's line names that button and adds no other."""
+    async with running_bot(api, db_url, pace=TELEGRAM_PACE, public_url="https://tripeaks.example.org",
+                           telegram_mini_app="table"):
+        users = [api.user(name) for name in ("Alice", "Bob")]
+        group = api.group("Club", members=users)
+        players = [Player(api, user, group, await command(api, user, group, f"{NEW} {WIN_CODE}"), WIN_CODE)
+                   for user in users]
+        line = list(winning_line(WIN_CODE))[:10]
+        begin = asyncio.get_running_loop().time() + 0.1
+        await asyncio.gather(*(play_on_schedule(player, line, begin + n * 0.5, 1.0)
+                               for n, player in enumerate(players)))
+        table = f"https://t.me/{api.bot_username}/table?startapp=play"
+        for player in players:
+            board = await player.caught_up()
+            assert f"{OFFER}, so boards here catch up slowly. “{open_table_label('en')}” lets you play at your " \
+                   "own pace" in (board.text or "")
+            assert board.links == [(open_table_label("en"), table)]
+
+
 async def test_the_private_link_a_busy_group_offers_brings_the_game_there(api: FakeBotAPI, service: App) -> None:
     """``t.me/<bot>?start=resume``, the link a busy group's board offers, opens the private chat with the game in
     progress as its board, to play at the private chat's pace; the group's board stays as it was."""
