@@ -1,6 +1,6 @@
 """Playing at a player's pace under Telegram's flood control: how long after a tap the board shows it. Run by hand:
 
-    .venv/bin/python bench/load.py --telegram --flood [--taps 20] [--json]
+    .venv/bin/python bench/load.py --telegram --flood [--taps 20] [--scenario group:3:1.5 ...] [--json]
 
 The fake Bot API of the tests with Telegram's flood limits on (``FloodLimits``: about one message a second in a
 chat, 20 a minute in a group, edits counting as sends, 429 with ``retry_after`` past them) and the real
@@ -8,12 +8,13 @@ python-telegram-bot Application of the bot at its production pace (``bot.adapter
 bench's event loop, on a fresh SQLite database. In each scenario the players start a game with ``/tripeaks`` and
 tap every ``interval`` seconds on schedule (a fitting card, else Draw, as bench/load.py's players choose), each tap
 carrying the version of the game as it stands (a player reading the toast, not waiting for the board): a private
-chat and a group with one player at 1 tap/s and at 1 tap/1.5 s, and a group with two players at 1 tap/s each.
+chat and a group with one player at 1 tap/s and at 1 tap/1.5 s, a group with two players at 1 tap/s each, and
+groups of two and three players at 1 tap/1.5 s each (``--scenario WHERE:PLAYERS:INTERVAL``, repeated, picks some).
 
 A tap's delay runs from its press until the fake records an edit of the board whose buttons carry that tap's
 version or a later one (the board showing it); the figures are its p50, p99 and max over the taps, the 429s the
 bot met, and the edits made (fewer than taps: the taps made while a board waits for its turn are shown by one
-edit).
+edit). A player's catch-up runs from their last tap until their board shows it; the figure is the longest.
 """
 
 from __future__ import annotations
@@ -33,7 +34,8 @@ from core.game import DRAW, Action, Game, Tap
 CATCH_UP_LIMIT = 120.0
 #: The scenarios: where, how many players, seconds between one player's taps.
 SCENARIOS: tuple[tuple[str, int, float], ...] = (
-    ("private", 1, 1.0), ("private", 1, 1.5), ("group", 1, 1.0), ("group", 1, 1.5), ("group", 2, 1.0))
+    ("private", 1, 1.0), ("private", 1, 1.5), ("group", 1, 1.0), ("group", 1, 1.5), ("group", 2, 1.0),
+    ("group", 2, 1.5), ("group", 3, 1.5))
 
 
 @dataclass
@@ -112,9 +114,7 @@ async def tap_on_schedule(api: Any, player: FloodPlayer, begin: float, interval:
 
 def delays(api: Any, player: FloodPlayer) -> list[float]:
     """For each tap, seconds from its press until an edit of the board showed its version or a later one."""
-    edits = [(request.time, shown_version(request.params)) for request in api.requests
-             if request.method.startswith("editMessage") and request.ok
-             and request.params.get("message_id") == player.message_id and request.chat_id == player.chat.id]
+    edits = board_edits(api, player)
     found = []
     for version, pressed in sorted(player.tapped.items()):
         shown = next((at for at, seen in edits if seen is not None and seen >= version and at >= pressed), None)
@@ -146,20 +146,27 @@ async def scenario(api: Any, where: str, count: int, interval: float, taps: int,
                          timeout=CATCH_UP_LIMIT, what="every board to show its last tap")
     found = [delay for player in players for delay in delays(api, player)]
     found.sort()
+    catch_up = max(delays(api, player)[-1] for player in players if player.tapped)
     chat_ids = {player.chat.id for player in players}
     later = api.requests[since:]
     return {
         "chat": where, "players": count, "interval_s": interval, "taps": len(found),
         "p50_s": round(percentile(found, 0.50), 2), "p99_s": round(percentile(found, 0.99), 2),
-        "max_s": round(found[-1], 2),
+        "max_s": round(found[-1], 2), "catch_up_s": round(catch_up, 2),
         "edits": sum(1 for r in later if r.method.startswith("editMessage") and r.ok and r.chat_id in chat_ids),
         "flood_429": sum(1 for r in later if r.status == 429 and r.chat_id in chat_ids),
     }
 
 
+def board_edits(api: Any, player: FloodPlayer) -> list[tuple[float, int | None]]:
+    """Each edit of the player's board made: when (the fake's clock) and the version it shows."""
+    return [(request.time, shown_version(request.params)) for request in api.requests
+            if request.method.startswith("editMessage") and request.ok
+            and request.params.get("message_id") == player.message_id and request.chat_id == player.chat.id]
+
+
 def last_shown(api: Any, player: FloodPlayer) -> int:
-    versions = [shown_version(r.params) for r in api.requests if r.method.startswith("editMessage") and r.ok
-                and r.params.get("message_id") == player.message_id and r.chat_id == player.chat.id]
+    versions = [version for _, version in board_edits(api, player)]
     return max((v for v in versions if v is not None), default=player.version - len(player.tapped))
 
 
@@ -184,11 +191,20 @@ async def run_flood(taps: int, seed: int, scenarios: tuple[tuple[str, int, float
             await bot
 
 
+def parse_scenario(text: str) -> tuple[str, int, float]:
+    """``group:3:1.5``: where, how many players, seconds between one player's taps."""
+    where, count, interval = text.split(":")
+    if where not in ("private", "group") or (where == "private" and int(count) != 1):
+        raise ValueError(f"not a scenario: {text} (private:1:S or group:N:S)")
+    return where, int(count), float(interval)
+
+
 def show_flood(rows: list[dict[str, Any]]) -> str:
-    lines = ["| chat | players | a tap every | taps | p50 | p99 | max | edits | 429s |",
-             "|---|---|---|---|---|---|---|---|---|"]
+    lines = ["| chat | players | a tap every | taps | p50 | p99 | max | catch-up | edits | 429s |",
+             "|---|---|---|---|---|---|---|---|---|---|"]
     for row in rows:
         lines.append(f"| {row['chat']} | {row['players']} | {row['interval_s']:g} s | {row['taps']} | "
-                     f"{row['p50_s']:.2f} s | {row['p99_s']:.2f} s | {row['max_s']:.2f} s | {row['edits']} | "
+                     f"{row['p50_s']:.2f} s | {row['p99_s']:.2f} s | {row['max_s']:.2f} s | {row['catch_up_s']:.2f} s | "
+                     f"{row['edits']} | "
                      f"{row['flood_429']} |")
     return "\n".join(lines)

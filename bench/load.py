@@ -4,7 +4,7 @@ PostgreSQL. Run by hand:
     .venv/bin/python bench/load.py [--players 1000] [--rate 500] [--seconds 20] [--db sqlite|postgres]
                                    [--processes 1] [--json] [--sweep] [--memory]
                                    [--telegram [--bot-in-process] [--board picture|text]]
-                                   [--telegram --flood [--taps 20]]
+                                   [--telegram --flood [--taps 20] [--scenario group:3:1.5 ...]]
 
 Open loop: the taps arrive at ``--rate`` a second in all, whether or not earlier ones have been answered, as real
 players' taps do. Each player taps every ``players / rate`` seconds (players staggered evenly); a tap's latency
@@ -40,7 +40,8 @@ for a new player) makes each board a photo (sendPhoto) and each tap an editMessa
 worker thread; ``--board text`` gives the players the text board (editMessageText), for comparison.
 
 ``--telegram --flood`` plays at a player's pace under Telegram's flood control instead (bench/flood.py): for a
-private chat and a group at 1 tap/s and 1 tap/1.5 s, the delay from a tap to the board showing it and the 429s met.
+private chat and a group at 1 tap/s and 1 tap/1.5 s and groups of two and three players, the delay from a tap to
+the board showing it, the catch-up after the last tap and the 429s met.
 """
 
 from __future__ import annotations
@@ -902,6 +903,8 @@ def main() -> None:
                         help="with --telegram: a few players under Telegram's flood control, the delay from a tap to "
                              "the board showing it (bench/flood.py)")
     parser.add_argument("--taps", type=int, default=20, help="with --flood: taps of each player in each scenario")
+    parser.add_argument("--scenario", action="append", default=[], metavar="WHERE:PLAYERS:INTERVAL",
+                        help="with --flood: only this scenario (repeatable), e.g. group:3:1.5")
     parser.add_argument("--bot-in-process", action="store_true",
                         help="with --telegram: run the bot in the bench's event loop, beside the fake server "
                              "(default: a process of its own)")
@@ -911,9 +914,10 @@ def main() -> None:
     if args.flood:
         if not args.telegram:
             parser.error("--flood goes with --telegram")
-        from bench.flood import run_flood, show_flood
+        from bench.flood import SCENARIOS, parse_scenario, run_flood, show_flood
 
-        rows = asyncio.run(run_flood(args.taps, args.seed))
+        chosen = tuple(parse_scenario(text) for text in args.scenario) or SCENARIOS
+        rows = asyncio.run(run_flood(args.taps, args.seed, chosen))
         print(json.dumps(rows) if args.json else show_flood(rows))
         return
     if args.memory:

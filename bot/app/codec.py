@@ -202,6 +202,9 @@ def decode(text: str) -> ButtonCommand:
 #: A challenge in a bot link's start parameter (Telegram's ``t.me/<bot>?start=...``: letters, digits, _ and -).
 #: Today's daily deal, whichever it is, in a link's start parameter (a link that gives away no card).
 DAILY_START = "daily"
+#: The game in progress, in a bot link's start parameter: the private chat's link that brings a player's game there
+#: from a busy group (:data:`bot.app.commands.Resume`).
+RESUME_START = "resume"
 _START_CHALLENGE_RE = re.compile(rf"^x(\d{{1,18}})_({_KEY}|daily)$")
 
 

@@ -21,7 +21,7 @@ from telegram.ext import Application, ContextTypes
 
 from bot.adapters.telegram.boards import BoardEdits
 from bot.adapters.telegram.keyboard import ViewTooLarge, caption_text, keyboard, message_text
-from bot.adapters.telegram.pacing import TELEGRAM_PACE, ChatPace, Pace
+from bot.adapters.telegram.pacing import TELEGRAM_PACE, BusyOffers, ChatPace, Pace
 from bot.adapters.telegram.sending import EditOrder, Paced, is_not_modified, persist
 from bot.app.commands import Actor, ButtonCommand, Surface
 from bot.app.effects import BoardRef, GameSnapshot, PlayerKey, Settings
@@ -142,6 +142,8 @@ class TelegramContext:
         #: every chat's allowance of messages (``pace`` None: only the pauses Telegram asks for)
         self.pace = ChatPace(pace)
         self.boards = BoardEdits(self.pace, flow.game_now)
+        #: the players offered a board of their own in a busy group
+        self.offers = BusyOffers(self.pace)
         #: the bot has inline mode (BotFather's /setinline; read at start-up): Share opens it in a chat the player
         #: picks, rather than posting the result here
         self.inline = False

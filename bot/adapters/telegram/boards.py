@@ -2,12 +2,15 @@
 as it stands when it is sent.
 
 A tap asks for its board to show the game (:meth:`BoardEdits.show`); one writer a message then waits for the
-chat's turn (:class:`~bot.adapters.telegram.pacing.ChatPace`), reads the game as it stands through the flow (the
-database: another process may have moved it on), draws it and edits the message; the taps that came meanwhile
-are all shown by that one edit. After each edit the writer reads the game again and edits once more if it moved
-on, so the board always ends on the game's latest state, whichever process sent which edit last; an edit never
-draws an older version over a newer one this process showed (the versions compare). A tap waits until its
-board shows its move (or a later one), so whoever handled it knows the board caught up.
+chat's turn (:meth:`~bot.adapters.telegram.pacing.ChatPace.holding`: the chat's boards take turns by how long
+their oldest change has waited, so in a busy group each board is edited in its turn and none starves), and only
+once it holds the turn reads the game as it stands through the flow (the database: another process may have moved
+it on), draws it and edits the message; every change that came meanwhile is shown by that one edit, never a replay
+of moves (an edit Telegram asked to wait, a 429, is drawn anew when the pause is over). After each edit the writer
+reads the game again and edits once more if it moved on, so the board always ends on the game's latest state,
+whichever process sent which edit last; an edit never draws an older version over a newer one this process showed
+(the versions compare). A tap waits until its board shows its move (or a later one), so whoever handled it knows
+the board caught up.
 """
 
 from __future__ import annotations
@@ -15,9 +18,13 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import logging
+import time
 from collections.abc import Awaitable, Callable
 
+from telegram.error import RetryAfter
+
 from bot.adapters.telegram.pacing import ChatPace
+from bot.adapters.telegram.sending import FLOOD_TRIES
 from bot.app.effects import BoardRef, GameSnapshot
 from bot.render.view import View
 
@@ -33,13 +40,15 @@ Edit = Callable[[BoardRef, View, tuple[int, int]], Awaitable[bool]]
 
 @dataclasses.dataclass
 class _Board:
-    """One message being brought up to date: the newest state of its game known here, how to draw it, what the
-    message shows, and the taps waiting to see their version shown."""
+    """One message being brought up to date: the newest state of its game known here, how to draw it, whether it
+    changed since last drawn and since when, what the message shows, and the taps waiting to see their version
+    shown."""
 
     snapshot: GameSnapshot
     drawing: Drawing
     edit: Edit
     changed: bool = True
+    since: float = dataclasses.field(default_factory=time.monotonic)
     shown: int = -1
     writer: asyncio.Task[None] | None = None
     waiting: list[tuple[int, asyncio.Future[bool]]] = dataclasses.field(default_factory=list)
@@ -64,7 +73,8 @@ class BoardEdits:
             board = self._boards[where] = _Board(snapshot, drawing, edit)
         elif snapshot.version > board.snapshot.version or (snapshot.version == board.snapshot.version and redraw):
             # the newest state this process knows (at one version, the later answer: a hint after the move)
-            board.snapshot, board.drawing, board.edit, board.changed = snapshot, drawing, edit, True
+            board.snapshot, board.drawing, board.edit = snapshot, drawing, edit
+            self._changed(board)
         if board.writer is None:
             board.writer = asyncio.ensure_future(self._write(where, board))
         done: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
@@ -73,15 +83,26 @@ class BoardEdits:
 
     async def _write(self, where: BoardRef, board: _Board) -> None:
         chat_id = int(where.chat_id)
+        floods = 0
         try:
             while True:
                 await self._catch_up(board)
                 if not board.changed and board.snapshot.version <= board.shown:
                     break  # the message shows the game as it stands
-                await self.pace.ready(chat_id)
-                await self._catch_up(board)  # what the game is now, as the edit goes
-                snapshot, board.changed = board.snapshot, False
-                if not await board.edit(where, board.drawing(snapshot), (snapshot.game_id, snapshot.version)):
+                try:
+                    async with self.pace.holding(chat_id, since=board.since):
+                        await self._catch_up(board)  # what the game is now, as the edit goes
+                        snapshot, board.changed = board.snapshot, False
+                        edited = await board.edit(where, board.drawing(snapshot),
+                                                  (snapshot.game_id, snapshot.version))
+                except RetryAfter:  # the chat is paused: drawn again, as the game is then, when it ends
+                    floods += 1
+                    if floods >= FLOOD_TRIES:
+                        raise
+                    board.changed = True
+                    continue
+                floods = 0
+                if not edited:
                     self._settle(board, failed=True)
                     break
                 board.shown = max(board.shown, snapshot.version)
@@ -101,7 +122,15 @@ class BoardEdits:
         """The game as the flow has it, when it moved on elsewhere (another process) or here since."""
         stored = await self.latest(board.snapshot.game_id)
         if stored.version > board.snapshot.version:
-            board.snapshot, board.changed = stored, True
+            board.snapshot = stored
+            self._changed(board)
+
+    @staticmethod
+    def _changed(board: _Board) -> None:
+        """The board must show a newer state: since now, unless an older change waits already."""
+        if not board.changed:
+            board.since = time.monotonic()
+        board.changed = True
 
     async def close(self) -> None:
         """Stop bringing boards up to date (the bot is stopping): a board still waiting for its turn stays as it

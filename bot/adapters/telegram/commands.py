@@ -28,7 +28,7 @@ from telegram.constants import ChatMemberStatus, ChatType
 from bot.adapters.telegram.base import NEW_COMMAND, Context, TelegramContext
 from bot.adapters.telegram.executor import TelegramExecutor
 from bot.adapters.telegram.tapped import buttons_of
-from bot.app.codec import BadPayload, decode
+from bot.app.codec import RESUME_START, BadPayload, decode
 from bot.app.commands import (
     Begin,
     Command,
@@ -73,7 +73,10 @@ def read_new(args: list[str]) -> Command:
 
 
 def read_start(args: list[str]) -> Command:
-    """``/start``: the welcome; ``/start <parameter>``: what the link says."""
+    """``/start``: the welcome; ``/start resume``: the game in progress brought here (the link a busy group's board
+    offers); ``/start <parameter>``: what the link says."""
+    if args and args[0] == RESUME_START:
+        return Resume()
     return OpenLink(args[0]) if args else Welcome()
 
 

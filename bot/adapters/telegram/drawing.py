@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from telegram import Bot, Message, User
 
-from bot.adapters.telegram.base import NEW_COMMAND, TelegramContext
+from bot.adapters.telegram.base import NEW_COMMAND, TelegramContext, in_group
 from bot.adapters.telegram.inline import deal_link
 from bot.adapters.telegram.menu import menu_commands, table_button_url
-from bot.app.codec import BadPayload
+from bot.app.codec import RESUME_START, BadPayload
 from bot.app.effects import (
     Board,
     ChallengeAnswered,
@@ -21,7 +21,7 @@ from bot.app.effects import (
     settings_of,
 )
 from bot.render.effects import draw, line
-from bot.render.table_button import with_table_button
+from bot.render.table_button import with_own_pace_offer, with_table_button
 from bot.render.view import View
 
 
@@ -66,11 +66,19 @@ class TelegramDrawing:
 
     def board(self, snapshot: GameSnapshot, group: bool, *, latest: bool = True) -> View:
         """The game as its owner sees it (the acting user is the owner: the service lets nobody else act); in a
-        group the board names its player."""
+        group the board names its player, and in a busy one offers them a board of their own once in a while (the
+        table's, else their private chat's: ``/start resume`` brings the game there)."""
         locale = self.tg.locale(self.user, snapshot.settings)
         view = draw(Board(snapshot, latest), locale, named=group)
-        table = table_button_url(self.tg, self.bot.username, group) if latest and not snapshot.game.is_over else None
-        return view if table is None else with_table_button(view, locale, table, web_app=not group)
+        playing = latest and not snapshot.game.is_over
+        table = table_button_url(self.tg, self.bot.username, group) if playing else None
+        if table is not None:
+            view = with_table_button(view, locale, table, web_app=not group)
+        if playing and group and self.anchor is not None and in_group(self.anchor.chat) \
+                and self.tg.offers.offer(self.anchor.chat.id, str(self.user.id)):
+            private = None if table is not None else f"https://t.me/{self.bot.username}?start={RESUME_START}"
+            view = with_own_pace_offer(view, locale, private)
+        return view
 
     def line(self, note: Note) -> str:
         """A private line (a toast or a short reply)."""

@@ -58,7 +58,8 @@ async def persist(send: Callable[[], Awaitable[T]], *, resend_after_timeout: boo
                   paced: Paced | None = None) -> T:
     """``send()``, tried again after each flood-control pause (waited out, up to :data:`FLOOD_TRIES` in a row) and
     after failures on the way (a few times, with :data:`RETRY_PAUSES`). With ``paced`` every try waits for the
-    chat's turn, and a pause holds the whole chat. A request that timed out may have arrived all the same: one that
+    chat's turn, and a pause holds the whole chat; in a turn held to draw the message at its turn
+    (:meth:`~bot.adapters.telegram.pacing.ChatPace.holding`) a pause is raised, for the caller to draw it anew. A request that timed out may have arrived all the same: one that
     makes a new message (``resend_after_timeout=False``) is not sent again then, or the chat would get the board
     twice (an edit or an answer may be repeated: twice is the same as once)."""
     pauses = iter(RETRY_PAUSES)
@@ -76,6 +77,8 @@ async def persist(send: Callable[[], Awaitable[T]], *, resend_after_timeout: boo
             log.info("flood control: waiting %.0f s", seconds)
             if paced is not None:
                 paced[0].paused(paced[1], seconds)  # the next turn waits it out, and so does the rest of the chat
+                if paced[0].held(paced[1]):
+                    raise  # drawn before its turn: what it shows is drawn again when the turn comes back
             else:
                 await asyncio.sleep(seconds)
         except (TimedOut, NetworkError) as error:
