@@ -143,6 +143,10 @@ async def on_callback(tg: TelegramContext, update: Update, context: Context) -> 
             command: Command = decode(query.data or "")
         except BadPayload as error:
             command = Unreadable(str(error))
+        if query.message is None:
+            # a message sent through inline mode: the bot gives those link buttons only, so the tap is a modified
+            # client's, and whatever it names is neither drawn into that message nor played
+            command = Unreadable("a tap on a message sent through inline mode")
         chat = query.message.chat if query.message is not None else None
         surface = tg.surface(user, chat, reuse=True, addressee=addressee(anchor), buttons=buttons_of(anchor))
         effects = await tg.flow.handle(tg.actor(user, chat), command, surface)
