@@ -42,7 +42,7 @@ from typing import Any
 from aiohttp import web
 
 from bot.adapters.web.auth import SESSION_LIFETIME, Signer, Unauthorised, WebUser, telegram_user
-from bot.adapters.web.discord_auth import DiscordOAuth
+from bot.adapters.web.discord_auth import DiscordOAuth, SignIns
 from bot.adapters.web.screens import LAYOUT, refusal_words, respond, strings
 from bot.app.codec import BadPayload, decode
 from bot.app.commands import Actor, Command, Resume, Surface
@@ -69,10 +69,11 @@ class TableServer:
 
     def __init__(self, flow: Flow, signer: Signer, *, telegram_token: str | None = None,
                  host: str = "127.0.0.1", port: int = 8080, discord: DiscordOAuth | None = None,
-                 relay: Callable[[str], ChatBoards] | None = None) -> None:
+                 relay: Callable[[str], ChatBoards] | None = None, sign_ins: SignIns | None = None) -> None:
         self.flow = flow
-        #: the Discord Activity's OAuth2 client (None: no Activity)
+        #: the Discord Activity's OAuth2 client (None: no Activity), and the codes it may forward
         self.discord = discord
+        self.sign_ins = sign_ins or SignIns()
         self.signer = signer
         self.telegram_token = telegram_token
         self.host = host
@@ -156,8 +157,11 @@ class TableServer:
     async def _discord_session(self, request: web.Request) -> web.StreamResponse:
         if self.discord is None:
             raise web.HTTPNotFound(text="no Discord Activity here")
+        code = str((await _body(request)).get("code", ""))
+        if not self.sign_ins.take(code):
+            raise web.HTTPTooManyRequests(text="too many sign-ins: try again in a moment", headers={"Retry-After": "1"})
         try:
-            user, access_token = await self.discord.user(str((await _body(request)).get("code", "")))
+            user, access_token = await self.discord.user(code)
         except Unauthorised as refused:
             raise _unauthorised(refused) from None
         return web.json_response({"session": self.signer.sign(user, "session", SESSION_LIFETIME),
