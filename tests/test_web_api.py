@@ -231,6 +231,25 @@ async def test_a_bad_payload_is_refused_and_the_page_is_served(client: TestClien
     assert words["lang"] == "fr" and "«\u00a0Ouvrir le plateau\u00a0»" in words["refused"]
 
 
+async def test_every_answer_is_guarded_against_sniffing_framing_and_foreign_scripts(
+        client: TestClient[Any, Any]) -> None:
+    """The page may be framed only by Discord's clients (the Activity) and Telegram's web clients (the Mini App),
+    loads scripts only from itself (and Telegram's Mini App script), and no answer is sniffed as another type;
+    refusals and the API too. (test_web_activity.py opens the page framed by Discord's client in a browser.)"""
+    answers = [await client.get("/"), await client.get("/static/table.js"), await client.get("/api/table"),
+               await client.post("/api/act", json={"payload": "rm -rf"}, headers=tma(7)),
+               await client.get("/static/../../etc/passwd")]
+    assert [answer.status for answer in answers[:4]] == [200, 200, 401, 400]
+    for answer in answers:
+        assert answer.headers["X-Content-Type-Options"] == "nosniff", answer.url
+        assert answer.headers["Referrer-Policy"] == "no-referrer"
+        policy = dict(part.strip().split(" ", 1) for part in answer.headers["Content-Security-Policy"].split(";"))
+        assert policy["script-src"] == "'self' https://telegram.org" and policy["object-src"] == "'none'"
+        ancestors = policy["frame-ancestors"].split()
+        assert "*" not in ancestors and {"https://discord.com", "https://web.telegram.org"} <= set(ancestors)
+        assert all(origin == "'self'" or origin.startswith("https://") for origin in ancestors)
+
+
 # --- only what the player may see ---------------------------------------------------------------------------------
 
 

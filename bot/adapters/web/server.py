@@ -91,6 +91,7 @@ class TableServer:
 
     def application(self) -> web.Application:
         app = web.Application(client_max_size=BODY_MAX, middlewares=[_no_store])
+        app.on_response_prepare.append(_guarded)
         app.router.add_get("/", self._page)
         app.router.add_static("/static/", str(STATIC))
         app.router.add_post("/api/session", self._session)
@@ -245,6 +246,23 @@ async def _body(request: web.Request) -> dict[str, Any]:
     if not isinstance(body, dict):
         raise web.HTTPBadRequest(text="not a JSON object")
     return body
+
+
+#: What the table's pages may load and who may frame them: its own files and API only (Telegram's Mini App script
+#: too), framed by nothing but Discord's clients (the Activity's iframe) and Telegram's web clients (the Mini App).
+CONTENT_SECURITY_POLICY = "; ".join((
+    "default-src 'self'", "script-src 'self' https://telegram.org", "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data:", "connect-src 'self'", "object-src 'none'", "base-uri 'none'", "form-action 'none'",
+    "frame-ancestors 'self' https://discord.com https://*.discord.com https://*.discordsays.com "
+    "https://web.telegram.org https://*.telegram.org"))
+
+
+async def _guarded(request: web.Request, response: web.StreamResponse) -> None:
+    """Every answer, refusals and event streams too, as it is sent: never sniffed as another type, no referrer,
+    under :data:`CONTENT_SECURITY_POLICY`."""
+    response.headers["X-Content-Type-Options"] = "nosniff"
+    response.headers["Referrer-Policy"] = "no-referrer"
+    response.headers["Content-Security-Policy"] = CONTENT_SECURITY_POLICY
 
 
 @web.middleware
