@@ -135,11 +135,15 @@ def cmd_db(args: argparse.Namespace) -> int:
         MigrationError,
         current_revision,
         downgrade_database,
+        in_use,
         upgrade_database,
     )
 
     async def main() -> int:
         dropped: list[str] = []
+        if args.action == "downgrade" and await in_use(url):
+            raise UsageError("db downgrade: the database is in use (is the bot or a console game running? stop it "
+                             "first, then start the version of the bot that matches): nothing was changed")
         try:
             if args.action == "upgrade":
                 await upgrade_database(url, args.revision or "head")

@@ -7,10 +7,12 @@ from collections.abc import Callable
 from typing import Any
 
 from bot.app.assembly import App
+from bot.app.challenges import challenge_key
 from bot.app.commands import (
     Actor,
     AskHint,
     BoardChoice,
+    ChallengeDeal,
     DefaultRules,
     ExplainRefusals,
     FourColour,
@@ -64,3 +66,8 @@ async def set_settings(app: App, player: PlayerKey, *, name: str = "", **changes
     for field, value in changes.items():
         settings = await app.players.change_setting(player, name, typed[field](value))
     return settings
+
+
+async def challenge(app: App, game_id: int) -> ChallengeDeal:
+    """The challenge of ``game_id`` as its Share signs it (its key under the deployment's secret)."""
+    return ChallengeDeal(game_id, challenge_key(game_id, await app.daily_codes.secret()))

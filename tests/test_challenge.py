@@ -45,7 +45,7 @@ from bot.render.endings import (
 from bot.render.game import render_game
 from bot.render.offers import render_offers
 from core.game import DRAW, Game
-from tests.app_helpers import act, offers
+from tests.app_helpers import act, challenge, offers
 from tests.core_helpers import winning_line
 from tests.test_lifecycle import DAILY_CODE, DAY, service  # noqa: F401  (the fixture: a fixed day and daily deal)
 from tests.test_service import ALICE, BLOCK_CODE, BOB, WIN_CODE, play
@@ -60,7 +60,7 @@ async def test_a_challenge_is_its_deal_compared_with_the_shared_game(service: Ap
     await play(service, ALICE, shared.game_id, shared.version, [DRAW] * 23)
     alice_final = (await service.games.game(shared.game_id)).game.score
 
-    taken = await service.starts.start(BOB, "Bob", ChallengeDeal(shared.game_id, BLOCK_CODE))
+    taken = await service.starts.start(BOB, "Bob", await challenge(service, shared.game_id))
     assert str(taken.game.code) == BLOCK_CODE and taken.owner == BOB and taken.daily is None
     assert taken.challenge == Challenge(shared.game_id, "Alice", alice_final, True)
     # Bob clears what he can before drawing: a better score than Alice's draws only
@@ -85,14 +85,14 @@ async def test_a_challenge_is_its_deal_compared_with_the_shared_game(service: Ap
     assert stats == Stats(games=1, wins=0, best_score=snapshot.game.score, current_streak=0, longest_streak=0)
 
 
-async def test_a_guessed_game_number_without_its_code_starts_nothing(service: App) -> None:  # noqa: F811
+async def test_a_guessed_game_number_without_its_key_starts_nothing(service: App) -> None:  # noqa: F811
     shared = await service.starts.new_game(ALICE, "Alice", code=WIN_CODE)
-    with pytest.raises(errors.NotYourGame):
-        await service.starts.start(BOB, "Bob", ChallengeDeal(shared.game_id, BLOCK_CODE))
-    with pytest.raises(errors.NotYourGame):  # no such game: the same answer
-        await service.starts.start(BOB, "Bob", ChallengeDeal(shared.game_id + 1000, WIN_CODE))
-    with pytest.raises(errors.NotYourGame):  # no code: only a daily game's challenge goes without
-        await service.starts.start(BOB, "Bob", ChallengeDeal(shared.game_id, None))
+    signed = await challenge(service, shared.game_id)
+    for guessed in (ChallengeDeal(shared.game_id, KEY), ChallengeDeal(shared.game_id, None),
+                    ChallengeDeal(shared.game_id + 1000, signed.key),  # no such game: the same answer
+                    ChallengeDeal(shared.game_id, WIN_CODE), ChallengeDeal(shared.game_id, BLOCK_CODE)):
+        with pytest.raises(errors.NotYourGame):
+            await service.starts.start(BOB, "Bob", guessed)
     assert await service.games.current_game(BOB) is None
 
 
@@ -100,7 +100,7 @@ async def test_a_challenge_asks_before_abandoning_a_game_with_moves(service: App
     shared = await service.starts.new_game(ALICE, "Alice", code=WIN_CODE)
     own = await service.starts.new_game(BOB, "Bob", code=BLOCK_CODE)
     await play(service, BOB, own.game_id, own.version, [DRAW])
-    request = ChallengeDeal(shared.game_id, WIN_CODE)
+    request = await challenge(service, shared.game_id)
     asked = await service.starts.start(BOB, "Bob", request, ask=True)
     assert isinstance(asked, MustConfirm)
     assert asked.current.game_id == own.game_id and asked.request == request
@@ -136,7 +136,7 @@ async def test_a_daily_challenge_waits_for_the_tappers_own_attempt(service: App)
     assert challenge is not None and challenge.key is not None and DAILY_CODE[6:] not in challenge.key
     assert challenge == ChallengeDeal(attempt.game_id, challenge_key(attempt.game_id,
                                                                      await service.daily_codes.secret()))
-    for request in (challenge, ChallengeDeal(attempt.game_id, DAILY_CODE)):  # nor does the code typed in help
+    for request in (challenge, start_request(f"x{attempt.game_id}_{DAILY_CODE}")):  # nor does an old link's code
         with pytest.raises(errors.DailyCodeLocked) as locked:
             await service.starts.start(BOB, "Bob", request)
         assert locked.value.day == DAY
@@ -163,7 +163,7 @@ async def test_the_offers_are_the_latest_game_a_winnable_deal_and_today(service:
 
 
 def test_a_challenge_fits_a_button_and_a_start_link() -> None:
-    challenge = ChallengeDeal(10**18 - 1, "TP1-C-ZZZZZZZ")  # the longest game number a payload carries
+    challenge = ChallengeDeal(10**18 - 1, KEY)  # the longest game number a payload carries
     for command in (Begin(challenge), ConfirmStart(10**18 - 1, challenge)):
         payload = encode(command)
         assert decode(payload) == command and len(payload.encode()) <= 64
@@ -173,6 +173,9 @@ def test_a_challenge_fits_a_button_and_a_start_link() -> None:
     assert decode(encode(Begin(daily))) == Begin(daily) and start_request(start_parameter(daily)) == daily
     assert start_request("TP1-E-AAAAAAB") == DealByCode("TP1-E-AAAAAAB")
     assert start_request(start_parameter(DailyDeal())) == DailyDeal()
+    # a link or button made before challenges had keys carried the code: it deals the code, challenging nobody
+    assert start_request("x42_TP1-C-ZZZZZZZ") == DealByCode("TP1-C-ZZZZZZZ")
+    assert decode("tp:b:x:42:TP1-C-ZZZZZZZ") == Begin(DealByCode("TP1-C-ZZZZZZZ"))
     for tampered in ("tp:b:x:1:TP1-E-", "tp:b:x::TP1-E-AAAAAAB", "tp:b:x:1"):
         with pytest.raises(errors.BadPayload):
             decode(tampered)
@@ -245,10 +248,34 @@ async def test_a_challenge_goes_by_reference_and_shows_the_score_to_beat(service
                                                                                           done.settings).header
 
 
-async def test_an_old_link_with_the_code_still_plays_the_challenge(service: App) -> None:  # noqa: F811
+async def test_an_old_link_with_a_code_deals_the_code_and_opens_nobodys_game(service: App) -> None:  # noqa: F811
+    """Links made before challenges had keys carried the game's code: they still deal it, as a game of its own
+    that remembers no one (a common code, as the README's, must not show a stranger's game in progress)."""
     shared = await service.starts.new_game(ALICE, "Alice", code=WIN_CODE)
-    taken = await service.starts.start(BOB, "Bob", start_request(f"x{shared.game_id}_{WIN_CODE}"))
-    assert taken.challenge is not None and taken.challenge.game_id == shared.game_id
+    await play(service, ALICE, shared.game_id, shared.version, winning_line(WIN_CODE)[:3])
+    for parameter in (f"x{shared.game_id}_{WIN_CODE}", f"x{shared.game_id + 7}_{WIN_CODE}"):
+        taken = await service.starts.start(BOB, "Bob", start_request(parameter))
+        assert str(taken.game.code) == WIN_CODE and taken.challenge is None and taken.owner == BOB
+        header = render_game(taken, "en", taken.settings).header
+        assert "Alice" not in header and "To beat" not in header
+
+
+async def test_a_guessed_id_of_a_finished_daily_game_answers_as_a_missing_one_and_tells_nobody(
+        service: App) -> None:  # noqa: F811
+    """``/start x<id>_daily``, the form of links before challenges had keys: Alice's finished attempt is not
+    opened, her name and score are shown to nobody, and she is told nothing when the tapper's game ends."""
+    attempt = await service.starts.new_daily_game(ALICE, "Alice", chat_id="alice-chat")
+    await play(service, ALICE, attempt.game_id, attempt.version, winning_line(DAILY_CODE))
+    bobs = await service.starts.new_daily_game(BOB, "Bob")
+    await play(service, BOB, bobs.game_id, bobs.version, winning_line(DAILY_CODE))
+    bob = Actor(BOB, "Free Stars at t.me/scam_example", chat_id="bob-chat")
+    answers = []
+    for game_id in (attempt.game_id, attempt.game_id + 1000):  # Alice's finished daily, and no game at all
+        (effect,) = await service.flow.handle(bob, Begin(start_request(f"x{game_id}_daily")))
+        assert isinstance(effect, Answer)
+        answers.append(draw(effect.content, "en"))
+    assert answers[0] == answers[1]
+    assert "Alice" not in str(answers[0]) and "Alice" not in str(await service.games.current_game(BOB))
 
 
 async def test_the_challenger_is_told_the_outcome_once_in_their_chat(service: App) -> None:  # noqa: F811

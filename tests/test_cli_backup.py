@@ -5,6 +5,7 @@ creates nothing."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import os
 import re
@@ -194,3 +195,32 @@ def test_a_damaged_database_can_be_replaced_by_its_backup(tmp_path: Path, live: 
     assert players(tmp_path / "games.db") == 30
     kept = next(tmp_path.glob("games.db.before-restore-*"))
     assert kept.read_bytes() == damaged
+
+
+def test_no_downgrade_while_the_bot_holds_the_sqlite_database(tmp_path: Path, live: sqlite3.Connection) -> None:
+    """As restore: a downgrade under a running bot would fail every command of it until a restart."""
+    at = tripeaks(tmp_path, "db", "current").stdout
+    done = tripeaks(tmp_path, "db", "downgrade", "-1", "--yes")
+    assert done.returncode == 2 and done.stderr.count("\n") == 1
+    assert "in use" in done.stderr and "nothing was changed" in done.stderr
+    assert tripeaks(tmp_path, "db", "current").stdout == at
+    live.close()  # the bot stopped
+    assert tripeaks(tmp_path, "db", "downgrade", "-1", "--yes").returncode == 0
+    assert tripeaks(tmp_path, "db", "current").stdout != at
+
+
+@pytest.mark.postgres
+async def test_no_downgrade_while_the_bot_is_connected_to_postgresql(tmp_path: Path,
+                                                                     postgres_server: PostgresServer) -> None:
+    url = postgres_server.create_database("downgrade")
+    await upgrade_database(url)
+    env = {"DATABASE_URL": url.render_as_string(hide_password=False)}
+    engine = create_engine(url)  # the bot's own engine, as a running bot holds a connection of its pool
+    try:
+        async with engine.connect():
+            done = await asyncio.to_thread(tripeaks, tmp_path, "db", "downgrade", "-1", "--yes", env_extra=env)
+            assert done.returncode == 2 and "in use" in done.stderr and "nothing was changed" in done.stderr
+    finally:
+        await engine.dispose()
+    done = await asyncio.to_thread(tripeaks, tmp_path, "db", "downgrade", "-1", "--yes", env_extra=env)
+    assert done.returncode == 0, done.stderr

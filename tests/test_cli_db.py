@@ -32,12 +32,12 @@ def tripeaks(tmp_path: Path, *args: str, env_extra: dict[str, str] | None = None
 
 
 def tables(tmp_path: Path) -> set[str]:
-    with sqlite3.connect(tmp_path / "games.db") as connection:
+    with contextlib.closing(sqlite3.connect(tmp_path / "games.db")) as connection, connection:
         return {name for (name,) in connection.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
 
 
 def revision(tmp_path: Path) -> str | None:
-    with sqlite3.connect(tmp_path / "games.db") as connection:
+    with contextlib.closing(sqlite3.connect(tmp_path / "games.db")) as connection, connection:
         row = connection.execute("SELECT version_num FROM alembic_version").fetchone()
     return None if row is None else str(row[0])
 
@@ -113,7 +113,7 @@ def test_output_into_a_closed_pipe_ends_quietly(tmp_path: Path) -> None:
 
 def test_one_step_down_and_up_keeps_the_games(migrated: Path) -> None:
     """The reported loss: `db downgrade -1` on SQLite deleted every game (a table rebuild cascading into games)."""
-    with sqlite3.connect(migrated / "games.db") as connection:
+    with contextlib.closing(sqlite3.connect(migrated / "games.db")) as connection, connection:
         connection.execute("INSERT INTO players (id, platform, user_id, created_at) VALUES (1, 'telegram', '7', "
                            "'2026-12-01 00:00:00')")
         connection.execute("INSERT INTO games (player_id, code, rules, state, score, started_at, updated_at) VALUES "
@@ -141,7 +141,7 @@ def test_the_daily_code_is_the_deployments_and_no_other_machine_can_compute_it(t
     for folder in (ours, theirs):
         assert tripeaks(folder, "db", "upgrade").returncode == 0
         codes[folder] = [json.loads(tripeaks(folder, "daily", day, "--json").stdout)["code"] for day in days]
-    with sqlite3.connect(ours / "games.db") as connection:
+    with contextlib.closing(sqlite3.connect(ours / "games.db")) as connection, connection:
         (secret,) = connection.execute("SELECT value FROM deployment WHERE name = 'daily_secret'").fetchone()
     assert len(secret) == 64
     assert codes[ours] == [str(daily_code(dt.date.fromisoformat(day), secret)) for day in days]

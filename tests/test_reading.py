@@ -18,14 +18,14 @@ from sqlalchemy.exc import DBAPIError
 
 from bot.app.assembly import App
 from bot.app.codec import game_command
-from bot.app.commands import ChallengeDeal, ExplainRefusals
+from bot.app.commands import ExplainRefusals
 from bot.app.model import PlayerKey, Stats
 from bot.app.players import Players
 from bot.store.engine import Database
 from bot.store.schema import ABANDONED, BLOCKED, PLAYING, WON, games, players, utcnow
 from core.deal import GameCode
 from core.game import DRAW
-from tests.app_helpers import act
+from tests.app_helpers import act, challenge
 
 ALICE = PlayerKey("telegram", "1")
 BOB = PlayerKey("telegram", "2")
@@ -218,7 +218,7 @@ async def test_every_statement_of_the_hot_paths_searches_an_index(service: App) 
         await service.games.current_game(ALICE)
         await service.games.latest_game(ALICE)  # the invitations read the latest game
         await service.games.game(attempt.game_id)
-        challenged = await service.starts.start(BOB, "Bob", ChallengeDeal(shared.game_id, "TP1-E-AAAAAAB"))
+        challenged = await service.starts.start(BOB, "Bob", await challenge(service, shared.game_id))
         await service.games.game(challenged.game_id)
         await service.players.stats(ALICE)
         await service.leaderboards.of("telegram", GROUP, DAY)

@@ -17,7 +17,7 @@ from sqlalchemy.engine import URL
 from bot.app import errors
 from bot.app.assembly import App
 from bot.app.codec import decode, game_command
-from bot.app.commands import ChallengeDeal, ConfirmStart, Language, Replay, ReplayDeal
+from bot.app.commands import ConfirmStart, Language, Replay, ReplayDeal
 from bot.app.daily import daily_code
 from bot.app.model import DealVerdict, Hint, PlayerKey, Settings, Stats
 from bot.app.outcomes import MustConfirm, OldBoard, OutOfDate
@@ -28,7 +28,7 @@ from core import solver
 from core.advisor import VisiblePosition, advise
 from core.deal import GameCode, Rules
 from core.game import DRAW, UNDO, Action, Game, Reason, Status, Tap
-from tests.app_helpers import act, set_settings
+from tests.app_helpers import act, challenge, set_settings
 from tests.conftest import fake_best_score, fake_hint, fake_verdict, fake_winnable
 from tests.core_helpers import winning_line
 
@@ -146,7 +146,7 @@ async def test_a_daily_deals_code_is_hidden_in_every_game_of_it_while_its_day_ru
     assert (typed.game.rules, typed.practice_of, typed.code_hidden) == (Rules.CLASSIC, day, True)
     await service.starts.new_daily_game(BOB, "Bob", day)
     await service.starts.new_game(BOB, "Bob")  # his attempt abandoned: over
-    challenged = await service.starts.start(BOB, "Bob", ChallengeDeal(attempt.game_id, None))
+    challenged = await service.starts.start(BOB, "Bob", await challenge(service, attempt.game_id))
     assert (challenged.practice_of, challenged.code_hidden) == (day, True)
     other = await service.starts.new_game(BOB, "Bob", code="TP1-E-AAAAAAB")
     assert (other.practice_of, other.code_hidden) == (None, False)

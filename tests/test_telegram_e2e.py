@@ -699,6 +699,14 @@ async def test_settings_in_a_group_belong_to_who_asked(api: FakeBotAPI, service:
     answer, changed = await tap(api, alice, group, settings, "tp:set:lang:uk")
     assert answer.text is None and changed.edit_count == 1
     assert (await service.players.get_settings(PlayerKey("telegram", str(alice.id)))).language == "uk"
+    # the /settings command deleted (by Alice or an admin): Telegram no longer says whom the message answers, so
+    # its buttons are nobody's, Alice's included (she types /settings again)
+    typed = api.message(group, changed.reply_to_message_id)  # type: ignore[arg-type]
+    typed.deleted = True
+    answer, unchanged = await tap(api, bob, group, changed, "tp:set:lang:ru")
+    assert answer.text == "Only the player this message answers can use its buttons" and unchanged.edit_count == 1
+    assert (await service.players.get_settings(PlayerKey("telegram", str(bob.id)))).language is None
+    assert (await service.players.get_settings(PlayerKey("telegram", str(alice.id)))).language == "uk"
 
 
 async def test_command_menus_are_set_per_language(api: FakeBotAPI, service: App) -> None:

@@ -189,3 +189,34 @@ async def test_a_challenger_who_set_no_language_is_told_in_their_telegrams(
         assert told.text.startswith(named_title(ru.pgettext("title", "{name}'s challenge"), "Alice"))
         alice_score, bob_score = final_score(WIN_CODE, winning_line(WIN_CODE)), final_score(WIN_CODE, line)
         assert compared_line(alice_score, "Bob", bob_score, ru) in told.text
+
+
+async def test_a_forged_tap_on_a_message_sent_through_inline_mode_changes_nothing(
+        api: FakeBotAPI, db_url: str) -> None:  # noqa: F811
+    """The bot's inline results carry link buttons only, so a callback from a message sent through inline mode
+    (``inline_message_id``, no ``message``) comes from a modified client: it is refused in a toast, the message
+    stays as it was, and nothing is started or played, least of all a ranked daily attempt drawn into a group."""
+    async with running_bot(api, db_url) as service:
+        alice, bob = api.user("Alice"), api.user("Bob")
+        alice_chat = api.private_chat(alice)
+        board = await command(api, alice, alice_chat, f"/tripeaks {WIN_CODE}")
+        game_id = (await offers(service, PlayerKey("telegram", str(alice.id)))).latest.game_id  # type: ignore[union-attr]
+        answer = await api.inline_query(alice, "", chat_type="group").answer()
+        assert answer.results, answer
+        club = api.group("Club", members=[alice, bob])
+        posted = api.choose_inline_result(alice, club, answer, answer.results[0]["id"])
+        shown = (posted.text, posted.reply_markup)
+        today = service.daily_codes.today().isoformat()
+        forged = ["tp:b:d:-", f"tp:daily:{today}", "tp:b:n:e:-", data_for(board, DRAW), f"tp:g:{game_id}:0:s",
+                  f"tp:y:{game_id}:d:-"]
+        for tapper in (bob, alice):
+            for data in forged:
+                press = api.press_inline(tapper, posted, data)
+                toast = await press.answer()
+                assert toast.text and "could not be read" in toast.text, (data, toast)
+        assert (posted.text, posted.reply_markup) == shown and posted.edit_count == 0
+        assert not [request for request in api.requests if "inline_message_id" in request.params]
+        assert await service.games.current_game(PlayerKey("telegram", str(bob.id))) is None
+        current = await service.games.current_game(PlayerKey("telegram", str(alice.id)))
+        assert current is not None and current.game_id == game_id and current.version == 0
+        assert not api.bot_messages(club)

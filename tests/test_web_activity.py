@@ -107,3 +107,23 @@ async def test_a_player_can_only_act_on_their_own_game(activity: Activity, servi
     assert "This is not your game" in await table.locator("#toast").inner_text()
     after = await service.games.current_game(BOB)
     assert after is not None and after.version == bobs.version and after.game.moves == 0
+
+
+async def test_a_page_of_another_site_cannot_frame_the_table(activity: Activity) -> None:
+    """Clickjacking: a page elsewhere that frames the table gets nothing drawn (the browser refuses the frame under
+    the table's frame-ancestors), while Discord's client frames it (the tests above)."""
+    from tests.activity_harness import ORIGIN, QUERY
+
+    context = await activity.browser.new_context()
+    foreign = "https://games.example.net/"
+    await context.route(f"{foreign}*", lambda route: route.fulfill(
+        status=200, content_type="text/html",
+        body=f'<!doctype html><iframe id="t" src="{ORIGIN}/?{QUERY}"></iframe>'))
+    await context.route(f"{ORIGIN}/**", activity._proxy)
+    page = await context.new_page()
+    async with page.expect_console_message(lambda message: "frame-ancestors" in message.text) as refused:
+        await page.goto(foreign)
+    assert "blocked" in (await refused.value).text
+    assert not [frame for frame in page.frames if frame.url.startswith(ORIGIN)
+                and await frame.locator("#table").count()]
+    await context.close()

@@ -231,6 +231,25 @@ async def test_a_bad_payload_is_refused_and_the_page_is_served(client: TestClien
     assert words["lang"] == "fr" and "«\u00a0Ouvrir le plateau\u00a0»" in words["refused"]
 
 
+async def test_every_answer_is_guarded_against_sniffing_framing_and_foreign_scripts(
+        client: TestClient[Any, Any]) -> None:
+    """The page may be framed only by Discord's clients (the Activity) and Telegram's web clients (the Mini App),
+    loads scripts only from itself (and Telegram's Mini App script), and no answer is sniffed as another type;
+    refusals and the API too. (test_web_activity.py opens the page framed by Discord's client in a browser.)"""
+    answers = [await client.get("/"), await client.get("/static/table.js"), await client.get("/api/table"),
+               await client.post("/api/act", json={"payload": "rm -rf"}, headers=tma(7)),
+               await client.get("/static/../../etc/passwd")]
+    assert [answer.status for answer in answers[:4]] == [200, 200, 401, 400]
+    for answer in answers:
+        assert answer.headers["X-Content-Type-Options"] == "nosniff", answer.url
+        assert answer.headers["Referrer-Policy"] == "no-referrer"
+        policy = dict(part.strip().split(" ", 1) for part in answer.headers["Content-Security-Policy"].split(";"))
+        assert policy["script-src"] == "'self' https://telegram.org" and policy["object-src"] == "'none'"
+        ancestors = policy["frame-ancestors"].split()
+        assert "*" not in ancestors and {"https://discord.com", "https://web.telegram.org"} <= set(ancestors)
+        assert all(origin == "'self'" or origin.startswith("https://") for origin in ancestors)
+
+
 # --- only what the player may see ---------------------------------------------------------------------------------
 
 
@@ -364,6 +383,38 @@ async def test_a_discord_activitys_code_is_exchanged_for_its_players_session(ser
     assert "Coups\u00a0: 0" in board["board"]["header"]  # in Carol's language, as Discord says it
     current = await service.games.current_game(PlayerKey("discord", "4242"))
     assert current is not None and current.owner_name == "Carol" and current.game_id == board["board"]["game"]
+
+
+async def test_a_flood_of_forged_sign_in_codes_reaches_discord_at_a_bounded_rate(service: App) -> None:
+    """Sign-ins are anonymous: 300 forged codes at once are forwarded to Discord only as far as the allowance goes
+    (the rest answered 429 at once), junk that is no code not at all, and a second later there is room again."""
+    from aiohttp import web
+
+    from bot.adapters.web.discord_auth import SIGN_IN_BURST, SIGN_IN_RATE, DiscordOAuth, SignIns
+
+    asked: list[str] = []
+
+    async def token(request: web.Request) -> web.Response:
+        asked.append(str((await request.post()).get("code")))
+        return web.json_response({"error": "invalid_grant"}, status=400)
+
+    now = [100.0]
+    api = web.Application()
+    api.router.add_post("/api/v10/oauth2/token", token)
+    async with TestServer(api) as discord_api:
+        oauth = DiscordOAuth("1234", "the secret", str(discord_api.make_url("/api/v10")))
+        server = TableServer(service.flow, Signer(b"s" * 32), discord=oauth, sign_ins=SignIns(lambda: now[0]))
+        async with TestClient(TestServer(server.application())) as client:
+            junk = [await client.post("/api/discord/session", json={"code": code})
+                    for code in ("", "x" * 65, "a b", "<script>", "../../etc")]
+            assert [answer.status for answer in junk] == [429] * 5 and asked == []
+            statuses = [(await client.post("/api/discord/session", json={"code": f"forged{n}"})).status
+                        for n in range(300)]
+            assert statuses.count(401) == SIGN_IN_BURST and statuses.count(429) == 300 - SIGN_IN_BURST
+            assert len(asked) == SIGN_IN_BURST
+            now[0] += 1.0
+            again = [(await client.post("/api/discord/session", json={"code": f"later{n}"})).status for n in range(20)]
+            assert again.count(401) == int(SIGN_IN_RATE) and len(asked) == SIGN_IN_BURST + int(SIGN_IN_RATE)
 
 
 async def test_without_a_discord_client_there_is_no_activity(client: TestClient[Any, Any]) -> None:

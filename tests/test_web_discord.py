@@ -5,10 +5,12 @@ game at the table's server and nobody else's; without PUBLIC_URL there is no suc
 # ruff: noqa: F811 - the fixture imported from test_discord_e2e is named as a parameter
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 from aiohttp.test_utils import TestClient, TestServer
 
-from bot.adapters.web.auth import LINK_LIFETIME, Unauthorised
+from bot.adapters.web.auth import LINK_LIFETIME, Unauthorised, WebUser
 from bot.adapters.web.links import table_signer
 from bot.adapters.web.server import TableServer
 from bot.app.assembly import App
@@ -45,6 +47,24 @@ async def test_the_board_command_gives_a_private_link_for_the_player_alone(
             current = await game_service.games.current_game(alice)
             assert current is not None and current.game_id == answer["board"]["game"]
             assert await game_service.games.current_game(PlayerKey("discord", str(t.bob.id))) is None
+
+
+def test_with_web_secret_set_every_process_opens_every_link_whatever_tokens_it_has() -> None:
+    """The documented two-process layout: the Discord shard-1 process has no Telegram token. With WEB_SECRET set, a
+    link one process signs opens on the other, both ways; the tokens sign only where WEB_SECRET is not set."""
+    telegram = "123456:AAFakeTokenForTripeaksTestsOnly0000"
+    discord = "MTA.fake.discord-token"
+    first = Config(public_url=PUBLIC_URL, web_secret=SECRET, telegram_token=telegram, discord_token=discord)
+    shard = Config(public_url=PUBLIC_URL, web_secret=SECRET, discord_token=discord)
+    alice = PlayerKey("discord", "42")
+    for signing, reading in ((first, shard), (shard, first)):
+        token = table_signer(signing).sign(WebUser(alice, "Alice", None), "link", LINK_LIFETIME)
+        assert table_signer(reading).read(token, "link").player == alice
+    unset = Config(public_url=PUBLIC_URL, telegram_token=telegram, discord_token=discord)
+    token = table_signer(unset).sign(WebUser(alice, "Alice", None), "link", LINK_LIFETIME)
+    assert table_signer(dataclasses.replace(unset)).read(token, "link").player == alice
+    with pytest.raises(Unauthorised):  # the tokens, not WEB_SECRET, signed it
+        table_signer(first).read(token, "link")
 
 
 def test_a_link_lasts_a_quarter_of_an_hour() -> None:

@@ -90,8 +90,9 @@ async def table_in_browser(flow: Flow, *, clock: Any = time.time) -> AsyncIterat
 
 
 async def settled(page: Any) -> None:
-    """Wait until every tap sent has been answered and drawn."""
-    await page.wait_for_function("!document.body.dataset.busy")
+    """Wait until every tap sent has been answered and drawn (a selector, not a script: the page's
+    Content-Security-Policy allows no script evaluated from a string)."""
+    await page.locator("body:not([data-busy])").wait_for(state="attached")
 
 
 async def tap(page: Any, action: Action) -> None:

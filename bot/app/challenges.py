@@ -35,11 +35,10 @@ def challenge_key(game_id: int, secret: str) -> str:
 
 
 def key_holds(shared: GameRecord, key: str | None, secret: str) -> bool:
-    """Whether ``key`` is the key of the challenge of ``shared`` under ``secret``. Links made before challenges
-    were signed keep working: they carry the game's code, or nothing for a game of a daily deal."""
-    if key is None:
-        return (shared.daily or shared.practice_of) is not None
-    return hmac.compare_digest(key, challenge_key(shared.id, secret)) or key == shared.code
+    """Whether ``key`` is the key of the challenge of ``shared`` under ``secret``: nothing else opens a challenge
+    (a link made before challenges were signed deals its code and challenges nobody:
+    :func:`bot.app.codec.start_request`)."""
+    return key is not None and hmac.compare_digest(key, challenge_key(shared.id, secret))
 
 
 class Challenges:

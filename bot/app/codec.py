@@ -258,7 +258,7 @@ def start_parameter(request: ChallengeDeal | DealByCode | DailyDeal) -> str:
     >>> start_request("TP1-E-AAAAAAB")
     DealByCode(code='TP1-E-AAAAAAB')
     >>> start_request("x42_TP1-E-AAAAAAB"), start_request("x42_daily")  # links made before challenges had keys
-    (ChallengeDeal(game_id=42, key='TP1-E-AAAAAAB'), ChallengeDeal(game_id=42, key=None))
+    (DealByCode(code='TP1-E-AAAAAAB'), ChallengeDeal(game_id=42, key=None))
     >>> start_request(start_parameter(DailyDeal()))
     DailyDeal(day=None)
     """
@@ -282,8 +282,16 @@ def start_request(text: str) -> ChallengeDeal | DealByCode | DailyDeal:
         return DailyDeal()
     match = _START_CHALLENGE_RE.match(text)
     if match:
-        return ChallengeDeal(int(match.group(1)), None if match.group(2) == DAILY_START else match.group(2))
+        return _challenge(match.group(1), None if match.group(2) == DAILY_START else match.group(2))
     return DealByCode(text)
+
+
+def _challenge(game_id: str, key: str | None) -> ChallengeDeal | DealByCode:
+    """A challenge of ``game_id`` with ``key``; a key that is a code (a link made before challenges had keys)
+    deals that code and challenges nobody, so it never opens another player's game."""
+    if key is not None and key.startswith("TP1-"):
+        return DealByCode(key)
+    return ChallengeDeal(int(game_id), key)
 
 
 def _request_text(request: StartRequest) -> str:
@@ -310,7 +318,7 @@ def _request(match: re.Match[str]) -> StartRequest:
     if replayed is not None:
         return ReplayDeal(int(replayed))
     if challenged is not None:
-        return ChallengeDeal(int(challenged), None if challenge_key == "-" else challenge_key)
+        return _challenge(challenged, None if challenge_key == "-" else challenge_key)
     if code is not None:
         return DealByCode(code)
     if day is not None:

@@ -23,10 +23,10 @@ from bot.app.commands import (
     ShowRules,
     StartRequest,
 )
-from bot.app.model import GameSnapshot
+from bot.app.model import GameSnapshot, clean_name
 from bot.i18n import Translator, translator
 from bot.render.endings import deal_name
-from bot.render.view import Button, ButtonStyle, View
+from bot.render.view import Button, ButtonStyle, View, owner_name
 from core.deal import GameCode, Rules
 from core.errors import TriPeaksError
 
@@ -128,12 +128,17 @@ def daily_sent_privately(locale: str) -> str:
 
 def render_daily_in_private(locale: str, name: str, link: str) -> View:
     """The group's answer to the daily deal asked for there: the ranked attempt is played in the player's private
-    chat with the bot, which the button (``link``) opens (and starts it there, when the bot may not write first)."""
+    chat with the bot, which the button (``link``) opens (and starts it there, when the bot may not write first).
+    ``name`` is the player's as the platform sends it: cleaned as a stored name is (:func:`bot.app.model.clean_name`).
+
+    >>> render_daily_in_private("en", "Ali\u200bce\u202e", "https://t.me/b?start=daily").header
+    'Alice, your daily attempt is played in your private chat with the bot, away from the group'
+    """
     tr = translator(locale)
     # TRANSLATORS: the answer in a group to /daily: {name} is the player's name; the attempt is played privately so
     # that the others do not see today's cards before their own attempt
     text = tr.gettext("{name}, your daily attempt is played in your private chat with the bot, away from the "
-                      "group").format(name=name)
+                      "group").format(name=owner_name(clean_name(name)))
     # TRANSLATORS: a link button under that answer: it opens the private chat with the bot at the attempt
     button = Button(tr.pgettext("button", "Play in private"), None, ButtonStyle.PRIMARY, url=link)
     return View(header=text, buttons=((button,),))

@@ -130,8 +130,9 @@ _SHARED_FIRST, _SHARED_SIZE = 0x40000000 + 2, 510
 _BUSY = ("SQLITE_BUSY", "SQLITE_LOCKED")
 
 
-def _in_use(path: Path) -> bool:
-    """Whether another process has the database open (read from the file's locks, so a damaged file too)."""
+def in_use(path: Path) -> bool:
+    """Whether another process has the SQLite database at ``path`` open (read from the file's locks, so a damaged
+    file too)."""
     import fcntl
 
     descriptor = os.open(path, os.O_RDWR)
@@ -148,10 +149,10 @@ def _take_over(target: Path) -> None:
     """Make sure no other process has ``target`` open, and fold its write-ahead log into it (so the file alone is
     the whole database): :class:`BackupError` when it is in use. A damaged database is left as it is (it is kept
     beside the restored one, with its log)."""
-    in_use = BackupError(f"the database {target} is in use (is the bot or a console game running? stop it first): "
-                         "nothing was changed")
-    if _in_use(target):
-        raise in_use
+    busy = BackupError(f"the database {target} is in use (is the bot or a console game running? stop it first): "
+                       "nothing was changed")
+    if in_use(target):
+        raise busy
     try:
         with contextlib.closing(sqlite3.connect(f"{target.resolve().as_uri()}?mode=rw", uri=True, timeout=0,
                                                 isolation_level=None)) as connection:
@@ -162,7 +163,7 @@ def _take_over(target: Path) -> None:
             connection.execute("PRAGMA journal_mode = DELETE")
     except sqlite3.DatabaseError as error:
         if getattr(error, "sqlite_errorname", "") in _BUSY:
-            raise in_use from None
+            raise busy from None
 
 
 @dataclass(frozen=True)

@@ -64,6 +64,10 @@ def conflict_insert(tx: AsyncConnection, table: Table) -> Any:
     return importlib.import_module(f"sqlalchemy.dialects.{tx.dialect.name}").insert(table)
 
 
+#: The name the bot's PostgreSQL connections go by (``pg_stat_activity.application_name``).
+APPLICATION_NAME = "tripeaks"
+
+
 def is_sqlite(url: URL) -> bool:
     return url.get_backend_name() == "sqlite"
 
@@ -93,6 +97,8 @@ def create_engine(url: str | URL | None = None, **kwargs: Any) -> AsyncEngine:
         # a connection the server dropped (a restart, a failover, pg_terminate_backend) is found out and replaced
         # when it is taken from the pool, instead of failing the next action
         kwargs.setdefault("pool_pre_ping", True)
+        # named, so that a command that must not run beside the bot (a downgrade) sees whether it runs
+        kwargs.setdefault("connect_args", {"server_settings": {"application_name": APPLICATION_NAME}})
         return create_async_engine(resolved, **kwargs)
     path = _sqlite_file(resolved)
     if path is not None:

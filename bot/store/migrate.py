@@ -11,7 +11,7 @@ from sqlalchemy import Connection, event, inspect, text
 from sqlalchemy.engine import URL
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
-from bot.store.engine import create_engine
+from bot.store.engine import APPLICATION_NAME, create_engine, sqlite_file
 
 
 class MigrationError(Exception):
@@ -191,6 +191,25 @@ async def downgrade_database(url: str | URL | None = None, revision: str = "base
     the migration lock; returns the columns (``table.column``) and tables dropped with their values. Without
     ``allow_drops`` a downgrade that would drop any is refused and nothing changes (:class:`DowngradeDrops`)."""
     return await _migrate(url, "downgrade", revision, allow_drops=allow_drops)
+
+
+async def in_use(url: str | URL | None = None) -> bool:
+    """Whether another process (the bot, a console game) has the database open: SQLite's file locks, or on
+    PostgreSQL a connection of the bot's name (:data:`~bot.store.engine.APPLICATION_NAME`) other than this one."""
+    from bot.store.backup import in_use as file_in_use
+
+    path = sqlite_file(url)
+    if path is not None:
+        return path.is_file() and file_in_use(path)
+    engine = create_engine(url)
+    try:
+        async with engine.connect() as connection:
+            others = await connection.scalar(text(
+                "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
+                "AND application_name = :name AND pid <> pg_backend_pid()"), {"name": APPLICATION_NAME})
+            return bool(others)
+    finally:
+        await engine.dispose()
 
 
 async def current_revision(url: str | URL | None = None) -> str | None:

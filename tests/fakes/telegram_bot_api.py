@@ -1330,6 +1330,11 @@ class CallbackAnswer:
     cache_time: int | None
 
 
+def inline_message_id(message: StoredMessage) -> str:
+    """The id Telegram gives a message sent through inline mode (opaque to the bot)."""
+    return f"AgAAA{abs(message.chat.id)}x{message.message_id}"
+
+
 @dataclass
 class CallbackQueryRecord:
     """A simulated button press and its answer, if any."""
@@ -1971,6 +1976,21 @@ class FakeBotAPI:
         }
         update = {"update_id": next(self._update_ids), "callback_query": query}
         return CallbackHandle(self, update, self._queue_update(update, queue), record)
+
+    def press_inline(self, user: FakeUser, message: StoredMessage, callback_data: str) -> CallbackHandle:
+        """The user presses a callback button under ``message``, a message sent through inline mode
+        (``choose_inline_result``): Telegram hands over its ``inline_message_id`` and not the message. The
+        button is not checked: the bot's inline results carry link buttons only, so this is a modified client's."""
+        assert message.via_bot is not None, "not a message sent through inline mode"
+        self._users.setdefault(user.id, user)
+        record = CallbackQueryRecord(id=str(4_620_000_000_000_000_000 + next(self._query_ids)), user=user,
+                                     chat=message.chat, message_id=message.message_id, data=callback_data,
+                                     created=time.monotonic())
+        self.callback_queries[record.id] = record
+        query = {"id": record.id, "from": user.to_dict(), "inline_message_id": inline_message_id(message),
+                 "chat_instance": str(abs(message.chat.id) * 7919 % 10**18 + 10**17), "data": callback_data}
+        update = {"update_id": next(self._update_ids), "callback_query": query}
+        return CallbackHandle(self, update, self._queue_update(update, True), record)
 
     def inline_query(self, user: FakeUser, query: str = "", *, chat_type: str = "private") -> InlineQueryHandle:
         """The user types ``@bot query`` in a chat of ``chat_type``: an ``inline_query`` update."""
@@ -2650,8 +2670,12 @@ class FakeBotAPI:
         return {key: self.bot_user[key] for key in ("id", "is_bot", "first_name", "username")}
 
     def _editable(self, params: Mapping[str, Any]) -> StoredMessage:
-        if params.get("inline_message_id"):
-            raise _bad("MESSAGE_ID_INVALID")
+        if params.get("inline_message_id"):  # a message sent through inline mode: the bot may edit it too
+            sent = [message for messages in self._messages.values() for message in messages.values()
+                    if message.via_bot is not None and inline_message_id(message) == params["inline_message_id"]]
+            if not sent or sent[0].deleted:
+                raise _bad("MESSAGE_ID_INVALID")
+            return sent[0]
         chat = self._target_chat(params)
         message = self._messages[chat.id].get(self._message_id(params))
         if message is None or message.deleted:

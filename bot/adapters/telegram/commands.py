@@ -22,10 +22,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from telegram import Message, Update, User
+from telegram import Chat, Message, Update, User
 from telegram.constants import ChatMemberStatus, ChatType
 
-from bot.adapters.telegram.base import NEW_COMMAND, Context, TelegramContext
+from bot.adapters.telegram.base import NEW_COMMAND, PLATFORM, Context, TelegramContext
 from bot.adapters.telegram.executor import TelegramExecutor
 from bot.adapters.telegram.tapped import buttons_of
 from bot.app.codec import RESUME_START, BadPayload, decode
@@ -146,8 +146,12 @@ async def on_callback(tg: TelegramContext, update: Update, context: Context) -> 
             command: Command = decode(query.data or "")
         except BadPayload as error:
             command = Unreadable(str(error))
+        if query.message is None:
+            # a message sent through inline mode: the bot gives those link buttons only, so the tap is a modified
+            # client's, and whatever it names is neither drawn into that message nor played
+            command = Unreadable("a tap on a message sent through inline mode")
         chat = query.message.chat if query.message is not None else None
-        surface = tg.surface(user, chat, reuse=True, addressee=addressee(anchor), buttons=buttons_of(anchor))
+        surface = tg.surface(user, chat, reuse=True, addressee=addressee(anchor, chat), buttons=buttons_of(anchor))
         effects = await tg.flow.handle(tg.actor(user, chat), command, surface)
         await tg.flow.record(await executor.run(effects))
     except Exception:
@@ -172,12 +176,17 @@ async def is_admin(context: Context, message: Message, user: User) -> bool:
     return member.status in (ChatMemberStatus.OWNER, ChatMemberStatus.ADMINISTRATOR)
 
 
-def addressee(message: Message | None) -> PlayerKey | None:
-    """In a group, the player whose command the tapped message answered (their settings); None in a private chat
-    or when Telegram does not say."""
-    if message is None or message.chat.type == ChatType.PRIVATE:
+#: Whom a group's message answers when Telegram no longer says (the command it answered was deleted, or the message
+#: is too old to be handed over): no player, so its settings buttons are nobody's.
+NOBODY = PlayerKey(PLATFORM, "")
+
+
+def addressee(message: Message | None, chat: Chat | None) -> PlayerKey | None:
+    """In a group, the player whose command the tapped message answered (their settings), :data:`NOBODY` when
+    Telegram no longer says; None in a private chat."""
+    if chat is None or chat.type == ChatType.PRIVATE:
         return None
-    replied = message.reply_to_message
+    replied = message.reply_to_message if message is not None else None
     if replied is None or replied.from_user is None:
-        return None
+        return NOBODY
     return TelegramContext.player(replied.from_user)

@@ -4,6 +4,9 @@ exchanged on the server with the application's client secret (``POST {api}/oauth
 
 from __future__ import annotations
 
+import re
+import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import aiohttp
@@ -13,6 +16,32 @@ from bot.app.effects import PlayerKey
 
 #: How long Discord's API may take to answer (seconds).
 API_TIMEOUT = 10.0
+#: What an OAuth2 code can look like (Discord's are 30 letters and digits): anything else is not forwarded.
+CODE_SHAPE = re.compile(r"[A-Za-z0-9_-]{1,64}")
+#: Codes forwarded to Discord at once at most, and then a second: sign-ins are anonymous, so a flood of forged codes
+#: must not become a flood of calls on the application's behalf (Discord would limit or ban it).
+SIGN_IN_BURST = 20
+SIGN_IN_RATE = 5.0
+
+
+class SignIns:
+    """The allowance of codes this process forwards to Discord: :data:`SIGN_IN_BURST` at once, refilled at
+    :data:`SIGN_IN_RATE` a second (``clock``: seconds, monotonic)."""
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self._clock = clock
+        self._left = float(SIGN_IN_BURST)
+        self._at = clock()
+
+    def take(self, code: str) -> bool:
+        """Whether ``code`` may be forwarded now: it has a code's shape and the allowance has room."""
+        now = self._clock()
+        self._left = min(float(SIGN_IN_BURST), self._left + (now - self._at) * SIGN_IN_RATE)
+        self._at = now
+        if not CODE_SHAPE.fullmatch(code) or self._left < 1:
+            return False
+        self._left -= 1
+        return True
 
 
 @dataclass(frozen=True)

@@ -9,8 +9,12 @@ from bot.config import Config
 
 
 def table_signer(config: Config) -> Signer:
-    """The signer every process of the deployment shares (WEB_SECRET, else derived from the bot tokens)."""
-    return Signer(derived_secret(config.web_secret, config.telegram_token, config.discord_token))
+    """The signer every process of the deployment shares: WEB_SECRET alone when set (processes that differ in
+    tokens, as a second Discord shard without the Telegram token, share it too); else derived from the bot
+    tokens."""
+    if config.web_secret:
+        return Signer(derived_secret(config.web_secret))
+    return Signer(derived_secret(config.telegram_token, config.discord_token))
 
 
 def table_link(config: Config, player: PlayerKey, name: str, locale: str | None) -> str:

@@ -42,7 +42,7 @@ from typing import Any
 from aiohttp import web
 
 from bot.adapters.web.auth import SESSION_LIFETIME, Signer, Unauthorised, WebUser, telegram_user
-from bot.adapters.web.discord_auth import DiscordOAuth
+from bot.adapters.web.discord_auth import DiscordOAuth, SignIns
 from bot.adapters.web.screens import LAYOUT, refusal_words, respond, strings
 from bot.app.codec import BadPayload, decode
 from bot.app.commands import Actor, Command, Resume, Surface
@@ -69,10 +69,11 @@ class TableServer:
 
     def __init__(self, flow: Flow, signer: Signer, *, telegram_token: str | None = None,
                  host: str = "127.0.0.1", port: int = 8080, discord: DiscordOAuth | None = None,
-                 relay: Callable[[str], ChatBoards] | None = None) -> None:
+                 relay: Callable[[str], ChatBoards] | None = None, sign_ins: SignIns | None = None) -> None:
         self.flow = flow
-        #: the Discord Activity's OAuth2 client (None: no Activity)
+        #: the Discord Activity's OAuth2 client (None: no Activity), and the codes it may forward
         self.discord = discord
+        self.sign_ins = sign_ins or SignIns()
         self.signer = signer
         self.telegram_token = telegram_token
         self.host = host
@@ -90,6 +91,7 @@ class TableServer:
 
     def application(self) -> web.Application:
         app = web.Application(client_max_size=BODY_MAX, middlewares=[_no_store])
+        app.on_response_prepare.append(_guarded)
         app.router.add_get("/", self._page)
         app.router.add_static("/static/", str(STATIC))
         app.router.add_post("/api/session", self._session)
@@ -156,8 +158,11 @@ class TableServer:
     async def _discord_session(self, request: web.Request) -> web.StreamResponse:
         if self.discord is None:
             raise web.HTTPNotFound(text="no Discord Activity here")
+        code = str((await _body(request)).get("code", ""))
+        if not self.sign_ins.take(code):
+            raise web.HTTPTooManyRequests(text="too many sign-ins: try again in a moment", headers={"Retry-After": "1"})
         try:
-            user, access_token = await self.discord.user(str((await _body(request)).get("code", "")))
+            user, access_token = await self.discord.user(code)
         except Unauthorised as refused:
             raise _unauthorised(refused) from None
         return web.json_response({"session": self.signer.sign(user, "session", SESSION_LIFETIME),
@@ -241,6 +246,23 @@ async def _body(request: web.Request) -> dict[str, Any]:
     if not isinstance(body, dict):
         raise web.HTTPBadRequest(text="not a JSON object")
     return body
+
+
+#: What the table's pages may load and who may frame them: its own files and API only (Telegram's Mini App script
+#: too), framed by nothing but Discord's clients (the Activity's iframe) and Telegram's web clients (the Mini App).
+CONTENT_SECURITY_POLICY = "; ".join((
+    "default-src 'self'", "script-src 'self' https://telegram.org", "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data:", "connect-src 'self'", "object-src 'none'", "base-uri 'none'", "form-action 'none'",
+    "frame-ancestors 'self' https://discord.com https://*.discord.com https://*.discordsays.com "
+    "https://web.telegram.org https://*.telegram.org"))
+
+
+async def _guarded(request: web.Request, response: web.StreamResponse) -> None:
+    """Every answer, refusals and event streams too, as it is sent: never sniffed as another type, no referrer,
+    under :data:`CONTENT_SECURITY_POLICY`."""
+    response.headers["X-Content-Type-Options"] = "nosniff"
+    response.headers["Referrer-Policy"] = "no-referrer"
+    response.headers["Content-Security-Policy"] = CONTENT_SECURITY_POLICY
 
 
 @web.middleware
