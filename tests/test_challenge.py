@@ -27,13 +27,23 @@ from bot.app.commands import (
     ShowStats,
     Surface,
 )
-from bot.app.effects import Answer, ChallengeAnswered, EditBoard, OffersOf, Post, SendBoard, ShareOf, Tell
+from bot.app.effects import (
+    Answer,
+    ChallengeAnswered,
+    EditBoard,
+    OffersOf,
+    Post,
+    Problem,
+    SendBoard,
+    ShareOf,
+    Tell,
+)
 from bot.app.model import Challenge, Offers, PlayerKey, Settings, Stats
 from bot.app.once import OnceOnly
 from bot.app.outcomes import MustConfirm
 from bot.i18n import SUPPORTED_LOCALES, translator
 from bot.render.challenges import render_answered
-from bot.render.effects import draw
+from bot.render.effects import draw, line
 from bot.render.endings import (
     challenge_line,
     challenge_of,
@@ -272,8 +282,8 @@ async def test_a_guessed_id_of_a_finished_daily_game_answers_as_a_missing_one_an
     answers = []
     for game_id in (attempt.game_id, attempt.game_id + 1000):  # Alice's finished daily, and no game at all
         (effect,) = await service.flow.handle(bob, Begin(start_request(f"x{game_id}_daily")))
-        assert isinstance(effect, Answer)
-        answers.append(draw(effect.content, "en"))
+        assert isinstance(effect, Answer) and isinstance(effect.content, Problem)
+        answers.append(line(effect.content, "en", "/tripeaks"))
     assert answers[0] == answers[1]
     assert "Alice" not in str(answers[0]) and "Alice" not in str(await service.games.current_game(BOB))
 
