@@ -50,7 +50,9 @@ async def test_a_whole_game_is_won_by_clicking_the_cards(table: Table, service: 
     assert "You won!" in status
     assert await page.locator("#table .card[data-slot]").count() == 0  # every peak card gone
     labels = [await b.get_attribute("aria-label") for b in await page.locator("#controls button").all()]
-    assert labels == ["Share", "Replay", "Review", "New game"]
+    assert labels == ["New game"]  # in its place, Undo's and Hint's kept empty
+    labels = [await b.get_attribute("aria-label") for b in await page.locator("#ending button").all()]
+    assert labels == ["Share", "Replay", "Review"]
     current = await service.games.latest_game(ANN)
     assert current is not None and current.game.is_over and current.game.moves == len(line)
     # the won table, as the picture draws it: every card played, and the banner with the final score
@@ -65,17 +67,22 @@ async def test_a_whole_game_is_won_by_clicking_the_cards(table: Table, service: 
     assert (await page.locator("#message h2").inner_text()).startswith("Review")
 
 
-async def test_a_played_card_lands_on_the_waste_before_the_answer(table: Table) -> None:
+async def test_a_played_card_flies_at_once_and_lands_on_the_waste(table: Table) -> None:
     page = await table.page(mini_app_url(table.port, 7))
     await start_deal(page, "TP1-E-AAAAAAB")
     fits = page.locator("#table .card[data-mark='fits']").first
     card = await fits.get_attribute("data-card")
     label = await fits.get_attribute("aria-label")
     assert label is not None and label.endswith("(fits)")
+    handle = await fits.element_handle()
+    assert handle is not None
     await fits.click()
-    assert await page.locator("#waste").get_attribute("data-card") == card  # at once, before the answer
+    assert await handle.evaluate("(node) => node.classList.contains('flying')")  # at once, before the answer
     await settled(page)
+    # the server's board drawn meanwhile kept the flight: it lands, then the waste is the card
+    await page.wait_for_function("tableStats.flights.length === 1 && tableStats.flights[0].completed")
     assert await page.locator("#waste").get_attribute("data-card") == card
+    assert not await handle.evaluate("(node) => node.isConnected")
     assert "Moves: 1" in await page.locator("#header").inner_text()
 
 
@@ -155,8 +162,8 @@ async def test_a_move_made_in_the_chat_shows_on_the_open_table(table: Table, ser
     (effect,) = await service.flow.handle(Actor(ANN, "Ann"), Move(game.game_id, game.version, Tap(slot)))
     assert isinstance(effect, EditBoard)
     await page.wait_for_selector(f"#table[data-version='{game.version + 1}']")
-    assert await page.locator("#waste").get_attribute("data-card") == "".join(
-        (game.game.card_at(slot).rank.label, game.game.card_at(slot).suit.letter))
+    card = game.game.card_at(slot)
+    await page.wait_for_selector(f"#waste[data-card='{card.rank.label}{card.suit.letter}']")  # once it has flown
     assert await page.locator(f"#table .card[data-slot='{slot}']").count() == 0
 
 
@@ -169,3 +176,88 @@ async def test_the_vendored_embedded_app_sdk_loads_in_the_browser(table: Table) 
     assert kinds == ["function", "function"]
     activity = await table.page(f"http://127.0.0.1:{table.port}/?frame_id=f&instance_id=i&platform=desktop")
     assert await activity.evaluate("document.body.dataset.ready") == "refused"
+
+
+# --- the table on a phone: nothing moves under the thumb -----------------------------------------------------------
+
+#: A phone held upright and turned sideways, at double density.
+UPRIGHT = {"viewport": {"width": 360, "height": 740}, "device_scale_factor": 2, "has_touch": True}
+SIDEWAYS = {"viewport": {"width": 740, "height": 360}, "device_scale_factor": 2, "has_touch": True}
+
+#: Where the things the player aims at are: the felt, the stock, each control's place, each start button.
+PLACES = """() => {
+  const box = (node) => { const r = node.getBoundingClientRect(); return [r.x, r.y, r.width, r.height]; };
+  const places = { felt: box(document.getElementById("table")) };
+  const stock = document.getElementById("stock");
+  if (stock) places.stock = box(stock);
+  document.querySelectorAll("#controls > *").forEach((node, i) => { places[`control ${i}`] = box(node); });
+  document.querySelectorAll("#starts > *").forEach((node, i) => { places[`start ${i}`] = box(node); });
+  places.ending = box(document.getElementById("ending"));
+  return places;
+}"""
+
+
+async def shifts(page: object, seen: dict[str, list[float]], moved: dict[str, float]) -> None:
+    """Note how far each place moved from where it was first seen."""
+    for name, box in (await page.evaluate(PLACES)).items():  # type: ignore[attr-defined]
+        first = seen.setdefault(name, box)
+        moved[name] = max(moved.get(name, 0.0), *(abs(a - b) for a, b in zip(first, box, strict=True)))
+
+
+def stock_marked_as_the_chats_draw(board: dict[str, object]) -> bool:
+    slots = board["slots"]
+    assert isinstance(slots, list)
+    fits = any(slot.get("mark") == "fits" for slot in slots)
+    hinted = any(slot.get("mark") == "hint" for slot in slots)
+    stock = board["stock"]
+    assert isinstance(stock, dict)
+    return bool(stock["payload"]) and (stock["hinted"] or not (fits or hinted))
+
+
+@pytest.mark.parametrize("device", [UPRIGHT, SIDEWAYS], ids=["360x740", "740x360"])
+async def test_nothing_moves_under_the_thumb_through_a_whole_game(table: Table, device: dict[str, object]) -> None:
+    """Hints, a refusal, an undo, the counters, the status lines and the end of the game: the felt, the stock and
+    every control keep their place within 2 px; cards are at least 32 px wide; the stock says it draws, and is
+    marked as the chat's Draw is when no card fits."""
+    page = await table.page(mini_app_url(table.port, 7), device)
+    await start_deal(page, "TP1-E-AAAAAAB")
+    seen: dict[str, list[float]] = {}
+    moved: dict[str, float] = {}
+    await shifts(page, seen, moved)
+    widths = [box["width"] for box in [await card.bounding_box() for card in
+                                       await page.locator("#table .card[data-slot]").all()] if box]
+    assert len(widths) == 28 and min(widths) >= 32
+    stock = page.get_by_role("button", name="Draw", exact=False)
+    assert await stock.get_attribute("id") == "stock"
+    assert await page.locator("#stock .word").inner_text() == "Draw"
+    await page.get_by_role("button", name="Hint").click()
+    await settled(page)
+    await shifts(page, seen, moved)
+    refused = page.locator("#table .card[data-payload]:not([data-mark])").first
+    await refused.click()
+    await settled(page)
+    assert "Must be one rank higher or lower" in await page.locator("#status").inner_text()
+    await shifts(page, seen, moved)
+    line = solve(Game.from_code("TP1-E-AAAAAAB")).line or ()
+    await play_line(page, line[:1])
+    await page.get_by_role("button", name="Undo").click()
+    await settled(page)
+    await shifts(page, seen, moved)
+    marked = 0
+    for action in line:
+        board = await page.evaluate("state.board")
+        expected = stock_marked_as_the_chats_draw(board)
+        assert (await page.locator("#stock").get_attribute("data-mark") == "draw") == expected
+        marked += expected
+        await tap(page, action)
+        await shifts(page, seen, moved)
+    assert "You won!" in await page.locator("#status").inner_text()
+    assert await page.locator("#ending button").count() == 3  # Share, Replay, Review
+    await shifts(page, seen, moved)
+    assert marked, "the solver's line never drew when no card fitted"
+    assert {name: shift for name, shift in moved.items() if shift > 2} == {}
+    # and everything is on the screen, nothing scrolls
+    assert await page.evaluate("document.documentElement.scrollWidth <= innerWidth")
+    for name, (x, y, w, h) in (await page.evaluate(PLACES)).items():
+        assert x >= 0 and y >= 0 and x + w <= device["viewport"]["width"] + 0.5, name  # type: ignore[index]
+        assert y + h <= device["viewport"]["height"] + 0.5, name  # type: ignore[index]
