@@ -12,7 +12,7 @@ import pytest
 
 from bot.app.assembly import App
 from bot.app.effects import PlayerKey
-from core.game import Game
+from core.game import Draw, Game, Tap
 from core.solver import solve
 from tests.web_harness import (
     CHROMIUM,
@@ -261,3 +261,63 @@ async def test_nothing_moves_under_the_thumb_through_a_whole_game(table: Table, 
     for name, (x, y, w, h) in (await page.evaluate(PLACES)).items():
         assert x >= 0 and y >= 0 and x + w <= device["viewport"]["width"] + 0.5, name  # type: ignore[index]
         assert y + h <= device["viewport"]["height"] + 0.5, name  # type: ignore[index]
+
+
+# --- motion: a card game's, never in the way -----------------------------------------------------------------------
+
+#: Telegram's Android app hands a Mini App this proxy for its events (telegram-web-app.js posts through it).
+TELEGRAM_PROXY = """window.TelegramWebviewProxy = { postEvent(type, data) {
+  (window.telegramEvents = window.telegramEvents || []).push([type, JSON.parse(data)]); } };"""
+
+
+async def test_cards_fly_and_land_peaks_and_the_win_get_their_moment_and_haptics(table: Table) -> None:
+    page = await table.browser.new_page(**UPRIGHT)
+    await page.add_init_script(TELEGRAM_PROXY)
+    await page.goto(mini_app_url(table.port, 7))
+    await page.wait_for_selector("body[data-ready]")
+    await start_deal(page, "TP1-E-AAAAAAB")
+    refused = page.locator("#table .card[data-payload]:not([data-mark])").first
+    await refused.click()
+    await settled(page)
+    line = solve(Game.from_code("TP1-E-AAAAAAB")).line or ()
+    bursts: set[str | None] = set()
+    for action in line:
+        fits = isinstance(action, Tap) and await page.locator(
+            f"#table .card[data-slot='{action.slot}']").get_attribute("data-mark") == "fits"
+        if fits:
+            node = await page.locator(f"#table .card[data-slot='{action.slot}']").element_handle()
+            await page.locator(f"#table .card[data-slot='{action.slot}']").click()
+            assert node is not None  # flying at once, and never in the way of the next tap
+            assert await node.evaluate("(n) => n.classList.contains('flying') && getComputedStyle(n).pointerEvents")\
+                == "none"
+            await settled(page)
+        else:
+            await tap(page, action)
+        if (cleared := await page.evaluate("state.board.cleared")) is not None:
+            bursts.add(await page.locator(f"#table .burst[data-peak='{cleared}']").get_attribute("data-peak"))
+    assert bursts == {"0", "1", "2"}  # each peak cleared rises as +100
+    assert await page.evaluate("document.getElementById('banner').getAnimations().length") == 1  # the win's moment
+    assert await page.locator("#table .card.played").first.evaluate("(n) => n.getAnimations().length") == 1
+    await page.wait_for_function("tableStats.flights.every((f) => f.completed || f.returned)")
+    flights = await page.evaluate("tableStats.flights")
+    assert flights and all(flight["completed"] for flight in flights)  # every flight landed, none cut short
+    assert sum(1 for flight in flights if flight.get("drawn")) == sum(isinstance(a, Draw) for a in line)
+    events = await page.evaluate("window.telegramEvents")
+    haptics = [data for kind, data in events if kind == "web_app_trigger_haptic_feedback"]
+    assert haptics[0] == {"type": "notification", "notification_type": "error"}  # the refused card
+    assert haptics.count({"type": "impact", "impact_style": "light"}) == len(line) - 1  # each play
+    assert haptics.count({"type": "notification", "notification_type": "success"}) == 1
+    assert haptics[-1] == {"type": "notification", "notification_type": "success"}  # the win
+
+
+async def test_no_motion_when_the_player_asks_for_less(table: Table) -> None:
+    page = await table.browser.new_page(**UPRIGHT, reduced_motion="reduce")
+    await page.goto(mini_app_url(table.port, 7))
+    await page.wait_for_selector("body[data-ready]")
+    await start_deal(page, "TP1-E-AAAAAAB")
+    line = solve(Game.from_code("TP1-E-AAAAAAB")).line or ()
+    for action in line:
+        await tap(page, action)
+        assert await page.evaluate("document.getAnimations().length") == 0
+    assert "You won!" in await page.locator("#status").inner_text()
+    assert await page.evaluate("tableStats.flights.every((f) => f.completed)")

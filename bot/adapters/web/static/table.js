@@ -611,6 +611,7 @@ function peakCleared(peak) {
   const burst = document.createElement("div");
   burst.className = "burst";
   burst.textContent = "+100";
+  burst.dataset.peak = peak;
   burst.setAttribute("aria-hidden", "true");
   burst.style.left = `${top.x + top.w / 2}px`;
   burst.style.top = `${top.y + top.h / 2}px`;
@@ -707,7 +708,9 @@ function send(payload, kind) {
     render(answer);
     const after = answer.board;
     if (kind === "card" || kind === "stock") {
-      if (after && before && after.game === before.game && after.version > before.version) haptic("play");
+      if (after && before && after.game === before.game && after.version > before.version) {
+        if (!after.won) haptic("play");  // the winning play has the win's own
+      }
       else if (answer.notice || (after && after.refused)) haptic("error");
     }
     requestAnimationFrame(() => stats.taps.push({ kind, ms: performance.now() - started }));
