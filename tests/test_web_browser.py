@@ -107,7 +107,9 @@ async def test_the_daily_attempt_has_no_undo_and_a_hint_shows_its_card(table: Ta
 async def test_a_tampered_launch_is_refused_and_changes_nothing(table: Table, service: App) -> None:
     page = await table.page(mini_app_url(table.port, 7, tamper=True))
     assert await page.evaluate("document.body.dataset.ready") == "refused"
-    assert "Open the board" in await page.locator("#header").inner_text()
+    # the line fit for where it was opened: Telegram's Mini App, closed and opened again from the chat
+    assert await page.locator("#header").inner_text() == (
+        "Telegram did not confirm who you are: close the board and open it again from the chat")
     assert await service.games.current_game(ANN) is None
 
 
@@ -118,7 +120,8 @@ async def test_another_players_game_is_refused(table: Table, service: App) -> No
     bob = await table.page(mini_app_url(table.port, 8, name="Bob"))
     await bob.evaluate("(game) => send(`tp:g:${game}:0:19`)", game)
     await settled(bob)
-    assert "This is not your game" in await bob.locator("#toast").inner_text()
+    # the table's way to start a game is its 🆕 button, not a command
+    assert await bob.locator("#toast").inner_text() == "This is not your game; tap 🆕 to start your own"
     current = await service.games.current_game(ANN)
     assert current is not None and current.game.moves == 0
 
@@ -321,3 +324,56 @@ async def test_no_motion_when_the_player_asks_for_less(table: Table) -> None:
         assert await page.evaluate("document.getAnimations().length") == 0
     assert "You won!" in await page.locator("#status").inner_text()
     assert await page.evaluate("tableStats.flights.every((f) => f.completed)")
+
+
+# --- every word in the player's language ---------------------------------------------------------------------------
+
+
+async def test_network_and_server_failures_in_the_players_language(table: Table) -> None:
+    page = await table.page(mini_app_url(table.port, 7, language="ru"), UPRIGHT)
+    await start_deal(page, "TP1-E-AAAAAAB")
+    fits = page.locator("#table .card[data-mark='fits']").first
+    slot = await fits.get_attribute("data-slot")
+    await page.route("**/api/act", lambda route: route.abort("internetdisconnected"))
+    await fits.click()
+    await settled(page)
+    assert await page.locator("#toast").inner_text() == "Нет соединения: проверьте сеть и нажмите ещё раз"
+    # the card that flew comes back: nothing was played
+    await page.wait_for_function("tableStats.flights.length === 1 && tableStats.flights[0].returned")
+    assert await page.locator(f"#table .card[data-slot='{slot}']").is_visible()
+    await page.unroute("**/api/act")
+    await page.route("**/api/act", lambda route: route.fulfill(status=502, body="Bad Gateway"))
+    await page.locator("#stock").click()
+    await settled(page)
+    assert await page.locator("#toast").inner_text() == "Сервер не смог ответить: попробуйте ещё раз чуть позже"
+
+
+async def test_an_expired_link_in_a_browser_says_so_and_the_favicon_is_there(table: Table) -> None:
+    statuses: list[int] = []
+    page = await table.browser.new_page(**UPRIGHT, locale="de-DE")
+    page.on("response", lambda response: statuses.append(response.status))
+    await page.goto(f"http://127.0.0.1:{table.port}/#token=expired")
+    await page.wait_for_selector("body[data-ready]")
+    assert await page.locator("#header").inner_text() == (
+        "Dieser Link ist abgelaufen oder wurde schon benutzt: Öffne das Spielfeld erneut aus deinem Spiel")
+    assert 401 in statuses and 404 not in statuses
+    icon = await page.request.get(f"http://127.0.0.1:{table.port}/favicon.ico")
+    assert icon.status == 200 and icon.headers["content-type"] == "image/svg+xml"
+    assert await page.locator("link[rel=icon]").get_attribute("href") == "/static/favicon.svg"
+
+
+@pytest.mark.parametrize("language", ["ja", "de", "uk"])
+async def test_buttons_are_sized_for_their_words(table: Table, language: str) -> None:
+    """A finished game's buttons share their row evenly and show their whole word (Japanese 共有 is a word, not an
+    icon); the start buttons too."""
+    page = await table.page(mini_app_url(table.port, 7, language=language), UPRIGHT)
+    await start_deal(page, "TP1-E-AAAAAAB")
+    await play_line(page, solve(Game.from_code("TP1-E-AAAAAAB")).line or ())
+    buttons = await page.locator("#ending button, #starts button").all()
+    assert len(buttons) == 6
+    for button in buttons:
+        fits = await button.evaluate("(b) => !b.classList.contains('icon') && b.scrollWidth <= b.clientWidth"
+                                     " && parseFloat(getComputedStyle(b).fontSize) >= 11")
+        assert fits, await button.inner_text()
+    widths = {round((await button.bounding_box() or {"width": 0})["width"]) for button in buttons[:3]}
+    assert len(widths) == 1

@@ -39,7 +39,7 @@ from bot.app.errors import (
 )
 from bot.app.model import BoardStyle, Settings, Stats
 from bot.app.outcomes import OldBoard, OutOfDate
-from bot.i18n import LANGUAGE_NAMES, N_, SUPPORTED_LOCALES, translator
+from bot.i18n import LANGUAGE_NAMES, N_, SUPPORTED_LOCALES, Translator, translator
 from bot.render.console import card_key
 from bot.render.endings import daily_error_text, deal_name
 from bot.render.game import RULE_NAMES, daily_title, pack_line, split_even
@@ -303,10 +303,30 @@ def render_settings(settings: Settings, locale: str, *, pictures: bool = True) -
     )
 
 
-def error_text(error: Exception | OutOfDate | OldBoard, locale: str, new_command: str = "/tripeaks new") -> str:
+def _tap_new_text(error: Exception | OutOfDate | OldBoard, tr: Translator) -> str | None:
+    """The errors that say how to start a game, where a game starts with the 🆕 button (the table)."""
+    if isinstance(error, NotYourGame | GameNotFound):
+        # TRANSLATORS: the board in the browser: a tap naming a game that is not the player's; 🆕 is the New game
+        # button (an icon: keep it as it is)
+        return tr.gettext("This is not your game; tap 🆕 to start your own")
+    if isinstance(error, NoActiveGame):
+        # TRANSLATORS: the board in the browser; 🆕 is the New game button (an icon: keep it as it is)
+        return tr.gettext("You have no game in progress; tap 🆕 to start one")
+    if isinstance(error, OldBoard) and (error.current is None or error.current.game.is_over):
+        # TRANSLATORS: the board in the browser; 🆕 is the New game button (an icon: keep it as it is)
+        return tr.gettext("That game is over; tap 🆕 to start a new one")
+    if isinstance(error, BadPayload):
+        # TRANSLATORS: the board in the browser; 🆕 is the New game button (an icon: keep it as it is)
+        return tr.gettext("This button could not be read; tap 🆕 to start a new game")
+    return None
+
+
+def error_text(error: Exception | OutOfDate | OldBoard, locale: str, new_command: str | None = "/tripeaks new") -> str:
     """The reply to an error the service raised, or to a tap that did nothing because the game moved on.
-    ``new_command`` is how the platform starts a game."""
+    ``new_command`` is how the platform starts a game; None: the table's 🆕 button."""
     tr = translator(locale)
+    if new_command is None and (tap_new := _tap_new_text(error, tr)) is not None:
+        return tap_new
     if isinstance(error, NotAPlayer):
         # TRANSLATORS: Telegram: a command sent as the group (an anonymous administrator) or as a channel
         return tr.gettext("Games are played by people, not by a group or a channel: send it as yourself to play")

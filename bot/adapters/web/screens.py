@@ -183,23 +183,18 @@ def respond(effects: list[Effect], platform_locale: str | None) -> JSON:
                 locale = answer["locale"] = resolve_locale(snapshot.settings.language, platform_locale)
                 answer["board"] = board_json(snapshot, locale)
                 if isinstance(effect, EditBoard) and effect.notice is not None:
-                    answer["notice"] = line(effect.notice, locale, new_game_word(locale))
+                    answer["notice"] = line(effect.notice, locale, None)
             case Answer(content) | Reply(content) | Post(content) | EditMessage(content):
                 if isinstance(content, Data):  # what one chat platform draws itself (Telegram's inline mode...)
                     continue
                 locale = answer["locale"] = resolve_locale(settings_of(content).language, platform_locale)
                 if isinstance(content, Problem | PlayAck | NoticeOf | PointerOf):
-                    answer["notice"] = line(content, locale, new_game_word(locale))
+                    answer["notice"] = line(content, locale, None)
                 elif isinstance(content, Board):
                     answer["board"] = board_json(content.snapshot, locale)
                 else:
                     answer["message"] = _view_json(draw(content, locale, replay=None), translator(locale))
     return answer
-
-
-def new_game_word(locale: str) -> str:
-    """How a player starts a game at the table, for the lines that say so: its button."""
-    return translator(locale).pgettext("button", "New game")
 
 
 def strings(locale: str) -> JSON:
@@ -210,12 +205,24 @@ def strings(locale: str) -> JSON:
     return {"lang": language_code(locale), "title": "TriPeaks",
             # TRANSLATORS: the board in the browser: the name, for screen readers, of the × that closes a message
             "close": tr.gettext("Close"),
+            **failure_words(tr),
             "starts": [{"label": label, "payload": encode(command)} for label, command in starts]}
 
 
+def failure_words(tr: Translator) -> JSON:
+    """What the page says when a request fails: no answer at all (``offline``), or the server's error (``server``)."""
+    # TRANSLATORS: the board in the browser: a tap got no answer (the phone's network is down or changed)
+    offline = tr.gettext("No connection: check your network and tap again")
+    # TRANSLATORS: the board in the browser: the server answered a tap with an error (it may be restarting)
+    server = tr.gettext("The server could not answer: try again in a moment")
+    return {"offline": offline, "server": server}
+
+
 def refusal_words(locale: str) -> JSON:
-    """What the page says to a visitor it does not know (no launch data, an expired link; ``discord``: inside a
-    Discord Activity, Discord's sign-in declined or refused), in ``locale``."""
+    """What the page says to a visitor it does not know (no launch data, an expired link), for each surface it may be
+    opened from (``telegram``: a Mini App whose launch data is refused; ``discord``: inside a Discord Activity,
+    Discord's sign-in declined or refused; ``browser``: a link expired or used; ``refused``: none of these), and
+    its failures (:func:`failure_words`), in ``locale``."""
     tr = translator(locale)
     # TRANSLATORS: the board in the browser, opened without the bot's link (or with an expired one): where to open
     # it from ("Open the board" is the button under the game in the chat: the same words)
@@ -223,4 +230,11 @@ def refusal_words(locale: str) -> JSON:
     # TRANSLATORS: the board opened inside Discord (a Discord Activity), when Discord did not vouch for the player
     # (they declined to authorise the app, or Discord refused the sign-in); TriPeaks is the app's name
     discord = tr.gettext("Discord did not confirm who you are: close TriPeaks and start it again")
-    return {"lang": language_code(locale), "refused": text, "discord": discord}
+    # TRANSLATORS: the board opened as a Telegram Mini App whose launch data the server refused (too old, or
+    # altered): close it and open it again from the bot's chat (its menu button or the button under the game)
+    telegram = tr.gettext("Telegram did not confirm who you are: close the board and open it again from the chat")
+    # TRANSLATORS: the board opened in a browser with a link that expired (links last a quarter of an hour) or was
+    # already used; a new link comes from the game, in Discord with /tripeaks board
+    browser = tr.gettext("This link has expired or was already used: open the board again from your game")
+    return {"lang": language_code(locale), "refused": text, "discord": discord, "telegram": telegram,
+            "browser": browser, **failure_words(tr)}

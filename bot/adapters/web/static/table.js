@@ -329,7 +329,13 @@ function fitText() {
   fit($("header"), 15, 10);
   fit($("status"), 15, 10);
   for (const button of document.querySelectorAll("nav button")) {
-    if (!button.classList.contains("icon")) fit(button, 15, 10);
+    if (button.classList.contains("icon")) continue;
+    button.classList.remove("two-lines");
+    fit(button, 15, 12);
+    if (button.scrollWidth > button.clientWidth + 1) {  // still too long for one line: two, as large as they fit
+      button.classList.add("two-lines");
+      fit(button, 14, 10);
+    }
   }
 }
 
