@@ -325,14 +325,25 @@ function fit(node, base, least) {
   }
 }
 
+//: Whether ``button``'s words are wider than its box (measured, not rounded as scrollWidth is).
+function cut(button) {
+  const range = document.createRange();
+  range.selectNodeContents(button);
+  const style = getComputedStyle(button);
+  const room = button.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+  return range.getBoundingClientRect().width > room;
+}
+
 function fitText() {
   fit($("header"), 15, 10);
   fit($("status"), 15, 10);
   for (const button of document.querySelectorAll("nav button")) {
     if (button.classList.contains("icon")) continue;
     button.classList.remove("two-lines");
-    fit(button, 15, 12);
-    if (button.scrollWidth > button.clientWidth + 1) {  // still too long for one line: two, as large as they fit
+    let size = 15;
+    button.style.fontSize = `${size}px`;
+    while (size > 12 && cut(button)) button.style.fontSize = `${--size}px`;
+    if (cut(button)) {  // still too long for one line: two, as large as they fit
       button.classList.add("two-lines");
       fit(button, 14, 10);
     }
