@@ -104,7 +104,8 @@ async def measure(table: Any, screen: str, games: list[tuple[str, tuple[Any, ...
     await page.close()
     taps: dict[str, list[float]] = {"card": [], "stock": []}
     for tap in stats["taps"]:
-        taps[tap["kind"]].append(tap["ms"])
+        if tap.get("kind") in taps:  # the cards and the stock; not the buttons
+            taps[tap["kind"]].append(tap["ms"])
     flights = stats["flights"]
     return {"shift_px": round(shift, 2), "card_px": round(narrowest, 1),
             "click_to_drawn_ms": {kind: {"n": len(values), "p50": percentile(values, 0.5),
