@@ -308,7 +308,11 @@ function applyLayout() {
   for (const name of ["header", "table", "status", "controls", "ending", "starts"]) put($(name), geo[name]);
   $("status").classList.toggle("on-felt", !!geo.status.onFelt);
   for (const name of ["controls", "ending", "starts"]) $(name).classList.toggle("column", !!geo[name].column);
-  $("toast").style.bottom = `${window.innerHeight - (geo.landscape ? geo.status.y : geo.starts.y) + 8}px`;
+  // a line for a moment where it hides nothing the thumb needs: above the stock upright, over the peaks' tops
+  // sideways (it lets taps through)
+  const toast = $("toast").style;
+  toast.bottom = geo.landscape ? "auto" : `${window.innerHeight - geo.table.y - geo.stock.y + 10}px`;
+  toast.top = geo.landscape ? `${geo.table.y + 6}px` : "auto";
   if (state.board) {
     drawTable(state.board, state.board);
     fitText();
