@@ -152,7 +152,7 @@ async def test_one_player_never_acts_on_anothers_game(client: TestClient[Any, An
                     f"tp:g:{ann['game']}:{ann['version']}:h", f"tp:g:{ann['game']}:{ann['version']}:n"):
         answer = await act(client, tma(8, name="Bob"), payload)
         assert answer["board"] is None and answer["message"] is None
-        assert answer["notice"] == "This is not your game; start your own with New game"
+        assert answer["notice"] == "This is not your game; tap 🆕 to start your own"  # the table's 🆕 button
     game = await service.games.current_game(ANN)
     assert game is not None and game.version == ann["version"] and game.game.moves == 0 and game.hints_used == 0
 

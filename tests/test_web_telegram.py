@@ -49,7 +49,8 @@ async def test_a_private_game_opens_the_table_in_the_app(api: FakeBotAPI, db_url
         (menu,) = api.calls("setChatMenuButton")
         button = json.loads(menu.params["menu_button"]) if isinstance(menu.params["menu_button"], str) \
             else menu.params["menu_button"]
-        assert button == {"type": "web_app", "text": "Open the board", "web_app": {"url": f"{PUBLIC_URL}/"}}
+        # one menu button for every private chat: a label of no language
+        assert button == {"type": "web_app", "text": "🃏 TriPeaks", "web_app": {"url": f"{PUBLIC_URL}/"}}
 
 
 @pytest.mark.parametrize("mini_app", ["table", None])

@@ -97,8 +97,9 @@ def draw(content: Shown, locale: str, *, named: bool = False, elsewhere: bool = 
             assert_never(unhandled)
 
 
-def line(content: Note, locale: str, new_command: str) -> str:
-    """The one line of ``content`` in ``locale``; ``new_command`` is how a player starts a game here."""
+def line(content: Note, locale: str, new_command: str | None) -> str:
+    """The one line of ``content`` in ``locale``; ``new_command`` is how a player starts a game here (None: the
+    table's 🆕 button)."""
     match content:
         case Problem(error):
             return error_text(error, locale, new_command)

@@ -282,9 +282,10 @@ def render_settings(settings: Settings, locale: str, *, pictures: bool = True) -
     )
 
 
-def error_text(error: Exception | OutOfDate | OldBoard, locale: str, new_command: str = "/tripeaks new") -> str:
+def error_text(error: Exception | OutOfDate | OldBoard, locale: str, new_command: str | None = "/tripeaks new") -> str:
     """The reply to an error the service raised, or to a tap that did nothing because the game moved on: each member
-    of the family (:data:`~bot.app.outcomes.Mishap`) told once. ``new_command`` is how the platform starts a game."""
+    of the family (:data:`~bot.app.outcomes.Mishap`) told once. ``new_command`` is how the platform starts a game;
+    None: the table's 🆕 button."""
     tr = translator(locale)
     match mishap(error):
         case NotAPlayer():
@@ -294,11 +295,18 @@ def error_text(error: Exception | OutOfDate | OldBoard, locale: str, new_command
             # TRANSLATORS: a tap on a message that answers another member of a group (their settings)
             return tr.gettext("Only the player this message answers can use its buttons")
         case NotYourGame() | GameNotFound():
+            if new_command is None:
+                # TRANSLATORS: the board in the browser: a tap naming a game that is not the player's; 🆕 is the New
+                # game button (an icon: keep it as it is)
+                return tr.gettext("This is not your game; tap 🆕 to start your own")
             # TRANSLATORS: a tap or a link naming a game that is not the player's (or no game): names nobody
             return tr.gettext("This is not your game; start your own with {command}").format(command=new_command)
         case OutOfDate():
             return tr.gettext("That message was out of date; it now shows the game as it stands")
         case NoActiveGame():
+            if new_command is None:
+                # TRANSLATORS: the board in the browser; 🆕 is the New game button (an icon: keep it as it is)
+                return tr.gettext("You have no game in progress; tap 🆕 to start one")
             return tr.gettext("You have no game in progress; start one with {command}").format(command=new_command)
         case OldBoard(current):
             return _old_board_text(current, new_command, tr)
@@ -332,6 +340,9 @@ def error_text(error: Exception | OutOfDate | OldBoard, locale: str, new_command
         case BadGameCode() | InvalidCodeError():
             return tr.gettext("That is not a game code: a code looks like TP1-E-AAAAAAB (E Easy, C Classic)")
         case BadPayload():
+            if new_command is None:
+                # TRANSLATORS: the board in the browser; 🆕 is the New game button (an icon: keep it as it is)
+                return tr.gettext("This button could not be read; tap 🆕 to start a new game")
             return tr.gettext("This button could not be read; start a new game with {command}").format(
                 command=new_command)
         case NoWinnableDeal():
@@ -352,8 +363,11 @@ def error_text(error: Exception | OutOfDate | OldBoard, locale: str, new_command
             assert_never(unhandled)
 
 
-def _old_board_text(current: GameSnapshot | None, new_command: str, tr: Translator) -> str:
+def _old_board_text(current: GameSnapshot | None, new_command: str | None, tr: Translator) -> str:
     """A tap on the board of a game that is no longer the player's latest: where their current game is."""
+    if (current is None or current.game.is_over) and new_command is None:
+        # TRANSLATORS: the board in the browser; 🆕 is the New game button (an icon: keep it as it is)
+        return tr.gettext("That game is over; tap 🆕 to start a new one")
     if current is None or current.game.is_over:
         return tr.gettext("That game is over; start a new one with {command}").format(command=new_command)
     day = current.daily or current.practice_of

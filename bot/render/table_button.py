@@ -8,6 +8,10 @@ import dataclasses
 from bot.i18n import translator
 from bot.render.view import Button, View
 
+#: The Telegram bot's menu button, one for every private chat: a label of no language (the game's name), which reads
+#: right whatever the player's language.
+MENU_LABEL = "🃏 TriPeaks"
+
 
 def open_table_label(locale: str) -> str:
     # TRANSLATORS: the button under a game in the chat that opens its board as a page in the app, where the player

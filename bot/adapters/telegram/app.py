@@ -29,7 +29,7 @@ from bot.adapters.telegram.pacing import TELEGRAM_PACE, Pace
 from bot.app.flow import Flow
 from bot.config import Config, ConfigError, TokenRejected, Unreachable
 from bot.i18n import DEFAULT_LOCALE, SUPPORTED_LOCALES, language_code
-from bot.render.table_button import open_table_label
+from bot.render.table_button import MENU_LABEL
 
 log = logging.getLogger(__name__)
 
@@ -86,7 +86,7 @@ async def set_menu_button(application: Application[Any, Any, Any, Any, Any, Any]
     config = _config(application)
     if config.public_url is None:
         return
-    button = MenuButtonWebApp(open_table_label(config.default_locale), WebAppInfo(f"{config.public_url}/"))
+    button = MenuButtonWebApp(MENU_LABEL, WebAppInfo(f"{config.public_url}/"))
     try:
         await application.bot.set_chat_menu_button(menu_button=button)
     except TelegramError as error:

@@ -44,26 +44,32 @@ from bot.render.picture import (
     CARD_H,
     CARD_W,
     HEIGHT,
+    MARGIN,
     PILE_Y,
     STOCK_X,
+    TOP,
     WASTE_X,
     WIDTH,
     fanned,
     slot_box,
 )
 from bot.render.table import seen_table, table_alt
+from bot.render.tableau import narrow_slot_column
 from bot.render.view import Button, ButtonStyle, SeenSlot, SlotState, View, strip_variation
 from core.cards import Card
 from core.deal import Rules
 from core.game import Draw, Tap, Undo
-from core.layout import SLOT_COUNT
+from core.layout import ROWS, SLOT_COUNT
 
 JSON = dict[str, Any]
 
-#: The picture board's geometry, for the page to lay the cards out as the picture does (pixels of the picture).
+#: The picture board's geometry (pixels of the picture), and each slot's place in the peaks (``grid``: its column in
+#: half card steps and its row): the page lays the peaks out from the grid at the size the screen allows.
 LAYOUT: JSON = {
     "width": WIDTH, "height": HEIGHT, "card": [CARD_W, CARD_H],
     "slots": [slot_box(slot) for slot in range(SLOT_COUNT)], "stock": [STOCK_X, PILE_Y], "waste": [WASTE_X, PILE_Y],
+    "grid": [[narrow_slot_column(slot), row] for row, slots in enumerate(ROWS) for slot in slots],
+    "margin": MARGIN, "top": TOP,
 }
 
 
@@ -90,20 +96,27 @@ def board_json(snapshot: GameSnapshot, locale: str) -> JSON:
     taps = {button.command.action.slot: button for button in view.all_buttons()
             if isinstance(button.command, Move) and isinstance(button.command.action, Tap)}
     slots = [_slot_json(seen, taps.get(slot), tr.gettext) for slot, seen in enumerate(table.slots)]
-    draw_button = next((b for b in view.all_buttons() if isinstance(b.command, Move)
-                        and isinstance(b.command.action, Draw) and not b.disabled), None)
+    draw_button = next((b for b in view.all_buttons() if _is_draw(b)), None)
     # TRANSLATORS: for screen readers: the cards left in the stock ({n} from 23 down to 0: a label and a count)
     stock_label = tr.gettext("Stock: {n}.").format(n=table.stock_left)
     if table.draw_hinted:
         # TRANSLATORS: for screen readers: the stock when the hint is to draw from it ({n} as in "Stock: {n}.")
         stock_label = tr.gettext("Stock: {n} (hint).").format(n=table.stock_left)
+    # the stock is the table's Draw: named so, and marked blue when it is the move to make, as the chat's Draw is
+    draw_word = tr.pgettext("button", "Draw")
+    drawable = draw_button is not None and not draw_button.disabled
+    outcome = snapshot.outcome
     controls = [_button_json(button, tr) for button in view.all_buttons()
                 if button.card is None and not button.blank and not _is_draw(button)]
     return {
         "game": snapshot.game_id, "version": snapshot.version, "header": view.header, "status": view.status,
         "notice": view.notice, "slots": slots, "four_colour": table.four_colour,
-        "stock": {"left": table.stock_left, "hinted": table.draw_hinted, "label": stock_label,
-                  "payload": _payload(draw_button.command) if draw_button else None},
+        "stock": {"left": table.stock_left, "hinted": table.draw_hinted, "label": f"{draw_word}. {stock_label}",
+                  "word": draw_word, "payload": _payload(draw_button.command) if drawable and draw_button else None,
+                  "marked": drawable and draw_button is not None and draw_button.style is ButtonStyle.PRIMARY},
+        # the peak (0-2) the last move emptied, for the page to give it its moment; the last tap refused
+        "cleared": outcome.cleared_peak if outcome is not None and outcome.ok else None,
+        "refused": outcome is not None and not outcome.ok,
         "waste": {**card_json(table.waste),
                   "label": tr.gettext("Waste card: {card}.").format(card=table.waste.symbol())},
         "buttons": controls, "over": snapshot.game.is_over, "daily": snapshot.daily is not None,
@@ -140,16 +153,17 @@ def _button_json(button: Button, tr: Translator) -> JSON:
     """A control under the table (Undo, Hint, New game; a finished game's Share, Replay, Review), its icon named in
     words for screen readers."""
     command = button.command
-    words = None
+    words = kind = None
     if isinstance(command, Move) and isinstance(command.action, Undo):
-        words = tr.pgettext("button", "Undo")
+        words, kind = tr.pgettext("button", "Undo"), "undo"
     elif isinstance(command, AskHint):
         # TRANSLATORS: the board in the browser: the hint button's name for screen readers (it shows 💡)
-        words = tr.pgettext("button", "Hint")
+        words, kind = tr.pgettext("button", "Hint"), "hint"
     elif isinstance(command, NewGame):
-        words = tr.pgettext("button", "New game")
+        words, kind = tr.pgettext("button", "New game"), "new"
+    # ``kind``: the controls that keep a fixed place on the page (Undo, Hint, New game), in play and after it
     return {"label": button.label, "aria": words or button.label, "payload": _payload(command),
-            "style": button.style.value, "disabled": button.disabled}
+            "style": button.style.value, "disabled": button.disabled, "kind": kind}
 
 
 def _view_json(view: View, tr: Translator) -> JSON:
@@ -170,13 +184,13 @@ def respond(effects: list[Effect], platform_locale: str | None) -> JSON:
                 locale = answer["locale"] = resolve_locale(snapshot.settings.language, platform_locale)
                 answer["board"] = board_json(snapshot, locale)
                 if isinstance(effect, EditBoard) and effect.notice is not None:
-                    answer["notice"] = line(effect.notice, locale, new_game_word(locale))
+                    answer["notice"] = line(effect.notice, locale, None)
             case Answer(content) | Reply(content) | Post(content) | EditMessage(content):
                 if isinstance(content, Data):  # what one chat platform draws itself (Telegram's inline mode...)
                     continue
                 locale = answer["locale"] = resolve_locale(settings_of(content).language, platform_locale)
                 if isinstance(content, Problem | PlayAck | NoticeOf | PointerOf):
-                    answer["notice"] = line(content, locale, new_game_word(locale))
+                    answer["notice"] = line(content, locale, None)
                 elif isinstance(content, Board):
                     answer["board"] = board_json(content.snapshot, locale)
                 else:
@@ -188,11 +202,6 @@ def respond(effects: list[Effect], platform_locale: str | None) -> JSON:
     return answer
 
 
-def new_game_word(locale: str) -> str:
-    """How a player starts a game at the table, for the lines that say so: its button."""
-    return translator(locale).pgettext("button", "New game")
-
-
 def strings(locale: str) -> JSON:
     """The words the page shows of its own, in ``locale``: the ways to start a game (a payload each)."""
     tr = translator(locale)
@@ -201,12 +210,24 @@ def strings(locale: str) -> JSON:
     return {"lang": language_code(locale), "title": "TriPeaks",
             # TRANSLATORS: the board in the browser: the name, for screen readers, of the × that closes a message
             "close": tr.gettext("Close"),
+            **failure_words(tr),
             "starts": [{"label": label, "payload": encode(command)} for label, command in starts]}
 
 
+def failure_words(tr: Translator) -> JSON:
+    """What the page says when a request fails: no answer at all (``offline``), or the server's error (``server``)."""
+    # TRANSLATORS: the board in the browser: a tap got no answer (the phone's network is down or changed)
+    offline = tr.gettext("No connection: check your network and tap again")
+    # TRANSLATORS: the board in the browser: the server answered a tap with an error (it may be restarting)
+    server = tr.gettext("The server could not answer: try again in a moment")
+    return {"offline": offline, "server": server}
+
+
 def refusal_words(locale: str) -> JSON:
-    """What the page says to a visitor it does not know (no launch data, an expired link; ``discord``: inside a
-    Discord Activity, Discord's sign-in declined or refused), in ``locale``."""
+    """What the page says to a visitor it does not know (no launch data, an expired link), for each surface it may be
+    opened from (``telegram``: a Mini App whose launch data is refused; ``discord``: inside a Discord Activity,
+    Discord's sign-in declined or refused; ``browser``: a link expired or used; ``refused``: none of these), and
+    its failures (:func:`failure_words`), in ``locale``."""
     tr = translator(locale)
     # TRANSLATORS: the board in the browser, opened without the bot's link (or with an expired one): where to open
     # it from ("Open the board" is the button under the game in the chat: the same words)
@@ -214,4 +235,11 @@ def refusal_words(locale: str) -> JSON:
     # TRANSLATORS: the board opened inside Discord (a Discord Activity), when Discord did not vouch for the player
     # (they declined to authorise the app, or Discord refused the sign-in); TriPeaks is the app's name
     discord = tr.gettext("Discord did not confirm who you are: close TriPeaks and start it again")
-    return {"lang": language_code(locale), "refused": text, "discord": discord}
+    # TRANSLATORS: the board opened as a Telegram Mini App whose launch data the server refused (too old, or
+    # altered): close it and open it again from the bot's chat (its menu button or the button under the game)
+    telegram = tr.gettext("Telegram did not confirm who you are: close the board and open it again from the chat")
+    # TRANSLATORS: the board opened in a browser with a link that expired (links last a quarter of an hour) or was
+    # already used; a new link comes from the game, in Discord with /tripeaks board
+    browser = tr.gettext("This link has expired or was already used: open the board again from your game")
+    return {"lang": language_code(locale), "refused": text, "discord": discord, "telegram": telegram,
+            "browser": browser, **failure_words(tr)}

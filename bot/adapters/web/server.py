@@ -93,6 +93,7 @@ class TableServer:
         app = web.Application(client_max_size=BODY_MAX, middlewares=[_no_store])
         app.on_response_prepare.append(_guarded)
         app.router.add_get("/", self._page)
+        app.router.add_get("/favicon.ico", self._favicon)
         app.router.add_static("/static/", str(STATIC))
         app.router.add_post("/api/session", self._session)
         app.router.add_get("/api/discord", self._discord_client)
@@ -139,6 +140,10 @@ class TableServer:
 
     async def _page(self, request: web.Request) -> web.StreamResponse:
         return web.Response(body=(STATIC / "index.html").read_bytes(), content_type="text/html", charset="utf-8")
+
+    async def _favicon(self, request: web.Request) -> web.StreamResponse:
+        """The page's icon where a browser asks for it without reading the page (the page names it itself)."""
+        return web.Response(body=(STATIC / "favicon.svg").read_bytes(), content_type="image/svg+xml")
 
     async def _session(self, request: web.Request) -> web.StreamResponse:
         token = str((await _body(request)).get("token", ""))
