@@ -25,6 +25,7 @@ from tests.web_harness import (
     start_deal,
     table_in_browser,
     tap,
+    until,
 )
 
 if not Path(CHROMIUM).exists() and not os.environ.get("CI"):
@@ -80,7 +81,7 @@ async def test_a_played_card_flies_at_once_and_lands_on_the_waste(table: Table) 
     assert await handle.evaluate("(node) => node.classList.contains('flying')")  # at once, before the answer
     await settled(page)
     # the server's board drawn meanwhile kept the flight: it lands, then the waste is the card
-    await page.wait_for_function("tableStats.flights.length === 1 && tableStats.flights[0].completed")
+    await until(page, "tableStats.flights.length === 1 && tableStats.flights[0].completed")
     assert await page.locator("#waste").get_attribute("data-card") == card
     assert not await handle.evaluate("(node) => node.isConnected")
     assert "Moves: 1" in await page.locator("#header").inner_text()
@@ -301,7 +302,7 @@ async def test_cards_fly_and_land_peaks_and_the_win_get_their_moment_and_haptics
     assert bursts == {"0", "1", "2"}  # each peak cleared rises as +100
     assert await page.evaluate("document.getElementById('banner').getAnimations().length") == 1  # the win's moment
     assert await page.locator("#table .card.played").first.evaluate("(n) => n.getAnimations().length") == 1
-    await page.wait_for_function("tableStats.flights.every((f) => f.completed || f.returned)")
+    await until(page, "tableStats.flights.every((f) => f.completed || f.returned)")
     flights = await page.evaluate("tableStats.flights")
     assert flights and all(flight["completed"] for flight in flights)  # every flight landed, none cut short
     assert sum(1 for flight in flights if flight.get("drawn")) == sum(isinstance(a, Draw) for a in line)
@@ -339,7 +340,7 @@ async def test_network_and_server_failures_in_the_players_language(table: Table)
     await settled(page)
     assert await page.locator("#toast").inner_text() == "Нет соединения: проверьте сеть и нажмите ещё раз"
     # the card that flew comes back: nothing was played
-    await page.wait_for_function("tableStats.flights.length === 1 && tableStats.flights[0].returned")
+    await until(page, "tableStats.flights.length === 1 && tableStats.flights[0].returned")
     assert await page.locator(f"#table .card[data-slot='{slot}']").is_visible()
     await page.unroute("**/api/act")
     await page.route("**/api/act", lambda route: route.fulfill(status=502, body="Bad Gateway"))

@@ -95,6 +95,12 @@ async def settled(page: Any) -> None:
     await page.locator("body:not([data-busy])").wait_for(state="attached")
 
 
+async def until(page: Any, condition: str) -> None:
+    """Wait until the JavaScript ``condition`` holds on the page, checked at each frame inside the page (the page's
+    Content-Security-Policy allows no script evaluated from a string, which ``wait_for_function`` needs)."""
+    await page.evaluate(f"async () => {{ while (!({condition})) await new Promise((r) => requestAnimationFrame(r)); }}")
+
+
 async def tap(page: Any, action: Action) -> None:
     """Tap a card of the peaks (by its slot) or the stock, as a player does, and wait for the answer."""
     if isinstance(action, Tap):
