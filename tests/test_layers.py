@@ -4,8 +4,7 @@ the Telegram adapter imports telegram; adapters use the application only through
 effects, the codec); the app imports neither the renderer nor an adapter; the renderer draws typed
 commands and never encodes them (only adapters import the payload codec's ``encode``); no module imports another
 that imports it back, however indirectly; no class is put together from two or more of the project's classes
-(collaborators are passed in, not mixed in); and no module of the bot is over :data:`MAX_LINES` lines (one that grows
-past it is split by its responsibilities)."""
+(collaborators are passed in, not mixed in)."""
 
 from __future__ import annotations
 
@@ -130,16 +129,6 @@ def project_bases(path: Path) -> dict[str, list[str]]:
 def test_no_class_mixes_in_two_project_classes(name: str) -> None:
     mixed = {cls: bases for cls, bases in project_bases(MODULES[name]).items() if len(bases) >= 2}
     assert not mixed, mixed
-
-
-#: The most lines a module of ``bot/`` may have: past it, a module does more than one job.
-MAX_LINES = 400
-
-
-@pytest.mark.parametrize("name", sorted(n for n in MODULES if under(n, "bot")))
-def test_no_module_of_the_bot_is_over_the_line_limit(name: str) -> None:
-    lines = len(MODULES[name].read_text().splitlines())
-    assert lines <= MAX_LINES, f"{MODULES[name].relative_to(ROOT)} has {lines} lines"
 
 
 def test_the_renderer_reads_no_storage() -> None:
