@@ -65,7 +65,7 @@ async def test_a_move_at_the_table_redraws_the_boards_message_in_the_channel(
     """One game everywhere: a card played at the table (through the board link) edits the game's board in the
     Discord channel to the game as it stands, with its player's name and its free cards as they now are; also from
     a process whose shards do not hold the channel's server (nothing of it cached: the edit is a REST call)."""
-    from bot.adapters.discord.table_boards import DiscordBoards
+    from bot.adapters.discord.executor import outbox_executor
     from bot.render.tableau import card_label
     from core.game import Game, Tap
     from tests.discord_harness import labels_of, shows, text_of
@@ -76,7 +76,6 @@ async def test_a_move_at_the_table_redraws_the_boards_message_in_the_channel(
         response, _ = await slash(t.env, t.alice, t.channel, "tripeaks board")
         (link,) = [b for b in buttons_of(response) if "url" in b]
         server = TableServer(game_service.flow, table_signer(Config(public_url=PUBLIC_URL, web_secret=SECRET)))
-        server.follow_chats(DiscordBoards(t.env.bot))
         if not cached:
             monkeypatch.setattr(t.env.bot, "get_channel", lambda channel_id: None)
         game = Game.from_code(CODE)
@@ -89,7 +88,9 @@ async def test_a_move_at_the_table_redraws_the_boards_message_in_the_channel(
             played = await client.post("/api/act", headers=headers,
                                        json={"payload": f"tp:g:{shown['game']}:{shown['version']}:{slot}"})
             assert played.status == 200
-            await server.stop()  # the chat's redraw done
+            await server.stop()
+        # the process running Discord delivers the outbox's redraw
+        assert await game_service.outbox.deliver({"discord": outbox_executor(t.env.bot.ctx)}) == 1
         game.apply(Tap(slot))
         edited = t.message(board.id)
         assert shows(edited, game) and "Moves: 1" in text_of(edited) and text_of(edited).startswith("### alice")
