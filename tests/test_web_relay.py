@@ -180,3 +180,36 @@ async def test_the_bot_process_carries_out_the_table_moves_of_another_process(tm
             _, err = await asyncio.wait_for(process.communicate(), timeout=60)
     assert process.returncode == 128 + signal.SIGTERM and "Traceback" not in err.decode()
     assert api.message(chat, message.message_id).edit_count == 1
+
+
+async def test_a_board_whose_place_was_never_recorded_is_sent_anew_and_recorded(
+        api: FakeBotAPI, db_url: URL, no_errors_logged: None) -> None:
+    """A process that died between sending a game's board and recording where it is (``Flow.record`` comes after
+    the platform's answer) leaves the game with no live board: the next move at the table sends the board anew in
+    the game's chat and records it, so the chat does not lose the game; the next one edits that message."""
+    async with running_bot(api, plain(db_url)) as service, table_process(plain(db_url), api) as (table, _):
+        alice = api.user("Alice")
+        chat = api.private_chat(alice)
+        started = await service.starts.new_game(PlayerKey("telegram", str(alice.id)), "Alice", code=CODE,
+                                                chat_id=str(alice.id))
+        assert started.board is None
+        headers = init_data_header(alice.id, name="Alice", token=api.token)
+        board = (await (await table.get("/api/table", headers=headers)).json())["board"]
+        game = Game.from_code(CODE)
+        slot = fitting(game)
+        game.apply(Tap(slot))
+        board = (await post(table, headers, f"tp:g:{board['game']}:{board['version']}:{slot}"))["board"]
+        await api.wait_until(lambda: any("Moves: 1" in m.text for m in api.bot_messages(chat)),
+                             what="the board sent anew in the chat")
+        (sent,) = api.bot_messages(chat)
+        recorded = await service.games.game(started.game_id)
+        for _ in range(600):  # recorded once the platform answered
+            if recorded.board is not None:
+                break
+            await asyncio.sleep(0.1)
+            recorded = await service.games.game(started.game_id)
+        assert recorded.board is not None and recorded.board.message_id == str(sent.message_id)
+        await post(table, headers, f"tp:g:{board['game']}:{board['version']}:d")
+        await api.wait_until(lambda: "Moves: 2" in api.message(chat, sent.message_id).text,
+                             what="the recorded board edited")
+        assert len(api.bot_messages(chat)) == 1
