@@ -116,3 +116,19 @@ async def test_a_game_started_at_the_table_closes_the_chats_board_and_shows_the_
                 break
             await asyncio.sleep(0.1)
         assert current.board is not None and current.board.message_id == str(shown.message_id)
+
+
+async def test_resume_leaves_one_live_board(api: FakeBotAPI, db_url: str, no_errors_logged: None) -> None:
+    """/resume shows the game in progress as a new message and closes its older board (no buttons of a game in
+    progress left on it), so one board of the game is live."""
+    async with running_bot(api, db_url) as service:
+        alice = api.user("Alice")
+        chat = api.private_chat(alice)
+        old = await command(api, alice, chat, f"{NEW} {CODE}")
+        resumed = await command(api, alice, chat, "/resume")
+        assert resumed.message_id != old.message_id and any("Draw" in label for label, _ in resumed.buttons)
+        await api.wait_until(lambda: not api.message(chat, old.message_id).buttons, what="the older board closed")
+        assert "Moves: 0" in api.message(chat, old.message_id).text
+        current = await service.games.current_game(PlayerKey("telegram", str(alice.id)))
+        assert current is not None and current.board is not None
+        assert current.board.message_id == str(resumed.message_id)

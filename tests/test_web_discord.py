@@ -138,3 +138,17 @@ async def test_a_game_started_at_the_table_closes_the_channels_board_and_shows_t
         assert "Moves: 0" in text_of(shown) and "Draw" in labels_of(shown)
         current = await game_service.games.game(started["game"])  # type: ignore[index]
         assert current.board is not None and current.board.message_id == str(shown.id)
+
+
+async def test_resume_leaves_one_live_board_in_the_channel(game_service: App, monkeypatch: pytest.MonkeyPatch) -> None:
+    """/tripeaks resume shows the game as a new message and closes its older board: one live board."""
+    from tests.discord_harness import labels_of, text_of
+    from tests.test_discord_e2e import CODE
+
+    async with table(game_service, monkeypatch) as t:
+        old, _ = await slash(t.env, t.alice, t.channel, "tripeaks new", code=CODE)
+        resumed, _ = await slash(t.env, t.alice, t.channel, "tripeaks resume")
+        assert resumed.id != old.id and "Draw" in labels_of(t.message(resumed.id))
+        assert "Draw" not in labels_of(t.message(old.id)) and "Moves: 0" in text_of(t.message(old.id))
+        current = await game_service.games.current_game(PlayerKey("discord", str(t.alice.id)))
+        assert current is not None and current.board is not None and current.board.message_id == str(resumed.id)

@@ -99,6 +99,8 @@ class DiscordExecutor:
                     if shown is not None:
                         reports.append(BoardAt(snapshot.game_id, shown))
                     await self.close(snapshot.replaced, keep=shown)
+                    if shown is not None:  # its older board (/tripeaks resume): one live board
+                        await self.close(snapshot, keep=shown)
                 case EditBoard(snapshot, notice):
                     await show_update(interaction, self.board(snapshot))
                     if notice is not None:  # no toasts on Discord: why the tap changed nothing, privately

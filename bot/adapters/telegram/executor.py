@@ -300,6 +300,7 @@ class TelegramExecutor:
                 await self.take_buttons_off(message_ref(anchor), snapshot.game_id)
         self._reports.append(BoardAt(snapshot.game_id, message_ref(shown)))
         await self.close(snapshot.replaced, keep=message_ref(shown))
+        await self.close(snapshot, keep=message_ref(shown))  # its older board (/resume): one live board
 
     async def take_buttons_off(self, where: BoardRef, game_id: int) -> None:
         """The message at ``where`` keeps its text but no buttons (best effort)."""
