@@ -185,7 +185,7 @@ class TableServer:
         surface = Surface(platform=user.player.platform, platform_locale=user.locale,
                           at_table=moved and user.player.platform != "console")
         effects = await self.flow.handle(Actor(user.player, user.name), command, surface)
-        return respond(effects, user.locale)
+        return respond(effects, user.locale, inline=user.player.platform == "telegram")
 
     def _user(self, request: web.Request) -> WebUser:
         scheme, _, credentials = request.headers.get("Authorization", "").partition(" ")
