@@ -34,7 +34,7 @@ from core.solver import solver_description
 if TYPE_CHECKING:
     from bot.app.assembly import App
     from bot.app.daily_posts import Sender
-    from bot.app.effects import ChatBoards
+    from bot.app.effects import ExecutorFor
 
 log = logging.getLogger("tripeaks")
 
@@ -225,8 +225,10 @@ class Platform(Protocol):
     """A chat platform the bot serves, as :func:`_serve` drives it."""
 
     name: str
-    #: its live boards, redrawn after a move at the table in the browser
-    boards: ChatBoards
+
+    def outbox_executor(self) -> ExecutorFor:
+        """Its executor of what the outbox delivers (a chat board after a move at the table, a challenger told)."""
+        ...
 
     def sender(self) -> Sender:
         """What posts the daily deal to its channels or groups."""
@@ -253,10 +255,14 @@ class _Telegram:
 
     def __init__(self, service: App, config: Config) -> None:
         from bot.adapters.telegram.app import build_application
-        from bot.adapters.telegram.table_boards import TelegramBoards
 
         self.application = build_application(service.flow, config)
-        self.boards: ChatBoards = TelegramBoards(self.application)  # redrawn after a move at the table in the browser
+
+    def outbox_executor(self) -> ExecutorFor:
+        from bot.adapters.telegram.app import CONTEXT_KEY
+        from bot.adapters.telegram.executor import outbox_executor
+
+        return outbox_executor(self.application.bot_data[CONTEXT_KEY], self.application.bot)
 
     def sender(self) -> Sender:
         from bot.adapters.telegram.sender import TelegramSender
@@ -287,13 +293,16 @@ class _Discord:
 
     def __init__(self, service: App, config: Config) -> None:
         from bot.adapters.discord.client import build_bot
-        from bot.adapters.discord.table_boards import DiscordBoards
 
         assert config.discord_token
         self.token = config.discord_token
         self.bot = build_bot(service.flow, config)
-        self.boards: ChatBoards = DiscordBoards(self.bot)  # redrawn after a move at the table in the browser
         self.task: asyncio.Task[None] | None = None
+
+    def outbox_executor(self) -> ExecutorFor:
+        from bot.adapters.discord.executor import outbox_executor
+
+        return outbox_executor(self.bot.ctx)
 
     def sender(self) -> Sender:
         from bot.adapters.discord.sender import DiscordSender
@@ -363,13 +372,14 @@ async def _serve(config: Config, stop: StopSignals) -> int:
             if stop.event.is_set():
                 return stop.status
             senders.append(platform.sender())
-        if config.public_url:  # the board in the browser; a move there redraws the chat's board
+        if config.public_url:  # the board in the browser; a move there redraws the chat's board (the outbox)
             from bot.adapters.web.running import start_table
 
-            stack.push_async_callback((await start_table(service.flow, config, started, service.relay.boards)).stop)
-        # a move at the table of a process that does not run a platform started here: its chat board redrawn here
-        relayed = {platform.name: platform.boards for platform in started}
-        stack.push_async_callback(_cancel, asyncio.create_task(service.relay.run(relayed, stop.event), name="relay"))
+            stack.push_async_callback((await start_table(service.flow, config)).stop)
+        # what must reach a chat of a platform started here, from any process: delivered here
+        executors = {platform.name: platform.outbox_executor() for platform in started}
+        stack.push_async_callback(_cancel, asyncio.create_task(service.outbox.run(executors, stop.event),
+                                                               name="outbox"))
         # the daily posts: today's missed ones at once, then every day at DAILY_POST_TIME (UTC)
         poster = DailyPoster(service.subscriptions, service.daily_codes.code, senders,
                              post_time=config.daily_post_time, recap=service.leaderboards.recap)

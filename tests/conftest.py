@@ -161,7 +161,8 @@ E2E_MODULES = frozenset({
     "test_start_checks", "test_telegram_e2e", "test_telegram_fake", "test_telegram_inline", "test_telegram_lifecycle",
     "test_telegram_picture", "test_web_browser", "test_web_discord", "test_web_relay", "test_web_telegram",
     "test_crowd_telegram", "test_discord_pace", "test_telegram_pacing", "test_telegram_in_board",
-    "test_discord_activity", "test_web_activity",
+    "test_discord_activity", "test_web_activity", "test_outbox_crash",
+    "test_one_game_everywhere",
 })
 
 

@@ -7,7 +7,6 @@ test_discord_challenge.py."""
 
 from __future__ import annotations
 
-import asyncio
 import dataclasses
 
 import pytest
@@ -39,7 +38,6 @@ from bot.app.effects import (
     Tell,
 )
 from bot.app.model import Challenge, Offers, PlayerKey, Settings, Stats
-from bot.app.once import OnceOnly
 from bot.app.outcomes import MustConfirm
 from bot.i18n import SUPPORTED_LOCALES, translator
 from bot.render.challenges import render_answered
@@ -58,6 +56,7 @@ from core.game import DRAW, Game
 from tests.app_helpers import act, challenge, offers
 from tests.core_helpers import winning_line
 from tests.test_lifecycle import DAILY_CODE, DAY, service  # noqa: F401  (the fixture: a fixed day and daily deal)
+from tests.test_outbox import Recorded
 from tests.test_service import ALICE, BLOCK_CODE, BOB, WIN_CODE, play
 
 CAROL = PlayerKey("telegram", "carol")
@@ -288,6 +287,13 @@ async def test_a_guessed_id_of_a_finished_daily_game_answers_as_a_missing_one_an
     assert "Alice" not in str(answers[0]) and "Alice" not in str(await service.games.current_game(BOB))
 
 
+async def tells_delivered(service: App) -> list[Tell]:  # noqa: F811
+    """What the outbox delivers now to tell challengers (their platform's executor recorded)."""
+    chat = Recorded()
+    await service.outbox.deliver({"telegram": chat, "discord": chat, "console": chat})
+    return chat.told
+
+
 async def test_the_challenger_is_told_the_outcome_once_in_their_chat(service: App) -> None:  # noqa: F811
     shared = await service.starts.new_game(ALICE, "Alice", code=BLOCK_CODE, chat_id="alice-chat")
     await play(service, ALICE, shared.game_id, shared.version, [DRAW] * 23)
@@ -305,9 +311,9 @@ async def test_the_challenger_is_told_the_outcome_once_in_their_chat(service: Ap
         action = next((a for a in game.legal_actions() if a != DRAW and str(a).isdigit()), DRAW)
         game.push(action)
         effects = await service.flow.handle(bob, game_command(taken.game_id, version, str(action)))
-        told += [effect for effect in effects if isinstance(effect, Tell)]
         (board,) = [effect for effect in effects if isinstance(effect, EditBoard)]
         version = board.snapshot.version
+    told += await tells_delivered(service)
     (tell,) = told
     assert tell.chat_id == "alice-chat" and isinstance(tell.content, ChallengeAnswered)
     assert tell.content.shared.owner == ALICE and tell.content.answer.owner == BOB
@@ -320,7 +326,7 @@ async def test_the_challenger_is_told_the_outcome_once_in_their_chat(service: Ap
     (board,) = [effect for effect in effects if isinstance(effect, EditBoard)]
     effects = await service.flow.handle(bob, game_command(taken.game_id, board.snapshot.version, str(action)))
     assert [effect for effect in effects if isinstance(effect, EditBoard)][0].snapshot.game.is_over
-    assert not [effect for effect in effects if isinstance(effect, Tell)]
+    assert await tells_delivered(service) == []
 
 
 async def test_the_locale_a_player_was_last_seen_with_is_written_only_when_it_changes(
@@ -354,12 +360,13 @@ async def test_the_locale_a_player_was_last_seen_with_is_written_only_when_it_ch
     assert challenge is not None
     bob = Actor(BOB, "Bob", chat_id="bob-chat")
     (sent,) = await service.flow.handle(bob, Begin(challenge), Surface(platform="telegram", platform_locale="ja"))
-    taken, told = sent.snapshot, []  # type: ignore[attr-defined]
+    taken, over = sent.snapshot, False  # type: ignore[attr-defined]
     version = taken.version
-    while not told:  # Bob draws to the end
+    while not over:  # Bob draws to the end
         effects = await service.flow.handle(bob, game_command(taken.game_id, version, "d"))
-        told = [effect for effect in effects if isinstance(effect, Tell)]
-        version = next(e.snapshot.version for e in effects if isinstance(e, EditBoard))
+        board = next(e.snapshot for e in effects if isinstance(e, EditBoard))
+        version, over = board.version, board.game.is_over
+    told = await tells_delivered(service)
     assert isinstance(told[0].content, ChallengeAnswered) and told[0].content.seen_locale == "en"
 
 
@@ -430,15 +437,6 @@ async def test_share_shares_the_game_of_the_board_it_is_on_lost_games_too(servic
     assert isinstance(post, Post) and isinstance(post.content, ShareOf) and post.content.snapshot.game_id == newer.game_id
 
 
-async def test_two_processes_ending_one_game_tell_its_challenger_once(service: App) -> None:  # noqa: F811
-    """The mark is one INSERT ... ON CONFLICT DO NOTHING: of two concurrent claims (two processes), one wins."""
-    shared = await service.starts.new_game(ALICE, "Alice", code=WIN_CODE)
-    other = OnceOnly(service.db)  # a second process's marks on the same database
-    assert sorted(await asyncio.gather(service.once.claim_told(shared.game_id), other.claim_told(shared.game_id))) \
-        == [False, True]
-    assert not await service.once.claim_told(shared.game_id)
-
-
 async def test_a_player_who_takes_their_own_challenge_is_told_nothing(service: App) -> None:  # noqa: F811
     shared = await service.starts.new_game(ALICE, "Alice", code=BLOCK_CODE, chat_id="alice-chat")
     await play(service, ALICE, shared.game_id, shared.version, [DRAW] * 23)
@@ -452,4 +450,4 @@ async def test_a_player_who_takes_their_own_challenge_is_told_nothing(service: A
         effects = await service.flow.handle(alice, game_command(sent.snapshot.game_id, version, "d"))
         (board,) = [effect for effect in effects if isinstance(effect, EditBoard)]
         version = board.snapshot.version
-    assert board.snapshot.game.is_over and not [effect for effect in effects if isinstance(effect, Tell)]
+    assert board.snapshot.game.is_over and await tells_delivered(service) == []

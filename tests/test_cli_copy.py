@@ -82,13 +82,13 @@ def deployment(tmp_path: Path, sqlite_template: Path, monkeypatch: pytest.Monkey
 
 async def _share_and_keep(url: URL) -> None:
     """What the fill leaves out: a game shared, and one kept on under the question (the once-only marks), and a
-    board waiting to be redrawn through the relay."""
+    board waiting in the outbox to be redrawn."""
     db = await open_database(url, migrate=False)
     try:
         async with App(db, hint_function=fake_hint, verdict_function=fake_verdict) as app:
             assert await app.once.claim_share(1, within=60)
             await app.once.keep(2)
-            await app.relay.leave(1, "board", "telegram", "en")  # a table's move waiting for the chat's board
+            await app.outbox.ask_boards([(1, None)], "en")  # a table's move waiting for the chat's board
     finally:
         await db.close()
 

@@ -299,24 +299,6 @@ async def test_someone_elses_tap_gets_a_private_answer_and_changes_nothing(
         assert sent.type == UPDATE_MESSAGE and "Moves: 1" in text_of(result)
 
 
-async def test_a_tap_on_an_old_message_refreshes_it_to_the_game_as_it_stands(
-        game_service: App, monkeypatch: pytest.MonkeyPatch) -> None:
-    async with table(game_service, monkeypatch) as t:
-        old = await t.new_game()
-        result, sent = await slash(t.env, t.alice, t.channel, "tripeaks resume")
-        assert sent == Callback(CHANNEL_MESSAGE, ephemeral=False, v2=True)
-        current = result
-        result, _ = await click(t.env, t.alice, current, button(current, command="d"))
-        now = result
-        # the old message still shows version 0; Draw on it applies nothing but shows the game as it is
-        result, sent = await click(t.env, t.alice, old, button(old, command="d"))
-        assert sent == Callback(UPDATE_MESSAGE, ephemeral=False, v2=True)
-        assert result.id == old.id
-        assert text_of(result) == text_of(now)
-        assert payload_versions(result) == payload_versions(now)
-        assert "Moves: 1" in text_of(result)
-
-
 async def test_after_a_restart_a_tap_on_the_old_message_plays(
         sqlite_template: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     game = Game.from_code(CODE)

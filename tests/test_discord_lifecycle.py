@@ -238,26 +238,6 @@ async def test_a_double_click_on_new_game_without_moves_starts_one_game(
         assert CODE in heading(first) and shows(first, Game.from_code(CODE)) and labels_of(first) == []
 
 
-async def test_a_click_on_an_old_board_gets_a_private_note_pointing_at_the_live_board(
-        game_service: App, monkeypatch: pytest.MonkeyPatch) -> None:
-    game = Game.from_code(CODE)
-    async with table(game_service, monkeypatch) as t:
-        old = await t.new_game()
-        resumed, _ = await slash(t.env, t.alice, t.channel, "tripeaks resume")
-        await t.move(resumed)
-        question, _ = await slash(t.env, t.alice, t.channel, "tripeaks new", code=OTHER)
-        live, _ = await click(t.env, t.alice, question, button(question, label=YES))
-        before = components_of(t.message(old.id))
-        # the very first board of the abandoned game still has its buttons; a card on it plays nothing
-        fits = next(s for s in game.playable_slots() if game.fits(s))
-        note, sent = await click(t.env, t.alice, old, button(old, command=str(fits)))
-        assert sent == Callback(CHANNEL_MESSAGE, ephemeral=True, v2=False)
-        assert f"your current game, {OTHER}, has its own board" in note.content
-        assert f"https://discord.com/channels/{t.guild.id}/{t.channel.id}/{live.id}" in note.content
-        assert components_of(t.message(old.id)) == before
-        assert (await t.current()).game.moves == 0
-
-
 # --- asking first -------------------------------------------------------------------------------------------------
 
 

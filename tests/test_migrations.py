@@ -206,14 +206,15 @@ async def test_a_downgrade_that_would_drop_columns_is_refused_and_changes_nothin
     head = await current_revision(fresh_url)
     with pytest.raises(DowngradeDrops) as refused:
         await downgrade_database(fresh_url, "0006", allow_drops=False)
-    assert refused.value.drops == ["players.seen_locale", "board_relay", "once_marks", "games.hinted_version",
+    assert refused.value.drops == ["outbox", "players.seen_locale", "board_relay", "once_marks", "games.hinted_version",
                                    "games.practice_of",
                                    "community_players"]
     assert await current_revision(fresh_url) == head
     assert {"hinted_version", "practice_of"} <= await _columns(fresh_url, "games")
     assert "community_players" in await _tables(fresh_url)
-    # the seen locales, the relay's waiting requests and the once-only marks, allowed
-    assert await downgrade_database(fresh_url, "0008") == ["players.seen_locale", "board_relay", "once_marks"]
+    # the outbox, the seen locales, the relay's waiting requests and the once-only marks, allowed
+    assert await downgrade_database(fresh_url, "0008") == ["outbox", "players.seen_locale", "board_relay",
+                                                           "once_marks"]
     assert await downgrade_database(fresh_url, "0007", allow_drops=False) == []  # indexes only: nothing to ask
     assert await current_revision(fresh_url) == "0007"
 
@@ -229,7 +230,7 @@ async def test_0011_adds_the_seen_locale_and_its_downgrade_drops_only_that(fresh
             await connection.exec_driver_sql(
                 "INSERT INTO players (platform, user_id, display_name, language, seen_locale, created_at) "
                 "VALUES ('telegram', '7', 'Mara', 'de', 'ru', CURRENT_TIMESTAMP)")
-        assert await downgrade_database(fresh_url, "0010") == ["players.seen_locale"]
+        assert await downgrade_database(fresh_url, "0010") == ["outbox", "players.seen_locale"]
         assert await current_revision(fresh_url) == "0010"
         assert "seen_locale" not in await _columns(fresh_url, "players")
         async with engine.connect() as connection:
@@ -239,5 +240,24 @@ async def test_0011_adds_the_seen_locale_and_its_downgrade_drops_only_that(fresh
         async with engine.connect() as connection:
             seen = (await connection.exec_driver_sql("SELECT seen_locale FROM players")).all()
         assert [tuple(row) for row in seen] == [(None,)]
+    finally:
+        await engine.dispose()
+
+
+async def test_0012_puts_the_outbox_in_place_of_the_relay_and_back(fresh_url: URL) -> None:
+    """0012 makes the outbox and drops the relay's requests; downgrading to 0011 drops the outbox (asked first) and
+    brings the relay's table back, empty; upgrading again makes an empty outbox."""
+    await upgrade_database(fresh_url)
+    assert "outbox" in await _tables(fresh_url) and "board_relay" not in await _tables(fresh_url)
+    engine = create_engine(fresh_url)
+    try:
+        with pytest.raises(DowngradeDrops):
+            await downgrade_database(fresh_url, "0011", allow_drops=False)
+        assert await downgrade_database(fresh_url, "0011") == ["outbox"]
+        assert await current_revision(fresh_url) == "0011"
+        assert "outbox" not in await _tables(fresh_url) and "board_relay" in await _tables(fresh_url)
+        await upgrade_database(fresh_url)
+        async with engine.connect() as connection:
+            assert (await connection.exec_driver_sql("SELECT count(*) FROM outbox")).scalar() == 0
     finally:
         await engine.dispose()

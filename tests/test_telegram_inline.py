@@ -143,7 +143,8 @@ async def test_share_opens_inline_mode_and_a_friend_plays_the_challenge_to_the_c
                     f"Alice's {alice_score} beats yours by {-diff}" if diff < 0 else
                     f"You tied with Alice: {alice_score} each")
         assert expected in board.text
-        # Alice is told, once, in her chat with the bot, where she played the deal
+        # Alice is told, once, in her chat with the bot, where she played the deal (the outbox delivers it)
+        await api.wait_until(lambda: len(api.bot_messages(alice_chat)) > told_before, what="Alice to be told")
         (told,) = api.bot_messages(alice_chat)[told_before:]
         theirs = (f"You beat Bob's {bob_score} by {-diff}" if diff < 0 else
                   f"Bob's {bob_score} beats yours by {diff}" if diff > 0 else f"You tied with Bob: {bob_score} each")
@@ -184,6 +185,8 @@ async def test_a_challenger_who_set_no_language_is_told_in_their_telegrams(
         line = another_winning_line(WIN_CODE)
         for action in line:
             _, board = await tap(api, bob, bob_chat, board, data_for(board, action))
+        await api.wait_until(lambda: len(api.bot_messages(alice_chat)) > told_before,
+                             what="Alice to be told how her challenge went (the outbox)")
         (told,) = api.bot_messages(alice_chat)[told_before:]
         ru = translator("ru")
         assert told.text.startswith(named_title(ru.pgettext("title", "{name}'s challenge"), "Alice"))

@@ -574,17 +574,3 @@ async def test_the_command_menu_is_set_in_all_ten_languages(api: FakeBotAPI, ser
     assert api.commands() == api.commands(language_code="en")  # English for everyone else
 
 
-async def test_the_board_played_on_is_the_one_play_by_name_edits(api: FakeBotAPI, service: App) -> None:
-    alice = api.user("Alice")
-    chat = api.private_chat(alice)
-    first = await command(api, alice, chat, f"{NEW} {CODE}")
-    game_id, _ = game_of(first)
-    resumed = await command(api, alice, chat, "/resume")  # the game again, in a new message: the live board
-    assert (await current(service, alice)).board == BoardRef(str(chat.id), str(resumed.message_id))
-    # K♣ tapped on the first message still plays (a card from an older board of the same game)
-    _, first = await tap(api, alice, chat, first, data_for(first, Tap(21)))
-    assert (await current(service, alice)).board == BoardRef(str(chat.id), str(first.message_id))
-    assert await typed_move(api, alice, chat, "/play ad") == ([], True)
-    game = after(CODE, Tap(21), Tap(19))
-    assert_shows(api.message(chat, first.message_id), expected_view(game, game_id, 2))
-    assert api.message(chat, resumed.message_id).edit_count == 0

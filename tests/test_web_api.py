@@ -430,35 +430,18 @@ def test_the_board_buttons_label_fits_a_phones_row_in_every_language() -> None:
     assert all(label_width(open_table_label(locale)) <= 20 for locale in SUPPORTED_LOCALES)
 
 
-class RecordedChat:
-    """A chat platform's boards as the table's server sees them (:class:`~bot.adapters.web.server.ChatBoards`): what
-    it was asked to redraw and to tell."""
-
-    platform = "telegram"
-
-    def __init__(self) -> None:
-        self.redrawn: list[int] = []
-        self.told: list[tuple[str, Any]] = []
-
-    async def redraw(self, snapshot: GameSnapshot, platform_locale: str | None) -> None:
-        self.redrawn.append(snapshot.version)
-
-    async def tell(self, chat_id: str, content: Any, platform_locale: str | None) -> None:
-        self.told.append((chat_id, content))
-
-
 async def test_a_challenge_ended_at_the_table_tells_the_challenger_in_their_chat(
         service: App, client: TestClient[Any, Any]) -> None:
     """One game everywhere: a game from a challenge played to its end at the table tells its challenger, once, in
-    the chat of their game, as the chats do; each move at the table redraws the chat's board."""
+    the chat of their game, as the chats do; the moves at the table redraw the chat's board once, as the game
+    stands (both through the outbox)."""
     from bot.app.commands import Actor, Begin
     from bot.app.effects import ChallengeAnswered
     from bot.render.endings import challenge_of
     from core.game import DRAW
+    from tests.test_outbox import Recorded
     from tests.test_service import BLOCK_CODE, play
 
-    chat = RecordedChat()
-    client.table.follow_chats(chat)  # type: ignore[attr-defined]
     shared = await service.starts.new_game(ANN, "Ann", code=BLOCK_CODE, chat_id="ann-chat")
     await play(service, ANN, shared.game_id, shared.version, [DRAW] * 23)
     challenge = challenge_of(await service.challenges.signed(await service.games.game(shared.game_id)))
@@ -466,11 +449,11 @@ async def test_a_challenge_ended_at_the_table_tells_the_challenger_in_their_chat
     await service.flow.handle(Actor(BOB, "Bob", chat_id="bob-chat"), Begin(challenge))
     headers = tma(int(BOB.user_id), name="Bob")
     board = (await table(client, headers))["board"]
-    moves = 0
     while not board["over"]:
         board = (await act(client, headers, f"tp:g:{board['game']}:{board['version']}:d"))["board"]
-        moves += 1
-    await client.table.stop()  # type: ignore[attr-defined]
-    assert len(chat.redrawn) == moves
-    ((chat_id, content),) = chat.told
-    assert chat_id == "ann-chat" and isinstance(content, ChallengeAnswered) and content.answer.owner == BOB
+    chat = Recorded()
+    assert await service.outbox.deliver({"telegram": chat}) == 2  # (a process running Telegram delivers them)
+    assert chat.redrawn == [(board["game"], board["version"], "en")]
+    (tell,) = chat.told
+    assert tell.chat_id == "ann-chat" and isinstance(tell.content, ChallengeAnswered)
+    assert tell.content.answer.owner == BOB

@@ -4,6 +4,7 @@ language and Telegram's theme, and a phone's width."""
 
 from __future__ import annotations
 
+import json
 import os
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -378,3 +379,29 @@ async def test_buttons_are_sized_for_their_words(table: Table, language: str) ->
         assert fits, await button.inner_text()
     widths = {round((await button.bounding_box() or {"width": 0})["width"]) for button in buttons[:3]}
     assert len(widths) == 1
+
+
+async def test_share_at_the_table_opens_telegrams_chat_picker_as_in_the_chat(table: Table, service: App) -> None:
+    """Share at the table gives what Share gives in the chat: Telegram's chat picker with the bot's inline query
+    for this game (its challenge), through Telegram's postEvent."""
+    from tests.test_service import BLOCK_CODE, play
+
+    page = await table.browser.new_page()
+    await page.add_init_script("window.TelegramWebviewProxy = { postEvent: (type, data) => "
+                               "(window.telegramEvents = window.telegramEvents || []).push([type, data]) };")
+    await page.goto(mini_app_url(table.port, 7))
+    await page.wait_for_selector("body[data-ready]")
+    await start_deal(page, BLOCK_CODE)
+    current = await service.games.current_game(ANN)
+    assert current is not None
+    await play(service, ANN, current.game_id, current.version, [Draw()] * 23)  # blocked
+    await page.reload()
+    await page.wait_for_selector("body[data-ready]")
+    await page.locator("#controls").get_by_role("button", name="Share").click()
+    await settled(page)
+    assert await page.locator("#message").is_visible()
+    await page.locator("#message").get_by_role("button", name="Share").click()
+    events = await page.evaluate("window.telegramEvents")
+    assert [(kind, json.loads(data)["query"]) for kind, data in events] == [
+        ("web_app_switch_inline_query", f"#{current.game_id}")]
+    assert await page.locator("#message").is_hidden()

@@ -85,7 +85,7 @@ async def test_a_move_at_the_table_redraws_the_boards_message_in_the_channel(
     """One game everywhere: a card played at the table (through the board link) edits the game's board in the
     Discord channel to the game as it stands, with its player's name and its free cards as they now are; also from
     a process whose shards do not hold the channel's server (nothing of it cached: the edit is a REST call)."""
-    from bot.adapters.discord.table_boards import DiscordBoards
+    from bot.adapters.discord.executor import outbox_executor
     from bot.render.tableau import card_label
     from core.game import Game, Tap
     from tests.discord_harness import labels_of, shows, text_of
@@ -96,7 +96,6 @@ async def test_a_move_at_the_table_redraws_the_boards_message_in_the_channel(
         response, _ = await slash(t.env, t.alice, t.channel, "tripeaks board")
         (link,) = [b for b in buttons_of(response) if "url" in b]
         server = TableServer(game_service.flow, table_signer(Config(public_url=PUBLIC_URL, web_secret=SECRET)))
-        server.follow_chats(DiscordBoards(t.env.bot))
         if not cached:
             monkeypatch.setattr(t.env.bot, "get_channel", lambda channel_id: None)
         game = Game.from_code(CODE)
@@ -109,9 +108,67 @@ async def test_a_move_at_the_table_redraws_the_boards_message_in_the_channel(
             played = await client.post("/api/act", headers=headers,
                                        json={"payload": f"tp:g:{shown['game']}:{shown['version']}:{slot}"})
             assert played.status == 200
-            await server.stop()  # the chat's redraw done
+            await server.stop()
+        # the process running Discord delivers the outbox's redraw
+        assert await game_service.outbox.deliver({"discord": outbox_executor(t.env.bot.ctx)}) == 1
         game.apply(Tap(slot))
         edited = t.message(board.id)
         assert shows(edited, game) and "Moves: 1" in text_of(edited) and text_of(edited).startswith("### alice")
         played = card_label(Game.from_code(CODE).card_at(slot))
         assert played not in labels_of(edited) and "Draw" in labels_of(edited)  # the free cards as they now are
+
+
+async def test_a_game_started_at_the_table_closes_the_channels_board_and_shows_the_new_one(
+        game_service: App, monkeypatch: pytest.MonkeyPatch) -> None:
+    """One game everywhere: New game and Yes at the table close the game's board in the channel (no buttons of a
+    game in progress) and show the new game there, as the player's live board, through the outbox."""
+    from bot.adapters.discord.executor import outbox_executor
+    from bot.app.codec import encode
+    from bot.app.commands import NewGame
+    from tests.discord_harness import labels_of, text_of
+    from tests.test_discord_e2e import CODE
+
+    async with table(game_service, monkeypatch, public_url=PUBLIC_URL, web_secret=SECRET) as t:
+        old, _ = await slash(t.env, t.alice, t.channel, "tripeaks new", code=CODE)
+        assert "Draw" in labels_of(t.message(old.id))
+        response, _ = await slash(t.env, t.alice, t.channel, "tripeaks board")
+        (link,) = [b for b in buttons_of(response) if "url" in b]
+        server = TableServer(game_service.flow, table_signer(Config(public_url=PUBLIC_URL, web_secret=SECRET)))
+        async with TestClient(TestServer(server.application())) as client:
+            token = link["url"].partition("#token=")[2]
+            session = await (await client.post("/api/session", json={"token": token})).json()
+            headers = {"Authorization": f"Bearer {session['session']}"}
+
+            async def act(payload: str) -> dict[str, object]:
+                answer = await client.post("/api/act", headers=headers, json={"payload": payload})
+                assert answer.status == 200
+                return dict(await answer.json())
+
+            board = (await (await client.get("/api/table", headers=headers)).json())["board"]
+            board = (await act(f"tp:g:{board['game']}:{board['version']}:d"))["board"]
+            asked = await act(encode(NewGame(board["game"], board["version"])))
+            (yes,) = [b["payload"] for b in asked["message"]["buttons"] if b["payload"].startswith("tp:y:")]  # type: ignore[index]
+            started = (await act(yes))["board"]
+            await server.stop()
+        before = len(t.channel.history())
+        # the process running Discord delivers the outbox: the old board closed, the new game shown
+        assert await game_service.outbox.deliver({"discord": outbox_executor(t.env.bot.ctx)}) == 2
+        assert "Draw" not in labels_of(t.message(old.id))
+        (shown,) = t.channel.history()[before:]
+        assert "Moves: 0" in text_of(shown) and "Draw" in labels_of(shown)
+        current = await game_service.games.game(started["game"])  # type: ignore[index]
+        assert current.board is not None and current.board.message_id == str(shown.id)
+
+
+async def test_resume_leaves_one_live_board_in_the_channel(game_service: App, monkeypatch: pytest.MonkeyPatch) -> None:
+    """/tripeaks resume shows the game as a new message and closes its older board: one live board."""
+    from tests.discord_harness import labels_of, text_of
+    from tests.test_discord_e2e import CODE
+
+    async with table(game_service, monkeypatch) as t:
+        old, _ = await slash(t.env, t.alice, t.channel, "tripeaks new", code=CODE)
+        resumed, _ = await slash(t.env, t.alice, t.channel, "tripeaks resume")
+        assert resumed.id != old.id and "Draw" in labels_of(t.message(resumed.id))
+        assert "Draw" not in labels_of(t.message(old.id)) and "Moves: 0" in text_of(t.message(old.id))
+        current = await game_service.games.current_game(PlayerKey("discord", str(t.alice.id)))
+        assert current is not None and current.board is not None and current.board.message_id == str(resumed.id)

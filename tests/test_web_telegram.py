@@ -75,26 +75,19 @@ async def test_without_a_public_url_there_is_no_table_button(api: FakeBotAPI, db
 
 
 async def test_a_move_at_the_table_redraws_the_chats_board(api: FakeBotAPI, db_url: str, no_errors_logged: None,
-                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+                                                           ) -> None:
     from aiohttp.test_utils import TestClient, TestServer
 
-    from bot.adapters.telegram.table_boards import TelegramBoards
     from bot.adapters.web.auth import Signer
     from bot.adapters.web.server import TableServer
-    from tests import test_telegram_e2e
     from tests.web_harness import init_data_header
 
-    built: list[Any] = []
-    build = test_telegram_e2e.build_application
-    monkeypatch.setattr(test_telegram_e2e, "build_application",
-                        lambda flow, config, pace: built.append(build(flow, config, pace)) or built[-1])
     async with running_bot(api, db_url, public_url=PUBLIC_URL) as service:
         alice = api.user("Alice")
         chat = api.private_chat(alice)
         message = await command(api, alice, chat, f"{NEW} {CODE}")
         assert "Moves: 0" in message.text
         server = TableServer(service.flow, Signer(b"s" * 32), telegram_token=api.token)
-        server.follow_chats(TelegramBoards(built[0]))
         slot = fitting(Game.from_code(CODE))
         async with TestClient(TestServer(server.application())) as client:
             headers = init_data_header(alice.id, name="Alice", token=api.token)

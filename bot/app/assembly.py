@@ -11,10 +11,10 @@ runner, the daily poster and the tests take the parts they need from here.
 - :class:`~bot.app.leaderboards.Leaderboards` and :class:`~bot.app.subscriptions.Subscriptions`: the daily deal's
   shared side;
 - :class:`~bot.app.once.OnceOnly`: what acts once, in the database;
-- :class:`~bot.app.challenges.Challenges`: challenges by reference, and their challengers told the outcome;
+- :class:`~bot.app.challenges.Challenges`: challenges by reference;
 - :class:`~bot.app.day_end.DayEnd`: the daily attempts still open at midnight ended;
-- :class:`~bot.app.relay.Relay`: a move at the table redrawing the chat's board through a process that runs its
-  platform.
+- :class:`~bot.app.outbox.Outbox`: what must reach a chat outside a command's answer (a chat board after a move at
+  the table, a challenger told), committed with its cause and delivered by a process that runs the platform.
 """
 
 from __future__ import annotations
@@ -31,9 +31,9 @@ from bot.app.games import Games
 from bot.app.leaderboards import Leaderboards
 from bot.app.moves import Moves
 from bot.app.once import OnceOnly
+from bot.app.outbox import Outbox
 from bot.app.players import Players
 from bot.app.questions import Questions
-from bot.app.relay import Relay
 from bot.app.solver_calls import (
     DailyCodeFunction,
     HintFunction,
@@ -89,19 +89,20 @@ class App:
         self.advice = Advice(db, self.solver, hint_function, review_function, hint_budget, today,
                              self.questions)
         self.starts = Starts(db, self.verdicts, self.daily_codes, winnable_budget)
-        self.moves = Moves(db, self.verdicts, today)
         self.games = Games(db, today)
+        self.outbox = Outbox(db, today, clock)
+        self.moves = Moves(db, self.verdicts, today, self.outbox)
         self.players = Players(db)
         self.leaderboards = Leaderboards(db, self.daily_codes)
         self.subscriptions = Subscriptions(db)
         self.once = OnceOnly(db)
-        self.challenges = Challenges(db, self.daily_codes, self.once)
+        self.challenges = Challenges(db, self.daily_codes)
         self.day_end = DayEnd(db, clock)
-        self.relay = Relay(db, self.games, clock)
         self.flow = Flow(starts=self.starts, moves=self.moves, games=self.games, advice=self.advice,
                          verdicts=self.verdicts, players=self.players, leaderboards=self.leaderboards,
                          subscriptions=self.subscriptions, daily_codes=self.daily_codes, once=self.once,
-                         challenges=self.challenges, questions=self.questions, post_time=post_time)
+                         challenges=self.challenges, questions=self.questions, outbox=self.outbox,
+                         post_time=post_time)
 
     @classmethod
     async def open(cls, url: str | None = None, *, executor: Executor | None = None, workers: Workers = ONE_EACH,

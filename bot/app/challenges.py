@@ -1,8 +1,8 @@
 """Challenges travel by reference: a challenge names the shared game and a key, never the deal's code (a code deals
 every card, and ``tripeaks solve`` would play it offline). The key is the game's number signed with the
 deployment's secret (:meth:`~bot.app.daily_codes.DailyCodes.secret`), so a guessed game number starts nothing.
-When a game started from a challenge ends, the challenger is told the outcome once (the mark is in the database,
-whichever process ends the game)."""
+When a game started from a challenge ends, the challenger is told the outcome once, through the outbox
+(:func:`bot.app.outbox.ask_tell`, in the transaction that ends the game)."""
 
 from __future__ import annotations
 
@@ -12,11 +12,7 @@ import hmac
 from dataclasses import replace
 
 from bot.app.daily_codes import DailyCodes
-from bot.app.effects import ChallengeAnswered, Tell
 from bot.app.model import GameSnapshot
-from bot.app.once import OnceOnly
-from bot.app.records import owner_of, snapshot_of
-from bot.store import games as stored_games
 from bot.store.engine import Database
 from bot.store.games import GameRecord
 
@@ -42,30 +38,14 @@ def key_holds(shared: GameRecord, key: str | None, secret: str) -> bool:
 
 
 class Challenges:
-    """Signing the games a player shares, checking the challenges tapped, and telling challengers the outcome."""
+    """Signing the games a player shares and checking the challenges tapped."""
 
-    def __init__(self, db: Database, daily_codes: DailyCodes, once: OnceOnly) -> None:
+    def __init__(self, db: Database, daily_codes: DailyCodes) -> None:
         self.db = db
         self.daily_codes = daily_codes
-        self.once = once
 
     async def signed(self, snapshot: GameSnapshot) -> GameSnapshot:
         """``snapshot`` with the key its challenge carries (a custom deal, which has no code, has none)."""
         if not snapshot.game.code:
             return snapshot
         return replace(snapshot, challenge_key=challenge_key(snapshot.game_id, await self.daily_codes.secret()))
-
-    async def told(self, snapshot: GameSnapshot) -> list[Tell]:
-        """The challenger's message when ``snapshot``, a game started from their challenge, has just ended (won or
-        blocked): once, whatever process ends it (an undo out of a block and a second end tell nothing more). It
-        goes to the chat of the challenger's own game of the deal, where the bot has written to them before."""
-        challenge = snapshot.challenge
-        if challenge is None or not snapshot.game.is_over or snapshot.outcome is None or not snapshot.outcome.ok:
-            return []
-        async with self.db.reading() as tx:
-            shared = await stored_games.load(tx, challenge.game_id)
-        if shared is None or shared.chat_id is None or owner_of(shared) == snapshot.owner \
-                or not await self.once.claim_told(snapshot.game_id):
-            return []  # nobody to tell, nowhere known, or the challenger's own game of their deal
-        return [Tell(shared.chat_id, ChallengeAnswered(snapshot_of(shared, today=self.daily_codes.today()),
-                                                       snapshot, shared.seen_locale))]

@@ -359,7 +359,8 @@ class Surface:
     now, where the platform hands them over and a client can send any payload (Telegram's callback data, Discord's
     custom_id): a tap must be about what that message shows (its game, its question, its settings), else it
     changes nothing. ``in_place``: the settings and a review may be shown in the board's own message, with a way
-    back to the board (a Telegram private chat: nothing new pushes the board off a phone's screen).
+    back to the board (a Telegram private chat: nothing new pushes the board off a phone's screen). ``at_table``:
+    the command comes from the table in the browser, whose game's chat board follows it (through the outbox).
     """
 
     platform: str = ""
@@ -372,6 +373,7 @@ class Surface:
     verdict_wait: float | None = None
     buttons: tuple[ButtonCommand, ...] | None = None
     in_place: bool = False
+    at_table: bool = False
 
 
 #: A surface with nothing particular to say (the console, tests).

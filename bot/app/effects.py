@@ -40,13 +40,15 @@ What to do with it:
 
 What an executor did, reported back: :class:`BoardAt` (the message that now shows a game).
 
-Outside a chat's command (a move at the table in the browser), a platform's :class:`ChatBoards` redraws a game's
-live board and tells a challenger; so does the relay to a process that runs the platform (:mod:`bot.app.relay`).
+Outside a chat's command (a move at the table in the browser, a challenge's game ended), what must reach a chat is
+written to the outbox (:mod:`bot.app.outbox`) and delivered as :class:`RedrawBoard` and :class:`Tell` by the
+platform's executor in a process that runs it.
 """
 
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -252,9 +254,13 @@ class EditBoard:
 
 @dataclass(frozen=True)
 class RedrawBoard:
-    """Edit ``snapshot``'s live board wherever it is, else send it anew as the live board."""
+    """Edit ``snapshot``'s live board wherever it is, else send it anew as the live board (in ``chat_id`` where no
+    command's chat is at hand: the outbox's); ``latest=False``: a game its player has since replaced, its board
+    closed (never sent anew)."""
 
     snapshot: GameSnapshot
+    latest: bool = True
+    chat_id: str | None = None
 
 
 @dataclass(frozen=True)
@@ -353,16 +359,13 @@ def settings_of(content: Shown | Note | OffersOf | BoardLinkOf) -> Settings:
             return settings
 
 
-class ChatBoards(Protocol):
-    """A chat platform's live boards, redrawn after a move at the table: by the platform in this process, or through
-    the database by a process that runs it (:mod:`bot.app.relay`)."""
+class Executor(Protocol):
+    """A platform's executor: carries effects out, reports what it did."""
 
-    platform: str
-
-    async def redraw(self, snapshot: GameSnapshot, platform_locale: str | None) -> None:
-        """Edit the chat's live board of ``snapshot``'s game to it."""
+    async def run(self, effects: list[Effect]) -> list[Report]:
         ...
 
-    async def tell(self, chat_id: str, content: ChallengeAnswered, platform_locale: str | None) -> None:
-        """Tell the chat ``chat_id`` (a challenger's) how their challenge went, a game of it having ended here."""
-        ...
+
+#: A platform's executor for what the outbox delivers (:mod:`bot.app.outbox`), outside any command: given the
+#: language to draw in where the player chose none (the platform's, as last seen).
+ExecutorFor = Callable[[str | None], Executor]

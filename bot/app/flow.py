@@ -17,7 +17,8 @@ use cases and answers with effects (:mod:`bot.app.effects`) for the platform's e
   within :data:`ONCE_WITHIN` seconds does nothing, in any process (the database says which tap was first). Replay
   tapped again once its deal is dealt does nothing either.
 - No, then Yes under the same question: the game goes on; Yes does nothing until the player is asked again.
-- A game started from a challenge that ends tells its challenger how it went, once (:mod:`bot.app.challenges`).
+- A game started from a challenge that ends tells its challenger how it went, once, through the outbox
+  (:mod:`bot.app.outbox`), as the chat board of a game played at the table follows it (``Surface.at_table``).
 - A tap on the board of a game that is no longer the player's latest, someone else's board, and every error: a
   private line, nothing else changed. A game that is not the player's, or no game at all, gets one answer that
   names nobody.
@@ -115,6 +116,7 @@ from bot.app.leaderboards import Leaderboards
 from bot.app.model import GameSnapshot, Offers, PlayerKey, Settings
 from bot.app.moves import Moves, names_a_card
 from bot.app.once import OnceOnly
+from bot.app.outbox import Outbox
 from bot.app.outcomes import AlreadyStarted, MustConfirm, OldBoard, OutOfDate, Tapped
 from bot.app.players import Players
 from bot.app.questions import Questions, asks_the_solver
@@ -143,7 +145,7 @@ class Flow:
     def __init__(self, *, starts: Starts, moves: Moves, games: Games, advice: Advice, verdicts: Verdicts,
                  players: Players, leaderboards: Leaderboards, subscriptions: Subscriptions,
                  daily_codes: DailyCodes, once: OnceOnly, challenges: Challenges, questions: Questions,
-                 post_time: dt.time = dt.time(9, 0), fresh_budget: float = FRESH_DEAL_BUDGET) -> None:
+                 outbox: Outbox, post_time: dt.time = dt.time(9, 0), fresh_budget: float = FRESH_DEAL_BUDGET) -> None:
         self.questions = questions
         self.starts = starts
         self.moves = moves
@@ -158,6 +160,7 @@ class Flow:
         self.in_board = InBoard(games, advice, once)
         self.turns = Turns()  # a player's moves in the order they came
         self.challenges = challenges
+        self.outbox = outbox
         self.post_time = post_time
         self.fresh_budget = fresh_budget
 
@@ -170,6 +173,8 @@ class Flow:
             async with self.turns.of(actor.player, command):
                 await self.players.seen(actor.player, surface.platform_locale)  # a challenger is told in it
                 effects = await self._handle(actor, command, surface)
+                if surface.at_table:
+                    await self._follow(command, effects, surface)
             shown = surface.buttons is None or subject(command) in {None, *map(subject, surface.buttons)}
             return effects if shown else off_message(effects)
         except (BotError, TriPeaksError) as error:
@@ -194,7 +199,8 @@ class Flow:
         player, name = actor.player, actor.name
         match command:
             case Move():
-                return await self._tapped(actor, await self.moves.move(player, name, command), surface)
+                follow = (surface.platform_locale or "") if surface.at_table else None
+                return await self._tapped(actor, await self.moves.move(player, name, command, follow=follow), surface)
             case AskHint(game_id, version):
                 return await self._tapped(actor, await self.advice.hint(player, game_id, version), surface)
             case NewGame() | Replay():
@@ -322,7 +328,7 @@ class Flow:
             case OldBoard():
                 return await self._problem(actor, tapped)
             case GameSnapshot():
-                return [EditBoard(await self._with_verdict(tapped, surface)), *await self.challenges.told(tapped)]
+                return [EditBoard(await self._with_verdict(tapped, surface))]
             case unhandled:
                 assert_never(unhandled)
 
@@ -338,8 +344,7 @@ class Flow:
             case GameSnapshot() as tapped:
                 snapshot = await self._with_verdict(tapped, surface)
                 refused = snapshot.outcome is not None and not snapshot.outcome.ok
-                return [Answer(PlayAck(snapshot)), *([] if refused else [RedrawBoard(snapshot)]),
-                        *await self.challenges.told(snapshot)]
+                return [Answer(PlayAck(snapshot)), *([] if refused else [RedrawBoard(snapshot)])]
             case unhandled:
                 assert_never(unhandled)
 
@@ -394,6 +399,22 @@ class Flow:
         latest = await self.challenges.signed(latest) if latest is not None else None
         fresh = await self.verdicts.fresh_code(player, rules, self.fresh_budget)
         return Offers(latest, fresh, self.daily_codes.today())
+
+    async def _follow(self, command: Command, effects: list[Effect], surface: Surface) -> None:
+        """At the table: the chat boards of the games it showed follow (a move's already did, with the move), and a
+        game started there closes the old game's chat board and shows the new one in its chat."""
+        shown: list[tuple[int, str | None]] = []
+        for effect in effects:
+            match effect:
+                case SendBoard(snapshot):
+                    replaced = snapshot.replaced
+                    if replaced is not None:  # closed, and the new game shown in the chat of its board
+                        shown.append((replaced.game_id, None))
+                    shown.append((snapshot.game_id, replaced.board.chat_id if replaced and replaced.board else None))
+                case EditBoard(snapshot) if not isinstance(command, Move):
+                    shown.append((snapshot.game_id, None))
+        if shown:
+            await self.outbox.ask_boards(shown, surface.platform_locale)
 
     # --- helpers --------------------------------------------------------------------------------------------------
 

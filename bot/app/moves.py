@@ -38,6 +38,7 @@ from bot.app.errors import (
     NoUndoInDaily,
 )
 from bot.app.model import PlayerKey, clean_name
+from bot.app.outbox import Outbox, ask_board, ask_tell
 from bot.app.outcomes import OutOfDate, Tapped
 from bot.app.records import Today, moved_on, owner_of, snapshot_of
 from bot.app.solving import Verdicts
@@ -45,7 +46,7 @@ from bot.store import games as stored_games
 from bot.store import players as stored_players
 from bot.store.engine import Database
 from bot.store.games import GameRecord, StateWrite
-from bot.store.schema import ABANDONED, BLOCKED, PLAYING, utcnow
+from bot.store.schema import ABANDONED, BLOCKED, PLAYING, WON, utcnow
 from core.cards import Card, Rank
 from core.errors import TriPeaksError
 from core.game import Action, Game, Outcome, Reason, Tap, Undo
@@ -63,6 +64,9 @@ class _Tap:
     game_id: int
     version: int
     action: Action
+    #: made at the table in the browser: the game's chat board follows it (the outbox), drawn in this language
+    #: where its player chose none
+    follow: str | None = None
 
 
 class _Retry(Exception):
@@ -157,10 +161,11 @@ class Moves:
     """Moves, committed in batches (:class:`~bot.app.batcher.TapBatcher`); a game that ends has its deal's
     verdict computed by ``verdicts``; ``today`` tells the day (whose daily deal's code stays hidden)."""
 
-    def __init__(self, db: Database, verdicts: Verdicts, today: Today) -> None:
+    def __init__(self, db: Database, verdicts: Verdicts, today: Today, outbox: Outbox | None = None) -> None:
         self.db = db
         self.verdicts = verdicts
         self.today = today
+        self.outbox = outbox  # told when rows are written, to deliver them at once
         self._taps: TapBatcher[_Tap, Tapped] = TapBatcher(self._apply_taps)
         # the engine of games this process wrote last, by id, to skip replaying their state on the next tap
         self._engines: dict[int, tuple[str, Game]] = {}
@@ -169,10 +174,11 @@ class Moves:
         """Commit and answer the taps already queued."""
         await self._taps.drain()
 
-    async def move(self, player: PlayerKey, name: str, command: Move) -> Tapped:
+    async def move(self, player: PlayerKey, name: str, command: Move, *, follow: str | None = None) -> Tapped:
         """A card, Draw or Undo tapped on a board: the game as it now stands, or why the tap did nothing. A refused
-        move is not an error: the snapshot's ``outcome`` says why, and the version stays."""
-        return await self._taps.submit(_Tap(player, name, command.game_id, command.version, command.action))
+        move is not an error: the snapshot's ``outcome`` says why, and the version stays. ``follow``: tapped at the
+        table, whose chat board is to follow it (drawn in that language where the player chose none)."""
+        return await self._taps.submit(_Tap(player, name, command.game_id, command.version, command.action, follow))
 
     async def play_card(self, player: PlayerKey, name: str, text: str) -> Tapped:
         """Tap, in the player's current game, the card named ``text`` (``7h``, ``10♥``, ``qs``).
@@ -208,6 +214,7 @@ class Moves:
         results: list[Tapped | Exception] = []
         writes: list[StateWrite] = []
         written: list[tuple[GameRecord, Game]] = []
+        followed: list[tuple[GameRecord, str]] = []  # moved at the table: the chat's board follows
         now, today = utcnow(), self.today()
         async with self.db.transaction() as tx:
             # SQLite's BEGIN IMMEDIATE already holds the write lock
@@ -260,10 +267,19 @@ class Moves:
                                              status=status, active=active,
                                              moves=game.moves, undos_used=undos)
                 written.append((record, game))
+                if tap.follow is not None:
+                    followed.append((record, tap.follow))
                 results.append(snapshot_of(record, game, today=today, outcome=outcome))
             if writes and not await stored_games.write_states(tx, writes):
                 # another action committed in between (only possible without the row locks above)
                 raise _Retry() if len(batch) > 1 else _Conflict()
+            # what must reach a chat, committed with the moves that cause it (bot/app/outbox.py)
+            at = self.outbox.now() if self.outbox is not None else now.timestamp()
+            for record, locale in followed:
+                await ask_board(tx, record, locale, at)
+            told = [await ask_tell(tx, record, at) for record, _ in written if record.status in (WON, BLOCKED)]
+        if self.outbox is not None and (followed or any(told)):
+            self.outbox.written()
         for record, game in written:
             self._remember(record, game)
             if record.status != PLAYING and record.verdict_at is None:

@@ -1,6 +1,6 @@
 """What must happen once happens once in the database: a Share or Review tapped twice (in any process) acts once,
-New game tapped twice on one board asks once, Yes after No under the same question does nothing, and a challenger
-is told once how a game started from their challenge ended."""
+New game tapped twice on one board asks once, Yes after No under the same question does nothing. (A challenger is told once through the outbox,
+:func:`bot.app.outbox.ask_tell`, under the same ``told`` mark.)"""
 
 from __future__ import annotations
 
@@ -27,11 +27,6 @@ class OnceOnly:
         """The review of ``game_id`` is no longer shown (Back on the board's message): Review may answer again."""
         async with self.db.transaction() as tx:
             await marks.forget(tx, game_id, marks.REVIEW)
-
-    async def claim_told(self, game_id: int) -> bool:
-        """Whether the challenger of ``game_id`` is to be told how it ended: only the first time it ends."""
-        async with self.db.transaction() as tx:
-            return await marks.first(tx, game_id, marks.TOLD, utcnow().timestamp())
 
     async def asked(self, game_id: int, version: int, within: float | None) -> bool:
         """The player is asked about abandoning ``game_id`` at ``version``; False when they were asked at that

@@ -159,17 +159,25 @@ once_marks = Table(
     Column("at", Float, nullable=False),
 )
 
-#: Chat boards to redraw (``board``) and challengers to tell (``tell``, at ``chat_id``) after a move at the table in a
-#: process that does not run the game's ``platform`` (migration 0010): one request a game and kind, the latest
-#: (``at``, with the table's ``locale``), taken by a process that runs the platform (bot/app/relay.py).
-board_relay = Table(
-    "board_relay", metadata,
-    Column("game_id", ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
-    Column("kind", String(8), primary_key=True),
+#: What must reach a chat outside a command's own answer (migration 0012, in place of 0010's ``board_relay``): a
+#: game's chat board to redraw as it stands (``board``) or a challenger to tell how it went (``tell``, at
+#: ``chat_id``), written in the transaction of the change that causes it, one row a game and kind. ``seq`` counts
+#: the times a board was asked for again; a process running ``platform`` claims a row until ``claimed_until`` and
+#: marks it ``delivered_at`` (bot/app/outbox.py). Times in seconds since the epoch.
+outbox = Table(
+    "outbox", metadata,
+    Column("id", BigId, primary_key=True, autoincrement=True),
+    Column("game_id", ForeignKey("games.id", ondelete="CASCADE"), nullable=False),
+    Column("kind", String(8), nullable=False),
     Column("platform", String(16), nullable=False),
     Column("chat_id", String(64)),
     Column("locale", String(16)),
     Column("at", Float, nullable=False),
+    Column("seq", Integer, nullable=False, default=0),
+    Column("claimed_until", Float),
+    Column("delivered_at", Float),
+    UniqueConstraint("game_id", "kind", name="uq_outbox_game_id_kind"),
+    Index("ix_outbox_platform_delivered_at", "platform", "delivered_at"),
 )
 
 # Status values stored in daily_posts.status.

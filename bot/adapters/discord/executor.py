@@ -46,6 +46,7 @@ from bot.app.effects import (
     EditBoard,
     EditMessage,
     Effect,
+    ExecutorFor,
     GameSnapshot,
     Note,
     OldBoard,
@@ -62,6 +63,7 @@ from bot.app.effects import (
     Tell,
     settings_of,
 )
+from bot.i18n import resolve_locale
 from bot.render.effects import draw, line
 from bot.render.table_button import board_link_view
 from bot.render.view import View
@@ -70,14 +72,24 @@ log = logging.getLogger(__name__)
 
 
 class DiscordExecutor:
-    """Carries out effects in answer to ``interaction``."""
+    """Carries out effects in answer to ``interaction``; or, with none, what the outbox delivers
+    (:func:`outbox_executor`: a board redrawn where it is, a challenger told), drawn for readers of ``locale`` where
+    the player chose no language."""
 
-    def __init__(self, ctx: BotContext, interaction: Interaction) -> None:
+    def __init__(self, ctx: BotContext, interaction: Interaction | None, *, locale: str | None = None) -> None:
         self.ctx = ctx
-        self.interaction = interaction
+        self._interaction = interaction
+        self.locale = locale
+
+    @property
+    def interaction(self) -> Interaction:
+        assert self._interaction is not None, "no interaction in what the outbox delivers"
+        return self._interaction
 
     async def run(self, effects: list[Effect]) -> list[Report]:
         """Carry out ``effects`` in order; returns where boards now are."""
+        if self._interaction is None:
+            return await self.deliver(effects)
         interaction = self.interaction
         reports: list[Report] = []
         for effect in effects:
@@ -88,6 +100,8 @@ class DiscordExecutor:
                     if shown is not None:
                         reports.append(BoardAt(snapshot.game_id, shown))
                     await self.close(snapshot.replaced, keep=shown)
+                    if shown is not None:  # its older board (/tripeaks resume): one live board
+                        await self.close(snapshot, keep=shown)
                 case EditBoard(snapshot, notice):
                     await show_update(interaction, self.board(snapshot))
                     if notice is not None:  # no toasts on Discord: why the tap changed nothing, privately
@@ -97,7 +111,7 @@ class DiscordExecutor:
                             and snapshot.board != here(interaction, message.id)):
                         # the player plays on another board of the game (after /tripeaks resume, say)
                         reports.append(BoardAt(snapshot.game_id, here(interaction, message.id)))
-                case RedrawBoard(snapshot):
+                case RedrawBoard(snapshot, _, _):
                     board = snapshot.board
                     if board is None or not await self.edit(board, self.board(snapshot, board.chat_id)):
                         message_id = await show_new(interaction, self.board(snapshot),
@@ -131,6 +145,55 @@ class DiscordExecutor:
             # is): the click is acknowledged, the tapped message unchanged
             await quiet(interaction)
         return reports
+
+    async def deliver(self, effects: list[Effect]) -> list[Report]:
+        """What the outbox delivers, with the bot's token (a REST call: any process with the token can make it,
+        whichever shards it runs): a board edited where it is (closed, ``latest=False``), else sent anew in its
+        chat (never an ephemeral one: the ranked attempt's, which belongs to its interaction, stays as it was);
+        a challenger told."""
+        reports: list[Report] = []
+        for effect in effects:
+            match effect:
+                case RedrawBoard(snapshot, latest, chat_id):
+                    where = snapshot.board
+                    if where is not None and await self.edit(where, await self.drawn(snapshot, where.chat_id, latest)):
+                        continue
+                    chat = chat_id or (where.chat_id if where is not None else None)
+                    if not latest or snapshot.private or chat is None:
+                        continue
+                    now = await self.ctx.flow.game_now(snapshot.game_id)
+                    channel = self.ctx.client.get_partial_messageable(int(chat))
+                    try:
+                        view = await self.drawn(now, chat, True)
+                        message = await channel.send(view=layout(view), files=await files_of(view))
+                    except (discord.HTTPException, ValueError) as error:
+                        log.info("could not send the board of game %s anew: %s", snapshot.game_id, error)
+                        continue
+                    reports.append(BoardAt(snapshot.game_id, BoardRef(chat, str(message.id))))
+                    if where is not None:
+                        await self.edit(where, await self.drawn(snapshot, where.chat_id, False))
+                case Tell(chat_id, shown):
+                    await tell(self.ctx.client, chat_id, draw(shown, told_locale(shown, self.locale)))
+                case _:
+                    log.warning("the outbox has no chat for %s", type(effect).__name__)
+        return reports
+
+    async def drawn(self, snapshot: GameSnapshot, chat_id: str, latest: bool) -> View:
+        """The board of ``snapshot`` in ``chat_id`` for what the outbox delivers: in its player's language, else
+        :attr:`locale`; named in a server."""
+        return draw(Board(snapshot, latest), resolve_locale(snapshot.settings.language, self.locale),
+                    named=await self.server_channel(chat_id), fixed_header=True)
+
+    async def server_channel(self, chat_id: str) -> bool:
+        """Whether ``chat_id`` is a server's channel (its boards carry their player's name): from this process's
+        cache, else from Discord (a server of another process's shards, a DM not seen since this process started)."""
+        channel = self.ctx.client.get_channel(int(chat_id))
+        if channel is None:
+            try:
+                channel = await self.ctx.client.fetch_channel(int(chat_id))
+            except discord.HTTPException:
+                return False
+        return getattr(channel, "guild", None) is not None
 
     # --- drawing ------------------------------------------------------------------------------------------------
 
@@ -221,3 +284,8 @@ class DiscordExecutor:
             return
         board = replaced.board
         await self.edit(board, self.board(replaced, board.chat_id, latest=False))
+
+
+def outbox_executor(ctx: BotContext) -> ExecutorFor:
+    """The executor of what the outbox delivers on Discord, drawing in a given language where the player chose none."""
+    return lambda locale: DiscordExecutor(ctx, None, locale=locale)

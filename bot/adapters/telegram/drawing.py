@@ -3,7 +3,7 @@ is a table), messages and private lines, in the user's language."""
 
 from __future__ import annotations
 
-from telegram import Bot, Message, User
+from telegram import Bot, Message
 
 from bot.adapters.telegram.base import NEW_COMMAND, TelegramContext, in_group
 from bot.adapters.telegram.inline import deal_link
@@ -16,10 +16,12 @@ from bot.app.effects import (
     HelpOf,
     Note,
     Question,
+    Settings,
     ShareOf,
     Shown,
     settings_of,
 )
+from bot.i18n import match_locale, resolve_locale
 from bot.render.effects import draw, line
 from bot.render.table_button import with_own_pace_offer, with_table_button
 from bot.render.view import View
@@ -33,17 +35,23 @@ def anchored(message: Message | None) -> Message:
 
 
 class TelegramDrawing:
-    """Draws for ``user`` (``anchor``: the message of their command or tap, when Telegram hands it over)."""
+    """Draws for a reader of ``language_code`` (Telegram's, for the user acting or last seen; ``anchor``: the message
+    of their command or tap, when Telegram hands it over)."""
 
-    def __init__(self, tg: TelegramContext, bot: Bot, user: User, anchor: Message | None) -> None:
+    def __init__(self, tg: TelegramContext, bot: Bot, language_code: str | None, anchor: Message | None) -> None:
         self.tg = tg
         self.bot = bot
-        self.user = user
+        self.language_code = language_code
         self.anchor = anchor
+
+    def locale(self, settings: Settings | None) -> str:
+        """The reader's language: their own setting, else Telegram's, else the configured default."""
+        platform = match_locale(self.language_code) or self.tg.default_locale
+        return resolve_locale(settings.language if settings is not None else None, platform)
 
     def draw(self, content: Shown) -> View:
         """A message: ``content`` in the user's language."""
-        locale = self.tg.locale(self.user, settings_of(content))
+        locale = self.locale(settings_of(content))
         match content:
             case HelpOf():
                 return draw(content, locale, commands=menu_commands(locale))
@@ -61,25 +69,24 @@ class TelegramDrawing:
         gave for them, else this user's (who finished the game, when the challenger was never seen)."""
         if content.seen_locale is None:
             return self.draw(content)
-        reader = User(0, "-", False, language_code=content.seen_locale)
-        return TelegramDrawing(self.tg, self.bot, reader, None).draw(content)
+        return TelegramDrawing(self.tg, self.bot, content.seen_locale, None).draw(content)
 
     def board(self, snapshot: GameSnapshot, group: bool, *, latest: bool = True) -> View:
         """The game as its owner sees it (the acting user is the owner: the service lets nobody else act); in a
         group the board names its player, and in a busy one offers them a board of their own once in a while (the
         table's, else their private chat's: ``/start resume`` brings the game there)."""
-        locale = self.tg.locale(self.user, snapshot.settings)
+        locale = self.locale(snapshot.settings)
         view = draw(Board(snapshot, latest), locale, named=group)
         playing = latest and not snapshot.game.is_over
         table = table_button_url(self.tg, self.bot.username, group) if playing else None
         if table is not None:
             view = with_table_button(view, locale, table, web_app=not group)
         if playing and group and self.anchor is not None and in_group(self.anchor.chat) \
-                and self.tg.offers.offer(self.anchor.chat.id, str(self.user.id)):
+                and self.tg.offers.offer(self.anchor.chat.id, snapshot.owner.user_id):
             private = None if table is not None else f"https://t.me/{self.bot.username}?start={RESUME_START}"
             view = with_own_pace_offer(view, locale, private)
         return view
 
     def line(self, note: Note) -> str:
         """A private line (a toast or a short reply)."""
-        return line(note, self.tg.locale(self.user, settings_of(note)), NEW_COMMAND)
+        return line(note, self.locale(settings_of(note)), NEW_COMMAND)

@@ -60,6 +60,7 @@ from bot.app.effects import (
     EditBoard,
     EditMessage,
     Effect,
+    ExecutorFor,
     GameSnapshot,
     Note,
     PlayAck,
@@ -86,10 +87,12 @@ TOAST_FIRST_WAIT = 1.0
 
 class TelegramExecutor:
     """Carries out effects for ``user``'s command (``anchor`` is its message) or tap (``query``; ``anchor`` is the
-    tapped message, None when Telegram no longer hands it over)."""
+    tapped message, None when Telegram no longer hands it over); or, with no user, what the outbox delivers
+    (:func:`outbox_executor`: a board redrawn where it is, a challenger told), drawn for readers of
+    ``language_code`` where the player chose no language."""
 
-    def __init__(self, tg: TelegramContext, bot: Bot, user: User, anchor: Message | None,
-                 query: CallbackQuery | None = None) -> None:
+    def __init__(self, tg: TelegramContext, bot: Bot, user: User | None, anchor: Message | None,
+                 query: CallbackQuery | None = None, *, language_code: str | None = None) -> None:
         self.tg = tg
         self.bot = bot
         self.user = user
@@ -100,8 +103,9 @@ class TelegramExecutor:
         self._open_url: str | None = None
         #: what was done, for the flow to record
         self._reports: list[Report] = []
-        drawing = TelegramDrawing(tg, bot, user, anchor)
+        drawing = TelegramDrawing(tg, bot, user.language_code if user is not None else language_code, anchor)
         self.draw, self.board, self.line, self.told = drawing.draw, drawing.board, drawing.line, drawing.told
+        self.locale = drawing.locale
 
     async def run(self, effects: list[Effect]) -> list[Report]:
         """Carry out ``effects`` in order; a tap is answered (with the toast an effect gave, if any) by the end.
@@ -117,8 +121,8 @@ class TelegramExecutor:
                         await self.send_board(snapshot, reuse=reuse)
                     case EditBoard(snapshot, problem):
                         await self.edit_board(snapshot, problem)
-                    case RedrawBoard(snapshot):
-                        await self.redraw(snapshot)
+                    case RedrawBoard(snapshot, latest, chat_id):
+                        await self.redraw(snapshot, latest=latest, chat_id=chat_id)
                     case Answer(PlayAck(snapshot) as ack) if self.query is None and snapshot.private and self.in_group():
                         await self.delete_typed()  # the ranked attempt's cards stay out of the group, the answer too
                         await self.send_privately(View(header=self.line(ack)))
@@ -161,6 +165,11 @@ class TelegramExecutor:
 
     # --- messages -----------------------------------------------------------------------------------------------
 
+    def acting(self) -> User:
+        """The user whose command this is (none for what the outbox delivers)."""
+        assert self.user is not None, "no user acts in what the outbox delivers"
+        return self.user
+
     def need_anchor(self) -> Message:
         """The message to answer; a tapped message too old for Telegram to hand over is refused."""
         return anchored(self.anchor)
@@ -191,7 +200,7 @@ class TelegramExecutor:
         if await self.send_privately(self.draw(review)) is None:
             self._open_url = f"https://t.me/{self.bot.username}?start={review_parameter(review.snapshot.game_id)}"
             return None
-        return review_sent_privately(self.tg.locale(self.user, review.snapshot.settings))
+        return review_sent_privately(self.locale(review.snapshot.settings))
 
     async def settings_in_private(self, settings: SettingsOf) -> None:
         """/settings typed in a group: the settings message in the player's private chat, so no board in the group
@@ -224,7 +233,7 @@ class TelegramExecutor:
     async def send_privately(self, view: View) -> Message | None:
         """Send ``view`` to the player's private chat with the bot; None when the bot may not write there first
         (the player never started it) or is blocked."""
-        return await self.tg.tell(self.bot, str(self.user.id), view)
+        return await self.tg.tell(self.bot, str(self.acting().id), view)
 
     async def board_in_private(self, snapshot: GameSnapshot, *, reuse: bool) -> str | None:
         """A private board (the ranked daily attempt) asked for in a group: sent to the player's private chat with
@@ -233,7 +242,7 @@ class TelegramExecutor:
         opens the chat with the link ``t.me/<bot>?start=daily``, which shows the attempt there (the command's
         button is that link). A tapped question (Yes) loses its buttons."""
         link = bot_link(self.bot.username, DailyDeal())
-        locale = self.tg.locale(self.user, snapshot.settings)
+        locale = self.locale(snapshot.settings)
         sent = await self.send_privately(self.board(snapshot, False))
         if sent is not None:
             self._reports.append(BoardAt(snapshot.game_id, message_ref(sent)))
@@ -245,7 +254,7 @@ class TelegramExecutor:
                 self._open_url = link
                 return None
             return daily_sent_privately(locale)
-        await self.tg.reply(self.need_anchor(), render_daily_in_private(locale, self.tg.name(self.user), link))
+        await self.tg.reply(self.need_anchor(), render_daily_in_private(locale, self.tg.name(self.acting()), link))
         return None
 
     def tapped_in_group(self) -> bool:
@@ -294,6 +303,7 @@ class TelegramExecutor:
                 await self.take_buttons_off(message_ref(anchor), snapshot.game_id)
         self._reports.append(BoardAt(snapshot.game_id, message_ref(shown)))
         await self.close(snapshot.replaced, keep=message_ref(shown))
+        await self.close(snapshot, keep=message_ref(shown))  # its older board (/resume): one live board
 
     async def take_buttons_off(self, where: BoardRef, game_id: int) -> None:
         """The message at ``where`` keeps its text but no buttons (best effort)."""
@@ -305,7 +315,7 @@ class TelegramExecutor:
             log.info("could not take the buttons off message %s (game %s): %s", where.message_id, game_id,
                      error.message)
 
-    async def close(self, replaced: GameSnapshot | None, keep: BoardRef) -> None:
+    async def close(self, replaced: GameSnapshot | None, keep: BoardRef | None) -> None:
         """The board of the game a new one replaced, redrawn as no longer the latest (no buttons when abandoned,
         Share and Review when finished), unless it is ``keep``. Best effort: a board that cannot be edited any more
         stays as it is."""
@@ -384,18 +394,34 @@ class TelegramExecutor:
             # the board they play on is the live one, which /play edits
             self._reports.append(BoardAt(snapshot.game_id, message_ref(shown)))
 
-    async def redraw(self, snapshot: GameSnapshot) -> None:
-        """The game's live board edited to ``snapshot``; when there is none any more (or it cannot be edited: a text
-        board that must become a picture), the board is sent anew answering the anchor and becomes the live one,
-        and the old one loses its buttons."""
+    async def redraw(self, snapshot: GameSnapshot, *, latest: bool = True, chat_id: str | None = None) -> None:
+        """The game's live board edited to ``snapshot`` (``latest=False``: closed, where it is, nothing sent); when
+        there is none any more (or it cannot be edited: a text board that must become a picture), the board is sent
+        anew answering the anchor, or with none (the outbox's) in ``chat_id`` or the old board's chat, and becomes
+        the live one, and the old one loses its buttons."""
         where = snapshot.board
+        if not latest:
+            await self.close(snapshot, keep=None)
+            return
         if where is not None:
             group = group_chat_id(where.chat_id)
             if await self.tg.boards.show(where, snapshot, lambda later: self.board(later, group), self.edit_to):
                 return
-        anchor = self.need_anchor()
-        sent = await self.tg.reply(anchor, self.board(snapshot, in_group(anchor.chat)))
+        if self.anchor is not None:
+            sent: Message | None = await self.tg.reply(self.anchor, self.board(snapshot, in_group(self.anchor.chat)))
+        else:
+            chat = chat_id or (where.chat_id if where is not None else None)
+            if chat is None:
+                return  # never shown in a chat: nowhere to show it
+            now = await self.tg.flow.game_now(snapshot.game_id)
+            sent = await self.tg.tell(self.bot, chat, self.board(now, group_chat_id(chat)))
+        if sent is None:
+            return
         self._reports.append(BoardAt(snapshot.game_id, message_ref(sent)))
         if where is not None:
             await self.take_buttons_off(where, snapshot.game_id)
 
+
+def outbox_executor(tg: TelegramContext, bot: Bot) -> ExecutorFor:
+    """The executor of what the outbox delivers on Telegram, drawing in a given language where the player chose none."""
+    return lambda language_code: TelegramExecutor(tg, bot, None, None, language_code=language_code)

@@ -4,34 +4,27 @@ connected, or on 127.0.0.1 with a one-time link for the console's player."""
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Iterable
 from typing import TextIO
 
 from bot.adapters.web.auth import WebUser
 from bot.adapters.web.discord_auth import DiscordOAuth
 from bot.adapters.web.links import table_signer
 from bot.adapters.web.server import TableServer
-from bot.app.effects import ChatBoards, PlayerKey
+from bot.app.effects import PlayerKey
 from bot.app.flow import Flow
 from bot.config import Config
 
 log = logging.getLogger("tripeaks.web")
 
 
-async def start_table(flow: Flow, config: Config, platforms: Iterable[object] = (),
-                      relay: Callable[[str], ChatBoards] | None = None) -> TableServer:
-    """The table served for the chats' players on WEB_HOST:WEB_PORT; a move there redraws the chat's board on
-    each of ``platforms`` that has ``boards`` (:class:`~bot.app.effects.ChatBoards`), and on the others through
-    ``relay`` (a process that runs the platform carries it out)."""
+async def start_table(flow: Flow, config: Config) -> TableServer:
+    """The table served for the chats' players on WEB_HOST:WEB_PORT; a move there redraws the chat's board through
+    the outbox (a process that runs the platform delivers it)."""
     discord = None
     if config.discord_client_id and config.discord_client_secret:
         discord = DiscordOAuth(config.discord_client_id, config.discord_client_secret, config.discord_api_url)
     server = TableServer(flow, table_signer(config), telegram_token=config.telegram_token, host=config.web_host,
-                         port=config.web_port, discord=discord, relay=relay)
-    for platform in platforms:
-        boards = getattr(platform, "boards", None)
-        if boards is not None:
-            server.follow_chats(boards)
+                         port=config.web_port, discord=discord)
     await server.start()
     return server
 

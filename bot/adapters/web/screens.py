@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, assert_never
 
-from bot.app.codec import encode
+from bot.app.codec import encode, share_query
 from bot.app.commands import AskHint, Begin, Blank, ButtonCommand, DailyDeal, Move, NewGame, RandomDeal
 from bot.app.effects import (
     Answer,
@@ -33,6 +33,7 @@ from bot.app.effects import (
     RedrawBoard,
     Reply,
     SendBoard,
+    ShareOf,
     Tell,
     settings_of,
 )
@@ -173,11 +174,14 @@ def _view_json(view: View, tr: Translator) -> JSON:
                         if button.command is not None and not button.blank]}
 
 
-def respond(effects: list[Effect], platform_locale: str | None) -> JSON:
+def respond(effects: list[Effect], platform_locale: str | None, *, inline: bool = False) -> JSON:
     """What the page is told of ``effects``, in the player's language (their setting, else ``platform_locale``):
     the board as it now stands (``board``), a line (``notice``), a message of its own (``message``: a question with
-    its buttons, a review, a shared result), each when there is one, and the language (``locale``)."""
-    answer: JSON = {"board": None, "notice": None, "message": None, "locale": resolve_locale(None, platform_locale)}
+    its buttons, a review, a shared result), each when there is one, and the language (``locale``). ``inline``: the
+    player's chats take the bot's inline queries (Telegram): a shared result comes with the way to send its
+    challenge to a chat they pick, as Share does in the chat (``share``: the inline query and its button's label)."""
+    answer: JSON = {"board": None, "notice": None, "message": None, "locale": resolve_locale(None, platform_locale),
+                    "share": None}
     for effect in effects:
         match effect:
             case SendBoard(snapshot) | EditBoard(snapshot) | RedrawBoard(snapshot):
@@ -194,9 +198,12 @@ def respond(effects: list[Effect], platform_locale: str | None) -> JSON:
                 elif isinstance(content, Board):
                     answer["board"] = board_json(content.snapshot, locale)
                 else:
+                    if isinstance(content, ShareOf) and inline:
+                        answer["share"] = {"query": share_query(content.snapshot.game_id),
+                                           "label": translator(locale).pgettext("button", "Share")}
                     answer["message"] = _view_json(draw(content, locale, replay=None), translator(locale))
             case Tell():
-                pass  # the challenger is told in their chat (:meth:`bot.adapters.web.server.TableServer`), not here
+                pass  # a challenger is told in their own chat, through the outbox (:mod:`bot.app.outbox`)
             case unhandled:
                 assert_never(unhandled)
     return answer

@@ -21,10 +21,9 @@ Telegram Mini App, or ``Bearer <session>``, a session token the server signed wh
 
 The server keeps no game: the flow and the database decide everything, as for the chats, so a player's game is the
 same in the chat and at the table, and one player can never act on another's (the flow checks every game's owner).
-After a move at the table, the game's live board in its chat is redrawn by that platform
-(:class:`~bot.app.effects.ChatBoards`), in the background: the table's answer never waits for a chat. Where this
-process does not run the player's platform, the redraw goes through the database to a process that does (``relay``,
-:mod:`bot.app.relay`).
+After a move (or a start) at the table, the game's live board in its chat follows it: the command goes through the
+door with ``Surface.at_table``, and the flow writes the redraw to the outbox (:mod:`bot.app.outbox`) with the move,
+for a process that runs the player's platform to deliver: the table's answer never waits for a chat.
 """
 
 from __future__ import annotations
@@ -35,7 +34,7 @@ import json
 import logging
 import secrets
 import socket
-from collections.abc import Awaitable, Callable, Coroutine
+from collections.abc import Awaitable, Callable
 from importlib import resources
 from typing import Any
 
@@ -46,7 +45,6 @@ from bot.adapters.web.discord_auth import DiscordOAuth, SignIns
 from bot.adapters.web.screens import LAYOUT, refusal_words, respond, strings
 from bot.app.codec import BadPayload, decode
 from bot.app.commands import Actor, Command, Resume, Surface
-from bot.app.effects import ChatBoards, EditBoard, SendBoard, Tell
 from bot.app.flow import Flow
 from bot.i18n import resolve_locale
 
@@ -64,12 +62,11 @@ Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
 class TableServer:
     """The table for ``flow``: Telegram's ``initData`` checked with ``telegram_token`` (None: no Mini App),
-    tokens signed by ``signer``. ``console_user``: the console's player, who gets one-time links. ``relay``: a
-    platform's boards through the database, for the platforms this process does not run (None: not redrawn)."""
+    tokens signed by ``signer``. ``console_user``: the console's player, who gets one-time links."""
 
     def __init__(self, flow: Flow, signer: Signer, *, telegram_token: str | None = None,
                  host: str = "127.0.0.1", port: int = 8080, discord: DiscordOAuth | None = None,
-                 relay: Callable[[str], ChatBoards] | None = None, sign_ins: SignIns | None = None) -> None:
+                 sign_ins: SignIns | None = None) -> None:
         self.flow = flow
         #: the Discord Activity's OAuth2 client (None: no Activity), and the codes it may forward
         self.discord = discord
@@ -84,10 +81,6 @@ class TableServer:
         self._runner: web.AppRunner | None = None
         #: set when the server stops: the open event streams end
         self._closing = asyncio.Event()
-        #: each platform's live boards, as the platforms running in this process add them (:meth:`follow_chats`)
-        self.chat_boards: dict[str, ChatBoards] = {}
-        self.relay = relay
-        self._redraws: set[asyncio.Task[None]] = set()
 
     def application(self) -> web.Application:
         app = web.Application(client_max_size=BODY_MAX, middlewares=[_no_store])
@@ -115,20 +108,9 @@ class TableServer:
 
     async def stop(self) -> None:
         self._closing.set()
-        await asyncio.gather(*self._redraws, return_exceptions=True)
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None
-
-    def follow_chats(self, boards: ChatBoards) -> None:
-        """Redraw ``boards``' platform's live boards after the moves made at the table."""
-        self.chat_boards[boards.platform] = boards
-
-    def boards_of(self, platform: str) -> ChatBoards | None:
-        """Who redraws ``platform``'s boards after a move here: the platform itself where this process runs it (at
-        once), else the relay through the database."""
-        local = self.chat_boards.get(platform)
-        return local if local is not None or self.relay is None else self.relay(platform)
 
     def one_time_link(self, user: WebUser, base_url: str) -> str:
         """A link that opens the table for ``user`` once (the console's): its token is good for one session."""
@@ -189,11 +171,6 @@ class TableServer:
             raise web.HTTPBadRequest(text="not a payload") from None
         return web.json_response(await self._through_the_door(user, command, moved=True))
 
-    def _redraw(self, chat: Coroutine[Any, Any, None]) -> None:
-        task = asyncio.create_task(chat)
-        self._redraws.add(task)
-        task.add_done_callback(self._redraws.discard)
-
     async def _events(self, request: web.Request) -> web.StreamResponse:
         user = self._user(request)
         # X-Accel-Buffering: nginx, which buffers a proxied answer by default, passes each event on as it comes
@@ -214,17 +191,12 @@ class TableServer:
         return stream
 
     async def _through_the_door(self, user: WebUser, command: Command, *, moved: bool = False) -> dict[str, Any]:
-        """``command`` through the one door, its effects as JSON; ``moved``: a tap at the table, after which the
-        chat's board of the game is redrawn."""
-        surface = Surface(platform=user.player.platform, platform_locale=user.locale)
+        """``command`` through the one door, its effects as JSON; ``moved``: a tap at the table, which the chat's
+        board of the game follows (the console's player has no chat board)."""
+        surface = Surface(platform=user.player.platform, platform_locale=user.locale,
+                          at_table=moved and user.player.platform != "console")
         effects = await self.flow.handle(Actor(user.player, user.name), command, surface)
-        boards = self.boards_of(user.player.platform) if moved else None
-        for effect in effects:
-            if boards is not None and isinstance(effect, EditBoard | SendBoard):
-                self._redraw(boards.redraw(effect.snapshot, user.locale))
-            elif boards is not None and isinstance(effect, Tell):
-                self._redraw(boards.tell(effect.chat_id, effect.content, user.locale))
-        return respond(effects, user.locale)
+        return respond(effects, user.locale, inline=user.player.platform == "telegram")
 
     def _user(self, request: web.Request) -> WebUser:
         scheme, _, credentials = request.headers.get("Authorization", "").partition(" ")

@@ -690,7 +690,24 @@ function render(answer) {
     fitText();
   }
   if (answer.notice) toast(answer.notice);
-  if (answer.message) showMessage(answer.message);
+  if (answer.message) showMessage(answer.message, answer.share);
+}
+
+// Telegram's chat picker with the bot's inline query, as Share does in the chat (Telegram's documented postEvent:
+// the app's webview proxy, else the web client's parent frame). False where the page is not in Telegram.
+function switchInlineQuery(query) {
+  const data = { query, chat_types: ["users", "groups", "supergroups", "channels"] };
+  const webApp = window.Telegram && window.Telegram.WebApp;
+  if (webApp && webApp.switchInlineQuery) { webApp.switchInlineQuery(query, data.chat_types); return true; }
+  if (window.TelegramWebviewProxy) {
+    window.TelegramWebviewProxy.postEvent("web_app_switch_inline_query", JSON.stringify(data));
+    return true;
+  }
+  if (window.parent !== window) {
+    window.parent.postMessage(JSON.stringify({ eventType: "web_app_switch_inline_query", eventData: data }), "*");
+    return true;
+  }
+  return false;
 }
 
 function toast(text) {
@@ -701,7 +718,7 @@ function toast(text) {
   state.toastTimer = setTimeout(() => { node.hidden = true; }, 3500);
 }
 
-function showMessage(message) {
+function showMessage(message, share) {
   const box = $("message");
   box.querySelector("h2").textContent = message.header || "";
   box.querySelector("pre").textContent = message.tableau || "";
@@ -711,6 +728,13 @@ function showMessage(message) {
     button.addEventListener("click", () => { box.hidden = true; });
     return button;
   });
+  if (share) {  // the challenge sent to a chat the player picks, as Share does in the chat
+    const send = controlButton({ label: share.label, payload: null });
+    send.disabled = false;
+    send.dataset.share = share.query;
+    send.addEventListener("click", () => { if (switchInlineQuery(share.query)) box.hidden = true; });
+    buttons.unshift(send);
+  }
   const close = controlButton({ label: "×", aria: state.strings.close, payload: null });
   close.disabled = false;
   close.addEventListener("click", () => { box.hidden = true; });

@@ -1,0 +1,180 @@
+"""The outbox (``outbox``): what must reach a chat outside a command's own answer, written in the transaction of the
+change that causes it (:func:`put_board`, :func:`put_tell`), claimed by a process that runs the chat's platform for
+a lease (:func:`claim`: one ``UPDATE ... RETURNING``, so of two processes claiming at once each row goes to exactly
+one: PostgreSQL's row locks, SQLite's write lock), then marked delivered (:func:`delivered`). A claim whose process
+died runs out and the row is claimed again. On PostgreSQL each row written is also announced (``NOTIFY``), so that a
+process listening claims it at once rather than at its next look (:func:`announced`)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import AsyncIterator, Callable, Collection
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import ColumnElement, and_, delete, exists, func, or_, select, update
+
+from bot.store.engine import Database, DatabaseError, Transaction, conflict_insert
+from bot.store.schema import outbox
+
+BOARD, TELL = "board", "tell"
+#: The PostgreSQL channel (LISTEN/NOTIFY) on which each row written is announced.
+CHANNEL = "outbox"
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class OutboxRow:
+    """One message to deliver as stored: ``at`` (when asked) in seconds since the epoch; ``seq`` tells a board asked
+    for again since it was claimed."""
+
+    game_id: int
+    kind: str
+    platform: str
+    chat_id: str | None
+    locale: str | None
+    at: float
+    id: int = 0
+    seq: int = 0
+
+
+async def put_board(tx: Transaction, row: OutboxRow) -> None:
+    """Ask for the chat board of ``row``'s game to be redrawn: a new row, or the game's row asked for again (open to
+    be claimed, delivered or not: it draws the game as it stands then)."""
+    statement = conflict_insert(tx, outbox).values(
+        game_id=row.game_id, kind=BOARD, platform=row.platform, chat_id=row.chat_id, locale=row.locale, at=row.at,
+        seq=0)
+    new = statement.excluded
+    await tx.execute(statement.on_conflict_do_update(
+        index_elements=["game_id", "kind"],
+        set_={"platform": new.platform, "chat_id": new.chat_id, "locale": new.locale, "at": new.at,
+              "seq": outbox.c.seq + 1, "claimed_until": None, "delivered_at": None}))
+    await _announce(tx)
+
+
+async def put_tell(tx: Transaction, row: OutboxRow) -> bool:
+    """Ask for the challenger at ``row.chat_id`` to be told how ``row``'s game ended: once a game, ever (whether the
+    first is still waiting or was delivered). Whether this was the first."""
+    statement = conflict_insert(tx, outbox).values(
+        game_id=row.game_id, kind=TELL, platform=row.platform, chat_id=row.chat_id, locale=row.locale, at=row.at,
+        seq=0).on_conflict_do_nothing(index_elements=["game_id", "kind"])
+    if (await tx.execute(statement)).rowcount != 1:
+        return False
+    await _announce(tx)
+    return True
+
+
+async def _announce(tx: Transaction) -> None:
+    if tx.dialect.name == "postgresql":
+        await tx.execute(select(func.pg_notify(CHANNEL, "")))  # delivered when the transaction commits
+
+
+def _open(platforms: Collection[str], now: float) -> ColumnElement[bool]:
+    return and_(outbox.c.platform.in_(list(platforms)), outbox.c.delivered_at.is_(None),
+                or_(outbox.c.claimed_until.is_(None), outbox.c.claimed_until < now))
+
+
+async def waiting(tx: Transaction, platforms: Collection[str], now: float) -> bool:
+    """Whether a row for one of ``platforms`` waits to be claimed at ``now`` (a read: a poll that finds nothing takes
+    no write lock)."""
+    return bool((await tx.execute(select(exists().where(_open(platforms, now))))).scalar())
+
+
+async def claim(tx: Transaction, platforms: Collection[str], now: float, until: float) -> list[OutboxRow]:
+    """Claim, until ``until``, the rows for ``platforms`` not delivered and not claimed (or whose claim ran out by
+    ``now``): each goes to one caller only (PostgreSQL checks the condition again on the row it locks)."""
+    claimed = await tx.execute(update(outbox).where(_open(platforms, now)).values(claimed_until=until).returning(
+        outbox.c.game_id, outbox.c.kind, outbox.c.platform, outbox.c.chat_id, outbox.c.locale, outbox.c.at,
+        outbox.c.id, outbox.c.seq))
+    return sorted((OutboxRow(*row) for row in claimed), key=lambda row: row.id)
+
+
+async def extend(tx: Transaction, ids: Collection[int], until: float) -> None:
+    """Hold the claims on ``ids`` (still being delivered) until ``until``."""
+    await tx.execute(update(outbox).where(outbox.c.id.in_(list(ids)), outbox.c.delivered_at.is_(None),
+                                          outbox.c.claimed_until.is_not(None)).values(claimed_until=until))
+
+
+async def delivered(tx: Transaction, row: OutboxRow, now: float) -> bool:
+    """Mark ``row`` delivered, unless its board was asked for again since it was claimed (then it waits for the next
+    claim). Whether it was marked."""
+    done = await tx.execute(update(outbox).where(outbox.c.id == row.id, outbox.c.seq == row.seq)
+                            .values(delivered_at=now, claimed_until=None))
+    return done.rowcount == 1
+
+
+async def drop_stale(tx: Transaction, stale_before: float) -> int:
+    """Drop the boards asked for before ``stale_before`` and never delivered (no process runs their platform);
+    how many. A challenger waits to be told, however long."""
+    dropped = await tx.execute(delete(outbox).where(outbox.c.kind == BOARD, outbox.c.delivered_at.is_(None),
+                                                    outbox.c.at < stale_before))
+    return dropped.rowcount
+
+
+async def undelivered(tx: Transaction) -> list[OutboxRow]:
+    """Every row not yet delivered (for the tests and the operator)."""
+    rows = await tx.execute(select(outbox.c.game_id, outbox.c.kind, outbox.c.platform, outbox.c.chat_id,
+                                   outbox.c.locale, outbox.c.at, outbox.c.id, outbox.c.seq)
+                            .where(outbox.c.delivered_at.is_(None)).order_by(outbox.c.id))
+    return [OutboxRow(*row) for row in rows]
+
+
+#: How long (seconds) the listening connection, once lost or not to be had, waits before it is opened again.
+LISTEN_RETRY = 5.0
+
+
+@contextlib.asynccontextmanager
+async def announced(db: Database, wake: Callable[[], None]) -> AsyncIterator[None]:
+    """While open, ``wake`` is called each time a row is written to the outbox, by any process: PostgreSQL's ``LISTEN`` on a
+    connection of its own, opened again :data:`LISTEN_RETRY` seconds after it is lost (and ``wake`` called once it
+    listens again, for what was left meanwhile). Never on SQLite; the caller also looks now and then."""
+    if db.is_sqlite:
+        yield
+        return
+    listening = asyncio.create_task(_listen(db, wake), name="outbox listen")
+    try:
+        yield
+    finally:
+        listening.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await listening
+
+
+async def _listen(db: Database, wake: Callable[[], None]) -> None:
+    def heard(*_: object) -> None:
+        wake()
+
+    failing = False
+    while True:
+        lost = asyncio.Event()
+        try:
+            async with db.engine.connect() as connection:
+                driver: Any = (await connection.get_raw_connection()).driver_connection  # asyncpg's
+                driver.add_termination_listener(lambda _connection, closed=lost.set: closed())
+                await driver.add_listener(CHANNEL, heard)
+                if failing:
+                    log.info("listening for outbox rows again")
+                else:
+                    log.debug("listening for outbox rows")
+                failing = False
+                wake()  # what was left while nobody here listened
+                try:
+                    await lost.wait()
+                    await connection.invalidate()  # lost: the pool opens another rather than reset this one
+                    log.info("the connection listening for outbox rows was lost")
+                    failing = True
+                finally:
+                    with contextlib.suppress(Exception):  # a connection already lost listens no more anyway
+                        await driver.remove_listener(CHANNEL, heard)
+        except (DatabaseError, OSError) as error:
+            if not failing:
+                log.info("not listening for outbox rows (looking now and then instead): %s", error)
+            failing = True
+        await asyncio.sleep(LISTEN_RETRY)
+
+
+__all__ = ["BOARD", "CHANNEL", "LISTEN_RETRY", "TELL", "OutboxRow", "announced", "claim", "delivered", "drop_stale",
+           "extend", "put_board", "put_tell", "undelivered", "waiting"]
