@@ -295,7 +295,7 @@ async def test_a_busy_group_with_the_mini_app_offers_its_button(api: FakeBotAPI,
 
 async def test_the_private_link_a_busy_group_offers_brings_the_game_there(api: FakeBotAPI, service: App) -> None:
     """``t.me/<bot>?start=resume``, the link a busy group's board offers, opens the private chat with the game in
-    progress as its board, to play at the private chat's pace; the group's board stays as it was."""
+    progress as its board, to play at the private chat's pace; the group's board is closed (one live board)."""
     alice = api.user("Alice")
     group = api.group("Club", members=[alice])
     board = await command(api, alice, group, f"{NEW} {CODE}")
@@ -306,7 +306,8 @@ async def test_the_private_link_a_busy_group_offers_brings_the_game_there(api: F
 
     assert game_of(moved) == (game_id, 0)
     assert_shows(moved, expected_view(Game.from_code(CODE), game_id, 0))
-    assert api.message(group, board.message_id).edit_count == 0
+    closed = api.message(group, board.message_id)
+    assert closed.edit_count == 1 and not [data for _, data in closed.buttons if (data or "").startswith(f"tp:g:{game_id}:")]
 
 
 def test_the_offer_names_the_button_it_means_in_every_language() -> None:
