@@ -64,3 +64,19 @@ async def set_settings(app: App, player: PlayerKey, *, name: str = "", **changes
     for field, value in changes.items():
         settings = await app.players.change_setting(player, name, typed[field](value))
     return settings
+
+
+class TapTimes:
+    """When taps come, as a test says (the clock :class:`~bot.app.moves.Moves` tells a double tap by): seconds that
+    move only when the test waits."""
+
+    def __init__(self, app: App | None = None, start: float = 1_000_000.0) -> None:
+        self.now = start
+        if app is not None:
+            app.moves.clock = self
+
+    def __call__(self) -> float:
+        return self.now
+
+    def wait(self, seconds: float) -> None:
+        self.now += seconds

@@ -53,9 +53,11 @@ from bot.app.effects import (
 from bot.app.errors import NotYourGame
 from bot.app.flow import Flow
 from bot.app.model import BoardRef, GameSnapshot
+from bot.app.moves import DOUBLE_TAP_WITHIN
 from bot.app.outcomes import OutOfDate
 from bot.store.database import open_database
-from core.game import Game, Tap
+from core.game import Draw, Game, Tap
+from tests.app_helpers import TapTimes
 from tests.conftest import fake_hint, fake_verdict
 from tests.test_service import ALICE, BOB, WIN_CODE, win_game
 
@@ -114,36 +116,51 @@ async def test_a_start_sends_a_board_and_a_start_over_a_game_with_moves_asks_fir
     assert await flow.handle(ANN, ConfirmStart(first.game_id, DealByCode(WIN_CODE))) == []  # Yes twice: one game
 
 
-async def test_a_stale_tap_refreshes_the_board_and_says_why(service: App) -> None:
-    flow = service.flow
+async def test_a_double_tap_refreshes_the_board_and_says_what_the_first_did(service: App) -> None:
+    flow, times = service.flow, TapTimes(service)
     game = game_of(await flow.handle(ANN, Begin(DealByCode(CODE))))
     await tap(flow, ANN, game_command(game.game_id, 0, "d"))
-    (again,) = await tap(flow, ANN, game_command(game.game_id, 0, "d"))  # a double tap: the second is stale
+    times.wait(0.2)
+    (again,) = await tap(flow, ANN, game_command(game.game_id, 0, "d"))  # a double tap: the second does nothing
     assert isinstance(again, EditBoard) and again.snapshot.version == 1
     assert again.notice is not None and isinstance(again.notice.error, OutOfDate)
+    assert again.notice.error.repeat == Draw()
 
 
 async def test_a_draw_or_undo_from_a_board_behind_the_game_is_a_tap_of_its_own(service: App) -> None:
     """A board behind the game (Telegram paces a group's edits) loses no tap: a card played, then Draw tapped on
-    the board that did not show it yet, draws; Undo from that board then takes the draw back; Undo tapped again
-    on it (a double tap) does nothing more, and neither does a second Draw."""
-    flow = service.flow
+    the board that did not show it yet, draws, and so does Draw tapped again on it 1.5 s later (drawing card after
+    card); Undo from that board takes a draw back, and again a second later. Only the same button on the same
+    board within DOUBLE_TAP_WITHIN of the tap that counted is a double tap, applied once."""
+    flow, times = service.flow, TapTimes(service)
     game = game_of(await flow.handle(ANN, Begin(DealByCode(CODE))))
     await tap(flow, ANN, game_command(game.game_id, 0, str(fitting(CODE))))
+    times.wait(1.5)
     (drawn,) = await tap(flow, ANN, game_command(game.game_id, 0, "d"))  # the board still shows version 0
     assert isinstance(drawn, EditBoard) and drawn.notice is None
     assert drawn.snapshot.version == 2 and drawn.snapshot.game.moves == 2
-    (again,) = await tap(flow, ANN, game_command(game.game_id, 0, "d"))  # that board's Draw came already
-    assert isinstance(again, EditBoard) and again.snapshot.version == 2
+    times.wait(1.5)
+    (drawn_again,) = await tap(flow, ANN, game_command(game.game_id, 0, "d"))  # still version 0: a draw of its own
+    assert isinstance(drawn_again, EditBoard) and drawn_again.notice is None
+    assert drawn_again.snapshot.version == 3 and drawn_again.snapshot.game.stock_left == 21
+    times.wait(DOUBLE_TAP_WITHIN - 0.1)
+    (again,) = await tap(flow, ANN, game_command(game.game_id, 0, "d"))  # a double tap of the last one
+    assert isinstance(again, EditBoard) and again.snapshot.version == 3
     assert again.notice is not None and isinstance(again.notice.error, OutOfDate)
+    times.wait(1.0)
     (undone,) = await tap(flow, ANN, game_command(game.game_id, 1, "u"))
-    assert isinstance(undone, EditBoard) and undone.notice is None and undone.snapshot.version == 3
-    assert undone.snapshot.game.actions() == [Tap(fitting(CODE))]
+    assert isinstance(undone, EditBoard) and undone.notice is None and undone.snapshot.version == 4
+    times.wait(0.1)
     (twice,) = await tap(flow, ANN, game_command(game.game_id, 1, "u"))
-    assert isinstance(twice, EditBoard) and twice.snapshot.version == 3
-    assert twice.notice is not None and isinstance(twice.notice.error, OutOfDate)
-    (late,) = await tap(flow, ANN, game_command(game.game_id, 1, "d"))  # an undo since: nothing is assumed
-    assert isinstance(late, EditBoard) and late.snapshot.version == 3 and late.notice is not None
+    assert isinstance(twice, EditBoard) and twice.snapshot.version == 4
+    assert twice.notice is not None and isinstance(twice.notice.error, OutOfDate) and twice.notice.error.repeat
+    times.wait(1.0)
+    (undone_again,) = await tap(flow, ANN, game_command(game.game_id, 1, "u"))
+    assert isinstance(undone_again, EditBoard) and undone_again.notice is None
+    assert undone_again.snapshot.game.actions() == [Tap(fitting(CODE))]
+    times.wait(0.1)
+    (drawn_after,) = await tap(flow, ANN, game_command(game.game_id, 1, "d"))  # another button: a tap of its own
+    assert isinstance(drawn_after, EditBoard) and drawn_after.notice is None and drawn_after.snapshot.version == 6
 
 
 async def test_errors_are_private_lines_and_nothing_else(service: App) -> None:

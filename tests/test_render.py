@@ -268,7 +268,8 @@ def _messages_text(locale: str) -> str:
 
 
 def _errors() -> list[Exception | OutOfDate | OldBoard]:
-    return [NotYourGame(), NotYourMessage(), OutOfDate(fresh()), GameNotFound(7), NoActiveGame(), BadPayload("x"),
+    return [NotYourGame(), NotYourMessage(), OutOfDate(fresh()), OutOfDate(fresh(), Draw()), OutOfDate(fresh(), Undo()),
+            GameNotFound(7), NoActiveGame(), BadPayload("x"),
             InvalidCodeError("x"), NoWinnableDeal(), BotError("x"), RuntimeError("x"), OldBoard(midgame()),
             OldBoard(None), DailyCodeLocked(dt.date(2026, 11, 29)), Busy(), NotACard("zz"),
             CardNotInPlay("7D"), NotAPlayer()]
@@ -728,7 +729,7 @@ def test_errors_are_localised_and_name_nobody(locale: str) -> None:
     # every error its own text, but for a game that is not the player's and no game at all: one answer
     assert all(texts) and len(set(texts)) == len(texts) - 1
     assert "alice" not in texts[0] and "/tripeaks new" in texts[0]
-    assert texts[0] == texts[3]  # a game that is not the player's and no game at all: one answer
+    assert texts[0] == texts[5]  # a game that is not the player's and no game at all: one answer
     assert "/new" in error_text(NoActiveGame(), locale, new_command="/new")
     assert "TP1-E-AAAAAAB" in error_text(InvalidCodeError("x"), locale)
     assert error_text(BadGameCode("TP9", "x"), locale) == error_text(InvalidCodeError("x"), locale)

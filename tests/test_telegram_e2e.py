@@ -48,6 +48,7 @@ from bot.store.database import open_database
 from core.cards import Card
 from core.deal import GameCode
 from core.game import DRAW, UNDO, Action, Game, Outcome, Status, Tap
+from tests.app_helpers import TapTimes
 from tests.conftest import fake_hint, fake_verdict
 from tests.core_helpers import winning_line
 from tests.fakes.telegram_bot_api import CallbackAnswer, FakeBotAPI, FakeChat, FakeUser, StoredMessage
@@ -64,7 +65,8 @@ SECRET = "s3cret-Token_for-tests"
 UK_NOT_ADJACENT = "Має бути на один ранг вищою або нижчою"
 JA_NOT_ADJACENT = "ランクが1つ上か1つ下である必要があります"
 EN_NOT_ADJACENT = "Must be one rank higher or lower"
-STALE = "That message was out of date; it now shows the game as it stands"
+STALE = "Nothing was done: that board was behind the game"
+DRAWN_ALREADY = "Drawn already: the board is catching up"
 
 
 # --- the bot, running --------------------------------------------------------------------------------------------
@@ -570,7 +572,8 @@ async def test_after_a_restart_a_tap_on_the_old_message_plays_on(
         _, message = await tap(api, alice, chat, message, data_for(message, DRAW))
 
     game = after(CODE, DRAW)
-    async with running_bot(api, db_url):  # a new process: new Application, new service, same database
+    async with running_bot(api, db_url) as service:  # a new process: new Application, new service, same database
+        times = TapTimes(service)
         slot = fitting(game) if any(game.fits(s) for s in game.playable_slots()) else None
         action: Action = Tap(slot) if slot is not None else DRAW
         answer, message = await tap(api, alice, chat, message, data_for(message, action))
@@ -579,15 +582,23 @@ async def test_after_a_restart_a_tap_on_the_old_message_plays_on(
         assert answer.text == (played if slot is not None else drew)(outcome.card)
         assert_shows(message, expected_view(game, game_id, 2))
 
-        # the game goes on in a newer message; a tap on the older one is stale: it says so and catches up
+        # the game goes on in a newer message; Draw on the older one at once is that tap again: it says so and
+        # catches up; Draw on it a second later is a draw of its own
         newer = await command(api, alice, chat, "/resume")
         assert_shows(newer, expected_view(game, game_id, 2))
+        old_draw = data_for(message, DRAW)
         _, newer = await tap(api, alice, chat, newer, data_for(newer, DRAW))
         game.push(DRAW)
-        answer, refreshed = await tap(api, alice, chat, message, data_for(message, DRAW))
-        assert answer.text == STALE
+        times.wait(0.1)
+        answer, refreshed = await tap(api, alice, chat, message, old_draw)
+        assert answer.text == DRAWN_ALREADY
         assert_shows(refreshed, expected_view(game, game_id, 3))
         assert refreshed.text == newer.text and refreshed.keyboard == newer.keyboard
+        times.wait(1.0)
+        answer, refreshed = await tap(api, alice, chat, message, old_draw, check_button=False)
+        outcome = game.push(DRAW)
+        assert outcome.card is not None and answer.text == drew(outcome.card)
+        assert_shows(refreshed, expected_view(game, game_id, 4))
     assert_all_answered(api)
 
 

@@ -58,7 +58,7 @@ from bot.app.model import Offers, Stats
 from bot.app.model import PlayerKey as PlayerKey
 from bot.app.model import Settings as Settings
 from bot.app.outcomes import OldBoard as OldBoard
-from bot.app.outcomes import OutOfDate
+from bot.app.outcomes import OutOfDate as OutOfDate
 from core.cards import Card
 from core.review import Review as GameReview
 

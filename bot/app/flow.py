@@ -7,8 +7,8 @@ use cases and answers with effects (:mod:`bot.app.effects`) for the platform's e
   No: :class:`~bot.app.commands.KeepPlaying`); otherwise the new game's board is sent, and the replaced game's
   board is closed.
 - A card, Draw, Undo or Hint edits the tapped board in place, refusals included (the renderer's status line says
-  why); a card tapped on an older board of the game applies when it is legal now, Draw and Undo when that board's
-  own Draw or Undo has not (:func:`~bot.app.moves.still_meant`); a double tap and Hint only refresh it.
+  why); a tap on an older board of the game counts (:mod:`bot.app.moves`: a double tap of Draw or Undo only
+  refreshes it, and says so); Hint answers for the game as it stands.
 - New game on a board: the question first when the game has moves (a double tap asks once); else the new game
   (drawn into the tapped message where the platform can, when it replaces the game that board showed). Replay: the
   same deal, a new board.
@@ -166,9 +166,10 @@ class Flow:
         try:
             if asks_the_solver(command) and not self.questions.admit(actor.player):
                 return []  # a flood of them: told once when to ask again, then not answered
+            arrived = self.moves.clock()  # before the tap waits for its turn: a double tap is told by it
             async with self.turns.of(actor.player, command):
                 await self.players.seen(actor.player, surface.platform_locale)  # a challenger is told in it
-                effects = await self._handle(actor, command, surface)
+                effects = await self._handle(actor, command, surface, arrived)
             shown = surface.buttons is None or subject(command) in {None, *map(subject, surface.buttons)}
             return effects if shown else off_message(effects)
         except (BotError, TriPeaksError) as error:
@@ -187,11 +188,11 @@ class Flow:
 
     # --- the commands ---------------------------------------------------------------------------------------------
 
-    async def _handle(self, actor: Actor, command: Command, surface: Surface) -> list[Effect]:
+    async def _handle(self, actor: Actor, command: Command, surface: Surface, arrived: float) -> list[Effect]:
         player, name = actor.player, actor.name
         match command:
             case Move():
-                return await self._tapped(actor, await self.moves.move(player, name, command), surface)
+                return await self._tapped(actor, await self.moves.move(player, name, command, arrived), surface)
             case AskHint(game_id, version):
                 return await self._tapped(actor, await self.advice.hint(player, game_id, version), surface)
             case NewGame() | Replay():
@@ -307,8 +308,7 @@ class Flow:
         """A tap on a board answered: the board edited to the game as it stands (with why nothing changed, for a
         tap from an older version), or a private line for a board of an older game."""
         match tapped:
-            case OutOfDate(current):
-                # an old board of the same game, or a double tap: nothing changed; show the game as it stands
+            case OutOfDate(current):  # a double tap, or a game ended since: the game as it stands, and why
                 return [EditBoard(current, notice=Problem(tapped, current.settings))]
             case OldBoard():
                 return await self._problem(actor, tapped)

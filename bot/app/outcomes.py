@@ -6,8 +6,9 @@ tap that found the game moved on. Errors (a forged payload, a game that is not t
 - :class:`AlreadyStarted`: the start was tapped twice; the first tap started the game, the second does nothing.
 - :class:`OldBoard`: a tap on the board of a game that is no longer the player's latest: nothing changed, and the
   board must not turn into another game.
-- :class:`OutOfDate`: a tap from an older version of the board (an old message, a double tap): nothing changed;
-  ``current`` is the game as it stands, to show.
+- :class:`OutOfDate`: a tap from an older version of the board that did nothing: a double tap of Draw or Undo
+  (``repeat``: the first tap did it), or a tap on a board of a game that has ended since; ``current`` is the game
+  as it stands, to show.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from dataclasses import dataclass
 
 from bot.app.commands import StartRequest
 from bot.app.model import GameSnapshot
+from core.game import Draw, Undo
 
 
 @dataclass(frozen=True)
@@ -41,9 +43,11 @@ class OldBoard:
 
 @dataclass(frozen=True)
 class OutOfDate:
-    """A tap from an older version of the board; ``current`` is the game as it stands."""
+    """A tap from an older version of the board that did nothing; ``current`` is the game as it stands;
+    ``repeat``: the Draw or Undo of a double tap, which the first tap of it did."""
 
     current: GameSnapshot
+    repeat: Draw | Undo | None = None
 
 
 #: What a start answers: the new game (or the daily attempt resumed), or why not yet.

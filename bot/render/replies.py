@@ -48,6 +48,7 @@ from bot.render.tableau import card_label
 from bot.render.view import CHOSEN, Button, ButtonStyle, View, owner_name
 from core.deal import Rules
 from core.errors import InvalidCardError, InvalidCodeError
+from core.game import Draw, Undo
 
 _RULES_HELP = (
     N_("How to play TriPeaks"),
@@ -303,6 +304,23 @@ def render_settings(settings: Settings, locale: str, *, pictures: bool = True) -
     )
 
 
+def out_of_date_text(stale: OutOfDate, locale: str) -> str:
+    """Why a tap on a board behind the game did nothing, which the board may not show yet (a busy group's board waits
+    its turn to be edited)."""
+    tr = translator(locale)
+    if isinstance(stale.repeat, Draw):
+        # TRANSLATORS: the toast of Draw tapped twice at once: the first tap drew a card, the second does nothing;
+        # the board on screen has not shown the draw yet
+        return tr.gettext("Drawn already: the board is catching up")
+    if isinstance(stale.repeat, Undo):
+        # TRANSLATORS: the toast of Undo tapped twice at once: the first tap took a move back, the second does
+        # nothing; the board on screen has not shown it yet
+        return tr.gettext("Undone already: the board is catching up")
+    # TRANSLATORS: a tap on a board that showed the game as it was some moves ago (the game has ended since, say):
+    # nothing was done, and the board is being brought up to date
+    return tr.gettext("Nothing was done: that board was behind the game")
+
+
 def error_text(error: Exception | OutOfDate | OldBoard, locale: str, new_command: str = "/tripeaks new") -> str:
     """The reply to an error the service raised, or to a tap that did nothing because the game moved on.
     ``new_command`` is how the platform starts a game."""
@@ -317,7 +335,7 @@ def error_text(error: Exception | OutOfDate | OldBoard, locale: str, new_command
         # TRANSLATORS: a tap or a link naming a game that is not the player's (or no game): names nobody
         return tr.gettext("This is not your game; start your own with {command}").format(command=new_command)
     if isinstance(error, OutOfDate):
-        return tr.gettext("That message was out of date; it now shows the game as it stands")
+        return out_of_date_text(error, tr.locale)
     if isinstance(error, NoActiveGame):
         return tr.gettext("You have no game in progress; start one with {command}").format(command=new_command)
     if isinstance(error, OldBoard):
