@@ -499,6 +499,29 @@ def test_hint_lines(hint: Hint, expected: list[str]) -> None:
     assert render_game(snapshot(game, hint=hint), "en", Settings()).status == "\n".join(expected)
 
 
+#: Every kind of hint, as a toast carries it: the fair hint (a card, a draw, an undo, a lost game), the solver's, and
+#: the busy answer.
+TOAST_HINTS = [Hint(Tap(22), None, None, win_chance=0.834), Hint(Draw(), None, None, win_chance=0.05),
+               Hint(Undo(), None, None, win_chance=0.5), Hint(None, None, None, win_chance=0.0),
+               Hint(Tap(22), True, 759), Hint(Undo(), False, None), Hint(None, None, None),
+               Hint(None, None, None, busy=True)]
+
+
+@pytest.mark.parametrize("locale", SUPPORTED_LOCALES)
+def test_a_hints_toast_says_its_words_and_chance_within_telegrams_limit(locale: str) -> None:
+    """The toast of 💡 says what the board will (a busy group's board waits its turn): the hint's lines, the
+    chance with them, within the 200 characters of a callback answer."""
+    game, _ = play("TP1-E-AAAAAAB")
+    for hint in TOAST_HINTS:
+        snap = snapshot(game, hint=hint)
+        toast = play_ack(snap, locale)
+        status = render_game(snap, locale, Settings()).status or ""
+        assert toast and toast == status.replace("\n", " · "), hint
+        assert len(toast) <= 200, (locale, toast)
+    fair = play_ack(snapshot(game, hint=TOAST_HINTS[0]), "en")
+    assert fair == "Best move from what you can see: play K♥\ufe0f (about 83% chance to win from here)"
+
+
 def test_abandoned_game_has_no_buttons() -> None:
     snap = dataclasses.replace(fresh(), abandoned=True)
     view = render_game(snap, "ru", Settings())

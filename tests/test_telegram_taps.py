@@ -16,7 +16,7 @@ import pytest
 
 from bot.app.assembly import App
 from bot.app.codec import decode
-from bot.app.commands import Move
+from bot.app.commands import AskHint, Move
 from bot.app.moves import DOUBLE_TAP_WITHIN
 from core.game import DRAW, Draw, Game
 from tests.app_helpers import TapTimes
@@ -104,3 +104,40 @@ async def test_three_players_drawing_in_a_row_in_a_busy_group_lose_no_tap(api: F
                              what=f"{player.user.first_name}'s board to show the last draw")
     assert api.flood_refusals() == []
     assert_all_answered(api)
+async def test_a_hint_in_a_busy_group_comes_in_the_toast_at_once(api: FakeBotAPI, service: App) -> None:
+    """💡 tapped while the group's boards wait for their turn: the toast carries the hint's words at once, for the
+    game as it stands (the board, one Draw behind, is asked about the game now), and the board shows it when it
+    catches up."""
+    times = TapTimes(service)
+    users = [api.user(name) for name in ("Alice", "Bob", "Carol", "Dave")]
+    group = api.group("Club", members=users)
+    players = [Tapper(api, user, group, await command(api, user, group, f"{NEW} {CODE}")) for user in users]
+    for player in players[:3]:  # the group's allowance goes to the others' boards
+        for _ in range(3):
+            times.wait(0.5)
+            await player.press(player.button(Draw))
+    dave = players[3]
+    times.wait(0.5)
+    await dave.press(dave.button(Draw))
+    assert not dave.shows(1)  # his board waits its turn
+    times.wait(1.0)
+    answer = await dave.press(dave.button(AskHint))
+    game = Game.from_code(CODE)
+    game.push(DRAW)
+    hinted = next(iter(game.legal_actions()))  # the stand-in solver's hint: the first legal action
+    assert answer.text is not None and answer.text.startswith("Hint: ")
+    assert answer.text == hint_line(game, hinted)
+    await api.wait_until(lambda: answer.text in (dave.on_screen().text or ""), timeout=CATCH_UP * 3,
+                         what="Dave's board to show the hint")
+    assert api.flood_refusals() == []
+    assert_all_answered(api)
+
+
+def hint_line(game: Game, action: object) -> str:
+    """The stand-in solver's hint as the board's status says it (it knows no chance: the plain words)."""
+    from bot.render.tableau import card_label
+    from core.game import Tap
+
+    if isinstance(action, Tap):
+        return f"Hint: play {card_label(game.card_at(action.slot))}"
+    return "Hint: draw a card from the stock"

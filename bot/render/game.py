@@ -368,12 +368,14 @@ def render_game(snapshot: GameSnapshot, locale: str, settings: Settings, *, owne
 def play_ack(snapshot: GameSnapshot, locale: str) -> str:
     """The short private answer to a card played by name, and the toast of a tap while its board catches up: the
     card played (the new waste card), drawn, or taken back by Undo (and a cleared peak, the end of the game), or
-    why it was not played (always said: the player named that card)."""
+    why it was not played (always said: the player named that card); for 💡, the hint's words and chance, which a
+    busy group's board shows only when its turn comes."""
     tr = translator(locale)
     game = snapshot.game
     outcome = snapshot.outcome
     if outcome is None:
-        return ""
+        hint = snapshot.hint
+        return " · ".join(_hint_lines(hint, game, tr)) if hint is not None and not game.is_over else ""
     if outcome.reason is not None:
         return _refusal(outcome, game, tr)
     card = _outcome_card(outcome, game)
