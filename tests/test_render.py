@@ -42,9 +42,10 @@ from bot.app.errors import (
     NotYourGame,
     NotYourMessage,
     NoWinnableDeal,
+    TappedTwice,
 )
 from bot.app.model import BoardStyle, DealVerdict, GameSnapshot, Hint, PlayerKey, Settings, Stats
-from bot.app.outcomes import OldBoard, OutOfDate
+from bot.app.outcomes import AlreadyStarted, DayOver, OldBoard, OutOfDate
 from bot.app.players import setting_changes
 from bot.i18n import LANGUAGE_NAMES, SUPPORTED_LOCALES, translator
 from bot.render.commands import (
@@ -267,12 +268,13 @@ def _messages_text(locale: str) -> str:
     return "".join(f"== {title} ==\n{body}\n\n" for title, body in sections.items())
 
 
-def _errors() -> list[Exception | OutOfDate | OldBoard]:
+def _errors() -> list[Exception | OutOfDate | OldBoard | AlreadyStarted]:
     return [NotYourGame(), NotYourMessage(), OutOfDate(fresh()), OutOfDate(fresh(), Draw()), OutOfDate(fresh(), Undo()),
             GameNotFound(7), NoActiveGame(), BadPayload("x"),
             InvalidCodeError("x"), NoWinnableDeal(), BotError("x"), RuntimeError("x"), OldBoard(midgame()),
             OldBoard(None), DailyCodeLocked(dt.date(2026, 11, 29)), Busy(), NotACard("zz"),
-            CardNotInPlay("7D"), NotAPlayer()]
+            CardNotInPlay("7D"), NotAPlayer(), TappedTwice(TappedTwice.SHARED), TappedTwice(TappedTwice.REVIEWED),
+            AlreadyStarted(), DayOver(dataclasses.replace(fresh(), daily=dt.date(2026, 11, 29), abandoned=True))]
 
 
 @pytest.mark.parametrize("locale", SUPPORTED_LOCALES)

@@ -947,20 +947,21 @@ async def test_a_card_keeps_its_button_place_while_it_is_free(api: FakeBotAPI, s
 
 async def test_double_taps_act_once(api: FakeBotAPI, service: App) -> None:
     """Share tapped twice posts one message; Review tapped twice shows the review in the board's message once (a
-    private chat: nothing posted under the board); the same card tapped twice is played once and the second tap
-    says nothing (no "This card has already been removed")."""
+    private chat: nothing posted under the board), each second tap's toast saying so; the same card tapped twice
+    is played once and the second tap says nothing (no "This card has already been removed")."""
     alice = api.user("Alice")
     chat = api.private_chat(alice)
     message = await command(api, alice, chat, f"{NEW} {WIN_CODE}")
     for action in winning_line(WIN_CODE):
         _, message = await tap(api, alice, chat, message, data_for(message, action))
-    for word, posted, edited in (("s", 1, 0), ("v", 0, 1)):
+    for word, posted, edited, said in (("s", 1, 0, "Shared already: the first tap posted it"),
+                                       ("v", 0, 1, "Your review is shown already: the first tap asked for it")):
         count, edits = len(api.bot_messages(chat)), api.message(chat, message.message_id).edit_count
         first, _ = await tap(api, alice, chat, message, data_for(message, word))
         second, now = await tap(api, alice, chat, message, data_for(message, word))
         assert len(api.bot_messages(chat)) == count + posted, word
         assert now.edit_count == edits + edited, word
-        assert second.text is None
+        assert second.text == said
 
     board = await command(api, alice, chat, f"{NEW} {CODE}")
     slot = fitting(Game.from_code(CODE))

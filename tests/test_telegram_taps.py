@@ -12,12 +12,15 @@ clock (:class:`~tests.app_helpers.TapTimes`): the players' rhythm is the test's 
 
 from __future__ import annotations
 
+import datetime as dt
+
 import pytest
 
 from bot.app.assembly import App
 from bot.app.codec import decode
 from bot.app.commands import AskHint, Move
 from bot.app.moves import DOUBLE_TAP_WITHIN
+from core.deal import GameCode
 from core.game import DRAW, Draw, Game
 from tests.app_helpers import TapTimes
 from tests.fakes.telegram_bot_api import CallbackAnswer, FakeBotAPI, FakeChat, FakeUser, StoredMessage
@@ -141,3 +144,66 @@ def hint_line(game: Game, action: object) -> str:
     if isinstance(action, Tap):
         return f"Hint: play {card_label(game.card_at(action.slot))}"
     return "Hint: draw a card from the stock"
+
+
+# --- the day's end and the group's leaderboard ------------------------------------------------------------------
+
+DAY = dt.date(2026, 12, 2)
+
+
+class DayClock:
+    """The service's clock (the daily deal's day), as the test moves it."""
+
+    def __init__(self, service: App, now: dt.datetime) -> None:
+        self.now = now
+        service.daily_codes.clock = self
+        service.day_end.clock = self
+        service.daily_codes.function = lambda day, secret: GameCode.parse(CODE if day == DAY else "TP1-E-AAAAAAD")
+
+    def __call__(self) -> dt.datetime:
+        return self.now
+
+
+async def test_the_daily_attempt_left_open_past_midnight_says_the_day_is_over(
+        api: FakeBotAPI, service: App) -> None:
+    """Alice leaves her attempt open at 23:59; past midnight the day's end ends it, and her Draw on it the next day
+    says the day is over (as the README promises), not "out of date"; the board says so too, not "abandoned"."""
+    clock = DayClock(service, dt.datetime.combine(DAY, dt.time(23, 59), tzinfo=dt.UTC))
+    alice = api.user("Alice")
+    chat = api.private_chat(alice)
+    board = await command(api, alice, chat, "/daily")
+    player = Tapper(api, alice, chat, board)
+    assert (await player.press(player.button(Draw))).text is not None
+    await api.wait_until(lambda: player.shows(1), timeout=CATCH_UP, what="the board to show the draw")
+    clock.now = dt.datetime.combine(DAY + dt.timedelta(days=1), dt.time(0, 0, 1), tzinfo=dt.UTC)
+    assert await service.day_end.end_past_attempts() == 1
+    answer = await player.press(player.button(Draw))
+    assert answer.text == "The daily deal of Dec 2, 2026 is over: only today's can be played"
+    await api.wait_until(lambda: "The day is over" in (player.on_screen().text or ""), timeout=CATCH_UP,
+                         what="the board to say the day is over")
+    assert "abandoned" not in (player.on_screen().text or "") and player.on_screen().buttons == []
+    assert (await service.games.game(player.game_id)).game.moves == 1
+    assert api.flood_refusals() == []
+    assert_all_answered(api)
+
+
+async def test_a_member_who_played_the_daily_privately_is_listed_once_seen_in_the_group(
+        api: FakeBotAPI, service: App) -> None:
+    """Alice and Carol play the daily in their private chats; Alice then types /leaderboard in the group (she has
+    never started a game there): the group's leaderboard lists her attempt, and not Carol's, who was never seen
+    there. Once Carol taps something in the group (her own game's board), she is listed too."""
+    DayClock(service, dt.datetime.combine(DAY, dt.time(12), tzinfo=dt.UTC))
+    alice, bob, carol = api.user("Alice"), api.user("Bob"), api.user("Carol")
+    group = api.group("Club", members=[alice, bob, carol])
+    for user in (alice, carol):
+        chat = api.private_chat(user)
+        player = Tapper(api, user, chat, await command(api, user, chat, "/daily"))
+        await player.press(player.button(Draw))
+    text = (await command(api, alice, group, "/leaderboard")).text or ""
+    assert "Alice" in text and "Carol" not in text
+    bobs = Tapper(api, bob, group, await command(api, bob, group, f"{NEW} TP1-E-AAAAAAC"))
+    # Carol taps Bob's board in the group: not hers, but she is seen there
+    await api.press(carol, group, bobs.board.message_id, bobs.button(Draw), check_button=False).answer()
+    text = (await command(api, bob, group, "/leaderboard")).text or ""
+    assert "Alice" in text and "Carol" in text and "Bob" not in text  # Bob has not played the daily
+    assert_all_answered(api)

@@ -12,7 +12,8 @@ runner, the daily poster and the tests take the parts they need from here.
   shared side;
 - :class:`~bot.app.once.OnceOnly`: what acts once, in the database;
 - :class:`~bot.app.challenges.Challenges`: challenges by reference, and their challengers told the outcome;
-- :class:`~bot.app.day_end.DayEnd`: the daily attempts still open at midnight ended;
+- :class:`~bot.app.day_end.DayEnd`: the daily attempts still open at midnight ended, and the new day's deal
+  found;
 - :class:`~bot.app.relay.Relay`: a move at the table redrawing the chat's board through a process that runs its
   platform.
 """
@@ -96,7 +97,7 @@ class App:
         self.subscriptions = Subscriptions(db)
         self.once = OnceOnly(db)
         self.challenges = Challenges(db, self.daily_codes, self.once)
-        self.day_end = DayEnd(db, clock)
+        self.day_end = DayEnd(db, clock, daily_codes=self.daily_codes)
         self.relay = Relay(db, self.games, clock)
         self.flow = Flow(starts=self.starts, moves=self.moves, games=self.games, advice=self.advice,
                          verdicts=self.verdicts, players=self.players, leaderboards=self.leaderboards,

@@ -168,7 +168,7 @@ class Flow:
                 return []  # a flood of them: told once when to ask again, then not answered
             arrived = self.moves.clock()  # before the tap waits for its turn: a double tap is told by it
             async with self.turns.of(actor.player, command):
-                await self.players.seen(actor.player, surface.platform_locale)  # a challenger is told in it
+                await self.players.seen(actor.player, surface.platform_locale, actor.community)
                 effects = await self._handle(actor, command, surface, arrived)
             shown = surface.buttons is None or subject(command) in {None, *map(subject, surface.buttons)}
             return effects if shown else off_message(effects)
@@ -202,9 +202,9 @@ class Flow:
             case BackToBoard(game_id):
                 return await self.in_board.back(actor, game_id, surface)
             case Share(game_id):
-                snapshot = await self.games.finished_game(player, game_id)
-                shared = await self.challenges.signed(snapshot)
-                return [Post(ShareOf(shared))] if await self.once.claim_share(game_id, ONCE_WITHIN) else []
+                shared = await self.challenges.signed(await self.games.finished_game(player, game_id))
+                await self.once.share(game_id, ONCE_WITHIN)  # once: a second tap within it is told so
+                return [Post(ShareOf(shared))]
             case Begin(request):
                 return await self._start(actor, request, surface)
             case PlayDaily(day):
@@ -279,8 +279,8 @@ class Flow:
                 await self.once.asked(current.game_id, current.version, None)
                 # Yes starts what the player asked for (today's daily deal, not the day it was when asked)
                 return [Answer(Question(current, asked if isinstance(request, ConfirmStart) else request))]
-            case AlreadyStarted():
-                return []
+            case AlreadyStarted():  # said so: a click met with silence looks lost
+                return await self._problem(actor, started)
             case OldBoard():
                 return await self._problem(actor, started)
         return [SendBoard(started, reuse=confirmed and surface.reuse)]
@@ -293,8 +293,8 @@ class Flow:
                                                                               ASK_ONCE_WITHIN):
                     return []  # a double tap: the question is already on its way
                 return [Answer(Question(current, asked))]
-            case AlreadyStarted():
-                return []
+            case AlreadyStarted():  # said so: a click met with silence looks lost
+                return await self._problem(actor, started)
             case OutOfDate(current):
                 return [EditBoard(current, notice=Problem(started, current.settings))]
             case OldBoard():
@@ -394,7 +394,7 @@ class Flow:
     async def _settings(self, actor: Actor) -> Settings:
         return await self.players.get_settings(actor.player)
 
-    async def _problem(self, actor: Actor, error: Exception | OutOfDate | OldBoard) -> list[Effect]:
+    async def _problem(self, actor: Actor, error: Exception | OutOfDate | OldBoard | AlreadyStarted) -> list[Effect]:
         """The private line explaining ``error``, in the player's language."""
         return [Answer(Problem(error, await self._settings(actor)))]
 

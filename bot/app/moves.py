@@ -16,8 +16,8 @@ as it stands. A tap on the board of a game that is no longer the player's latest
 
 A ranked daily attempt (a game with its ``daily`` day) allows no Undo (:class:`NoUndoInDaily`), and once blocked it
 is over at once, lost: it stops being the player's current game, as a won game does. It ends with its UTC day: a
-tap on it after midnight applies nothing (:class:`DailyOver`) and ends it as it stands, if the day's end
-(:class:`~bot.app.day_end.DayEnd`) has not already.
+tap on it after midnight applies nothing (:class:`~bot.app.outcomes.DayOver`, with the attempt as it ended) and
+ends it as it stands, if the day's end (:class:`~bot.app.day_end.DayEnd`) has not already.
 
 Every method returns a frozen :class:`~bot.app.model.GameSnapshot` only after its transaction has committed, so
 whatever an adapter shows a player is on disk.
@@ -34,7 +34,6 @@ from bot.app.commands import Move
 from bot.app.errors import (
     AmbiguousCard,
     CardNotInPlay,
-    DailyOver,
     GameNotFound,
     NoActiveGame,
     NotACard,
@@ -207,10 +206,12 @@ class Moves:
                 if record is None or owner_of(record) != tap.player:
                     results.append(NotYourGame())
                     continue
-                if record.daily is not None and record.daily < today and record.active:
+                if record.daily is not None and record.daily < today:
                     # the attempt's day is over (its code may be out): it ends as it stands, and nothing applies
-                    await stored_games.end_attempts_before(tx, today, now, game_id=record.id)
-                    results.append(DailyOver(record.daily))
+                    if record.active:
+                        await stored_games.end_attempts_before(tx, today, now, game_id=record.id)
+                        record = await stored_games.load(tx, record.id) or record
+                    results.append(await moved_on(tx, record, today))
                     continue
                 game = self._engine_of(record)
                 if record.version != tap.version:

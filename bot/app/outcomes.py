@@ -8,7 +8,7 @@ tap that found the game moved on. Errors (a forged payload, a game that is not t
   board must not turn into another game.
 - :class:`OutOfDate`: a tap from an older version of the board that did nothing: a double tap of Draw or Undo
   (``repeat``: the first tap did it), or a tap on a board of a game that has ended since; ``current`` is the game
-  as it stands, to show.
+  as it stands, to show. :class:`DayOver`: one on a daily attempt whose day is over.
 """
 
 from __future__ import annotations
@@ -48,6 +48,12 @@ class OutOfDate:
 
     current: GameSnapshot
     repeat: Draw | Undo | None = None
+
+
+@dataclass(frozen=True)
+class DayOver(OutOfDate):
+    """A tap on a board of a daily attempt whose UTC day is over (the attempt ended as it stood, by the day's end or
+    by this tap): nothing applied; ``current`` is the attempt as it ended."""
 
 
 #: What a start answers: the new game (or the daily attempt resumed), or why not yet.

@@ -27,6 +27,7 @@ from bot.app.errors import (
     BotError,
     Busy,
     CardNotInPlay,
+    DailyOver,
     GameNotFound,
     NoActiveGame,
     NotACard,
@@ -35,10 +36,11 @@ from bot.app.errors import (
     NotYourMessage,
     NoWinnableDeal,
     OneAtATime,
+    TappedTwice,
     TryAgainIn,
 )
 from bot.app.model import BoardStyle, Settings, Stats
-from bot.app.outcomes import OldBoard, OutOfDate
+from bot.app.outcomes import AlreadyStarted, DayOver, OldBoard, OutOfDate
 from bot.i18n import LANGUAGE_NAMES, N_, SUPPORTED_LOCALES, translator
 from bot.render.console import card_key
 from bot.render.endings import daily_error_text, deal_name
@@ -308,6 +310,8 @@ def out_of_date_text(stale: OutOfDate, locale: str) -> str:
     """Why a tap on a board behind the game did nothing, which the board may not show yet (a busy group's board waits
     its turn to be edited)."""
     tr = translator(locale)
+    if isinstance(stale, DayOver) and stale.current.daily is not None:
+        return daily_error_text(DailyOver(stale.current.daily), tr) or ""
     if isinstance(stale.repeat, Draw):
         # TRANSLATORS: the toast of Draw tapped twice at once: the first tap drew a card, the second does nothing;
         # the board on screen has not shown the draw yet
@@ -321,7 +325,8 @@ def out_of_date_text(stale: OutOfDate, locale: str) -> str:
     return tr.gettext("Nothing was done: that board was behind the game")
 
 
-def error_text(error: Exception | OutOfDate | OldBoard, locale: str, new_command: str = "/tripeaks new") -> str:
+def error_text(error: Exception | OutOfDate | OldBoard | AlreadyStarted, locale: str,
+               new_command: str = "/tripeaks new") -> str:
     """The reply to an error the service raised, or to a tap that did nothing because the game moved on.
     ``new_command`` is how the platform starts a game."""
     tr = translator(locale)
@@ -336,6 +341,16 @@ def error_text(error: Exception | OutOfDate | OldBoard, locale: str, new_command
         return tr.gettext("This is not your game; start your own with {command}").format(command=new_command)
     if isinstance(error, OutOfDate):
         return out_of_date_text(error, tr.locale)
+    if isinstance(error, AlreadyStarted):
+        # TRANSLATORS: Yes (start) or Replay tapped a second time: the first tap started the game, whose board
+        # comes (or came) as a message of its own
+        return tr.gettext("Started already: the first tap started the game")
+    if isinstance(error, TappedTwice):
+        if error.button == TappedTwice.SHARED:
+            # TRANSLATORS: Share tapped a second time within a minute: the first tap posted the result
+            return tr.gettext("Shared already: the first tap posted it")
+        # TRANSLATORS: Review tapped a second time while the first tap's review is shown (or on its way)
+        return tr.gettext("Your review is shown already: the first tap asked for it")
     if isinstance(error, NoActiveGame):
         return tr.gettext("You have no game in progress; start one with {command}").format(command=new_command)
     if isinstance(error, OldBoard):
