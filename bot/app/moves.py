@@ -199,8 +199,8 @@ class Moves:
             # SQLite's BEGIN IMMEDIATE already holds the write lock
             records = await stored_games.load_for_update(tx, [tap.game_id for tap in batch],
                                                          lock_rows=not self.db.is_sqlite)
-            counted = await marks.claim_each(tx, [_mark(tap) for tap in batch if _marks(tap, records.get(tap.game_id))],
-                                             DOUBLE_TAP_WITHIN)
+            marked = [_mark(tap) for tap in batch if _marks(tap, records.get(tap.game_id))]
+            counted = await marks.claim_each(tx, marked, DOUBLE_TAP_WITHIN)  # the Draws and Undos that count
             for tap in batch:
                 record = records.get(tap.game_id)
                 if record is None or owner_of(record) != tap.player:
