@@ -71,3 +71,19 @@ async def set_settings(app: App, player: PlayerKey, *, name: str = "", **changes
 async def challenge(app: App, game_id: int) -> ChallengeDeal:
     """The challenge of ``game_id`` as its Share signs it (its key under the deployment's secret)."""
     return ChallengeDeal(game_id, challenge_key(game_id, await app.daily_codes.secret()))
+
+
+class TapTimes:
+    """When taps come, as a test says (the clock :class:`~bot.app.moves.Moves` tells a double tap by): seconds that
+    move only when the test waits."""
+
+    def __init__(self, app: App | None = None, start: float = 1_000_000.0) -> None:
+        self.now = start
+        if app is not None:
+            app.moves.clock = self
+
+    def __call__(self) -> float:
+        return self.now
+
+    def wait(self, seconds: float) -> None:
+        self.now += seconds

@@ -203,6 +203,13 @@ class Callback:
     v2: bool
 
 
+def lines_since(env: simcord.Env, mark: int) -> list[str]:
+    """The text of each interaction response the bot sent after ``mark`` that was a line (a message's content)."""
+    bodies = [entry.json or {} for entry in env.http_requests[mark:]
+              if entry.method == "POST" and entry.path.endswith("/callback")]
+    return [str(body["data"]["content"]) for body in bodies if (body.get("data") or {}).get("content")]
+
+
 def callbacks_since(env: simcord.Env, mark: int) -> list[Callback]:
     """The interaction responses the bot sent after ``mark`` (a length of ``env.http_requests``)."""
     found = []

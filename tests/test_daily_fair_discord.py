@@ -245,7 +245,8 @@ async def test_the_days_code_reaches_no_player_while_the_day_runs(
 async def test_an_attempt_still_open_at_midnight_takes_no_more_moves(
         game_service: App, monkeypatch: pytest.MonkeyPatch) -> None:
     """Issue 43: past midnight (UTC) the day's code may be out, so a tap on the attempt still open plays nothing:
-    a private line says the day is over, the board is left as it was, and the attempt ends as it stands."""
+    the attempt ends as it stands, its board says the day is over (issue 49: not "abandoned") and a private line
+    says so too (not "out of date")."""
     async with table(game_service, monkeypatch) as t:
         board, _ = await slash(t.env, t.alice, t.channel, "tripeaks daily")
         board, _ = await click(t.env, t.alice, board, button(board, command="d"))
@@ -253,8 +254,13 @@ async def test_an_attempt_still_open_at_midnight_takes_no_more_moves(
         playing = await game_service.games.current_game(player)
         assert playing is not None and playing.game.moves == 1
         monkeypatch.setattr(daily, "today", lambda now=None: DAY + dt.timedelta(days=1))
-        reply, sent = await click(t.env, t.alice, board, button(board, command="d"))
-        assert sent.ephemeral and f"The daily deal of {DAY:%b} {DAY.day}, {DAY.year} is over" in said(reply)
+        mark = len(t.env.http_requests)
+        shown, sent = await click(t.env, t.alice, board, button(board, command="d"))
+        assert sent.type == UPDATE_MESSAGE and "The day is over: this attempt ended as it stood" in text_of(shown)
+        assert "abandoned" not in text_of(shown) and labels_of(shown) == []
+        notes = [(entry.json or {}).get("content", "") for entry in t.env.http_requests[mark:]
+                 if entry.method == "POST" and entry.path.startswith("/webhooks/")]
+        assert notes == [f"The daily deal of {DAY:%b} {DAY.day}, {DAY.year} is over: only today's can be played"]
         ended = await game_service.games.game(playing.game_id)
         assert ended.abandoned and ended.game.moves == 1
         assert await game_service.games.current_game(player) is None

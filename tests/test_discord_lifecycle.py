@@ -31,7 +31,7 @@ from bot.render.commands import COMMAND_DESCRIPTIONS, command_names, rules_name
 from bot.render.replies import render_daily
 from core.deal import GameCode, Rules
 from core.game import DRAW, Game, Tap
-from tests.app_helpers import act
+from tests.app_helpers import TapTimes, act
 from tests.core_helpers import winning_line
 from tests.discord_harness import (
     CHANNEL_MESSAGE,
@@ -46,6 +46,7 @@ from tests.discord_harness import (
     components_of,
     heading,
     labels_of,
+    lines_since,
     make_bot,
     open_service,
     shows,
@@ -210,11 +211,12 @@ async def test_a_double_click_on_new_game_with_moves_only_asks(
         closed = t.message(board.id)
         assert "This game was abandoned" in text_of(closed) and labels_of(closed) == []
         assert CODE in heading(closed) and "Moves: 1" in heading(closed)
-        # the question's Yes tapped again starts nothing more, and says nothing: the click is acknowledged
+        # the question's Yes tapped again starts nothing more, and says so in a private line (not silence)
         mark = len(t.public_messages())
         mark_requests = len(t.env.http_requests)
         await t.alice.click(questions[0], custom_id=button(questions[0], label=YES)["custom_id"])
-        assert [c.type for c in callbacks_since(t.env, mark_requests)] == [DEFERRED_UPDATE]
+        assert callbacks_since(t.env, mark_requests) == [Callback(CHANNEL_MESSAGE, ephemeral=True, v2=False)]
+        assert lines_since(t.env, mark_requests) == ["Started already: the first tap started the game"]
         assert len(t.public_messages()) == mark and (await t.current()).game_id == started.game_id
 
 
@@ -345,6 +347,12 @@ async def test_a_finished_board_keeps_its_result_replay_share_and_review(
         review, sent = await click(t.env, t.alice, finished, button(finished, label="Review"))
         assert sent == Callback(CHANNEL_MESSAGE, ephemeral=True, v2=True)
         assert text_of(review).startswith(f"### Review: {CODE}") and "Final score: 750" in text_of(review)
+        # Share and Review clicked again: nothing more is posted or reviewed, and a private line says so (issue
+        # 49: a click met with silence looks lost)
+        for label, line in (("Share", "Shared already: the first tap posted it"),
+                            ("Review", "Your review is shown already: the first tap asked for it")):
+            note, sent = await click(t.env, t.alice, finished, button(finished, label=label))
+            assert sent == Callback(CHANNEL_MESSAGE, ephemeral=True, v2=False) and note.content == line
         # someone else's Share is theirs to make
         note, sent = await click(t.env, t.bob, finished, button(finished, label="Share"))
         assert sent.ephemeral and note.content.startswith("This is not your game")
@@ -463,6 +471,7 @@ async def test_the_command_tree_is_localised_for_the_new_languages(
 async def test_quick_clicks_are_answered_once_each(game_service: App,
                                                    monkeypatch: pytest.MonkeyPatch) -> None:
     """Every click of a double tap gets exactly one interaction response (Discord shows an error otherwise)."""
+    TapTimes(game_service)  # the two clicks come at one moment: a double tap
     async with table(game_service, monkeypatch, slowed=True) as t:
         board = await t.new_game()
         draw = button(board, label="Draw")["custom_id"]

@@ -15,10 +15,13 @@ import pytest
 import simcord
 
 from bot.app.assembly import App
+from bot.app.commands import Move
+from bot.app.moves import DOUBLE_TAP_WITHIN
 from bot.app.outcomes import OutOfDate
 from bot.render.replies import error_text
 from bot.render.tableau import card_label
 from core.game import DRAW, Game, Status, Tap
+from tests.app_helpers import TapTimes
 from tests.core_helpers import winning_line
 from tests.discord_harness import (
     CHANNEL_MESSAGE,
@@ -83,23 +86,49 @@ async def test_a_card_tapped_two_boards_late_is_answered_on_the_board(
         assert (await t.current()).game.moves == 2
 
 
-async def test_a_draw_from_an_older_board_is_answered_privately(
+async def test_a_double_tap_of_draw_draws_once_and_a_later_tap_draws_again(
         game_service: App, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Draw twice in quick succession draws once (the second tap was aimed at the board before the first): the
-    board shows the game as it stands, and an ephemeral line says why the tap did nothing."""
+    """Draw double-tapped (the second click aimed at the board before the first, within DOUBLE_TAP_WITHIN) draws
+    once: the board shows the game as it stands, and no note is pushed under it (the board says it all). Draw
+    clicked again on that old board a second later is a draw of its own: the player meant it."""
+    times = TapTimes(game_service)
     async with table(game_service, monkeypatch) as t:
         board, _ = await slash(t.env, t.alice, t.channel, "tripeaks new", code=CODE)
         draw = button(board, label="Draw")["custom_id"]
         board, _ = await click(t.env, t.alice, board, button(board, label="Draw"))
+        times.wait(DOUBLE_TAP_WITHIN / 2)
         mark = len(t.env.http_requests)
         shown, sent = await click_seen_before(t.env, t.alice, board, draw)
         assert sent.type == UPDATE_MESSAGE
         drawn = Game.from_code(CODE)
         drawn.apply(DRAW)
         assert shows(shown, drawn) and (await t.current()).game.moves == 1
+        notes = [entry for entry in t.env.http_requests[mark:]
+                 if entry.method == "POST" and entry.path.startswith("/webhooks/")]
+        assert notes == []  # no "out of date" line under the board
+        times.wait(1.0)
+        shown, sent = await click_seen_before(t.env, t.alice, shown, draw)
+        assert sent.type == UPDATE_MESSAGE
+        drawn.apply(DRAW)
+        assert shows(shown, drawn) and (await t.current()).game.moves == 2
+
+
+async def test_a_tap_on_a_board_of_a_game_ended_since_says_why_privately(
+        game_service: App, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A board behind a game that has ended since (won at the table, say): the tap does nothing, the board shows
+    the game as it stands, and an ephemeral line says why."""
+    async with table(game_service, monkeypatch) as t:
+        board, _ = await slash(t.env, t.alice, t.channel, "tripeaks new", code=CODE)
+        draw = button(board, label="Draw")["custom_id"]
+        current = await t.current()
+        for action in winning_line(CODE):  # the game won elsewhere
+            await game_service.moves.move(current.owner, "alice", Move(current.game_id, current.version, action))
+            current = await game_service.games.game(current.game_id)
+        mark = len(t.env.http_requests)
+        shown, sent = await click_seen_before(t.env, t.alice, board, draw)
+        assert sent.type == UPDATE_MESSAGE and current.game.status is Status.WON
         notes = [entry.json for entry in t.env.http_requests[mark:]
                  if entry.method == "POST" and entry.path.startswith("/webhooks/")]
-        current = await t.current()
         assert [(note or {}).get("content") for note in notes] == [error_text(OutOfDate(current), "en")]
         assert all(((note or {}).get("flags") or 0) & 64 for note in notes)
 

@@ -50,12 +50,14 @@ from bot.app.effects import (
     SendBoard,
     SettingsOf,
 )
-from bot.app.errors import NotYourGame
+from bot.app.errors import NotYourGame, TappedTwice
 from bot.app.flow import Flow
 from bot.app.model import BoardRef, GameSnapshot
-from bot.app.outcomes import OutOfDate
+from bot.app.moves import DOUBLE_TAP_WITHIN
+from bot.app.outcomes import AlreadyStarted, OutOfDate
 from bot.store.database import open_database
-from core.game import Game, Tap
+from core.game import Draw, Game, Tap
+from tests.app_helpers import TapTimes
 from tests.conftest import fake_hint, fake_verdict
 from tests.test_service import ALICE, BOB, WIN_CODE, win_game
 
@@ -76,6 +78,17 @@ async def tap(flow: Flow, actor: Actor, command: object) -> list[Effect]:
     """A tap on a board, on a platform that may redraw a tapped question into the new game's board."""
     assert not isinstance(command, str)
     return await flow.handle(actor, command, REUSING)  # type: ignore[arg-type]
+
+
+def said_twice(effects: list[Effect], why: object) -> bool:
+    """Whether ``effects`` are only the line that says a button was tapped twice (``why``: the error or outcome,
+    or the outcome's class)."""
+    if len(effects) != 1 or not isinstance(effects[0], Answer) or not isinstance(effects[0].content, Problem):
+        return False
+    error = effects[0].content.error
+    if isinstance(why, type):
+        return isinstance(error, why)
+    return isinstance(error, TappedTwice) and isinstance(why, TappedTwice) and error.button == why.button
 
 
 def fitting(code: str) -> int:
@@ -111,39 +124,55 @@ async def test_a_start_sends_a_board_and_a_start_over_a_game_with_moves_asks_fir
     (started,) = await flow.handle(ANN, ConfirmStart(first.game_id, DealByCode(WIN_CODE)))
     assert isinstance(started, SendBoard)
     assert started.snapshot.replaced is not None and started.snapshot.replaced.game_id == first.game_id
-    assert await flow.handle(ANN, ConfirmStart(first.game_id, DealByCode(WIN_CODE))) == []  # Yes twice: one game
+    again = await flow.handle(ANN, ConfirmStart(first.game_id, DealByCode(WIN_CODE)))  # Yes twice: one game, said so
+    assert said_twice(again, AlreadyStarted)
 
 
-async def test_a_stale_tap_refreshes_the_board_and_says_why(service: App) -> None:
-    flow = service.flow
+async def test_a_double_tap_refreshes_the_board_and_says_what_the_first_did(service: App) -> None:
+    flow, times = service.flow, TapTimes(service)
     game = game_of(await flow.handle(ANN, Begin(DealByCode(CODE))))
     await tap(flow, ANN, game_command(game.game_id, 0, "d"))
-    (again,) = await tap(flow, ANN, game_command(game.game_id, 0, "d"))  # a double tap: the second is stale
+    times.wait(0.2)
+    (again,) = await tap(flow, ANN, game_command(game.game_id, 0, "d"))  # a double tap: the second does nothing
     assert isinstance(again, EditBoard) and again.snapshot.version == 1
     assert again.notice is not None and isinstance(again.notice.error, OutOfDate)
+    assert again.notice.error.repeat == Draw()
 
 
 async def test_a_draw_or_undo_from_a_board_behind_the_game_is_a_tap_of_its_own(service: App) -> None:
     """A board behind the game (Telegram paces a group's edits) loses no tap: a card played, then Draw tapped on
-    the board that did not show it yet, draws; Undo from that board then takes the draw back; Undo tapped again
-    on it (a double tap) does nothing more, and neither does a second Draw."""
-    flow = service.flow
+    the board that did not show it yet, draws, and so does Draw tapped again on it 1.5 s later (drawing card after
+    card); Undo from that board takes a draw back, and again a second later. Only the same button on the same
+    board within DOUBLE_TAP_WITHIN of the tap that counted is a double tap, applied once."""
+    flow, times = service.flow, TapTimes(service)
     game = game_of(await flow.handle(ANN, Begin(DealByCode(CODE))))
     await tap(flow, ANN, game_command(game.game_id, 0, str(fitting(CODE))))
+    times.wait(1.5)
     (drawn,) = await tap(flow, ANN, game_command(game.game_id, 0, "d"))  # the board still shows version 0
     assert isinstance(drawn, EditBoard) and drawn.notice is None
     assert drawn.snapshot.version == 2 and drawn.snapshot.game.moves == 2
-    (again,) = await tap(flow, ANN, game_command(game.game_id, 0, "d"))  # that board's Draw came already
-    assert isinstance(again, EditBoard) and again.snapshot.version == 2
+    times.wait(1.5)
+    (drawn_again,) = await tap(flow, ANN, game_command(game.game_id, 0, "d"))  # still version 0: a draw of its own
+    assert isinstance(drawn_again, EditBoard) and drawn_again.notice is None
+    assert drawn_again.snapshot.version == 3 and drawn_again.snapshot.game.stock_left == 21
+    times.wait(DOUBLE_TAP_WITHIN - 0.1)
+    (again,) = await tap(flow, ANN, game_command(game.game_id, 0, "d"))  # a double tap of the last one
+    assert isinstance(again, EditBoard) and again.snapshot.version == 3
     assert again.notice is not None and isinstance(again.notice.error, OutOfDate)
+    times.wait(1.0)
     (undone,) = await tap(flow, ANN, game_command(game.game_id, 1, "u"))
-    assert isinstance(undone, EditBoard) and undone.notice is None and undone.snapshot.version == 3
-    assert undone.snapshot.game.actions() == [Tap(fitting(CODE))]
+    assert isinstance(undone, EditBoard) and undone.notice is None and undone.snapshot.version == 4
+    times.wait(0.1)
     (twice,) = await tap(flow, ANN, game_command(game.game_id, 1, "u"))
-    assert isinstance(twice, EditBoard) and twice.snapshot.version == 3
-    assert twice.notice is not None and isinstance(twice.notice.error, OutOfDate)
-    (late,) = await tap(flow, ANN, game_command(game.game_id, 1, "d"))  # an undo since: nothing is assumed
-    assert isinstance(late, EditBoard) and late.snapshot.version == 3 and late.notice is not None
+    assert isinstance(twice, EditBoard) and twice.snapshot.version == 4
+    assert twice.notice is not None and isinstance(twice.notice.error, OutOfDate) and twice.notice.error.repeat
+    times.wait(1.0)
+    (undone_again,) = await tap(flow, ANN, game_command(game.game_id, 1, "u"))
+    assert isinstance(undone_again, EditBoard) and undone_again.notice is None
+    assert undone_again.snapshot.game.actions() == [Tap(fitting(CODE))]
+    times.wait(0.1)
+    (drawn_after,) = await tap(flow, ANN, game_command(game.game_id, 1, "d"))  # another button: a tap of its own
+    assert isinstance(drawn_after, EditBoard) and drawn_after.notice is None and drawn_after.snapshot.version == 6
 
 
 async def test_errors_are_private_lines_and_nothing_else(service: App) -> None:
@@ -190,18 +219,19 @@ async def test_new_game_on_a_board_without_moves_may_reuse_the_tapped_message(se
 
 async def test_share_review_and_replay_tapped_twice_act_once(service: App) -> None:
     """Share posts one message and Review answers once for a double tap; the second Replay, once the deal is dealt
-    again, does nothing (never "that board is not your current game" about a game of that very deal)."""
+    again, does nothing (never "that board is not your current game" about a game of that very deal). Each second
+    tap is told so in a line (a Discord click met with silence looks lost)."""
     flow = service.flow
     game_id = await win_game(service)
     first = await tap(flow, ANN, Share(game_id))
     assert [type(e) for e in first] == [Post]
-    assert await tap(flow, ANN, Share(game_id)) == []
+    assert said_twice(await tap(flow, ANN, Share(game_id)), TappedTwice(TappedTwice.SHARED))
     (review,) = await tap(flow, ANN, Review(game_id))
     assert isinstance(review, Answer)
-    assert await tap(flow, ANN, Review(game_id)) == []
+    assert said_twice(await tap(flow, ANN, Review(game_id)), TappedTwice(TappedTwice.REVIEWED))
     (replayed,) = await tap(flow, ANN, Replay(game_id))
     assert isinstance(replayed, SendBoard) and str(replayed.snapshot.game.code) == WIN_CODE
-    assert await tap(flow, ANN, Replay(game_id)) == []
+    assert said_twice(await tap(flow, ANN, Replay(game_id)), AlreadyStarted)
     current = await service.games.current_game(ALICE)
     assert current is not None and current.game_id == replayed.snapshot.game_id
 
@@ -240,9 +270,10 @@ async def other(db_url: URL) -> AsyncIterator[App]:
 async def test_share_and_review_tapped_twice_in_two_processes_act_once(service: App, other: App) -> None:
     game_id = await win_game(service)
     shares = await asyncio.gather(service.flow.handle(ANN, Share(game_id)), other.flow.handle(ANN, Share(game_id)))
-    assert sorted(len(effects) for effects in shares) == [0, 1]
+    assert sorted(said_twice(effects, TappedTwice(TappedTwice.SHARED)) for effects in shares) == [False, True]
+    assert sum(isinstance(effect, Post) for effects in shares for effect in effects) == 1
     reviews = await asyncio.gather(service.flow.handle(ANN, Review(game_id)), other.flow.handle(ANN, Review(game_id)))
-    assert sorted(len(effects) for effects in reviews) == [0, 1]
+    assert sorted(said_twice(effects, TappedTwice(TappedTwice.REVIEWED)) for effects in reviews) == [False, True]
 
 
 async def test_no_in_one_process_then_yes_in_another_keeps_the_game(service: App, other: App) -> None:

@@ -42,9 +42,10 @@ from bot.app.errors import (
     NotYourGame,
     NotYourMessage,
     NoWinnableDeal,
+    TappedTwice,
 )
 from bot.app.model import BoardStyle, DealVerdict, GameSnapshot, Hint, PlayerKey, Settings, Stats
-from bot.app.outcomes import OldBoard, OutOfDate
+from bot.app.outcomes import AlreadyStarted, DayOver, OldBoard, OutOfDate
 from bot.app.players import setting_changes
 from bot.i18n import LANGUAGE_NAMES, SUPPORTED_LOCALES, translator
 from bot.render.commands import (
@@ -267,11 +268,13 @@ def _messages_text(locale: str) -> str:
     return "".join(f"== {title} ==\n{body}\n\n" for title, body in sections.items())
 
 
-def _errors() -> list[Exception | OutOfDate | OldBoard]:
-    return [NotYourGame(), NotYourMessage(), OutOfDate(fresh()), GameNotFound(7), NoActiveGame(), BadPayload("x"),
+def _errors() -> list[Exception | OutOfDate | OldBoard | AlreadyStarted]:
+    return [NotYourGame(), NotYourMessage(), OutOfDate(fresh()), OutOfDate(fresh(), Draw()), OutOfDate(fresh(), Undo()),
+            GameNotFound(7), NoActiveGame(), BadPayload("x"),
             InvalidCodeError("x"), NoWinnableDeal(), BotError("x"), RuntimeError("x"), OldBoard(midgame()),
             OldBoard(None), DailyCodeLocked(dt.date(2026, 11, 29)), Busy(), NotACard("zz"),
-            CardNotInPlay("7D"), NotAPlayer()]
+            CardNotInPlay("7D"), NotAPlayer(), TappedTwice(TappedTwice.SHARED), TappedTwice(TappedTwice.REVIEWED),
+            AlreadyStarted(), DayOver(dataclasses.replace(fresh(), daily=dt.date(2026, 11, 29), abandoned=True))]
 
 
 @pytest.mark.parametrize("locale", SUPPORTED_LOCALES)
@@ -496,6 +499,29 @@ def test_blocked_game_says_so_in_the_apps_words() -> None:
 def test_hint_lines(hint: Hint, expected: list[str]) -> None:
     game, _ = play("TP1-E-AAAAAAB")
     assert render_game(snapshot(game, hint=hint), "en", Settings()).status == "\n".join(expected)
+
+
+#: Every kind of hint, as a toast carries it: the fair hint (a card, a draw, an undo, a lost game), the solver's, and
+#: the busy answer.
+TOAST_HINTS = [Hint(Tap(22), None, None, win_chance=0.834), Hint(Draw(), None, None, win_chance=0.05),
+               Hint(Undo(), None, None, win_chance=0.5), Hint(None, None, None, win_chance=0.0),
+               Hint(Tap(22), True, 759), Hint(Undo(), False, None), Hint(None, None, None),
+               Hint(None, None, None, busy=True)]
+
+
+@pytest.mark.parametrize("locale", SUPPORTED_LOCALES)
+def test_a_hints_toast_says_its_words_and_chance_within_telegrams_limit(locale: str) -> None:
+    """The toast of 💡 says what the board will (a busy group's board waits its turn): the hint's lines, the
+    chance with them, within the 200 characters of a callback answer."""
+    game, _ = play("TP1-E-AAAAAAB")
+    for hint in TOAST_HINTS:
+        snap = snapshot(game, hint=hint)
+        toast = play_ack(snap, locale)
+        status = render_game(snap, locale, Settings()).status or ""
+        assert toast and toast == status.replace("\n", " · "), hint
+        assert len(toast) <= 200, (locale, toast)
+    fair = play_ack(snapshot(game, hint=TOAST_HINTS[0]), "en")
+    assert fair == "Best move from what you can see: play K♥\ufe0f (about 83% chance to win from here)"
 
 
 def test_abandoned_game_has_no_buttons() -> None:
@@ -728,7 +754,7 @@ def test_errors_are_localised_and_name_nobody(locale: str) -> None:
     # every error its own text, but for a game that is not the player's and no game at all: one answer
     assert all(texts) and len(set(texts)) == len(texts) - 1
     assert "alice" not in texts[0] and "/tripeaks new" in texts[0]
-    assert texts[0] == texts[3]  # a game that is not the player's and no game at all: one answer
+    assert texts[0] == texts[5]  # a game that is not the player's and no game at all: one answer
     assert "/new" in error_text(NoActiveGame(), locale, new_command="/new")
     assert "TP1-E-AAAAAAB" in error_text(InvalidCodeError("x"), locale)
     assert error_text(BadGameCode("TP9", "x"), locale) == error_text(InvalidCodeError("x"), locale)

@@ -49,6 +49,7 @@ from bot.store.database import open_database
 from core.cards import Card
 from core.deal import GameCode
 from core.game import DRAW, UNDO, Action, Game, Outcome, Status, Tap
+from tests.app_helpers import TapTimes
 from tests.conftest import fake_hint, fake_verdict
 from tests.core_helpers import winning_line
 from tests.fakes.telegram_bot_api import CallbackAnswer, FakeBotAPI, FakeChat, FakeUser, StoredMessage
@@ -65,7 +66,8 @@ SECRET = "s3cret-Token_for-tests"
 UK_NOT_ADJACENT = "Має бути на один ранг вищою або нижчою"
 JA_NOT_ADJACENT = "ランクが1つ上か1つ下である必要があります"
 EN_NOT_ADJACENT = "Must be one rank higher or lower"
-STALE = "That message was out of date; it now shows the game as it stands"
+STALE = "Nothing was done: that board was behind the game"
+DRAWN_ALREADY = "Drawn already: the board is catching up"
 
 
 # --- the bot, running --------------------------------------------------------------------------------------------
@@ -578,7 +580,8 @@ async def test_after_a_restart_a_tap_on_the_old_message_plays_on(
         _, message = await tap(api, alice, chat, message, data_for(message, DRAW))
 
     game = after(CODE, DRAW)
-    async with running_bot(api, db_url):  # a new process: new Application, new service, same database
+    async with running_bot(api, db_url) as service:  # a new process: new Application, new service, same database
+        times = TapTimes(service)
         slot = fitting(game) if any(game.fits(s) for s in game.playable_slots()) else None
         action: Action = Tap(slot) if slot is not None else DRAW
         answer, message = await tap(api, alice, chat, message, data_for(message, action))
@@ -591,8 +594,13 @@ async def test_after_a_restart_a_tap_on_the_old_message_plays_on(
         newer = await command(api, alice, chat, "/resume")
         assert_shows(newer, expected_view(game, game_id, 2))
         await api.wait_until(lambda: not api.message(chat, message.message_id).buttons, what="the older closed")
+        before = newer
         _, newer = await tap(api, alice, chat, newer, data_for(newer, DRAW))
         game.push(DRAW)
+        assert_shows(newer, expected_view(game, game_id, 3))
+        times.wait(0.1)  # Draw on the board as it was, at once: that tap again, which says so and draws nothing
+        answer, newer = await tap(api, alice, chat, newer, data_for(before, DRAW), check_button=False)
+        assert answer.text == DRAWN_ALREADY
         assert_shows(newer, expected_view(game, game_id, 3))
     assert_all_answered(api)
 
@@ -950,20 +958,21 @@ async def test_a_card_keeps_its_button_place_while_it_is_free(api: FakeBotAPI, s
 
 async def test_double_taps_act_once(api: FakeBotAPI, service: App) -> None:
     """Share tapped twice posts one message; Review tapped twice shows the review in the board's message once (a
-    private chat: nothing posted under the board); the same card tapped twice is played once and the second tap
-    says nothing (no "This card has already been removed")."""
+    private chat: nothing posted under the board), each second tap's toast saying so; the same card tapped twice
+    is played once and the second tap says nothing (no "This card has already been removed")."""
     alice = api.user("Alice")
     chat = api.private_chat(alice)
     message = await command(api, alice, chat, f"{NEW} {WIN_CODE}")
     for action in winning_line(WIN_CODE):
         _, message = await tap(api, alice, chat, message, data_for(message, action))
-    for word, posted, edited in (("s", 1, 0), ("v", 0, 1)):
+    for word, posted, edited, said in (("s", 1, 0, "Shared already: the first tap posted it"),
+                                       ("v", 0, 1, "Your review is shown already: the first tap asked for it")):
         count, edits = len(api.bot_messages(chat)), api.message(chat, message.message_id).edit_count
         first, _ = await tap(api, alice, chat, message, data_for(message, word))
         second, now = await tap(api, alice, chat, message, data_for(message, word))
         assert len(api.bot_messages(chat)) == count + posted, word
         assert now.edit_count == edits + edited, word
-        assert second.text is None
+        assert second.text == said
 
     board = await command(api, alice, chat, f"{NEW} {CODE}")
     slot = fitting(Game.from_code(CODE))

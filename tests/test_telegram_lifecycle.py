@@ -80,6 +80,8 @@ from tests.test_telegram_e2e import (  # noqa: F401 - the fixtures are used by n
 pytestmark = pytest.mark.timeout(60)
 
 DAY = dt.date(2026, 11, 29)
+#: What a second tap of Yes or Replay says: the first started the game.
+STARTED_ALREADY = "Started already: the first tap started the game"
 
 
 def player_of(user: FakeUser) -> PlayerKey:
@@ -242,11 +244,11 @@ async def test_new_game_on_a_board_with_moves_asks_and_yes_turns_the_question_in
     assert_shows(api.message(chat, board.message_id), render_game(abandoned, "en", TEXT_BOARD, latest=False))
     assert api.message(chat, board.message_id).keyboard == []
 
-    # Yes again (a double tap): one game was started, the message is not turned back, and the second tap is
-    # silent (issue 27: it used to say "That board is not your current game" about the game it had just started)
+    # Yes again (a double tap): one game was started, the message is not turned back, and the second tap says just
+    # that (issue 27: it used to say "That board is not your current game" about the game it had just started)
     answer, again = await tap(api, alice, chat, started, encode(ConfirmStart(old.game_id, request)),
                               check_button=False)
-    assert answer.text is None
+    assert answer.text == STARTED_ALREADY
     assert again.text == started.text and (await current(service, alice)).game_id == new.game_id
     assert_all_answered(api)
 
@@ -344,9 +346,9 @@ async def test_replay_and_new_game_on_a_finished_board_are_new_messages(api: Fak
     assert_shows(kept, render_game(await service.games.game(won_id), "en", TEXT_BOARD, latest=False))
 
     # Replay once more from the old board (a double tap): its deal is dealt already, so nothing more happens and
-    # the tap is silent (issue 27: not "That board is not your current game" on a board of that very code)
+    # the tap says so (issue 27: not "That board is not your current game" on a board of that very code)
     answer, _ = await tap(api, alice, chat, kept, encode(Replay(won_id)), check_button=False)
-    assert answer.text is None
+    assert answer.text == STARTED_ALREADY
     assert (await current(service, alice)).game_id == new.game_id
     assert api.last_message(chat).message_id == replay.message_id
     assert_all_answered(api)

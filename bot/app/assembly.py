@@ -12,7 +12,8 @@ runner, the daily poster and the tests take the parts they need from here.
   shared side;
 - :class:`~bot.app.once.OnceOnly`: what acts once, in the database;
 - :class:`~bot.app.challenges.Challenges`: challenges by reference;
-- :class:`~bot.app.day_end.DayEnd`: the daily attempts still open at midnight ended;
+- :class:`~bot.app.day_end.DayEnd`: the daily attempts still open at midnight ended, and the new day's deal
+  found;
 - :class:`~bot.app.outbox.Outbox`: what must reach a chat outside a command's answer (a chat board after a move at
   the table, a challenger told), committed with its cause and delivered by a process that runs the platform.
 """
@@ -97,7 +98,7 @@ class App:
         self.subscriptions = Subscriptions(db)
         self.once = OnceOnly(db)
         self.challenges = Challenges(db, self.daily_codes)
-        self.day_end = DayEnd(db, clock)
+        self.day_end = DayEnd(db, clock, daily_codes=self.daily_codes)
         self.flow = Flow(starts=self.starts, moves=self.moves, games=self.games, advice=self.advice,
                          verdicts=self.verdicts, players=self.players, leaderboards=self.leaderboards,
                          subscriptions=self.subscriptions, daily_codes=self.daily_codes, once=self.once,

@@ -59,8 +59,9 @@ from bot.app.model import GameSnapshot as GameSnapshot
 from bot.app.model import Offers, Stats
 from bot.app.model import PlayerKey as PlayerKey
 from bot.app.model import Settings as Settings
+from bot.app.outcomes import AlreadyStarted
 from bot.app.outcomes import OldBoard as OldBoard
-from bot.app.outcomes import OutOfDate
+from bot.app.outcomes import OutOfDate as OutOfDate
 from core.cards import Card
 from core.review import Review as GameReview
 
@@ -195,7 +196,7 @@ class Problem:
     """Why ``error`` happened (or why a tap did nothing: the game moved on), in the language of the player whose
     ``settings`` these are."""
 
-    error: Exception | OutOfDate | OldBoard
+    error: Exception | OutOfDate | OldBoard | AlreadyStarted
     settings: Settings
 
 

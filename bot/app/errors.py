@@ -123,3 +123,15 @@ class TryAgainIn(BotError):
     def __init__(self, seconds: int) -> None:
         super().__init__(f"too many questions; try again in {seconds} s")
         self.seconds = seconds
+
+
+class TappedTwice(BotError):
+    """Share, Review, Yes or Replay tapped again while the first tap's answer stands (``button``: :data:`SHARED`,
+    :data:`REVIEWED` or :data:`STARTED`): nothing more is done, and the player is told so (a Discord click must not
+    meet silence)."""
+
+    SHARED, REVIEWED, STARTED = "share", "review", "start"
+
+    def __init__(self, button: str) -> None:
+        super().__init__(f"{button} tapped twice")
+        self.button = button

@@ -7,8 +7,8 @@ use cases and answers with effects (:mod:`bot.app.effects`) for the platform's e
   No: :class:`~bot.app.commands.KeepPlaying`); otherwise the new game's board is sent, and the replaced game's
   board is closed.
 - A card, Draw, Undo or Hint edits the tapped board in place, refusals included (the renderer's status line says
-  why); a card tapped on an older board of the game applies when it is legal now, Draw and Undo when that board's
-  own Draw or Undo has not (:func:`~bot.app.moves.still_meant`); a double tap and Hint only refresh it.
+  why); a tap on an older board of the game counts (:mod:`bot.app.moves`: a double tap of Draw or Undo only
+  refreshes it, and says so); Hint answers for the game as it stands.
 - New game on a board: the question first when the game has moves (a double tap asks once); else the new game
   (drawn into the tapped message where the platform can, when it replaces the game that board showed). Replay: the
   same deal, a new board.
@@ -170,9 +170,10 @@ class Flow:
         try:
             if asks_the_solver(command) and not self.questions.admit(actor.player):
                 return []  # a flood of them: told once when to ask again, then not answered
+            arrived = self.moves.clock()  # before the tap waits for its turn: a double tap is told by it
             async with self.turns.of(actor.player, command):
-                await self.players.seen(actor.player, surface.platform_locale)  # a challenger is told in it
-                effects = await self._handle(actor, command, surface)
+                await self.players.seen(actor.player, surface.platform_locale, actor.community)
+                effects = await self._handle(actor, command, surface, arrived)
                 if surface.at_table:
                     await self._follow(command, effects, surface)
             shown = surface.buttons is None or subject(command) in {None, *map(subject, surface.buttons)}
@@ -195,12 +196,13 @@ class Flow:
 
     # --- the commands ---------------------------------------------------------------------------------------------
 
-    async def _handle(self, actor: Actor, command: Command, surface: Surface) -> list[Effect]:
+    async def _handle(self, actor: Actor, command: Command, surface: Surface, arrived: float) -> list[Effect]:
         player, name = actor.player, actor.name
         match command:
             case Move():
                 follow = (surface.platform_locale or "") if surface.at_table else None
-                return await self._tapped(actor, await self.moves.move(player, name, command, follow=follow), surface)
+                return await self._tapped(actor, await self.moves.move(player, name, command, arrived, follow=follow),
+                                          surface)
             case AskHint(game_id, version):
                 return await self._tapped(actor, await self.advice.hint(player, game_id, version), surface)
             case NewGame() | Replay():
@@ -210,9 +212,9 @@ class Flow:
             case BackToBoard(game_id):
                 return await self.in_board.back(actor, game_id, surface)
             case Share(game_id):
-                snapshot = await self.games.finished_game(player, game_id)
-                shared = await self.challenges.signed(snapshot)
-                return [Post(ShareOf(shared))] if await self.once.claim_share(game_id, ONCE_WITHIN) else []
+                shared = await self.challenges.signed(await self.games.finished_game(player, game_id))
+                await self.once.share(game_id, ONCE_WITHIN)  # once: a second tap within it is told so
+                return [Post(ShareOf(shared))]
             case Begin(request):
                 return await self._start(actor, request, surface)
             case PlayDaily(day):
@@ -288,8 +290,8 @@ class Flow:
                 await self.once.asked(current.game_id, current.version, None)
                 # Yes starts what the player asked for (today's daily deal, not the day it was when asked)
                 return [Answer(Question(current, asked if isinstance(request, ConfirmStart) else request))]
-            case AlreadyStarted():
-                return []
+            case AlreadyStarted():  # said so: a click met with silence looks lost
+                return await self._problem(actor, started)
             case OldBoard():
                 return await self._problem(actor, started)
             case GameSnapshot():
@@ -305,8 +307,8 @@ class Flow:
                                                                               ASK_ONCE_WITHIN):
                     return []  # a double tap: the question is already on its way
                 return [Answer(Question(current, asked))]
-            case AlreadyStarted():
-                return []
+            case AlreadyStarted():  # said so: a click met with silence looks lost
+                return await self._problem(actor, started)
             case OutOfDate(current):
                 return [EditBoard(current, notice=Problem(started, current.settings))]
             case OldBoard():
@@ -322,8 +324,7 @@ class Flow:
         """A tap on a board answered: the board edited to the game as it stands (with why nothing changed, for a
         tap from an older version), or a private line for a board of an older game."""
         match tapped:
-            case OutOfDate(current):
-                # an old board of the same game, or a double tap: nothing changed; show the game as it stands
+            case OutOfDate(current):  # a double tap, or a game ended since: the game as it stands, and why
                 return [EditBoard(current, notice=Problem(tapped, current.settings))]
             case OldBoard():
                 return await self._problem(actor, tapped)
@@ -430,7 +431,7 @@ class Flow:
     async def _settings(self, actor: Actor) -> Settings:
         return await self.players.get_settings(actor.player)
 
-    async def _problem(self, actor: Actor, error: Exception | OutOfDate | OldBoard) -> list[Effect]:
+    async def _problem(self, actor: Actor, error: Exception | OutOfDate | OldBoard | AlreadyStarted) -> list[Effect]:
         """The private line explaining ``error``, in the player's language."""
         return [Answer(Problem(error, await self._settings(actor)))]
 

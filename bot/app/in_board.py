@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from bot.app.commands import Actor, BackToBoard, Surface
 from bot.app.effects import Answer, Board, EditBoard, EditMessage, Effect, ReviewOf, SettingsOf
+from bot.app.errors import TappedTwice
 from bot.app.games import Games
 from bot.app.model import Settings
 from bot.app.once import OnceOnly
@@ -48,7 +49,7 @@ class InBoard:
         surface allows, else privately."""
         snapshot = await self.games.finished_game(actor.player, game_id)
         if not await self.once.claim_review(game_id, once_within):
-            return []
+            raise TappedTwice(TappedTwice.REVIEWED)
         review = ReviewOf(snapshot, await self.advice.review(actor.player, game_id))
         if not surface.in_place:
             return [Answer(review)]

@@ -1,20 +1,23 @@
 """Moves on a game: a card, Draw or Undo tapped on a board, and a card played by name.
 
 Taps and versions: every game row has a ``version`` that each applied action (and the end of the game as current)
-increments, and a board carries the version it shows. A card tapped on any board of the player's current game
-applies when it is legal now (two quick taps from one keyboard both apply; the same card tapped twice is played
-once, and the second tap only shows the board as it stands; a card that no longer fits says the waste card
-changed). Draw and Undo from an older board apply when that board's own tap has not: a Draw when no Draw came since
-the version it shows, an Undo when no Undo did (a board behind the game, as Telegram's pace keeps one in a group,
-loses no tap); else, and where the standing actions cannot tell, :class:`~bot.app.outcomes.OutOfDate` with the
-game as it stands, so a double tap applies once. A tap on the board of a game that is no longer the player's latest answers
-:class:`~bot.app.outcomes.OldBoard`: the board never turns into another game. The new state is written with ``WHERE version = :seen``, so of two actions that read the same version
-exactly one applies, on SQLite (``BEGIN IMMEDIATE``) and PostgreSQL (row locks) alike.
+increments, and a board carries the version it shows. A tap is the player's intent, whatever the board shows when
+it comes (in a busy group Telegram's pace keeps a board seconds behind the game). A card tapped on any board of
+the player's current game applies when it is legal now (two quick taps from one keyboard both apply; the same card
+tapped twice is played once, and the second tap only shows the board as it stands; a card that no longer fits says
+the waste card changed). A Draw or Undo tapped on an older board applies too, unless it is a double tap: the same
+button on the same board version within :data:`DOUBLE_TAP_WITHIN` seconds of the tap of it that counted, which
+the database tells (``once_marks``: several processes share it), by when each tap came (before it waited for the
+player's earlier moves); a double tap answers :class:`~bot.app.outcomes.OutOfDate` with ``repeat`` and the game
+as it stands. A tap on the board of a game that is no longer the player's latest answers
+:class:`~bot.app.outcomes.OldBoard`: the board never turns into another game. The new state is written with
+``WHERE version = :seen``, so of two actions that read the same version exactly one applies, on SQLite
+(``BEGIN IMMEDIATE``) and PostgreSQL (row locks) alike.
 
 A ranked daily attempt (a game with its ``daily`` day) allows no Undo (:class:`NoUndoInDaily`), and once blocked it
 is over at once, lost: it stops being the player's current game, as a won game does. It ends with its UTC day: a
-tap on it after midnight applies nothing (:class:`DailyOver`) and ends it as it stands, if the day's end
-(:class:`~bot.app.day_end.DayEnd`) has not already.
+tap on it after midnight applies nothing (:class:`~bot.app.outcomes.DayOver`, with the attempt as it ended) and
+ends it as it stands, if the day's end (:class:`~bot.app.day_end.DayEnd`) has not already.
 
 Every method returns a frozen :class:`~bot.app.model.GameSnapshot` only after its transaction has committed, so
 whatever an adapter shows a player is on disk.
@@ -23,14 +26,14 @@ whatever an adapter shows a player is on disk.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Sequence
 
 from bot.app.batcher import TapBatcher
 from bot.app.commands import Move
 from bot.app.errors import (
     AmbiguousCard,
     CardNotInPlay,
-    DailyOver,
     GameNotFound,
     NoActiveGame,
     NotACard,
@@ -43,16 +46,23 @@ from bot.app.outcomes import OutOfDate, Tapped
 from bot.app.records import Today, moved_on, owner_of, snapshot_of
 from bot.app.solving import Verdicts
 from bot.store import games as stored_games
+from bot.store import once as marks
 from bot.store import players as stored_players
 from bot.store.engine import Database
 from bot.store.games import GameRecord, StateWrite
 from bot.store.schema import ABANDONED, BLOCKED, PLAYING, WON, utcnow
 from core.cards import Card, Rank
 from core.errors import TriPeaksError
-from core.game import Action, Game, Outcome, Reason, Tap, Undo
+from core.game import Action, Draw, Game, Outcome, Reason, Tap, Undo
 
 #: How many games' engines a process keeps to skip replaying their stored state on the next tap.
 GAME_CACHE_SIZE = 4096
+#: Seconds within which Draw (or Undo) tapped again on the same board version is a double tap, applied once: a
+#: finger's double tap comes within a quarter of a second; a player drawing card after card on a board that lags
+#: taps a second or so apart, and each of those taps counts.
+DOUBLE_TAP_WITHIN = 0.4
+#: The time a tap came, in seconds (the same clock in every process sharing the database).
+TapClock = Callable[[], float]
 
 
 @dataclasses.dataclass
@@ -64,6 +74,7 @@ class _Tap:
     game_id: int
     version: int
     action: Action
+    arrived: float  # when the tap came, before it waited for the player's moves before it
     #: made at the table in the browser: the game's chat board follows it (the outbox), drawn in this language
     #: where its player chose none
     follow: str | None = None
@@ -127,45 +138,18 @@ def _named_slot(game: Game, text: str) -> int:
     return slot
 
 
-def still_meant(action: Action, game: Game, behind: int) -> bool:
-    """Whether ``action``, tapped on a board ``behind`` versions older than ``game``, is a tap of its own rather
-    than the repeat of one already applied: a card always (the engine refuses it if it no longer fits); a Draw
-    when none of the actions since was a Draw; an Undo when none was an Undo. The actions since are the last
-    ``behind`` standing ones when their move numbers run on to the counter: an Undo in between takes one off and
-    makes the next skip a number, and then nothing is assumed (False).
-
-    >>> from core.game import DRAW, UNDO
-    >>> game = Game.from_code("TP1-E-AAAAAAB")
-    >>> _ = game.apply(Tap(21))
-    >>> still_meant(DRAW, game, 1), still_meant(UNDO, game, 1)
-    (True, True)
-    >>> _ = game.apply(DRAW)
-    >>> still_meant(DRAW, game, 1), still_meant(DRAW, game, 2), still_meant(DRAW, game, 0)
-    (False, False, False)
-    >>> _ = game.apply(UNDO)
-    >>> still_meant(UNDO, game, 1), still_meant(DRAW, game, 1)
-    (False, False)
-    """
-    if isinstance(action, Tap):
-        return True
-    numbers = game.move_numbers()
-    if behind <= 0 or behind > len(numbers) or numbers[-1] != game.moves:
-        return False
-    recent = numbers[-behind:]
-    if any(later != earlier + 1 for earlier, later in zip(recent, recent[1:], strict=False)):
-        return False
-    return not any(isinstance(done, type(action)) for done in game.actions()[-behind:])
-
-
 class Moves:
     """Moves, committed in batches (:class:`~bot.app.batcher.TapBatcher`); a game that ends has its deal's
-    verdict computed by ``verdicts``; ``today`` tells the day (whose daily deal's code stays hidden)."""
+    verdict computed by ``verdicts``; ``today`` tells the day (whose daily deal's code stays hidden); ``clock``
+    when a tap came (a double tap is told by it)."""
 
-    def __init__(self, db: Database, verdicts: Verdicts, today: Today, outbox: Outbox | None = None) -> None:
+    def __init__(self, db: Database, verdicts: Verdicts, today: Today, outbox: Outbox | None = None,
+                 clock: TapClock = time.time) -> None:
         self.db = db
         self.verdicts = verdicts
         self.today = today
         self.outbox = outbox  # told when rows are written, to deliver them at once
+        self.clock = clock
         self._taps: TapBatcher[_Tap, Tapped] = TapBatcher(self._apply_taps)
         # the engine of games this process wrote last, by id, to skip replaying their state on the next tap
         self._engines: dict[int, tuple[str, Game]] = {}
@@ -174,11 +158,15 @@ class Moves:
         """Commit and answer the taps already queued."""
         await self._taps.drain()
 
-    async def move(self, player: PlayerKey, name: str, command: Move, *, follow: str | None = None) -> Tapped:
-        """A card, Draw or Undo tapped on a board: the game as it now stands, or why the tap did nothing. A refused
-        move is not an error: the snapshot's ``outcome`` says why, and the version stays. ``follow``: tapped at the
-        table, whose chat board is to follow it (drawn in that language where the player chose none)."""
-        return await self._taps.submit(_Tap(player, name, command.game_id, command.version, command.action, follow))
+    async def move(self, player: PlayerKey, name: str, command: Move, arrived: float | None = None, *,
+                   follow: str | None = None) -> Tapped:
+        """A card, Draw or Undo tapped on a board (``arrived``: when the tap came, by :attr:`clock`; default now):
+        the game as it now stands, or why the tap did nothing. A refused move is not an error: the snapshot's
+        ``outcome`` says why, and the version stays. ``follow``: tapped at the table, whose chat board is to follow
+        it (drawn in that language where the player chose none)."""
+        arrived = self.clock() if arrived is None else arrived
+        return await self._taps.submit(_Tap(player, name, command.game_id, command.version, command.action, arrived,
+                                            follow))
 
     async def play_card(self, player: PlayerKey, name: str, text: str) -> Tapped:
         """Tap, in the player's current game, the card named ``text`` (``7h``, ``10♥``, ``qs``).
@@ -195,7 +183,8 @@ class Moves:
             raise NoActiveGame()
         current = snapshot_of(record, today=self.today())
         slot = _named_slot(current.game, text)
-        return await self._taps.submit(_Tap(player, name, current.game_id, current.version, Tap(slot)))
+        return await self._taps.submit(_Tap(player, name, current.game_id, current.version, Tap(slot),
+                                            self.clock()))
 
     async def _apply_taps(self, batch: Sequence[_Tap]) -> list[Tapped | Exception]:
         try:
@@ -220,22 +209,29 @@ class Moves:
             # SQLite's BEGIN IMMEDIATE already holds the write lock
             records = await stored_games.load_for_update(tx, [tap.game_id for tap in batch],
                                                          lock_rows=not self.db.is_sqlite)
+            marked = [_mark(tap) for tap in batch if _marks(tap, records.get(tap.game_id))]
+            counted = await marks.claim_each(tx, marked, DOUBLE_TAP_WITHIN)  # the Draws and Undos that count
             for tap in batch:
                 record = records.get(tap.game_id)
                 if record is None or owner_of(record) != tap.player:
                     results.append(NotYourGame())
                     continue
-                if record.daily is not None and record.daily < today and record.active:
+                if record.daily is not None and record.daily < today:
                     # the attempt's day is over (its code may be out): it ends as it stands, and nothing applies
-                    await stored_games.end_attempts_before(tx, today, now, game_id=record.id)
-                    results.append(DailyOver(record.daily))
-                    continue
-                game = self._engine_of(record)
-                behind = record.version - tap.version
-                if behind and not (record.active and record.status == PLAYING
-                                   and still_meant(tap.action, game, behind)):
+                    if record.active:
+                        await stored_games.end_attempts_before(tx, today, now, game_id=record.id)
+                        record = await stored_games.load(tx, record.id) or record
                     results.append(await moved_on(tx, record, today))
                     continue
+                game = self._engine_of(record)
+                if record.version != tap.version:
+                    if not (record.active and record.status == PLAYING) or record.version < tap.version:
+                        # ended since (or a version the game never had: nothing to go by)
+                        results.append(await moved_on(tx, record, today))
+                        continue
+                    if isinstance(tap.action, Draw | Undo) and (tap.game_id, _mark(tap).kind) not in counted:
+                        results.append(OutOfDate(snapshot_of(record, game, today=today), repeat=tap.action))
+                        continue
                 if record.daily is not None and isinstance(tap.action, Undo):
                     results.append(NoUndoInDaily())
                     continue
@@ -300,3 +296,14 @@ class Moves:
             engines[record.id] = (record.state, game.copy())
             if len(engines) > GAME_CACHE_SIZE:
                 del engines[next(iter(engines))]
+
+
+def _marks(tap: _Tap, record: GameRecord | None) -> bool:
+    """Whether ``tap`` leaves its mark (a Draw or Undo on the player's own game), by which its double tap is told."""
+    return isinstance(tap.action, Draw | Undo) and record is not None and owner_of(record) == tap.player
+
+
+def _mark(tap: _Tap) -> marks.Mark:
+    """The mark of a Draw or Undo: that button, on that board version, at the time the tap came."""
+    return marks.Mark(tap.game_id, marks.DRAW if isinstance(tap.action, Draw) else marks.UNDO, tap.version,
+                      tap.arrived)

@@ -4,6 +4,7 @@ New game tapped twice on one board asks once, Yes after No under the same questi
 
 from __future__ import annotations
 
+from bot.app.errors import TappedTwice
 from bot.store import once as marks
 from bot.store.engine import Database
 from bot.store.schema import utcnow
@@ -18,6 +19,11 @@ class OnceOnly:
     async def claim_share(self, game_id: int, within: float) -> bool:
         """Whether this Share of ``game_id`` is to post: not when one did within ``within`` seconds."""
         return await self._claim(game_id, marks.SHARE, within)
+
+    async def share(self, game_id: int, within: float) -> None:
+        """This Share of ``game_id`` is to post; :class:`TappedTwice` when one did within ``within`` seconds."""
+        if not await self.claim_share(game_id, within):
+            raise TappedTwice(TappedTwice.SHARED)
 
     async def claim_review(self, game_id: int, within: float) -> bool:
         """Whether this Review of ``game_id`` is to answer: not when one did within ``within`` seconds."""

@@ -6,8 +6,9 @@ tap that found the game moved on. Errors (a forged payload, a game that is not t
 - :class:`AlreadyStarted`: the start was tapped twice; the first tap started the game, the second does nothing.
 - :class:`OldBoard`: a tap on the board of a game that is no longer the player's latest: nothing changed, and the
   board must not turn into another game.
-- :class:`OutOfDate`: a tap from an older version of the board (an old message, a double tap): nothing changed;
-  ``current`` is the game as it stands, to show.
+- :class:`OutOfDate`: a tap from an older version of the board that did nothing: a double tap of Draw or Undo
+  (``repeat``: the first tap did it), or a tap on a board of a game that has ended since; ``current`` is the game
+  as it stands, to show. :class:`DayOver`: one on a daily attempt whose day is over.
 
 What a player is told went wrong, an error or a tap that did nothing, is one family (:data:`Mishap`), which the
 renderer matches once and exhaustively: a member added and told nowhere fails ``mypy``.
@@ -37,10 +38,12 @@ from bot.app.errors import (
     NoUndoInDaily,
     NoWinnableDeal,
     OneAtATime,
+    TappedTwice,
     TryAgainIn,
 )
 from bot.app.model import GameSnapshot
 from core.errors import InvalidCardError, InvalidCodeError
+from core.game import Draw, Undo
 
 
 @dataclass(frozen=True)
@@ -66,9 +69,17 @@ class OldBoard:
 
 @dataclass(frozen=True)
 class OutOfDate:
-    """A tap from an older version of the board; ``current`` is the game as it stands."""
+    """A tap from an older version of the board that did nothing; ``current`` is the game as it stands;
+    ``repeat``: the Draw or Undo of a double tap, which the first tap of it did."""
 
     current: GameSnapshot
+    repeat: Draw | Undo | None = None
+
+
+@dataclass(frozen=True)
+class DayOver(OutOfDate):
+    """A tap on a board of a daily attempt whose UTC day is over (the attempt ended as it stood, by the day's end or
+    by this tap): nothing applied; ``current`` is the attempt as it ended."""
 
 
 #: What a start answers: the new game (or the daily attempt resumed), or why not yet.
@@ -89,12 +100,12 @@ class Unforeseen:
 #: other exception as :class:`Unforeseen` (:func:`mishap`). Every :class:`~bot.app.errors.BotError` is a member
 #: (tests/test_exhaustive.py), so a new error left untold fails mypy where the renderer matches the family.
 Mishap = (NotAPlayer | NotYourMessage | NotYourGame | GameNotFound | NoActiveGame | OutOfDate | OldBoard
-          | DailyCodeLocked | DailyOver | NoUndoInDaily | GameNotOver | Busy | AmbiguousCard | CardNotInPlay | NotACard
-          | InvalidCardError | BadGameCode | InvalidCodeError | BadPayload | NoWinnableDeal | OneAtATime | TryAgainIn
+          | AlreadyStarted | TappedTwice | DailyCodeLocked | DailyOver | NoUndoInDaily | GameNotOver | Busy
+          | AmbiguousCard | CardNotInPlay | NotACard | InvalidCardError | BadGameCode | InvalidCodeError | BadPayload | NoWinnableDeal | OneAtATime | TryAgainIn
           | Unforeseen)
 
 
-def mishap(error: Exception | OutOfDate | OldBoard) -> Mishap:
+def mishap(error: Exception | OutOfDate | OldBoard | AlreadyStarted) -> Mishap:
     """``error`` as the member of the family it is told as."""
     if isinstance(error, Mishap):
         return error

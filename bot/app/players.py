@@ -18,6 +18,7 @@ from bot.app.commands import (
 )
 from bot.app.errors import BadPayload
 from bot.app.model import BoardStyle, PlayerKey, Settings, Stats, clean_name
+from bot.store import daily as stored_daily
 from bot.store import games as stored_games
 from bot.store import players as stored_players
 from bot.store.engine import Database
@@ -85,11 +86,22 @@ class Players:
         self.clock = clock
         #: the locale each player is stored as last seen with, as this process last read or wrote it, and when
         self._seen: dict[PlayerKey, tuple[str, float]] = {}
+        #: the communities each player is stored as seen in, as this process wrote them
+        self._members: set[tuple[PlayerKey, str]] = set()
 
-    async def seen(self, player: PlayerKey, locale: str | None) -> None:
-        """The player acts with the platform's ``locale`` (None: the platform gave none): stored when it is not
-        the one stored, so a tap writes nothing, and read at most every :data:`SEEN_FRESH` seconds (so what
-        another process stored meanwhile is seen within that time)."""
+    async def seen(self, player: PlayerKey, locale: str | None, community: str | None = None) -> None:
+        """The player acts with the platform's ``locale`` (None: the platform gave none), in ``community`` (a server
+        or group; None in a private chat): the locale stored when it is not the one stored, so a tap writes nothing,
+        and read at most every :data:`SEEN_FRESH` seconds (so what another process stored meanwhile is seen within
+        that time); the community noted once a process, so its leaderboard lists the player's daily attempt,
+        wherever it was played."""
+        if community is not None and (player, community) not in self._members:
+            async with self.db.transaction() as tx:
+                known = await stored_daily.seen_in_community(tx, player.platform, player.user_id, community, utcnow())
+            if known:  # a player not stored yet is noted by their first game's start
+                if len(self._members) >= SEEN_REMEMBERED:
+                    self._members.clear()
+                self._members.add((player, community))
         locale = locale[:16] if locale else None
         if locale is None:
             return

@@ -22,7 +22,7 @@ from bot.app.model import (
     PlayerKey,
     Settings,
 )
-from bot.app.outcomes import OldBoard, OutOfDate
+from bot.app.outcomes import DayOver, OldBoard, OutOfDate
 from bot.store import games as stored_games
 from bot.store.engine import Transaction
 from bot.store.games import GameRecord
@@ -127,10 +127,12 @@ async def load_checked(tx: Transaction, player: PlayerKey, game_id: int, version
 
 async def moved_on(tx: Transaction, record: GameRecord, today: dt.date) -> OutOfDate | OldBoard:
     """Why a tap from an old board of ``record`` does nothing: the game as it stands if it is still the player's
-    latest, else the game that is (the board must not turn into another game)."""
+    latest (:class:`DayOver` for a daily attempt whose day is over), else the game that is (the board must not turn
+    into another game)."""
     if record.active:
         return OutOfDate(snapshot_of(record, today=today))
     latest = await stored_games.latest_of(tx, record.platform, record.user_id)
     if latest is not None and latest.id == record.id:
-        return OutOfDate(snapshot_of(record, today=today))
+        day_over = record.daily is not None and record.daily < today
+        return (DayOver if day_over else OutOfDate)(snapshot_of(record, today=today))
     return OldBoard(snapshot_of(latest, today=today) if latest is not None and latest.active else None)

@@ -20,9 +20,9 @@ from collections.abc import Hashable
 
 from bot.app.errors import BotError, NoWinnableDeal
 from bot.app.model import DealVerdict, Hint, PlayerKey
-from bot.app.outcomes import OldBoard, OutOfDate, Tapped
+from bot.app.outcomes import OutOfDate, Tapped
 from bot.app.questions import Questions
-from bot.app.records import Today, load_checked, load_game, snapshot_of, verdict_of
+from bot.app.records import Today, load_game, load_owned, moved_on, snapshot_of, verdict_of
 from bot.app.solver_calls import HintFunction, ReviewFunction, VerdictFunction
 from bot.app.solver_pool import BACKGROUND, BOT, INTERACTIVE, SolverPool
 from bot.store import games as stored_games
@@ -145,16 +145,18 @@ class Advice:
         self.hint_budget = hint_budget
 
     async def hint(self, player: PlayerKey, game_id: int, version: int) -> Tapped:
-        """Hint tapped on the player's game at ``version``: the game with the advice (counted as a hint used only
-        when there is something to suggest, and once per position: asking again at the same version is free, and
-        answered from memory), or :data:`BUSY_HINT` (not counted) when the solver had no time for it. A ranked daily
+        """Hint tapped on the player's game on a board at ``version``: the game as it stands with the advice (a board
+        behind the game, as a busy group's, is asked about the game now; counted as a hint used only when there is
+        something to suggest, and once per position: asking again at the same version is free, and answered from
+        memory), or :data:`BUSY_HINT` (not counted) when the solver had no time for it. A ranked daily
         attempt is never advised to undo. :class:`~bot.app.errors.OneAtATime` or
         :class:`~bot.app.errors.TryAgainIn` when the player asks too much."""
         today = self.today()
         async with self.db.transaction() as tx:
-            record = await load_checked(tx, player, game_id, version, today)
-        if isinstance(record, OutOfDate | OldBoard):
-            return record
+            record = await load_owned(tx, player, game_id)
+            if record.version != version and not record.active:
+                return await moved_on(tx, record, today)  # ended since, or no longer the player's latest
+        version = record.version
         game = Game.from_text(record.state)
         if record.status == ABANDONED or (record.status == BLOCKED and not record.active):
             return snapshot_of(record, game, today=today, hint=_NO_HINT)

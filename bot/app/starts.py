@@ -33,7 +33,7 @@ from bot.app.commands import (
 from bot.app.daily_codes import DailyCodes
 from bot.app.errors import GameNotOver, NotYourGame
 from bot.app.model import GameSnapshot, PlayerKey
-from bot.app.outcomes import AlreadyStarted, MustConfirm, OldBoard, OutOfDate, Start
+from bot.app.outcomes import AlreadyStarted, DayOver, MustConfirm, OldBoard, OutOfDate, Start
 from bot.app.players import name_columns
 from bot.app.records import code_hidden, load_checked, load_owned, parse_code, snapshot_of
 from bot.app.solving import Verdicts
@@ -202,7 +202,9 @@ class Starts:
         async with self.db.transaction() as tx:
             if isinstance(command, NewGame):
                 record = await load_checked(tx, player, command.game_id, command.version, self.daily_codes.today())
-                if isinstance(record, OutOfDate | OldBoard):
+                if isinstance(record, DayOver):  # the attempt its day ended: 🆕 on it starts a new game all the same
+                    record = await load_owned(tx, player, command.game_id)
+                elif isinstance(record, OutOfDate | OldBoard):
                     return record
             else:
                 record = await load_owned(tx, player, command.game_id)

@@ -255,6 +255,9 @@ def _status_lines(snapshot: GameSnapshot, settings: Settings, tr: Translator, *,
     game = snapshot.game
     outcome = snapshot.outcome
     lines: list[str] = []
+    if snapshot.abandoned and snapshot.daily is not None and not snapshot.code_hidden:
+        # TRANSLATORS: under the board of a daily attempt still open when its UTC day ended: it ended then, counted
+        return [tr.gettext("The day is over: this attempt ended as it stood")]
     if snapshot.abandoned:
         # TRANSLATORS: under a board whose game the player left by starting another
         return [tr.gettext("This game was abandoned")]
@@ -368,12 +371,13 @@ def render_game(snapshot: GameSnapshot, locale: str, settings: Settings, *, owne
 def play_ack(snapshot: GameSnapshot, locale: str) -> str:
     """The short private answer to a card played by name, and the toast of a tap while its board catches up: the
     card played (the new waste card), drawn, or taken back by Undo (and a cleared peak, the end of the game), or
-    why it was not played (always said: the player named that card)."""
+    why it was not played (always said: the player named that card); for 💡, the hint's lines (a busy group's board
+    shows them only when its turn comes)."""
     tr = translator(locale)
     game = snapshot.game
     outcome = snapshot.outcome
     if outcome is None:
-        return ""
+        return " · ".join(_hint_lines(snapshot.hint, game, tr)) if snapshot.hint and not game.is_over else ""
     if outcome.reason is not None:
         return _refusal(outcome, game, tr)
     card = _outcome_card(outcome, game)

@@ -40,10 +40,11 @@ from bot.app.errors import (
     NoUndoInDaily,
     NoWinnableDeal,
     OneAtATime,
+    TappedTwice,
     TryAgainIn,
 )
 from bot.app.model import BoardStyle, GameSnapshot, Settings, Stats
-from bot.app.outcomes import OldBoard, OutOfDate, Unforeseen, mishap
+from bot.app.outcomes import AlreadyStarted, DayOver, OldBoard, OutOfDate, Unforeseen, mishap
 from bot.i18n import LANGUAGE_NAMES, N_, SUPPORTED_LOCALES, Translator, translator
 from bot.render.console import card_key
 from bot.render.endings import deal_name
@@ -53,6 +54,7 @@ from bot.render.tableau import card_label
 from bot.render.view import CHOSEN, Button, ButtonStyle, View, owner_name
 from core.deal import Rules
 from core.errors import InvalidCardError, InvalidCodeError
+from core.game import Draw, Undo
 
 _RULES_HELP = (
     N_("How to play TriPeaks"),
@@ -282,7 +284,27 @@ def render_settings(settings: Settings, locale: str, *, pictures: bool = True) -
     )
 
 
-def error_text(error: Exception | OutOfDate | OldBoard, locale: str, new_command: str | None = "/tripeaks new") -> str:
+def out_of_date_text(stale: OutOfDate, locale: str) -> str:
+    """Why a tap on a board behind the game did nothing, which the board may not show yet (a busy group's board waits
+    its turn to be edited)."""
+    tr = translator(locale)
+    if isinstance(stale, DayOver) and stale.current.daily is not None:
+        return error_text(DailyOver(stale.current.daily), locale)
+    if isinstance(stale.repeat, Draw):
+        # TRANSLATORS: the toast of Draw tapped twice at once: the first tap drew a card, the second does nothing;
+        # the board on screen has not shown the draw yet
+        return tr.gettext("Drawn already: the board is catching up")
+    if isinstance(stale.repeat, Undo):
+        # TRANSLATORS: the toast of Undo tapped twice at once: the first tap took a move back, the second does
+        # nothing; the board on screen has not shown it yet
+        return tr.gettext("Undone already: the board is catching up")
+    # TRANSLATORS: a tap on a board that showed the game as it was some moves ago (the game has ended since, say):
+    # nothing was done, and the board is being brought up to date
+    return tr.gettext("Nothing was done: that board was behind the game")
+
+
+def error_text(error: Exception | OutOfDate | OldBoard | AlreadyStarted, locale: str,
+               new_command: str | None = "/tripeaks new") -> str:
     """The reply to an error the service raised, or to a tap that did nothing because the game moved on: each member
     of the family (:data:`~bot.app.outcomes.Mishap`) told once. ``new_command`` is how the platform starts a game;
     None: the table's 🆕 button."""
@@ -301,8 +323,18 @@ def error_text(error: Exception | OutOfDate | OldBoard, locale: str, new_command
                 return tr.gettext("This is not your game; tap 🆕 to start your own")
             # TRANSLATORS: a tap or a link naming a game that is not the player's (or no game): names nobody
             return tr.gettext("This is not your game; start your own with {command}").format(command=new_command)
-        case OutOfDate():
-            return tr.gettext("That message was out of date; it now shows the game as it stands")
+        case OutOfDate() as stale:
+            return out_of_date_text(stale, locale)
+        case AlreadyStarted():
+            # TRANSLATORS: Yes (start) or Replay tapped a second time: the first tap started the game, whose board
+            # comes (or came) as a message of its own
+            return tr.gettext("Started already: the first tap started the game")
+        case TappedTwice(button=TappedTwice.SHARED):
+            # TRANSLATORS: Share tapped a second time within a minute: the first tap posted the result
+            return tr.gettext("Shared already: the first tap posted it")
+        case TappedTwice():
+            # TRANSLATORS: Review tapped a second time while the first tap's review is shown (or on its way)
+            return tr.gettext("Your review is shown already: the first tap asked for it")
         case NoActiveGame():
             if new_command is None:
                 # TRANSLATORS: the board in the browser; 🆕 is the New game button (an icon: keep it as it is)

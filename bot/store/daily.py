@@ -165,3 +165,14 @@ async def seen_in(tx: Transaction, player_id: int, community: str, now: dt.datet
     """The player was seen in ``community`` (a server or group): its leaderboard lists their attempts."""
     await tx.execute(conflict_insert(tx, community_players).values(player_id=player_id, community=community, seen_at=now)
                      .on_conflict_do_nothing())
+
+
+async def seen_in_community(tx: Transaction, platform: str, user_id: str, community: str, now: dt.datetime) -> bool:
+    """The player ``user_id`` of ``platform`` was seen in ``community`` (any command or tap there): its leaderboard
+    lists their attempts, wherever played. False when there is no such player yet (their first game makes one)."""
+    player_id = (await tx.execute(select(players.c.id).where(players.c.platform == platform,
+                                                             players.c.user_id == user_id))).scalar()
+    if player_id is None:
+        return False
+    await seen_in(tx, player_id, community, now)
+    return True

@@ -3,12 +3,27 @@ of two concurrent taps can win, on SQLite and PostgreSQL alike."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import dataclass
+
 from sqlalchemy import and_, delete, exists, or_, select
 
 from bot.store.engine import Transaction, conflict_insert
 from bot.store.schema import once_marks
 
 SHARE, REVIEW, ASK, KEPT, TOLD = "share", "review", "ask", "kept", "told"
+#: A Draw or an Undo tapped on a board (the board's version, the tap's time): a double tap is told by it.
+DRAW, UNDO = "draw", "undo"
+
+
+@dataclass(frozen=True)
+class Mark:
+    """``kind`` done for ``game_id`` at ``version``, at the time ``at`` (seconds)."""
+
+    game_id: int
+    kind: str
+    version: int
+    at: float
 
 
 async def claim(tx: Transaction, game_id: int, kind: str, now: float, within: float | None, *,
@@ -22,6 +37,21 @@ async def claim(tx: Transaction, game_id: int, kind: str, now: float, within: fl
                                              set_={"version": row.version, "at": row.at}, where=fresh)
     result = await tx.execute(upsert.returning(once_marks.c.game_id))
     return result.first() is not None
+
+
+async def claim_each(tx: Transaction, wanted: Sequence[Mark], within: float) -> set[tuple[int, str]]:
+    """Each of ``wanted`` marked, in one statement; which were, as (game, kind): not one already marked at the same
+    version less than ``within`` seconds before it (that one is left as it was)."""
+    if not wanted:
+        return set()
+    statement = conflict_insert(tx, once_marks).values(
+        [{"game_id": mark.game_id, "kind": mark.kind, "version": mark.version, "at": mark.at} for mark in wanted])
+    row = statement.excluded
+    fresh = or_(once_marks.c.version != row.version, once_marks.c.at <= row.at - within)
+    upsert = statement.on_conflict_do_update(index_elements=["game_id", "kind"],
+                                             set_={"version": row.version, "at": row.at}, where=fresh)
+    result = await tx.execute(upsert.returning(once_marks.c.game_id, once_marks.c.kind))
+    return {(game_id, kind) for game_id, kind in result.all()}
 
 
 async def first(tx: Transaction, game_id: int, kind: str, now: float) -> bool:
@@ -41,4 +71,5 @@ async def marked(tx: Transaction, game_id: int, kind: str) -> bool:
     return bool((await tx.execute(query)).scalar())
 
 
-__all__ = ["ASK", "KEPT", "REVIEW", "SHARE", "TOLD", "claim", "first", "forget", "marked"]
+__all__ = ["ASK", "DRAW", "KEPT", "REVIEW", "SHARE", "TOLD", "UNDO", "Mark", "claim", "claim_each", "first", "forget",
+           "marked"]

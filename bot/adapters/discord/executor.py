@@ -6,6 +6,7 @@ reported back (:class:`~bot.app.effects.BoardAt`: the message that now shows a g
   it), and the replaced game's board (wherever it is) is redrawn as no longer the latest. Discord
   never redraws the tapped message into a new game (``reuse``): the question is an ephemeral message;
 - a board edited is the clicked message (response type 7), reported as the live board when it was another one;
+  why the tap did nothing follows as a private line, but not for a double tap: the board it shows says it all;
 - a private answer is ephemeral: a line for an error (with a link to the live board for a tap on an old one) and
   the play-by-name acknowledgement, a message for the question and the review;
 - a post is a public new message: the shared result, with ``/tripeaks new code:...`` as the sharer's client
@@ -50,6 +51,7 @@ from bot.app.effects import (
     GameSnapshot,
     Note,
     OldBoard,
+    OutOfDate,
     Post,
     Problem,
     Question,
@@ -104,7 +106,8 @@ class DiscordExecutor:
                         await self.close(snapshot, keep=shown)
                 case EditBoard(snapshot, notice):
                     await show_update(interaction, self.board(snapshot))
-                    if notice is not None:  # no toasts on Discord: why the tap changed nothing, privately
+                    if notice is not None and not repeated(notice):
+                        # no toasts on Discord: why the tap changed nothing, privately
                         await interaction.followup.send(self.line(notice), ephemeral=True)
                     message = interaction.message
                     if (message is not None and not message.flags.ephemeral
@@ -289,3 +292,9 @@ class DiscordExecutor:
 def outbox_executor(ctx: BotContext) -> ExecutorFor:
     """The executor of what the outbox delivers on Discord, drawing in a given language where the player chose none."""
     return lambda locale: DiscordExecutor(ctx, None, locale=locale)
+
+
+def repeated(notice: Problem) -> bool:
+    """Whether ``notice`` answers a double tap of Draw or Undo: the board, edited in answer, shows what the first tap
+    did, and a line under it would only push it up."""
+    return isinstance(notice.error, OutOfDate) and notice.error.repeat is not None
