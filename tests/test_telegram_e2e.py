@@ -594,12 +594,12 @@ async def test_after_a_restart_a_tap_on_the_old_message_plays_on(
         newer = await command(api, alice, chat, "/resume")
         assert_shows(newer, expected_view(game, game_id, 2))
         await api.wait_until(lambda: not api.message(chat, message.message_id).buttons, what="the older closed")
-        before = newer
-        _, newer = await tap(api, alice, chat, newer, data_for(newer, DRAW))
+        first_draw = data_for(newer, DRAW)
+        _, newer = await tap(api, alice, chat, newer, first_draw)
         game.push(DRAW)
         assert_shows(newer, expected_view(game, game_id, 3))
         times.wait(0.1)  # Draw on the board as it was, at once: that tap again, which says so and draws nothing
-        answer, newer = await tap(api, alice, chat, newer, data_for(before, DRAW), check_button=False)
+        answer, newer = await tap(api, alice, chat, newer, first_draw, check_button=False)
         assert answer.text == DRAWN_ALREADY
         assert_shows(newer, expected_view(game, game_id, 3))
     assert_all_answered(api)
