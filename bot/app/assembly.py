@@ -34,6 +34,7 @@ from bot.app.once import OnceOnly
 from bot.app.players import Players
 from bot.app.questions import Questions
 from bot.app.relay import Relay
+from bot.app.rounds import Rounds
 from bot.app.solver_calls import (
     DailyCodeFunction,
     HintFunction,
@@ -98,10 +99,12 @@ class App:
         self.challenges = Challenges(db, self.daily_codes, self.once)
         self.day_end = DayEnd(db, clock)
         self.relay = Relay(db, self.games, clock)
+        self.rounds = Rounds(db, self.verdicts)
         self.flow = Flow(starts=self.starts, moves=self.moves, games=self.games, advice=self.advice,
                          verdicts=self.verdicts, players=self.players, leaderboards=self.leaderboards,
                          subscriptions=self.subscriptions, daily_codes=self.daily_codes, once=self.once,
-                         challenges=self.challenges, questions=self.questions, post_time=post_time)
+                         challenges=self.challenges, questions=self.questions, rounds=self.rounds,
+                         post_time=post_time)
 
     @classmethod
     async def open(cls, url: str | None = None, *, executor: Executor | None = None, workers: Workers = ONE_EACH,

@@ -21,6 +21,7 @@ from bot.app.effects import (
     Problem,
     Question,
     ReviewOf,
+    RoundOf,
     RulesOf,
     SettingsOf,
     ShareOf,
@@ -42,6 +43,7 @@ from bot.render.replies import (
     render_stats,
     text_pointer,
 )
+from bot.render.rounds import render_round
 from bot.render.view import View
 
 
@@ -92,6 +94,8 @@ def draw(content: Shown, locale: str, *, named: bool = False, elsewhere: bool = 
             return render_leaderboard(day, results, locale, standing=standing)
         case ChallengeAnswered(shared, answer):
             return render_answered(shared, answer, locale)
+        case RoundOf(round):
+            return render_round(round, locale)
 
 
 def line(content: Note, locale: str, new_command: str) -> str:
