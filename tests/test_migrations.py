@@ -259,6 +259,7 @@ async def test_0011_adds_the_seen_locale_and_its_downgrade_drops_only_that(fresh
             await connection.exec_driver_sql(
                 "INSERT INTO players (platform, user_id, display_name, language, seen_locale, created_at) "
                 "VALUES ('telegram', '7', 'Mara', 'de', 'ru', CURRENT_TIMESTAMP)")
+        await downgrade_database(fresh_url, "0011")  # the later revisions' drops first
         assert await downgrade_database(fresh_url, "0010") == ["players.seen_locale"]
         assert await current_revision(fresh_url) == "0010"
         assert "seen_locale" not in await _columns(fresh_url, "players")

@@ -8,6 +8,7 @@ from bot.app.errors import NoSuchRound, NoUndoInRound, RoundMinutes, RoundOver, 
 from bot.app.model import RoundEntry, RoundSnapshot
 from bot.i18n import Translator, translator
 from bot.render.game import RULE_NAMES
+from bot.render.table_button import open_table_label
 from bot.render.view import Button, ButtonStyle, View, owner_name
 from core.layout import SLOT_COUNT
 
@@ -30,7 +31,7 @@ def render_round(round: RoundSnapshot, locale: str, *, join: str | None = None, 
     lines: list[str] = []
     if not round.ended:
         # TRANSLATORS: under a live round's title: how a round is played
-        lines.append(tr.gettext("Everyone plays the same deal on their own table, ranked: no undo, hints count."))
+        lines.append(tr.gettext("Everyone plays the same deal on their own board, ranked: no undo, hints count."))
         minutes, seconds = divmod(round.seconds_left, 60)
         # TRANSLATORS: in a live round's message: the time left, as 4:05 (minutes and seconds)
         lines.append(tr.gettext("Time left: {time}").format(time=f"{minutes}:{seconds:02d}"))
@@ -68,10 +69,8 @@ def render_round(round: RoundSnapshot, locale: str, *, join: str | None = None, 
         if join is not None:
             # TRANSLATORS: the button under a live round's message: join the round (short: at most 12 columns)
             row.append(Button(tr.pgettext("button", "Join"), None, ButtonStyle.PRIMARY, url=join))
-        if table is not None:
-            # TRANSLATORS: the button under a live round's message that opens the round at the table in the app
-            # (short: at most 16 columns)
-            row.append(Button(tr.pgettext("button", "Play at the table"), None, url=table))
+        if table is not None:  # the table in the app, where the player plays their game of the round
+            row.append(Button(open_table_label(tr.locale), None, url=table))
         buttons = (tuple(row),) if row else ()
     return View(header=header, status="\n".join(lines).strip(), buttons=buttons)
 
