@@ -29,12 +29,13 @@ from bot.app.effects import (
     PostRound,
     Problem,
     RedrawRound,
+    RoundAt,
     RoundOf,
     SendBoard,
     StatsOf,
 )
 from bot.app.errors import NotYourGame, NoUndoInRound, RoundMinutes, RoundOver, RoundsInGroupsOnly
-from bot.app.model import GameSnapshot, PlayerKey, RoundSnapshot
+from bot.app.model import BoardRef, GameSnapshot, PlayerKey, RoundSnapshot
 from bot.render.effects import draw
 from bot.render.replies import error_text
 from bot.store.schema import rounds
@@ -206,3 +207,20 @@ async def test_a_round_is_started_in_a_group_for_one_to_sixty_minutes(service: A
         assert isinstance(refused[0].content.error, RoundMinutes)
     classic = await start_round(service, StartRound(60, Rules.CLASSIC))
     assert classic.code.rules is Rules.CLASSIC and classic.minutes == 60
+
+
+async def test_results_that_never_landed_are_shown_again(service: App) -> None:
+    """A process that stopped between ending a round and the last edit of its message: another (or the next) shows
+    the results, until one reports them shown."""
+    round = await start_round(service)
+    await service.flow.record([RoundAt(round.round_id, BoardRef(GROUP, "77"))])
+    async with service.db.transaction() as tx:
+        await tx.execute(update(rounds).values(ends_at=dt.datetime.now(dt.UTC) - dt.timedelta(minutes=5)))
+    assert await service.flow.rounds.due("telegram") == [RedrawRound(round.round_id)]
+    assert await service.flow.rounds.due("telegram") == []  # being shown: not asked again at once
+    async with service.db.transaction() as tx:
+        await tx.execute(update(rounds).values(ended_at=dt.datetime.now(dt.UTC) - dt.timedelta(minutes=1)))
+    assert await service.flow.rounds.due("telegram") == [RedrawRound(round.round_id)]
+    await service.flow.rounds.results_shown(round.round_id)
+    assert await service.flow.rounds.due("telegram") == []
+    assert (await service.flow.rounds.now(round.round_id)).message == BoardRef(GROUP, "77")

@@ -169,10 +169,10 @@ class GameSnapshot:
 
     @property
     def private(self) -> bool:
-        """The ranked daily attempt while it is played: members who have not played today's deal must not watch
-        its cards turn and its stock come out, so where others see the chat (a server, a group) its board goes to
-        its player alone (Discord: an ephemeral message; Telegram: the private chat)."""
-        return self.daily is not None and not self.game.is_over
+        """The ranked daily attempt or a round's game while it is played: members who have not played the deal
+        must not watch its cards turn and its stock come out, so where others see the chat (a server, a group) its
+        board goes to its player alone (Discord: an ephemeral message; Telegram: the private chat)."""
+        return self.ranked
 
     @property
     def shared_code(self) -> GameCode | None:

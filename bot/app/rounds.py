@@ -40,6 +40,8 @@ Effect = PostRound | RedrawRound
 
 #: How long a round may last (minutes), and how long one lasts when not said.
 MINUTES_MIN, MINUTES_MAX, MINUTES_DEFAULT = 1, 60, 5
+#: How long after a round ended its results are shown again when no process reported them shown.
+RESULTS_AGAIN_AFTER = dt.timedelta(seconds=30)
 #: Seconds the search for a random winnable deal may take.
 ROUND_DEAL_BUDGET = 3.0
 
@@ -129,13 +131,20 @@ class Rounds:
 
     async def due(self, platform: str) -> list[Effect]:
         """The rounds of ``platform`` whose time is up, ended now (each by one process only), their open games
-        ended as they stand: their messages brought to the results."""
+        ended as they stand: their messages brought to the results; and those that ended a while ago whose results
+        have not landed (a process stopped before the last edit), again."""
         now = utcnow()
         async with self.db.transaction() as tx:
             ended = await stored_rounds.end_due(tx, platform, now)
             for round_id in ended:
                 await stored_rounds.close_entries(tx, round_id, now)
-        return [RedrawRound(round_id) for round_id in ended]
+            unshown = await stored_rounds.results_unshown(tx, platform, now - RESULTS_AGAIN_AFTER)
+        return [RedrawRound(round_id) for round_id in (*ended, *unshown)]
+
+    async def results_shown(self, round_id: int) -> None:
+        """The round's message now shows its results (reported by the platform that edited it)."""
+        async with self.db.transaction() as tx:
+            await stored_rounds.results_shown(tx, round_id, utcnow())
 
     async def with_rounds(self, player: PlayerKey, stats: Stats) -> Stats:
         """``stats`` with the player's ended rounds: how many they played and won (ranked first)."""

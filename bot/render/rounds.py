@@ -4,6 +4,7 @@ round runs (:attr:`~bot.app.rounds.RoundSnapshot.code_hidden`)."""
 
 from __future__ import annotations
 
+from bot.app.commands import Begin, RoundDeal
 from bot.app.errors import NoSuchRound, NoUndoInRound, RoundMinutes, RoundOver, RoundsInGroupsOnly
 from bot.app.model import RoundEntry, RoundSnapshot
 from bot.i18n import Translator, translator
@@ -21,8 +22,8 @@ WON_MARK, OVER_MARK = "✓", "■"
 def render_round(round: RoundSnapshot, locale: str, *, join: str | None = None, table: str | None = None,
                  command: str = "/tripeaks") -> View:
     """The round's message in ``locale``: while it runs, with a Join button (``join``: the link that deals the
-    round to a player) and, where set up, one that opens the table in the round (``table``); ``command``: how a
-    player deals a code here (the results say how to play the deal again)."""
+    round to a player; None: a button that joins where it is tapped) and, where set up, one that opens the table
+    (``table``); ``command``: how a player deals a code here (the results say how to play the deal again)."""
     tr = translator(locale)
     rules = tr.gettext(RULE_NAMES[round.code.rules])
     # TRANSLATORS: the title of a live round's message in a group: {rules} the rule set (Easy or Classic),
@@ -66,9 +67,9 @@ def render_round(round: RoundSnapshot, locale: str, *, join: str | None = None, 
             lines.append(tr.gettext("Par: {score} (Review under your game shows how)").format(score=round.par))
     else:
         row = []
-        if join is not None:
-            # TRANSLATORS: the button under a live round's message: join the round (short: at most 12 columns)
-            row.append(Button(tr.pgettext("button", "Join"), None, ButtonStyle.PRIMARY, url=join))
+        # TRANSLATORS: the button under a live round's message: join the round (short: at most 12 columns)
+        row.append(Button(tr.pgettext("button", "Join"), Begin(RoundDeal(round.round_id)) if join is None else None,
+                          ButtonStyle.PRIMARY, url=join))
         if table is not None:  # the table in the app, where the player plays their game of the round
             row.append(Button(open_table_label(tr.locale), None, url=table))
         buttons = (tuple(row),) if row else ()

@@ -33,6 +33,7 @@ class RoundRecord:
     started_at: dt.datetime
     ends_at: dt.datetime
     ended_at: dt.datetime | None
+    results_at: dt.datetime | None
 
     @classmethod
     def from_row(cls, row: Row[Any]) -> RoundRecord:
@@ -72,7 +73,8 @@ async def insert_round(tx: Transaction, *, platform: str, chat_id: str, code: st
     row = (await tx.execute(insert(rounds).values(
         platform=platform, chat_id=chat_id, code=code, chosen=chosen, host=host, locale=locale, minutes=minutes,
         started_at=now,
-        ends_at=now + dt.timedelta(minutes=minutes), ended_at=None, message_id=None).returning(*rounds.c))).one()
+        ends_at=now + dt.timedelta(minutes=minutes), ended_at=None, results_at=None, message_id=None)
+        .returning(*rounds.c))).one()
     return RoundRecord.from_row(row)
 
 
@@ -109,6 +111,20 @@ async def end_due(tx: Transaction, platform: str, now: dt.datetime) -> list[int]
         update(rounds).where(rounds.c.platform == platform, rounds.c.ended_at.is_(None), rounds.c.ends_at <= now)
         .values(ended_at=now).returning(rounds.c.id))
     return [int(row.id) for row in result.all()]
+
+
+async def results_unshown(tx: Transaction, platform: str, ended_before: dt.datetime) -> list[int]:
+    """The rounds of ``platform`` that ended before ``ended_before`` and whose message has not shown their results
+    (a process stopped before the last edit landed): to show them again."""
+    result = await tx.execute(select(rounds.c.id).where(
+        rounds.c.platform == platform, rounds.c.results_at.is_(None), rounds.c.ended_at < ended_before,
+        rounds.c.message_id.is_not(None)).order_by(rounds.c.id))
+    return [int(row.id) for row in result.all()]
+
+
+async def results_shown(tx: Transaction, round_id: int, now: dt.datetime) -> None:
+    """The round's message shows its results."""
+    await tx.execute(update(rounds).where(rounds.c.id == round_id).values(results_at=now))
 
 
 async def end_if_all_finished(tx: Transaction, round_id: int, now: dt.datetime) -> bool:

@@ -153,6 +153,8 @@ rounds = Table(
     Column("started_at", DateTime(timezone=True), nullable=False),
     Column("ends_at", DateTime(timezone=True), nullable=False),
     Column("ended_at", DateTime(timezone=True)),
+    #: when its message last showed its results (NULL: an ended round whose results are still to land)
+    Column("results_at", DateTime(timezone=True)),
     Index(None, "ended_at", "ends_at"),
 )
 

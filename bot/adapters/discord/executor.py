@@ -33,6 +33,7 @@ from bot.adapters.discord.base import (
     tell,
     told_locale,
 )
+from bot.adapters.discord.rounds import round_view
 from bot.adapters.discord.views import files_of, layout
 from bot.adapters.web.links import table_link
 from bot.app.effects import (
@@ -49,11 +50,14 @@ from bot.app.effects import (
     Note,
     OldBoard,
     Post,
+    PostRound,
     Problem,
     Question,
     RedrawBoard,
+    RedrawRound,
     Reply,
     Report,
+    RoundAt,
     SendBoard,
     Settings,
     ShareOf,
@@ -122,6 +126,12 @@ class DiscordExecutor:
                     await show_update(interaction, self.draw(shown))
                 case Tell(chat_id, shown):
                     await tell(self.ctx.client, chat_id, draw(shown, told_locale(shown, str(interaction.locale))))
+                case PostRound(round):  # a live round's message, with Join
+                    message_id = await show_new(interaction, round_view(round))
+                    if message_id is not None:
+                        reports.append(RoundAt(round.round_id, here(interaction, message_id)))
+                case RedrawRound():
+                    self.ctx.rounds.redraw(effect)
         if interaction.type is not discord.InteractionType.autocomplete and (
                 not effects or not interaction.response.is_done()):
             # nothing shown in answer (a double tap; a tap about another message, whose board was edited where it

@@ -128,12 +128,13 @@ class RoundMessages:
             self._clocks.pop(round.round_id, None)
         else:
             self._clocks[round.round_id] = asyncio.get_running_loop().time()
-        if await self.edit(bot, round.message, view, None) or not round.ended:
-            return
-        # the results must land: the message is gone or can no longer be edited, so they are posted anew
-        chat = Chat(int(round.chat_id), ChatType.GROUP)
-        chat.set_bot(bot)
-        await self.send(view, chat)
+        if not await self.edit(bot, round.message, view, None) and round.ended:
+            # the results must land: the message is gone or can no longer be edited, so they are posted anew
+            chat = Chat(int(round.chat_id), ChatType.GROUP)
+            chat.set_bot(bot)
+            await self.send(view, chat)
+        if round.ended:
+            await self.flow.rounds.results_shown(round.round_id)
 
     # --- the clock ------------------------------------------------------------------------------------------------
 
