@@ -15,6 +15,7 @@ import pytest
 import simcord
 from sqlalchemy import update
 
+from bot.adapters.discord.client import TriPeaksBot
 from bot.app.assembly import App
 from bot.store.schema import rounds
 from core.game import Game
@@ -82,6 +83,8 @@ async def test_a_round_on_discord_from_start_to_results(service: App) -> None:
 
         async with service.db.transaction() as tx:
             await tx.execute(update(rounds).values(ends_at=dt.datetime.now(dt.UTC) - dt.timedelta(seconds=1)))
+        assert isinstance(env.bot, TriPeaksBot)
+        await env.bot.ctx.rounds.tick()  # the loop's look, which the runner makes every second
         await until(env, lambda: "The round is over" in text_of(round_message(channel)), "the results")
         results = text_of(round_message(channel))
         assert "Winner: alice, score 499" in results and code in results

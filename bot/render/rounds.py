@@ -13,8 +13,8 @@ from bot.render.table_button import open_table_label
 from bot.render.view import Button, ButtonStyle, View, owner_name
 from core.layout import SLOT_COUNT
 
-#: The most players the standings list by name (the rest are counted): a message stays readable on a phone.
-LISTED = 20
+#: The most players the standings list by name (the rest are counted): a message stays within Telegram's 4,096 characters.
+LISTED = 50
 #: The marks of an entry that has ended: won, or over without a win.
 WON_MARK, OVER_MARK = "✓", "■"
 

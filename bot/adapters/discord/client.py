@@ -52,7 +52,6 @@ class _TriPeaks:
         self.tree.add_command(TriPeaksCommands(self.ctx))
         synced = await sync_commands(self.tree, self.ctx.config)
         log.info("synced %d application command(s)", synced)
-        self.ctx.rounds.start()  # rounds whose time is up end, and show their results
 
     async def close(self: Any) -> None:
         await self.ctx.rounds.stop()

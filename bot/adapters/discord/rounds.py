@@ -84,7 +84,8 @@ class DiscordRounds:
             await self.flow.rounds.results_shown(round.round_id)
 
     def start(self) -> None:
-        """Start the loop that ends rounds whose time is up and keeps the time left of running ones current."""
+        """Start the loop that ends rounds whose time is up and keeps the time left of running ones current (the
+        runner starts it with the gateway)."""
         if self._loop is None:
             self._loop = asyncio.ensure_future(self._run())
 
@@ -96,17 +97,21 @@ class DiscordRounds:
         await asyncio.gather(*tasks, return_exceptions=True)
         self._loop = None
 
+    async def tick(self) -> None:
+        """One look: the rounds whose time is up ended and their results shown; the time left of running ones
+        redrawn once a minute."""
+        for effect in await self.flow.rounds.due(PLATFORM):
+            if isinstance(effect, RedrawRound):
+                self.redraw(effect)
+        now = asyncio.get_running_loop().time()
+        for round_id, at in list(self._clocks.items()):
+            if now - at >= CLOCK_EVERY:
+                self.redraw(RedrawRound(round_id))
+
     async def _run(self) -> None:
-        loop = asyncio.get_running_loop()
         while True:
             try:
-                for effect in await self.flow.rounds.due(PLATFORM):
-                    if isinstance(effect, RedrawRound):
-                        self.redraw(effect)
-                now = loop.time()
-                for round_id, at in list(self._clocks.items()):
-                    if now - at >= CLOCK_EVERY:
-                        self.redraw(RedrawRound(round_id))
+                await self.tick()
             except Exception:
                 log.exception("could not end the rounds whose time is up")
             await asyncio.sleep(DUE_EVERY)
