@@ -40,7 +40,7 @@ from bot.render.effects import draw
 from bot.render.replies import error_text
 from bot.store.schema import rounds
 from core.deal import Rules
-from core.game import Action, Draw, Tap, Undo
+from core.game import Action, Draw, Game, Tap, Undo
 from tests.core_helpers import winning_line
 
 GROUP = "-100"
@@ -224,3 +224,58 @@ async def test_results_that_never_landed_are_shown_again(service: App) -> None:
     await service.flow.rounds.results_shown(round.round_id)
     assert await service.flow.rounds.due("telegram") == []
     assert (await service.flow.rounds.now(round.round_id)).message == BoardRef(GROUP, "77")
+
+
+def test_the_round_message_fits_a_phone_and_telegram_in_every_language() -> None:
+    """The round message with fifty players of long names, running and ended, in every language: its title within
+    Discord's heading on a phone, its buttons within a phone's row on both platforms, its text within Telegram's
+    4,096 characters; and a round game's board fits a phone as any board does."""
+    from bot.adapters.telegram.keyboard import message_text
+    from bot.app.model import RoundEntry
+    from bot.i18n import SUPPORTED_LOCALES
+    from bot.render.game import render_game
+    from bot.render.platforms import (
+        DISCORD_HEADING_COLUMNS,
+        DISCORD_TEXT_COLUMNS,
+        discord_header,
+        discord_row_fits,
+        discord_rows,
+        telegram_row_fits,
+        telegram_rows,
+    )
+    from bot.render.rounds import render_round
+    from bot.render.view import display_width
+    from core.deal import GameCode
+    from tests.test_phone_width import LONG_NAMES, check_phone
+
+    at = dt.datetime(2026, 12, 7, 22, tzinfo=dt.UTC)
+    entries = tuple(RoundEntry(PlayerKey("telegram", str(n)), LONG_NAMES[n % len(LONG_NAMES)], n, 28, 3, 772, 28, 9,
+                               True, True, at) for n in range(50))
+    for locale in SUPPORTED_LOCALES:
+        for ended in (False, True):
+            round = RoundSnapshot(10**17, "telegram", "-1", BoardRef("-1", "1"), GameCode.parse("TP1-C-ZZZZZZZ"),
+                                  False, "Host", locale, 60, at, ended, at, entries, 772)
+            for view in (render_round(round, locale, join="https://t.me/tripeaks_bot?start=round-1",
+                                      table="https://t.me/tripeaks_bot/table?startapp=round-1"),
+                         render_round(round, locale)):
+                heading, under = discord_header(view.header)
+                assert display_width(heading) <= DISCORD_HEADING_COLUMNS, (locale, heading)
+                assert all(display_width(line) <= DISCORD_TEXT_COLUMNS for line in under.split("\n")), under
+                assert all(telegram_row_fits([b.label for b in row]) for row in telegram_rows(view)), locale
+                assert all(discord_row_fits([b.label for b in row]) for row in discord_rows(view)), locale
+                assert len(message_text(view)) <= 4096, (locale, len(message_text(view)))
+        game = Game.from_code("TP1-C-ZZZZZZZ")
+        game.apply(Draw())
+        snapshot = GameSnapshot(10**17, 1, PlayerKey("telegram", "1"), LONG_NAMES[1], game, hints_used=51,
+                                round_id=10**17, code_hidden=True)
+        for fixed in (False, True):
+            check_phone(render_game(snapshot, locale, snapshot.settings, owner_label=True, fixed_header=fixed),
+                        fixed=fixed)
+
+
+def test_round_is_read_from_its_words() -> None:
+    from bot.adapters.telegram.commands import read_round
+
+    assert read_round([]) == StartRound()
+    assert read_round(["10", "classic"]) == StartRound(10, Rules.CLASSIC)
+    assert read_round(["TP1-E-AAAAAAB", "3"]) == StartRound(3, code="TP1-E-AAAAAAB")
