@@ -142,7 +142,7 @@ class RoundMinutes(BotError):
         self.low, self.high = low, high
 
 
-class NoSuchRound(BotError):
+class NoSuchRound(BadPayload):
     """A link to a round that does not exist (a forged or damaged link)."""
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import enum
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from core.deal import GameCode, Rules
 from core.game import Action, Game, Outcome
@@ -228,6 +228,8 @@ class RoundEntry:
     won: bool
     finished: bool
     finished_at: dt.datetime | None
+    #: the game as it stands, for a watcher's view (drawn with only what its player sees: never a hidden card)
+    game: Game | None = field(default=None, compare=False, repr=False)
 
     @property
     def cards_left(self) -> int:

@@ -50,7 +50,7 @@ def entry_of(record: EntryRecord) -> RoundEntry:
     game = Game.from_text(record.state)
     return RoundEntry(PlayerKey(record.platform, record.user_id), record.name, record.game_id,
                       SLOT_COUNT - game.cards_left, game.peaks_cleared(), record.score, record.moves,
-                      record.hints_used, record.status == WON, record.status != PLAYING, record.finished_at)
+                      record.hints_used, record.status == WON, record.status != PLAYING, record.finished_at, game)
 
 
 def ranked(entries: list[RoundEntry]) -> tuple[RoundEntry, ...]:

@@ -32,6 +32,7 @@ from bot.app.effects import (
     Problem,
     RedrawBoard,
     Reply,
+    RoundSnapshot,
     SendBoard,
     settings_of,
 )
@@ -50,6 +51,7 @@ from bot.render.picture import (
     fanned,
     slot_box,
 )
+from bot.render.rounds import render_round
 from bot.render.table import seen_table, table_alt
 from bot.render.view import Button, ButtonStyle, SeenSlot, SlotState, View, strip_variation
 from core.cards import Card
@@ -112,6 +114,26 @@ def board_json(snapshot: GameSnapshot, locale: str) -> JSON:
                 "score": table.score, "banner": list(BANNER)} if table.played and table.score is not None else None,
         "alt": table_alt(table, locale),
     }
+
+
+def watch_json(round: RoundSnapshot, locale: str) -> JSON:
+    """A round as a watcher sees it, read only: its message (the standings; the results once it ended) and each
+    player's table as that player sees it (face-down cards as backs, the stock as a count): nothing hidden."""
+    view = render_round(round, locale)
+    players = []
+    for entry in round.entries:
+        table = seen_table(entry.game) if entry.game is not None else None
+        players.append({
+            "name": entry.name, "cleared": entry.cleared, "cards_left": entry.cards_left, "peaks": entry.peaks,
+            "score": entry.score, "won": entry.won, "finished": entry.finished,
+            "table": None if table is None else {
+                "slots": [{"state": seen.state.value, **(card_json(seen.card) if seen.card is not None else {})}
+                          for seen in table.slots],
+                "stock": table.stock_left, "waste": card_json(table.waste),
+                "alt": table_alt(table, locale)},
+        })
+    return {"round": round.round_id, "ended": round.ended, "seconds_left": round.seconds_left,
+            "header": view.header, "status": view.status, "players": players}
 
 
 def _is_draw(button: Button) -> bool:

@@ -15,6 +15,8 @@ Telegram Mini App, or ``Bearer <session>``, a session token the server signed wh
   (:mod:`bot.app.codec`): decoded into the typed command and handed to the one door,
   :meth:`bot.app.flow.Flow.handle`, as any chat's tap; the answer is the effects as JSON
   (:func:`bot.adapters.web.screens.respond`).
+- ``GET /api/round?id=``: a live round watched, read only (:func:`bot.adapters.web.screens.watch_json`): its
+  standings and each player's table as that player sees it; refused to a player of the round still playing.
 - ``GET /api/events``: server-sent events, one ``data:`` line of the board (as ``/api/table`` answers it) whenever
   the player's game changes elsewhere (a tap in the chat, another tab, another process): the server reads the game
   every :data:`FOLLOW_EVERY` seconds through the door (``Resume``), so it sees what any process committed.
@@ -43,7 +45,7 @@ from aiohttp import web
 
 from bot.adapters.web.auth import SESSION_LIFETIME, Signer, Unauthorised, WebUser, telegram_user
 from bot.adapters.web.discord_auth import DiscordOAuth
-from bot.adapters.web.screens import LAYOUT, refusal_words, respond, strings
+from bot.adapters.web.screens import LAYOUT, refusal_words, respond, strings, watch_json
 from bot.app.codec import BadPayload, decode
 from bot.app.commands import Actor, Command, Resume, Surface
 from bot.app.effects import ChatBoards, EditBoard, SendBoard, Tell
@@ -99,6 +101,7 @@ class TableServer:
         app.router.add_get("/api/table", self._table)
         app.router.add_post("/api/act", self._act)
         app.router.add_get("/api/events", self._events)
+        app.router.add_get("/api/round", self._round)
         return app
 
     async def start(self) -> None:
@@ -178,6 +181,18 @@ class TableServer:
         except BadPayload:
             raise web.HTTPBadRequest(text="not a payload") from None
         return web.json_response(await self._through_the_door(user, command, moved=True))
+
+    async def _round(self, request: web.Request) -> web.StreamResponse:
+        """A live round watched (``?id=``), read only: the standings and every player's table as that player sees
+        it. Not for a player of the round still playing it (the others' boards show cards of the same deal)."""
+        user = self._user(request)
+        try:
+            round = await self.flow.rounds.now(int(request.query.get("id", "")))
+        except (ValueError, BadPayload):
+            raise web.HTTPNotFound(text="no such round") from None
+        if not round.ended and any(entry.player == user.player and not entry.finished for entry in round.entries):
+            raise web.HTTPForbidden(text="finish your own game of the round first")
+        return web.json_response(watch_json(round, resolve_locale(None, user.locale)))
 
     def _redraw(self, chat: Coroutine[Any, Any, None]) -> None:
         task = asyncio.create_task(chat)
