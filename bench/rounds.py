@@ -9,7 +9,7 @@ boards). Two scenarios with the same players, tapping on schedule (a fitting car
 chats, each tap carrying the version of the game as it stands (a player reading the toast, not waiting for the
 board):
 
-- ``round``: ``/round 10`` in a group, every player joins with its link (``/start round-<id>``) and plays the
+- ``round``: ``/round 10 <code>`` in a group (a code: the bench's solver proves no random deal winnable), every player joins with its link (``/start round-<id>``) and plays the
   round's deal; the round message in the group shows everyone's score, edited at the group's pace;
 - ``alone``: the same players, each with an ordinary game (``/tripeaks``), no round.
 
@@ -27,9 +27,16 @@ import json
 import random
 import re
 import sqlite3
+import sys
 import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
+
+if __package__ in (None, ""):  # run as a script: make the repository importable
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.flood import choose
 from bench.load import fresh_database, percentile, serve_telegram
@@ -122,10 +129,12 @@ def figures(values: list[float]) -> dict[str, float]:
     return {"p50_s": round(percentile(values, 0.50), 3), "p99_s": round(percentile(values, 0.99), 3)}
 
 
-async def run(count: int, taps: int, interval: float, seed: int) -> dict[str, Any]:
-    from tests.fakes.telegram_bot_api import FakeBotAPI, FloodLimits
+@asynccontextmanager
+async def bot_on_fake(limits: Any) -> AsyncIterator[tuple[Any, Any]]:
+    """A fresh SQLite database, the fake Bot API with ``limits``, and the bot serving it (its production pace)."""
+    from tests.fakes.telegram_bot_api import FakeBotAPI
 
-    async with fresh_database("sqlite") as url, FakeBotAPI(flood_control=FloodLimits()) as api:
+    async with fresh_database("sqlite") as url, FakeBotAPI(flood_control=limits) as api:
         stopping, started = asyncio.Event(), asyncio.Event()
         bot = asyncio.create_task(serve_telegram(url, api.base_url, api.token, until=stopping.wait,
                                                  ready=started.set, board="text"))
@@ -133,48 +142,80 @@ async def run(count: int, taps: int, interval: float, seed: int) -> dict[str, An
         if bot.done():
             bot.result()
         try:
-            users = [api.user(f"P{n:02d}") for n in range(count)]
-            host = api.user("Host")
-            group = api.group("Round", members=[host, *users])
-            # the round: posted, then everyone joins from their private chat
-            posted = await api.send_text(host, group, "/round 10").reply(timeout=LIMIT)
-            link = next(url for _, url in posted.links if "start=round-" in url)
-            round_id = int(link.rpartition("-")[2])
-            in_round = [RoundPlayer(user, api.private_chat(user), random.Random(seed * 31 + n), user.first_name)
-                        for n, user in enumerate(users)]
-            code = _code_of(str(url.database), round_id)
-            for player in in_round:
-                reply = await api.send_text(player.user, player.chat, f"/start round-{round_id}").reply(
-                    timeout=LIMIT)
-                read_board(player, reply, code)
-            since = len(api.requests)
-            await play(api, in_round, interval, taps)
-            await asyncio.sleep(8)  # the round message's next turns (3.5 s apart) show the last moves
-            lags = standings_lags(api, group, posted.message_id, in_round)
-            later = api.requests[since:]
-            round_edits = sum(1 for r in later if r.method == "editMessageText" and r.ok and r.chat_id == group.id)
-            group_429 = sum(1 for r in later if r.status == 429 and r.chat_id == group.id)
-            minutes = max(r.time for r in later) - min(r.time for r in later)
-            # the same players alone: an ordinary game each, no round
-            alone = [RoundPlayer(player.user, player.chat, random.Random(seed * 31 + n), player.name)
-                     for n, player in enumerate(in_round)]
-            for player in alone:
-                dealt = str(GameCode(Rules.EASY, player.rng.randrange(DEAL_COUNT)))
-                reply = await api.send_text(player.user, player.chat, f"/tripeaks {dealt}").reply(timeout=LIMIT)
-                read_board(player, reply, dealt)
-            await play(api, alone, interval, taps)
-            return {
-                "players": count, "interval_s": interval, "taps_each": taps,
-                "round_taps": sum(len(p.toasts) for p in in_round),
-                "round_toast": figures([t for p in in_round for t in p.toasts]),
-                "alone_toast": figures([t for p in alone for t in p.toasts]),
-                "standings_lag": figures(lags), "moves_shown": len(lags),
-                "round_message_edits": round_edits, "edits_per_minute": round(round_edits * 60 / minutes, 1),
-                "group_429": group_429, "all_429": sum(1 for r in api.requests if r.status == 429),
-            }
+            yield api, url
         finally:
             stopping.set()
             await bot
+
+
+async def in_a_round(limits: Any, count: int, taps: int, interval: float, seed: int) -> dict[str, Any]:
+    async with bot_on_fake(limits) as (api, url):
+        users = [api.user(f"P{n:02d}") for n in range(count)]
+        host = api.user("Host")
+        group = api.group("Round", members=[host, *users])
+        # a code given: the bench's solver answers nothing, so no random deal is proved winnable
+        dealt = GameCode(Rules.EASY, random.Random(seed).randrange(DEAL_COUNT))
+        posted = await api.send_text(host, group, f"/round 10 {dealt}").reply(timeout=LIMIT)
+        link = next(url for _, url in posted.links if "start=round-" in url)
+        round_id = int(link.rpartition("-")[2])
+        players = [RoundPlayer(user, api.private_chat(user), random.Random(seed * 31 + n), user.first_name)
+                   for n, user in enumerate(users)]
+        code = _code_of(str(url.database), round_id)
+        for player in players:
+            reply = await api.send_text(player.user, player.chat, f"/start round-{round_id}").reply(timeout=LIMIT)
+            read_board(player, reply, code)
+        since = len(api.requests)
+        await play(api, players, interval, taps)
+        # the round message's next turns (3.5 s apart) show the last moves
+        await api.wait_until(lambda: len(standings_lags(api, group, posted.message_id, players)) >= sum(
+            len(p.taps) for p in players), timeout=LIMIT, what="the standings to show every move")
+        lags = standings_lags(api, group, posted.message_id, players)
+        # the time is up: the results land
+        ended = time.time()
+        _time_is_up(str(url.database), round_id)
+        await api.wait_until(lambda: "The round is over" in api.message(group, posted.message_id).text,
+                             timeout=LIMIT, what="the round's results")
+        results_after = time.time() - ended
+        later = api.requests[since:]
+        edits = [r for r in later if r.method == "editMessageText" and r.ok and r.chat_id == group.id]
+        span = max(r.time for r in edits) - min(r.time for r in edits) if len(edits) > 1 else 0.0
+        return {
+            "taps": sum(len(p.toasts) for p in players), "toast": figures([t for p in players for t in p.toasts]),
+            "standings_lag": figures(lags), "moves_shown": len(lags), "round_message_edits": len(edits),
+            "edits_per_minute": round((len(edits) - 1) * 60 / span, 1) if span else None,
+            "group_429": sum(1 for r in later if r.status == 429 and r.chat_id == group.id),
+            "all_429": sum(1 for r in later if r.status == 429), "results_after_s": round(results_after, 2),
+        }
+
+
+async def alone(limits: Any, count: int, taps: int, interval: float, seed: int) -> dict[str, Any]:
+    async with bot_on_fake(limits) as (api, _):
+        players = [RoundPlayer(user, api.private_chat(user), random.Random(seed * 31 + n), user.first_name)
+                   for n, user in enumerate(api.user(f"P{n:02d}") for n in range(count))]
+        dealt = str(GameCode(Rules.EASY, random.Random(seed).randrange(DEAL_COUNT)))
+        for player in players:
+            reply = await api.send_text(player.user, player.chat, f"/tripeaks {dealt}").reply(timeout=LIMIT)
+            read_board(player, reply, dealt)
+        since = len(api.requests)
+        await play(api, players, interval, taps)
+        return {"taps": sum(len(p.toasts) for p in players),
+                "toast": figures([t for p in players for t in p.toasts]),
+                "all_429": sum(1 for r in api.requests[since:] if r.status == 429)}
+
+
+async def run(count: int, taps: int, interval: float, seed: int) -> dict[str, Any]:
+    """The round and the same players alone, under Telegram's limits, then with the bot-wide limit (30 messages a
+    second in all, which 50 boards edited every 1.5 s pass by themselves) lifted: the group's own limits only."""
+    from tests.fakes.telegram_bot_api import FloodLimits
+
+    telegram, per_chat = FloodLimits(), FloodLimits(total_per_second=10**6)
+    return {
+        "players": count, "interval_s": interval, "taps_each": taps,
+        "round": await in_a_round(telegram, count, taps, interval, seed),
+        "alone": await alone(telegram, count, taps, interval, seed),
+        "round_chat_limits_only": await in_a_round(per_chat, count, taps, interval, seed),
+        "alone_chat_limits_only": await alone(per_chat, count, taps, interval, seed),
+    }
 
 
 def _code_of(path: str, round_id: int) -> str:
@@ -182,6 +223,12 @@ def _code_of(path: str, round_id: int) -> str:
     with sqlite3.connect(path) as connection:
         (code,) = connection.execute("SELECT code FROM rounds WHERE id = ?", (round_id,)).fetchone()
     return str(code)
+
+
+def _time_is_up(path: str, round_id: int) -> None:
+    """The round's time ends now (as its clock would), in the bench's SQLite file."""
+    with sqlite3.connect(path) as connection:
+        connection.execute("UPDATE rounds SET ends_at = '2000-01-01 00:00:00.000000' WHERE id = ?", (round_id,))
 
 
 def main() -> None:
