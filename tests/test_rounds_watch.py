@@ -8,19 +8,22 @@ from __future__ import annotations
 import datetime as dt
 import json
 import random
+import time
 from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
 from aiohttp.test_utils import TestClient, TestServer
+from sqlalchemy import update
 
-from bot.adapters.web.auth import Signer
+from bot.adapters.web.auth import Signer, sign_init_data
 from bot.adapters.web.screens import watch_json
 from bot.adapters.web.server import TableServer
 from bot.app.assembly import App
 from bot.app.commands import Actor, StartRound, Surface
-from bot.app.effects import PostRound
-from bot.app.model import PlayerKey, RoundEntry, RoundSnapshot
+from bot.app.effects import PostRound, RedrawRound, RoundAt
+from bot.app.model import BoardRef, PlayerKey, RoundEntry, RoundSnapshot
+from bot.store.schema import rounds
 from core.deal import Deal, GameCode
 from core.game import Game
 from tests.test_picture import hidden_shuffled, positions
@@ -81,3 +84,35 @@ async def test_a_round_is_watched_by_a_finished_player_or_a_member_not_by_one_st
     assert [player["name"] for player in seen["players"]] == ["Ann"]
     assert seen["players"][0]["table"]["stock"] == 23 and "payload" not in json.dumps(seen)  # read only
     assert (await client.get("/api/round?id=999999", headers=init_data_header(8))).status == 404
+
+
+async def test_the_groups_direct_link_opens_the_round_at_the_table_and_its_moves_reach_the_message(
+        client: TestClient[Any, Any], service: App) -> None:
+    """A Mini App opened by the round message's direct link (``startapp=round-<id>``) deals the player's game of the
+    round; a move there, which no chat's executor sees, is found by the platform's loop (the round moved since its
+    message was drawn), so the standings follow moves at the table too. Once the round is over the link opens the
+    player's own table, the results said."""
+    host = Actor(PlayerKey("telegram", "9"), "Host", "-100", "-100")
+    (posted,) = await service.flow.handle(host, StartRound(code="TP1-E-AAAAAAB"), Surface(platform="telegram"))
+    assert isinstance(posted, PostRound)
+    round_id = posted.round.round_id
+    await service.flow.record([RoundAt(round_id, BoardRef("-100", "5"))])
+    await service.flow.rounds.now(round_id)  # its message drawn as it stands
+    user = json.dumps({"id": 7, "first_name": "Ann", "language_code": "en"})
+    linked = {"Authorization": "tma " + sign_init_data(
+        {"auth_date": str(int(time.time())), "user": user, "start_param": f"round-{round_id}"}, TOKEN)}
+    opened = await client.get("/api/table", headers=linked)
+    board = (await opened.json())["board"]
+    assert "live round: no undo" in board["header"]
+    assert await service.flow.rounds.due("telegram") == [RedrawRound(round_id)]  # Ann joined
+    await service.flow.rounds.now(round_id)
+    assert await service.flow.rounds.due("telegram") == []
+    move = next(slot["payload"] for slot in board["slots"] if slot.get("mark") == "fits")
+    assert (await client.post("/api/act", json={"payload": move}, headers=linked)).status == 200
+    assert await service.flow.rounds.due("telegram") == [RedrawRound(round_id)]  # the move at the table
+
+    async with service.db.transaction() as tx:
+        await tx.execute(update(rounds).values(ends_at=dt.datetime.now(dt.UTC) - dt.timedelta(seconds=1)))
+    await service.flow.rounds.due("telegram")
+    again = await (await client.get("/api/table", headers=linked)).json()
+    assert again["board"] is not None and "The round is over" in again["notice"]

@@ -230,6 +230,8 @@ class RoundEntry:
     finished_at: dt.datetime | None
     #: the game as it stands, for a watcher's view (drawn with only what its player sees: never a hidden card)
     game: Game | None = field(default=None, compare=False, repr=False)
+    #: the game's version (how many times it changed)
+    version: int = 0
 
     @property
     def cards_left(self) -> int:

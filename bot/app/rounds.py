@@ -50,7 +50,8 @@ def entry_of(record: EntryRecord) -> RoundEntry:
     game = Game.from_text(record.state)
     return RoundEntry(PlayerKey(record.platform, record.user_id), record.name, record.game_id,
                       SLOT_COUNT - game.cards_left, game.peaks_cleared(), record.score, record.moves,
-                      record.hints_used, record.status == WON, record.status != PLAYING, record.finished_at, game)
+                      record.hints_used, record.status == WON, record.status != PLAYING, record.finished_at, game,
+                      record.version)
 
 
 def ranked(entries: list[RoundEntry]) -> tuple[RoundEntry, ...]:
@@ -83,6 +84,8 @@ class Rounds:
         self.db = db
         self.verdicts = verdicts
         self.deal_budget = deal_budget
+        #: each running round's mark (:func:`bot.store.rounds.running_changes`) as this process last drew it
+        self._drawn: dict[int, tuple[int, int]] = {}
 
     async def start(self, actor: Actor, command: StartRound, surface: Surface, settings: Settings) -> list[Effect]:
         """A new round in the actor's chat (a group or a server's channel: :class:`RoundsInGroupsOnly` elsewhere)
@@ -110,7 +113,9 @@ class Rounds:
             record = await stored_rounds.load_round(tx, round_id)
             if record is None:
                 raise NoSuchRound()
-            return await read_round(tx, record)
+            round = await read_round(tx, record)
+        self._drawn[round_id] = (len(round.entries), sum(entry.version for entry in round.entries))
+        return round
 
     async def shown(self, round_id: int, where: BoardRef) -> None:
         """The round's message is at ``where`` (reported by the executor that posted it)."""
@@ -131,15 +136,21 @@ class Rounds:
 
     async def due(self, platform: str) -> list[Effect]:
         """The rounds of ``platform`` whose time is up, ended now (each by one process only), their open games
-        ended as they stand: their messages brought to the results; and those that ended a while ago whose results
-        have not landed (a process stopped before the last edit), again."""
+        ended as they stand: their messages brought to the results; those that ended a while ago whose results
+        have not landed (a process stopped before the last edit), again; and the running ones moved since this
+        process last drew them (a move at the table, or in another process)."""
         now = utcnow()
         async with self.db.transaction() as tx:
             ended = await stored_rounds.end_due(tx, platform, now)
             for round_id in ended:
                 await stored_rounds.close_entries(tx, round_id, now)
             unshown = await stored_rounds.results_unshown(tx, platform, now - RESULTS_AGAIN_AFTER)
-        return [RedrawRound(round_id) for round_id in (*ended, *unshown)]
+            changes = await stored_rounds.running_changes(tx, platform)
+        # a running round moved where its message was not redrawn (a move at the table, another process)
+        moved = [round_id for round_id, mark in changes.items() if self._drawn.get(round_id) != mark]
+        for round_id in ended:
+            self._drawn.pop(round_id, None)
+        return [RedrawRound(round_id) for round_id in dict.fromkeys((*ended, *unshown, *moved))]
 
     async def results_shown(self, round_id: int) -> None:
         """The round's message now shows its results (reported by the platform that edited it)."""

@@ -60,6 +60,7 @@ class EntryRecord:
     score: int
     moves: int
     hints_used: int
+    version: int
     started_at: dt.datetime
     finished_at: dt.datetime | None
 
@@ -93,7 +94,7 @@ async def entries(tx: Transaction, round_id: int) -> list[EntryRecord]:
     rows = (await tx.execute(
         select(games.c.id.label("game_id"), players.c.platform, players.c.user_id,
                players.c.display_name.label("name"), games.c.state, games.c.status, games.c.score, games.c.moves,
-               games.c.hints_used, games.c.started_at, games.c.finished_at)
+               games.c.hints_used, games.c.version, games.c.started_at, games.c.finished_at)
         .select_from(games.join(players, players.c.id == games.c.player_id))
         .where(games.c.round_id == round_id).order_by(games.c.id))).all()
     return [EntryRecord(**_aware_values(row)) for row in rows]
@@ -111,6 +112,17 @@ async def end_due(tx: Transaction, platform: str, now: dt.datetime) -> list[int]
         update(rounds).where(rounds.c.platform == platform, rounds.c.ended_at.is_(None), rounds.c.ends_at <= now)
         .values(ended_at=now).returning(rounds.c.id))
     return [int(row.id) for row in result.all()]
+
+
+async def running_changes(tx: Transaction, platform: str) -> dict[int, tuple[int, int]]:
+    """The running rounds of ``platform`` with a message, each with a mark of its entries' state (how many, the sum
+    of their versions): a mark that changed says a move was made (in any process, at the table too)."""
+    running = select(rounds.c.id).where(rounds.c.platform == platform, rounds.c.ended_at.is_(None),
+                                        rounds.c.message_id.is_not(None))
+    rows = (await tx.execute(
+        select(games.c.round_id, func.count().label("n"), func.sum(games.c.version).label("versions"))
+        .where(games.c.round_id.in_(running)).group_by(games.c.round_id))).all()
+    return {int(row.round_id): (int(row.n), int(row.versions)) for row in rows}
 
 
 async def results_unshown(tx: Transaction, platform: str, ended_before: dt.datetime) -> list[int]:

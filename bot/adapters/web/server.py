@@ -40,14 +40,15 @@ import socket
 from collections.abc import Awaitable, Callable, Coroutine
 from importlib import resources
 from typing import Any
+from urllib.parse import parse_qsl
 
 from aiohttp import web
 
 from bot.adapters.web.auth import SESSION_LIFETIME, Signer, Unauthorised, WebUser, telegram_user
 from bot.adapters.web.discord_auth import DiscordOAuth
 from bot.adapters.web.screens import LAYOUT, refusal_words, respond, strings, watch_json
-from bot.app.codec import BadPayload, decode
-from bot.app.commands import Actor, Command, Resume, Surface
+from bot.app.codec import BadPayload, decode, start_request
+from bot.app.commands import Actor, Begin, Command, Resume, RoundDeal, Surface
 from bot.app.effects import ChatBoards, EditBoard, SendBoard, Tell
 from bot.app.flow import Flow
 from bot.i18n import resolve_locale
@@ -171,7 +172,14 @@ class TableServer:
 
     async def _table(self, request: web.Request) -> web.StreamResponse:
         user = self._user(request)
-        answer = await self._through_the_door(user, Resume(start_if_none=True))
+        answer: dict[str, Any] = {"board": None}
+        joined = _round_started(request)
+        if joined is not None:  # a group's direct link to a round: the player's game of it (one entry a player)
+            answer = await self._through_the_door(user, Begin(joined))
+        if answer["board"] is None:  # the round is over (its results are the notice), or no round was asked
+            notice = answer.get("notice")
+            answer = await self._through_the_door(user, Resume(start_if_none=True))
+            answer["notice"] = answer.get("notice") or notice
         return web.json_response({**answer, "layout": LAYOUT, "strings": strings(answer["locale"])})
 
     async def _act(self, request: web.Request) -> web.StreamResponse:
@@ -241,6 +249,16 @@ class TableServer:
         except Unauthorised as refused:
             raise _unauthorised(refused) from None
         raise _unauthorised(Unauthorised("no credentials"))
+
+
+def _round_started(request: web.Request) -> RoundDeal | None:
+    """The round a Mini App was opened for: its signed ``start_param`` (a group's direct link,
+    ``t.me/<bot>/<app>?startapp=round-<id>``); None for any other opening (the caller has checked the signature)."""
+    scheme, _, credentials = request.headers.get("Authorization", "").partition(" ")
+    if scheme != "tma":
+        return None
+    asked = start_request(dict(parse_qsl(credentials)).get("start_param", ""))
+    return asked if isinstance(asked, RoundDeal) else None
 
 
 def _unauthorised(refused: Unauthorised) -> web.HTTPUnauthorized:
