@@ -22,6 +22,7 @@ from bot.app.codec import encode
 from bot.app.commands import Move
 from bot.store.schema import rounds
 from core.game import Draw, Game, Tap
+from tests.core_helpers import blocking_line
 from tests.fakes.telegram_bot_api import FakeBotAPI, FakeChat, FakeUser, FloodLimits, StoredMessage
 from tests.test_telegram_e2e import (  # noqa: F401 - the fixtures are used by name
     HANDLED,
@@ -132,3 +133,24 @@ async def test_a_round_on_telegram_from_start_to_results(api: FakeBotAPI, servic
 
     stats = await command(api, alice, alice_chat, "/stats")
     assert "Rounds played: 1 · won: 1" in stats.text
+
+
+async def test_a_finish_shows_in_the_round_message_within_ten_seconds(api: FakeBotAPI, service: App) -> None:
+    """A player whose game ends (blocked here: a ranked game's end) is marked finished in the round message within
+    10 s of their last tap, at the group's pace under flood control; the round runs on for the others."""
+    alice, bob = api.user("Alice"), api.user("Bob")
+    group = api.group(members=[alice, bob])
+    posted = await command(api, alice, group, "/round 5 TP1-E-AAAAAAB")
+    round_id = round_id_of(posted, api.bot_username)
+    alice_chat, board = await join(api, alice, round_id)
+    await join(api, bob, round_id)
+    for action in blocking_line("TP1-E-AAAAAAB"):
+        _, board = await tap(api, alice, alice_chat, board, data_for(board, action))
+
+    def shown() -> bool:
+        line = next((row for row in api.message(group, posted.message_id).text.split("\n") if "Alice" in row), "")
+        return line.endswith("■")
+
+    await api.wait_until(shown, timeout=SHOWN_WITHIN, what="Alice's finish in the round message")  # within 10 s
+    assert "The round is over" not in api.message(group, posted.message_id).text  # Bob still plays
+    assert api.flood_refusals(group) == []
