@@ -313,6 +313,7 @@ class _Discord:
         from bot.adapters.discord.client import log_in
 
         await log_in(self.bot, self.token)
+        self.bot.ctx.rounds.start()  # rounds whose time is up end, and show their results
         self.task = asyncio.create_task(self.bot.connect(), name="discord")
         log.info("discord starting")
         return self.task

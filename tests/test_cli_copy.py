@@ -17,6 +17,8 @@ from sqlalchemy import select
 from sqlalchemy.engine import URL, make_url
 
 from bot.app.assembly import App
+from bot.app.commands import Actor, Begin, RoundDeal, StartRound, Surface
+from bot.app.effects import PostRound
 from bot.app.model import GameSnapshot, PlayerKey
 from bot.cli import main
 from bot.store.database import open_database
@@ -81,14 +83,20 @@ def deployment(tmp_path: Path, sqlite_template: Path, monkeypatch: pytest.Monkey
 
 
 async def _share_and_keep(url: URL) -> None:
-    """What the fill leaves out: a game shared, and one kept on under the question (the once-only marks), and a
-    board waiting in the outbox to be redrawn."""
+    """What the fill leaves out: a game shared, and one kept on under the question (the once-only marks), a
+    board waiting in the outbox to be redrawn, and a round."""
     db = await open_database(url, migrate=False)
     try:
         async with App(db, hint_function=fake_hint, verdict_function=fake_verdict) as app:
             assert await app.once.claim_share(1, within=60)
             await app.once.keep(2)
             await app.outbox.ask_boards([(1, None)], "en")  # a table's move waiting for the chat's board
+            # a live round in a group, joined by a player (its game names it)
+            host = Actor(PlayerKey("telegram", "t1"), "t1", "-100", "-100")
+            (posted,) = await app.flow.handle(host, StartRound(code="TP1-E-AAAAAAB"), Surface(platform="telegram"))
+            assert isinstance(posted, PostRound)
+            await app.flow.handle(Actor(PlayerKey("telegram", "t1"), "t1", "t1"), Begin(RoundDeal(posted.round.round_id)),
+                                  Surface(platform="telegram"))
     finally:
         await db.close()
 

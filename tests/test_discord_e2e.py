@@ -512,7 +512,7 @@ async def test_commands_are_described_in_the_bots_languages(
         assert group.name == "tripeaks"
         subcommands = {o.name: o for o in group.options if isinstance(o, discord.app_commands.AppCommandGroup)}
         assert set(subcommands) == {"new", "daily", "resume", "play", "rules", "stats", "settings",
-                                    "leaderboard", "subscribe", "unsubscribe"}
+                                    "leaderboard", "subscribe", "unsubscribe", "round"}
         assert group.description == COMMAND_DESCRIPTIONS["tripeaks"]
         described_commands: list[tuple[str, Any]] = [("tripeaks", group), *subcommands.items()]
         for key, described in described_commands:

@@ -126,7 +126,7 @@ def test_placeholders_survive_translation(locale: str) -> None:
 #: Messages a language writes exactly as English does, on purpose.
 SAME_AS_ENGLISH: dict[str, set[tuple[str | None, str]]] = {
     "de": {("command", "code")},
-    "fr": {("command", "code")},
+    "fr": {("command", "code"), ("command", "minutes")},
 }
 
 
@@ -473,10 +473,10 @@ def test_command_names_are_valid_discord_names(locale: str) -> None:
     characters, and no two the same (the options "code" and "card" share the namespace of their commands)."""
     names = {key: message.string for key, message in _messages(read_catalogue(locale)).items()
              if key[0] == "command"}
-    assert len(names) == 14
+    assert len(names) == 16
     for key, name in names.items():
         assert DISCORD_NAME.match(name) and name == name.lower(), (locale, key, name)
-    commands = [name for (_, msgid), name in names.items() if msgid not in ("code", "card")]
+    commands = [name for (_, msgid), name in names.items() if msgid not in ("code", "card", "minutes")]
     assert len(set(commands)) == len(commands), (locale, commands)
 
 

@@ -206,17 +206,47 @@ async def test_a_downgrade_that_would_drop_columns_is_refused_and_changes_nothin
     head = await current_revision(fresh_url)
     with pytest.raises(DowngradeDrops) as refused:
         await downgrade_database(fresh_url, "0006", allow_drops=False)
-    assert refused.value.drops == ["outbox", "players.seen_locale", "board_relay", "once_marks", "games.hinted_version",
-                                   "games.practice_of",
-                                   "community_players"]
+    assert refused.value.drops == ["rounds", "games.round_id", "outbox", "players.seen_locale", "board_relay",
+                                    "once_marks", "games.hinted_version",
+                                    "games.practice_of",
+                                    "community_players"]
     assert await current_revision(fresh_url) == head
     assert {"hinted_version", "practice_of"} <= await _columns(fresh_url, "games")
     assert "community_players" in await _tables(fresh_url)
-    # the outbox, the seen locales, the relay's waiting requests and the once-only marks, allowed
-    assert await downgrade_database(fresh_url, "0008") == ["outbox", "players.seen_locale", "board_relay",
-                                                           "once_marks"]
+    # the rounds, the outbox, the seen locales, the relay's waiting requests and the once-only marks, allowed
+    assert await downgrade_database(fresh_url, "0008") == ["rounds", "games.round_id", "outbox", "players.seen_locale",
+                                                           "board_relay", "once_marks"]
     assert await downgrade_database(fresh_url, "0007", allow_drops=False) == []  # indexes only: nothing to ask
     assert await current_revision(fresh_url) == "0007"
+
+
+async def test_0013_adds_rounds_and_its_downgrade_keeps_their_games(fresh_url: URL) -> None:
+    """Live rounds come with 0013 (issue 51): a round and its games' link to it; downgrading to 0011 drops both and
+    keeps the games, as ordinary games; upgrading again brings the table and the column back, empty."""
+    await upgrade_database(fresh_url)
+    assert "round_id" in await _columns(fresh_url, "games")
+    engine = create_engine(fresh_url)
+    try:
+        async with engine.begin() as connection:
+            await connection.exec_driver_sql(
+                "INSERT INTO players (platform, user_id, display_name, created_at) "
+                "VALUES ('telegram', '7', 'Mara', CURRENT_TIMESTAMP)")
+            await connection.exec_driver_sql(
+                "INSERT INTO rounds (platform, chat_id, code, chosen, minutes, started_at, ends_at) "
+                "VALUES ('telegram', '-5', 'TP1-E-AAAAAAB', false, 5, CURRENT_TIMESTAMP, CURRENT_TIMESTAMP)")
+            await connection.exec_driver_sql(
+                "INSERT INTO games (player_id, code, rules, state, score, started_at, updated_at, round_id) "
+                "SELECT id, 'TP1-E-AAAAAAB', 'easy', 's', 500, CURRENT_TIMESTAMP, CURRENT_TIMESTAMP, 1 FROM players")
+        assert await downgrade_database(fresh_url, "0011") == ["rounds", "games.round_id"]
+        assert "rounds" not in await _tables(fresh_url)
+        assert "round_id" not in await _columns(fresh_url, "games")
+        async with engine.connect() as connection:
+            kept = (await connection.exec_driver_sql("SELECT code FROM games")).all()
+        assert [tuple(row) for row in kept] == [("TP1-E-AAAAAAB",)]
+        await upgrade_database(fresh_url)
+        assert "round_id" in await _columns(fresh_url, "games") and "rounds" in await _tables(fresh_url)
+    finally:
+        await engine.dispose()
 
 
 async def test_0011_adds_the_seen_locale_and_its_downgrade_drops_only_that(fresh_url: URL) -> None:
@@ -230,7 +260,8 @@ async def test_0011_adds_the_seen_locale_and_its_downgrade_drops_only_that(fresh
             await connection.exec_driver_sql(
                 "INSERT INTO players (platform, user_id, display_name, language, seen_locale, created_at) "
                 "VALUES ('telegram', '7', 'Mara', 'de', 'ru', CURRENT_TIMESTAMP)")
-        assert await downgrade_database(fresh_url, "0010") == ["outbox", "players.seen_locale"]
+        await downgrade_database(fresh_url, "0011")  # the later revisions' drops first
+        assert await downgrade_database(fresh_url, "0010") == ["players.seen_locale"]
         assert await current_revision(fresh_url) == "0010"
         assert "seen_locale" not in await _columns(fresh_url, "players")
         async with engine.connect() as connection:

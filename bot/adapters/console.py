@@ -62,11 +62,14 @@ from bot.app.effects import (
     PlayerKey,
     PointerOf,
     Post,
+    PostRound,
     Problem,
     Question,
     RedrawBoard,
+    RedrawRound,
     Reply,
     ReviewOf,
+    RoundOf,
     RulesOf,
     SendBoard,
     Settings,
@@ -254,6 +257,8 @@ class ConsoleChat:
                     await self._show_game(game)
                 case EditMessage(content):
                     self._show(draw(content, self.locale))
+                case PostRound() | RedrawRound():
+                    pass  # a round is a group's or a channel's: the terminal starts none
                 case unhandled:
                     assert_never(unhandled)
 
@@ -262,7 +267,8 @@ class ConsoleChat:
         if isinstance(content, ShareOf):  # no link or button carries a challenge from here: the result names its code
             content = ShareOf(dataclasses.replace(content.snapshot, challenge_key=None))
         match content:
-            case Board() | Kept() | ReviewOf() | ShareOf() | WelcomeOf() | LeaderboardOf() | ChallengeAnswered():
+            case Board() | Kept() | ReviewOf() | ShareOf() | WelcomeOf() | LeaderboardOf() | ChallengeAnswered() \
+                    | RoundOf():
                 self._show(draw(content, self.locale, replay=_replay_of(content)),
                            numbered=not isinstance(content, ShareOf))
             case Problem() | NoticeOf() | PointerOf():

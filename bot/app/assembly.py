@@ -35,6 +35,7 @@ from bot.app.once import OnceOnly
 from bot.app.outbox import Outbox
 from bot.app.players import Players
 from bot.app.questions import Questions
+from bot.app.rounds import Rounds
 from bot.app.solver_calls import (
     DailyCodeFunction,
     HintFunction,
@@ -99,10 +100,12 @@ class App:
         self.once = OnceOnly(db)
         self.challenges = Challenges(db, self.daily_codes)
         self.day_end = DayEnd(db, clock, daily_codes=self.daily_codes)
+        self.rounds = Rounds(db, self.verdicts)
         self.flow = Flow(starts=self.starts, moves=self.moves, games=self.games, advice=self.advice,
                          verdicts=self.verdicts, players=self.players, leaderboards=self.leaderboards,
                          subscriptions=self.subscriptions, daily_codes=self.daily_codes, once=self.once,
                          challenges=self.challenges, questions=self.questions, outbox=self.outbox,
+                         rounds=self.rounds,
                          post_time=post_time)
 
     @classmethod

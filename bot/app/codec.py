@@ -56,6 +56,7 @@ from bot.app.commands import (
     ReplayDeal,
     Resume,
     Review,
+    RoundDeal,
     Share,
     ShowRules,
     StartRequest,
@@ -78,7 +79,7 @@ _GAME_RE = re.compile(r"^tp:g:(\d{1,18}):(\d{1,9}):(\d{1,2}|[dunhrvs])$")
 #: A challenge's key (:func:`bot.app.challenges.challenge_key`), or the code an older challenge carried.
 _KEY = r"[a-z2-7]{16}|TP1-[A-Z]-[A-Z]{1,7}"
 _REQUEST = (rf"(?:n:([ec-]):([01-])|c:(TP1-[A-Z]-[A-Z]{{1,7}})|d:(\d{{4}}-\d{{2}}-\d{{2}}|-)|x:(\d{{1,18}}):({_KEY}|-)"
-            r"|r:(\d{1,18}))")
+            r"|r:(\d{1,18})|o:(\d{1,18}))")
 _CONFIRM_RE = re.compile(rf"^tp:y:(\d{{1,18}}):{_REQUEST}$")
 _KEEP_RE = re.compile(r"^tp:k:(\d{1,18})$")
 _BACK_RE = re.compile(r"^tp:bk:(\d{1,18})$")
@@ -246,7 +247,11 @@ def review_of(parameter: str) -> int | None:
     return int(match.group(1)) if match is not None else None
 
 
-def start_parameter(request: ChallengeDeal | DealByCode | DailyDeal) -> str:
+#: A round in a bot link's start parameter: ``round-<id>``, joining it.
+_ROUND_START_RE = re.compile(r"^round-(\d{1,18})$")
+
+
+def start_parameter(request: ChallengeDeal | DealByCode | DailyDeal | RoundDeal) -> str:
     """What a link that opens the bot starts, as its start parameter (64 characters at most): a challenge (by
     reference: the game and its key), a deal by its code, or today's daily deal (whichever it is: the link names no
     deal).
@@ -261,8 +266,12 @@ def start_parameter(request: ChallengeDeal | DealByCode | DailyDeal) -> str:
     (DealByCode(code='TP1-E-AAAAAAB'), ChallengeDeal(game_id=42, key=None))
     >>> start_request(start_parameter(DailyDeal()))
     DailyDeal(day=None)
+    >>> start_parameter(RoundDeal(7)), start_request("round-7")
+    ('round-7', RoundDeal(round_id=7))
     """
     match request:
+        case RoundDeal(round_id):
+            return f"round-{round_id}"
         case ChallengeDeal(game_id, key):
             return f"x{game_id}_{key or DAILY_START}"
         case DealByCode(code):
@@ -275,11 +284,14 @@ def start_parameter(request: ChallengeDeal | DealByCode | DailyDeal) -> str:
             assert_never(unhandled)
 
 
-def start_request(text: str) -> ChallengeDeal | DealByCode | DailyDeal:
-    """What a link's start parameter asks: a challenge, today's daily deal (:data:`DAILY_START`), else the deal of
-    a code (checked when it starts)."""
+def start_request(text: str) -> ChallengeDeal | DealByCode | DailyDeal | RoundDeal:
+    """What a link's start parameter asks: a challenge, today's daily deal (:data:`DAILY_START`), a round, else the
+    deal of a code (checked when it starts)."""
     if text == DAILY_START:
         return DailyDeal()
+    joined = _ROUND_START_RE.match(text)
+    if joined:
+        return RoundDeal(int(joined.group(1)))
     match = _START_CHALLENGE_RE.match(text)
     if match:
         return _challenge(match.group(1), None if match.group(2) == DAILY_START else match.group(2))
@@ -307,6 +319,8 @@ def _request_text(request: StartRequest) -> str:
             return f"x:{game_id}:{key or '-'}"
         case ReplayDeal(game_id):
             return f"r:{game_id}"
+        case RoundDeal(round_id):
+            return f"o:{round_id}"
         case unhandled:
             assert_never(unhandled)
 
@@ -314,7 +328,9 @@ def _request_text(request: StartRequest) -> str:
 def _request(match: re.Match[str]) -> StartRequest:
     """The start request in a confirmation's or a start button's payload (the groups after its prefix)."""
     groups = match.groups()
-    rules_letter, winnable, code, day, challenged, challenge_key, replayed = groups[-7:]
+    rules_letter, winnable, code, day, challenged, challenge_key, replayed, round_id = groups[-8:]
+    if round_id is not None:
+        return RoundDeal(int(round_id))
     if replayed is not None:
         return ReplayDeal(int(replayed))
     if challenged is not None:

@@ -11,6 +11,8 @@ import datetime as dt
 from dataclasses import dataclass
 
 from bot.app.model import BoardStyle, PlayerKey
+from bot.app.round_commands import RoundDeal as RoundDeal  # a live round's, named here with all the others
+from bot.app.round_commands import StartRound as StartRound
 from core.deal import Rules
 from core.game import Draw, Tap, Undo
 
@@ -113,7 +115,7 @@ class ReplayDeal:
 
 
 #: What a player asks to start.
-StartRequest = RandomDeal | DealByCode | DailyDeal | ChallengeDeal | ReplayDeal
+StartRequest = RandomDeal | DealByCode | DailyDeal | ChallengeDeal | ReplayDeal | RoundDeal
 
 
 @dataclass(frozen=True)
@@ -324,7 +326,7 @@ class Unreadable:
 
 #: What a player types.
 TypedCommand = PlayCard | OpenLink | Welcome | ShowHelp | ShowStats | ShowSettings | SwitchWinnable \
-    | ShowLeaderboard | Subscribe | Invite | CompleteCard | OpenBoard | OnBehalf | Unreadable
+    | ShowLeaderboard | Subscribe | Invite | CompleteCard | OpenBoard | StartRound | OnBehalf | Unreadable
 
 #: Everything the application's one door takes (:meth:`bot.app.flow.Flow.handle`).
 Command = ButtonCommand | TypedCommand

@@ -58,10 +58,17 @@ from bot.app.model import BoardRef as BoardRef  # the values effects carry, for 
 from bot.app.model import GameSnapshot as GameSnapshot
 from bot.app.model import Offers, Stats
 from bot.app.model import PlayerKey as PlayerKey
+from bot.app.model import RoundSnapshot as RoundSnapshot
 from bot.app.model import Settings as Settings
 from bot.app.outcomes import AlreadyStarted
 from bot.app.outcomes import OldBoard as OldBoard
 from bot.app.outcomes import OutOfDate as OutOfDate
+from bot.app.round_effects import (
+    PostRound as PostRound,  # a live round's effects, its message and what it showed
+)
+from bot.app.round_effects import RedrawRound as RedrawRound
+from bot.app.round_effects import RoundAt as RoundAt
+from bot.app.round_effects import RoundOf as RoundOf
 from core.cards import Card
 from core.review import Review as GameReview
 
@@ -225,7 +232,7 @@ class PointerOf:
 
 #: A message of its own.
 Shown = Board | Question | Kept | ReviewOf | ShareOf | SettingsOf | StatsOf | RulesOf | HelpOf | WelcomeOf \
-    | LeaderboardOf | ChallengeAnswered
+    | LeaderboardOf | ChallengeAnswered | RoundOf
 #: A line.
 Note = Problem | PlayAck | NoticeOf | PointerOf
 #: What only one platform asks for, drawn by its executor.
@@ -302,7 +309,11 @@ class Tell:
     content: ChallengeAnswered
 
 
-Effect = SendBoard | EditBoard | RedrawBoard | Answer | Reply | Post | EditMessage | Tell
+#: What happens in a chat, in answer to a command.
+ChatEffect = SendBoard | EditBoard | RedrawBoard | Answer | Reply | Post | EditMessage | Tell
+#: What happens to a live round's message in its chat.
+RoundEffect = PostRound | RedrawRound
+Effect = ChatEffect | RoundEffect
 
 
 def off_message(effects: list[Effect]) -> list[Effect]:
@@ -336,7 +347,7 @@ class BoardAt:
 
 
 #: What an executor reports back to the flow.
-Report = BoardAt
+Report = BoardAt | RoundAt
 
 
 def settings_of(content: Shown | Note | OffersOf | BoardLinkOf) -> Settings:
@@ -358,6 +369,8 @@ def settings_of(content: Shown | Note | OffersOf | BoardLinkOf) -> Settings:
             return settings
         case LeaderboardOf(_, _, settings):
             return settings
+        case RoundOf(round, settings):
+            return settings if settings is not None else Settings(language=round.locale)
 
 
 class Executor(Protocol):

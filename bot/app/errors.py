@@ -6,6 +6,7 @@ import datetime as dt
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from bot.app.model import RoundSnapshot
     from core.cards import Card
 
 
@@ -135,3 +136,29 @@ class TappedTwice(BotError):
     def __init__(self, button: str) -> None:
         super().__init__(f"{button} tapped twice")
         self.button = button
+class NoUndoInRound(BotError):
+    """Undo on a game of a live round (its board has no Undo: a forged tap); nothing changed."""
+
+
+class RoundsInGroupsOnly(BotError):
+    """A round asked for in a private chat: a round is played by a group or a server's channel."""
+
+
+class RoundMinutes(BotError):
+    """A round's length outside what a round may last (``low`` to ``high`` minutes)."""
+
+    def __init__(self, low: int, high: int) -> None:
+        super().__init__(f"a round lasts {low} to {high} minutes")
+        self.low, self.high = low, high
+
+
+class NoSuchRound(BadPayload):
+    """A link to a round that does not exist (a forged or damaged link)."""
+
+
+class RoundOver(BotError):
+    """A join of a round after it ended: answered with its results (``round``)."""
+
+    def __init__(self, round: RoundSnapshot) -> None:
+        super().__init__(f"round {round.round_id} is over")
+        self.round = round

@@ -71,6 +71,7 @@ from bot.app.commands import (
     ShowSettings,
     ShowStats,
     StartRequest,
+    StartRound,
     Subscribe,
     Surface,
     SwitchWinnable,
@@ -90,7 +91,6 @@ from bot.app.effects import (
     Effect,
     HelpOf,
     Kept,
-    NoticeOf,
     OffersOf,
     PlayAck,
     PointerOf,
@@ -98,9 +98,9 @@ from bot.app.effects import (
     Problem,
     Question,
     RedrawBoard,
-    Reply,
     Report,
     ReviewOf,
+    RoundAt,
     RulesOf,
     SendBoard,
     SettingsOf,
@@ -121,11 +121,11 @@ from bot.app.outcomes import AlreadyStarted, MustConfirm, OldBoard, OutOfDate, T
 from bot.app.players import Players
 from bot.app.questions import Questions, asks_the_solver
 from bot.app.records import parse_code
+from bot.app.rounds import Rounds
 from bot.app.solving import Advice, Verdicts
 from bot.app.starts import Starts
 from bot.app.subscriptions import Subscriptions
 from bot.app.turns import Turns
-from bot.i18n import resolve_locale
 from core.deal import Rules
 from core.errors import TriPeaksError
 
@@ -145,7 +145,8 @@ class Flow:
     def __init__(self, *, starts: Starts, moves: Moves, games: Games, advice: Advice, verdicts: Verdicts,
                  players: Players, leaderboards: Leaderboards, subscriptions: Subscriptions,
                  daily_codes: DailyCodes, once: OnceOnly, challenges: Challenges, questions: Questions,
-                 outbox: Outbox, post_time: dt.time = dt.time(9, 0), fresh_budget: float = FRESH_DEAL_BUDGET) -> None:
+                 outbox: Outbox, rounds: Rounds, post_time: dt.time = dt.time(9, 0),
+                 fresh_budget: float = FRESH_DEAL_BUDGET) -> None:
         self.questions = questions
         self.starts = starts
         self.moves = moves
@@ -161,6 +162,7 @@ class Flow:
         self.turns = Turns()  # a player's moves in the order they came
         self.challenges = challenges
         self.outbox = outbox
+        self.rounds = rounds  # live rounds: ``rounds.now`` draws one as it stands, ``rounds.due`` ends them
         self.post_time = post_time
         self.fresh_budget = fresh_budget
 
@@ -191,6 +193,8 @@ class Flow:
             match report:
                 case BoardAt(game_id, where):
                     await self.games.show_board(game_id, where)
+                case RoundAt(round_id, where):  # where a round's message is
+                    await self.rounds.shown(round_id, where)
                 case unhandled:
                     assert_never(unhandled)
 
@@ -255,14 +259,16 @@ class Flow:
             case Welcome():
                 return [Answer(WelcomeOf(await self._settings(actor)))]
             case ShowStats():
-                stats = await self.players.stats(player)
+                stats = await self.rounds.with_rounds(player, await self.players.stats(player))
                 return [Answer(StatsOf(stats, await self._settings(actor)))]
+            case StartRound():
+                return [*await self.rounds.start(actor, command, surface, await self._settings(actor))]
             case ShowSettings():
                 return await self.in_board.settings(actor, await self._settings(actor), surface)
             case ShowLeaderboard():
                 return [await self.leaderboards.shown(actor, await self._settings(actor))]
             case Subscribe(on):
-                return await self._subscribe(actor, on, surface)
+                return await self.subscriptions.answered(actor, on, surface, await self._settings(actor), self.post_time)
             case Invite(game_id):
                 settings = await self._settings(actor)
                 return [Answer(OffersOf(await self._offers(player, settings.default_rules, game_id), settings))]
@@ -295,7 +301,7 @@ class Flow:
             case OldBoard():
                 return await self._problem(actor, started)
             case GameSnapshot():
-                return [SendBoard(started, reuse=confirmed and surface.reuse)]
+                return [SendBoard(started, reuse=confirmed and surface.reuse), *await self.rounds.moved(started)]
             case unhandled:
                 assert_never(unhandled)
 
@@ -329,7 +335,7 @@ class Flow:
             case OldBoard():
                 return await self._problem(actor, tapped)
             case GameSnapshot():
-                return [EditBoard(await self._with_verdict(tapped, surface))]
+                return [EditBoard(await self._with_verdict(tapped, surface)), *await self.rounds.moved(tapped)]
             case unhandled:
                 assert_never(unhandled)
 
@@ -345,7 +351,8 @@ class Flow:
             case GameSnapshot() as tapped:
                 snapshot = await self._with_verdict(tapped, surface)
                 refused = snapshot.outcome is not None and not snapshot.outcome.ok
-                return [Answer(PlayAck(snapshot)), *([] if refused else [RedrawBoard(snapshot)])]
+                return [Answer(PlayAck(snapshot)), *([] if refused else [RedrawBoard(snapshot)]),
+                        *await self.rounds.moved(snapshot)]
             case unhandled:
                 assert_never(unhandled)
 
@@ -378,18 +385,6 @@ class Flow:
             if current is not None and not current.game.is_over:
                 effects.append(RedrawBoard(current))
         return effects
-
-    async def _subscribe(self, actor: Actor, on: bool, surface: Surface) -> list[Effect]:
-        """The daily posts changed (a public answer) or refused (a private one); they speak the server's language,
-        else the subscriber's."""
-        settings = await self._settings(actor)
-        locale = surface.chat_locale or resolve_locale(settings.language, surface.platform_locale)
-        change = await self.subscriptions.change(actor, on, surface, locale)
-        if not change.done:
-            return [Answer(NoticeOf(change.notice, settings))]
-        if not on:
-            return [Reply(NoticeOf(change.notice, settings))]
-        return [Reply(NoticeOf(change.notice, replace(settings, language=locale), self.post_time))]
 
     async def _offers(self, player: PlayerKey, rules: Rules, game_id: int | None) -> Offers:
         """What the player can send to a chat as an invitation: the finished game ``game_id`` (Share on its board),

@@ -5,10 +5,11 @@ from __future__ import annotations
 import datetime as dt
 import enum
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from core.deal import GameCode, Rules
 from core.game import Action, Game, Outcome
+from core.layout import SLOT_COUNT
 
 #: The longest display name kept (characters); longer ones are cut.
 NAME_MAX = 100
@@ -158,13 +159,20 @@ class GameSnapshot:
     #: the key a challenge of this game carries (:mod:`bot.app.challenges`), set where the game is shared: None
     #: elsewhere
     challenge_key: str | None = None
+    #: the live round this game is its player's entry in (ranked: no undo, hints counted)
+    round_id: int | None = None
+
+    @property
+    def ranked(self) -> bool:
+        """A ranked game while it is played: the daily attempt, or an entry in a round (no undo)."""
+        return (self.daily is not None or self.round_id is not None) and not self.game.is_over
 
     @property
     def private(self) -> bool:
-        """The ranked daily attempt while it is played: members who have not played today's deal must not watch
-        its cards turn and its stock come out, so where others see the chat (a server, a group) its board goes to
-        its player alone (Discord: an ephemeral message; Telegram: the private chat)."""
-        return self.daily is not None and not self.game.is_over
+        """The ranked daily attempt or a round's game while it is played: members who have not played the deal
+        must not watch its cards turn and its stock come out, so where others see the chat (a server, a group) its
+        board goes to its player alone (Discord: an ephemeral message; Telegram: the private chat)."""
+        return self.ranked
 
     @property
     def shared_code(self) -> GameCode | None:
@@ -195,7 +203,78 @@ class Stats:
     best_score: int | None
     current_streak: int
     longest_streak: int
+    #: live rounds joined that have ended, and those won (ranked first)
+    rounds_played: int = 0
+    rounds_won: int = 0
 
     @property
     def win_rate(self) -> float:
         return self.wins / self.games if self.games else 0.0
+
+
+@dataclass(frozen=True)
+class RoundEntry:
+    """One player's game in a round as it stands: cards cleared from the peaks, peaks cleared, score, moves,
+    hints, whether it is won or over, and when it ended."""
+
+    player: PlayerKey
+    name: str
+    game_id: int
+    cleared: int
+    peaks: int
+    score: int
+    moves: int
+    hints: int
+    won: bool
+    finished: bool
+    finished_at: dt.datetime | None
+    #: the game as it stands, for a watcher's view (drawn with only what its player sees: never a hidden card)
+    game: Game | None = field(default=None, compare=False, repr=False)
+    #: the game's version (how many times it changed)
+    version: int = 0
+
+    @property
+    def cards_left(self) -> int:
+        return SLOT_COUNT - self.cleared
+
+
+@dataclass(frozen=True)
+class RoundSnapshot:
+    """A round as it stands at ``now``: where it is played and shown, its deal, its time, its entries ranked best
+    first, and (once known) the deal's par: the solver's best score."""
+
+    round_id: int
+    platform: str
+    chat_id: str
+    message: BoardRef | None
+    code: GameCode
+    chosen: bool
+    host: str
+    locale: str
+    minutes: int
+    ends_at: dt.datetime
+    ended: bool
+    now: dt.datetime
+    entries: tuple[RoundEntry, ...]
+    par: int | None = None
+
+    @property
+    def code_hidden(self) -> bool:
+        """A random deal's code is said only once the round has ended (it deals every card)."""
+        return not self.ended and not self.chosen
+
+    @property
+    def seconds_left(self) -> int:
+        return 0 if self.ended else max(0, int((self.ends_at - self.now).total_seconds()))
+
+    @property
+    def winner(self) -> RoundEntry | None:
+        return self.entries[0] if self.ended and self.entries else None
+
+
+@dataclass(frozen=True)
+class RoundsTally:
+    """A player's rounds that have ended: played (joined) and won (ranked first)."""
+
+    played: int
+    won: int

@@ -39,6 +39,7 @@ from bot.app.errors import (
     NotACard,
     NotYourGame,
     NoUndoInDaily,
+    NoUndoInRound,
 )
 from bot.app.model import PlayerKey, clean_name
 from bot.app.outbox import Outbox, ask_board, ask_tell
@@ -235,6 +236,15 @@ class Moves:
                 if record.daily is not None and isinstance(tap.action, Undo):
                     results.append(NoUndoInDaily())
                     continue
+                if record.round_id is not None and isinstance(tap.action, Undo):
+                    results.append(NoUndoInRound())
+                    continue
+                if record.round_id is not None and record.round_ends_at is not None and (
+                        record.round_ended_at is not None or record.round_ends_at <= now):
+                    # the round's time is up: its game counts as it stood then (the round's end closes it)
+                    results.append(snapshot_of(record, game, today=today,
+                                               outcome=Outcome(tap.action, Reason.GAME_OVER)))
+                    continue
                 if record.status == ABANDONED or not record.active:
                     results.append(snapshot_of(record, game, today=today,
                                                outcome=Outcome(tap.action, Reason.GAME_OVER)))
@@ -252,7 +262,7 @@ class Moves:
                 undos = record.undos_used + isinstance(tap.action, Undo)
                 status = game.status.value
                 # a blocked practice game stays open to undo; a blocked daily attempt is over
-                active = status == PLAYING or (status == BLOCKED and record.daily is None)
+                active = status == PLAYING or (status == BLOCKED and record.daily is None and record.round_id is None)
                 writes.append(StateWrite(record.id, record.version, game.to_text(), status, game.score,
                                          game.moves, undos, now, active))
                 name = clean_name(tap.name)

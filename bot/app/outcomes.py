@@ -31,13 +31,18 @@ from bot.app.errors import (
     GameNotFound,
     GameNotOver,
     NoActiveGame,
+    NoSuchRound,
     NotACard,
     NotAPlayer,
     NotYourGame,
     NotYourMessage,
     NoUndoInDaily,
+    NoUndoInRound,
     NoWinnableDeal,
     OneAtATime,
+    RoundMinutes,
+    RoundOver,
+    RoundsInGroupsOnly,
     TappedTwice,
     TryAgainIn,
 )
@@ -100,7 +105,8 @@ class Unforeseen:
 #: other exception as :class:`Unforeseen` (:func:`mishap`). Every :class:`~bot.app.errors.BotError` is a member
 #: (tests/test_exhaustive.py), so a new error left untold fails mypy where the renderer matches the family.
 Mishap = (NotAPlayer | NotYourMessage | NotYourGame | GameNotFound | NoActiveGame | OutOfDate | OldBoard
-          | AlreadyStarted | TappedTwice | DailyCodeLocked | DailyOver | NoUndoInDaily | GameNotOver | Busy
+          | AlreadyStarted | TappedTwice | NoUndoInRound | RoundsInGroupsOnly | RoundMinutes | RoundOver | NoSuchRound
+          | DailyCodeLocked | DailyOver | NoUndoInDaily | GameNotOver | Busy
           | AmbiguousCard | CardNotInPlay | NotACard | InvalidCardError | BadGameCode | InvalidCodeError | BadPayload | NoWinnableDeal | OneAtATime | TryAgainIn
           | Unforeseen)
 

@@ -72,6 +72,8 @@ def code_hidden(record: GameRecord, today: dt.date) -> bool:
     that deal after it: ``practice_of``) whose day is not over, or it is an attempt still being played, or a game
     started from a challenge still being played (the challenge travels without its code, so the score to beat is
     not beaten offline with ``tripeaks solve``)."""
+    if record.round_id is not None and record.round_ended_at is None:
+        return True  # a round's deal, until the round ends
     day = record.daily or record.practice_of
     if day is None:
         return record.challenge_of is not None and record.active
@@ -96,7 +98,7 @@ def snapshot_of(record: GameRecord, game: Game | None = None, *, today: dt.date,
         hints_used=record.hints_used, abandoned=record.status == ABANDONED, settings=settings_of(record),
         undos_used=record.undos_used, dealt_winnable=record.dealt_winnable, board=board, replaced=replaced,
         waste_changed=waste_changed, challenge=challenge_of(record), practice_of=record.practice_of,
-        code_hidden=code_hidden(record, today))
+        code_hidden=code_hidden(record, today), round_id=record.round_id)
 
 
 async def load_game(tx: Transaction, game_id: int) -> GameRecord:

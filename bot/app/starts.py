@@ -28,18 +28,21 @@ from bot.app.commands import (
     RandomDeal,
     Replay,
     ReplayDeal,
+    RoundDeal,
     StartRequest,
 )
 from bot.app.daily_codes import DailyCodes
-from bot.app.errors import GameNotOver, NotYourGame
+from bot.app.errors import GameNotOver, NoSuchRound, NotYourGame, RoundOver
 from bot.app.model import GameSnapshot, PlayerKey
 from bot.app.outcomes import AlreadyStarted, DayOver, MustConfirm, OldBoard, OutOfDate, Start
 from bot.app.players import name_columns
 from bot.app.records import code_hidden, load_checked, load_owned, parse_code, snapshot_of
+from bot.app.rounds import read_round
 from bot.app.solving import Verdicts
 from bot.store import daily as stored_daily
 from bot.store import games as stored_games
 from bot.store import players as stored_players
+from bot.store import rounds as stored_rounds
 from bot.store.engine import Database
 from bot.store.games import GameRecord
 from bot.store.schema import PLAYING, utcnow
@@ -61,6 +64,7 @@ class Deal:
     daily: dt.date | None = None
     challenge: int | None = None
     practice_of: dt.date | None = None
+    round_id: int | None = None
 
 
 @dataclasses.dataclass(frozen=True)
@@ -125,6 +129,8 @@ class Starts:
                     record = await load_owned(tx, player, game_id)  # only one's own game is replayed
                 return await self._start(self._replay(player, name, record, request, ask=ask, replaces=abandoning,
                                                       confirmed=abandoning is not None))
+            case RoundDeal():
+                return await self.join_round(player, name, request, chat_id=chat_id, ask=ask, abandoning=abandoning)
             case unhandled:
                 assert_never(unhandled)
 
@@ -162,7 +168,8 @@ class Starts:
         if challenged is None or not key_holds(challenged, challenge.key, await self.daily_codes.secret()):
             raise NotYourGame()
         of_daily = (challenged.daily or challenged.practice_of) is not None
-        if of_daily and challenged.status == PLAYING:
+        if (of_daily and challenged.status == PLAYING) or (
+                challenged.round_id is not None and challenged.round_ended_at is None):
             # a daily game is challenged by reference: never one still being played, whose running score the
             # challenger would see (the attempt may be played privately, on no leaderboard)
             raise NotYourGame()
@@ -172,6 +179,26 @@ class Starts:
         return await self._start(StartOrder(player, name, deal, challenge,
                                             chat_id=chat_id, ask=ask, replaces=abandoning,
                                             confirmed=abandoning is not None))
+
+    async def join_round(self, player: PlayerKey, name: str, request: RoundDeal, *, chat_id: str | None = None,
+                         ask: bool = False, abandoning: int | None = None) -> Start:
+        """The player's entry in the round ``request.round_id``: its deal, ranked there; joined again, their entry as
+        it stands (one entry a player: a unique index keeps concurrent joins to one). :class:`RoundOver` once it
+        has ended, :class:`NoSuchRound` for no round."""
+        async with self.db.transaction() as tx:
+            found = await stored_rounds.load_round(tx, request.round_id)
+            if found is None:
+                raise NoSuchRound()
+            if found.ended_at is not None or found.ends_at <= utcnow():
+                raise RoundOver(await read_round(tx, found))
+            owner = await stored_players.find(tx, player.platform, player.user_id)
+            entry = await stored_rounds.entry_of(tx, found.id, owner.id) if owner is not None else None
+            record = await stored_games.load(tx, entry) if entry is not None else None
+        if record is not None:
+            return snapshot_of(record, today=self.daily_codes.today())
+        deal = Deal(code=GameCode.parse(found.code), round_id=found.id)
+        return await self._start(StartOrder(player, name, deal, request, chat_id=chat_id, ask=ask,
+                                            replaces=abandoning, confirmed=abandoning is not None))
 
     async def new_daily_game(self, player: PlayerKey, name: str, day: dt.date | None = None, *,
                              chat_id: str | None = None, community: str | None = None, ask: bool = False,
@@ -225,6 +252,8 @@ class Starts:
         a daily attempt still being played (:class:`GameNotOver`: no peek at its deal)."""
         if record.daily is not None and record.status == PLAYING:
             raise GameNotOver(f"the daily attempt {record.id} is still being played")
+        if record.round_id is not None and record.round_ended_at is None:
+            raise GameNotOver(f"the round of game {record.id} is still running")  # its code stays unsaid
         deal = Deal(code=GameCode.parse(record.code), practice_of=record.daily or record.practice_of)
         return StartOrder(player, name, deal, request, chat_id=record.chat_id, ask=ask, replaces=replaces,
                           confirmed=confirmed)
@@ -266,6 +295,11 @@ class Starts:
                 attempt = await stored_games.daily_attempt(tx, player.platform, player.user_id, deal.daily)
                 if attempt is not None:
                     return snapshot_of(attempt, today=today)
+            if deal.round_id is not None:
+                # insert or get, as the daily attempt: a concurrent join of this player may have made the entry
+                entry = await stored_rounds.entry_of(tx, deal.round_id, owner.id)
+                if entry is not None:
+                    return snapshot_of(await load_owned(tx, player, entry), today=today)
             latest = await stored_games.latest_of(tx, player.platform, player.user_id)
             if order.replaces is not None and (latest is None or latest.id != order.replaces):
                 if latest is not None and latest.id > order.replaces and (
@@ -292,7 +326,7 @@ class Starts:
                 practice_of=deal.practice_of, dealt_winnable=bool(winnable), verdict_winnable=verdict[0],
                 verdict_best_score=verdict[1], verdict_at=verdict[2], chat_id=order.chat_id,
                 community=order.community if deal.daily is not None else None, started_at=now,
-                challenge_of=deal.challenge))
+                challenge_of=deal.challenge, round_id=deal.round_id))
             if deal.challenge is not None:  # read again with the challenged game it is compared with
                 record = await stored_games.load(tx, record.id) or record
         if record.verdict_at is None:

@@ -4,10 +4,13 @@ to one per channel across processes (:mod:`bot.app.daily_posts` makes the posts)
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from bot.app.commands import Actor, Surface
 from bot.app.daily import DailyNotice, Subscription
+from bot.app.effects import Answer, Effect, NoticeOf, Reply
+from bot.app.model import Settings
+from bot.i18n import resolve_locale
 from bot.store import daily as stored_daily
 from bot.store.engine import Database
 from bot.store.schema import utcnow
@@ -56,6 +59,18 @@ class Subscriptions:
         """Every subscription (of ``platforms``, when given), oldest first."""
         async with self.db.transaction() as tx:
             return [_subscription(record) for record in await stored_daily.subscriptions(tx, platforms)]
+
+    async def answered(self, actor: Actor, on: bool, surface: Surface, settings: Settings,
+                       post_time: dt.time) -> list[Effect]:
+        """``/subscribe`` or ``/unsubscribe``: the daily posts changed (a public answer) or refused (a private one);
+        they speak the server's language, else the subscriber's (whose ``settings`` these are)."""
+        locale = surface.chat_locale or resolve_locale(settings.language, surface.platform_locale)
+        change = await self.change(actor, on, surface, locale)
+        if not change.done:
+            return [Answer(NoticeOf(change.notice, settings))]
+        if not on:
+            return [Reply(NoticeOf(change.notice, settings))]
+        return [Reply(NoticeOf(change.notice, replace(settings, language=locale), post_time))]
 
     async def change(self, actor: Actor, on: bool, surface: Surface, locale: str) -> SubscriptionChange:
         """``/subscribe`` (``on``) or ``/unsubscribe`` in the actor's chat: for a server's or group's administrators

@@ -25,6 +25,8 @@ COMMAND_DESCRIPTIONS: dict[str, str] = {
     "unsubscribe": N_("Stop posting the daily deal here (administrators)"),
     "winnable": N_("Only deals that can be won: on or off"),
     "start": N_("Welcome, with buttons to play"),
+    # TRANSLATORS: the command that starts a live round in a group or a server's channel
+    "round": N_("Start a live round here: everyone plays the same deal against the clock"),
     # TRANSLATORS: Discord's command that answers with the player's own link to their board in the browser
     "board": N_("Open your game's board in the browser: a link only you can use"),
 }
@@ -44,6 +46,8 @@ OPTION_DESCRIPTIONS: dict[str, str] = {
     "card": N_("The card to play, such as 7h = 7♥, 10s = 10♠ or QS = Q♠"),
     # TRANSLATORS: the option asking for a deal the solver proved can be won
     "winnable": N_("Only a deal that can be won (default: your setting)"),
+    # TRANSLATORS: the option of the round command: how long the round lasts
+    "minutes": N_("How long the round lasts: 1 to 60 minutes (default 5)"),
 }
 
 
@@ -75,6 +79,10 @@ def command_names(locale: str) -> dict[str, str]:
         "unsubscribe": tr.pgettext("command", "unsubscribe"),
         # TRANSLATORS: the command that opens the player's board in the browser (one lower-case word)
         "board": tr.pgettext("command", "board"),
+        # TRANSLATORS: the command that starts a live round in the channel (one lower-case word)
+        "round": tr.pgettext("command", "round"),
+        # TRANSLATORS: the option of "round": how many minutes it lasts (one lower-case word)
+        "minutes": tr.pgettext("command", "minutes"),
         # TRANSLATORS: the option of "new": a game code (one lower-case word)
         "code": tr.pgettext("command", "code"),
         # TRANSLATORS: the option of "play": the card to play (one lower-case word)

@@ -22,6 +22,7 @@ from bot.app.effects import (
     Problem,
     Question,
     ReviewOf,
+    RoundOf,
     RulesOf,
     SettingsOf,
     ShareOf,
@@ -43,6 +44,7 @@ from bot.render.replies import (
     render_stats,
     text_pointer,
 )
+from bot.render.rounds import render_round
 from bot.render.view import View
 
 
@@ -93,6 +95,8 @@ def draw(content: Shown, locale: str, *, named: bool = False, elsewhere: bool = 
             return render_leaderboard(day, results, locale, standing=standing)
         case ChallengeAnswered(shared, answer):
             return render_answered(shared, answer, locale)
+        case RoundOf(round):
+            return render_round(round, locale)
         case unhandled:
             assert_never(unhandled)
 

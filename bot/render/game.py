@@ -156,6 +156,10 @@ def _header(snapshot: GameSnapshot, tr: Translator, *, owner_label: bool, fixed:
         # date and the rules), which is why its board has no Undo button. A line of its own on a phone: at most
         # 30 columns
         groups.append(tr.gettext("ranked attempt: no undo"))
+    if snapshot.round_id is not None and not game.is_over:
+        # TRANSLATORS: in the header of a player's game in a live round of their group, which is why its board has
+        # no Undo button. A line of its own on a phone: at most 30 columns
+        groups.append(tr.gettext("live round: no undo"))
     if snapshot.dealt_winnable:
         # TRANSLATORS: in the header: this deal was dealt as one the solver proved winnable (short)
         groups.append(tr.pgettext("header", "winnable"))
@@ -181,12 +185,12 @@ def _counters(snapshot: GameSnapshot, tr: Translator) -> tuple[str, ...]:
         # TRANSLATORS: in the game's header while it is played: the cards removed in a row since the last draw,
         # the word of "Longest chain" in the review (a label and a count, {n} from 2 up to 28; short)
         chain = (tr.gettext("Chain: {n}").format(n=game.chain),)
-    if not (snapshot.undos_used or snapshot.hints_used or snapshot.daily is not None):
+    if not (snapshot.undos_used or snapshot.hints_used or snapshot.daily is not None or snapshot.round_id is not None):
         return chain
     # TRANSLATORS: in the game's header: how many hints the player asked for ({n} is often 1 or 0: a label and a
     # count, which fits every number)
     hints = tr.gettext("Hints: {n}").format(n=snapshot.hints_used)
-    if snapshot.daily is not None:
+    if snapshot.daily is not None or snapshot.round_id is not None:
         return (*chain, hints)
     # TRANSLATORS: in the game's header: how many moves the player took back with Undo ({n} is often 1 or 0:
     # a label and a count, which fits every number)
@@ -312,7 +316,7 @@ def _game_buttons(snapshot: GameSnapshot, tr: Translator, *, latest: bool) -> tu
     if not latest:
         return ()
     # the ranked daily attempt has no Undo
-    undo = None if snapshot.daily is not None else Button(
+    undo = None if snapshot.daily is not None or snapshot.round_id is not None else Button(
         UNDO_ICON, move(Undo()), ButtonStyle.SECONDARY, disabled=game.undo_depth == 0)
     hinted = snapshot.hint.action if snapshot.hint is not None else None
     free = game.playable_slots()

@@ -20,6 +20,7 @@ from bot.app.commands import (
     RandomDeal,
     ReplayDeal,
     Resume,
+    RoundDeal,
     ShowRules,
     StartRequest,
 )
@@ -62,6 +63,10 @@ def _request_text(request: StartRequest, tr: Translator) -> str:
         case RandomDeal():
             # TRANSLATORS: a title, the question before a new game abandons the game in progress. At most 24 columns
             return tr.gettext("Start a new game?")
+        case RoundDeal():
+            # TRANSLATORS: a title, the question before joining a live round abandons the game in progress. At most
+            # 24 columns
+            return tr.gettext("Join the round?")
         case unhandled:
             assert_never(unhandled)
 

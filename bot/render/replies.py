@@ -33,13 +33,18 @@ from bot.app.errors import (
     GameNotFound,
     GameNotOver,
     NoActiveGame,
+    NoSuchRound,
     NotACard,
     NotAPlayer,
     NotYourGame,
     NotYourMessage,
     NoUndoInDaily,
+    NoUndoInRound,
     NoWinnableDeal,
     OneAtATime,
+    RoundMinutes,
+    RoundOver,
+    RoundsInGroupsOnly,
     TappedTwice,
     TryAgainIn,
 )
@@ -49,6 +54,7 @@ from bot.i18n import LANGUAGE_NAMES, N_, SUPPORTED_LOCALES, Translator, translat
 from bot.render.console import card_key
 from bot.render.endings import deal_name
 from bot.render.game import RULE_NAMES, daily_title, pack_line, split_even
+from bot.render.rounds import round_error_text
 from bot.render.standing import play_button, recap_lines, render_standing
 from bot.render.tableau import card_label
 from bot.render.view import CHOSEN, Button, ButtonStyle, View, owner_name
@@ -116,6 +122,11 @@ def render_stats(stats: Stats, locale: str) -> View:
     # TRANSLATORS: the player's statistics: the most games won in a row ({n} is often 0 or 1)
     lines.append(tr.ngettext("Longest streak: {n} win", "Longest streak: {n} wins", stats.longest_streak)
                  .format(n=stats.longest_streak))
+    if stats.rounds_played:
+        # TRANSLATORS: the player's statistics: live rounds of their groups they joined that have ended ({played},
+        # often 1 to 10) and those they ranked first in ({won}): a label and counts, which fits every number
+        lines.append(tr.gettext("Rounds played: {played} · won: {won}").format(played=stats.rounds_played,
+                                                                              won=stats.rounds_won))
     return View(header=title, status="\n".join(lines) + "\n\n" + counting)
 
 
@@ -323,6 +334,8 @@ def error_text(error: Exception | OutOfDate | OldBoard | AlreadyStarted, locale:
                 return tr.gettext("This is not your game; tap 🆕 to start your own")
             # TRANSLATORS: a tap or a link naming a game that is not the player's (or no game): names nobody
             return tr.gettext("This is not your game; start your own with {command}").format(command=new_command)
+        case NoUndoInRound() | RoundsInGroupsOnly() | RoundMinutes() | RoundOver() | NoSuchRound() as about_a_round:
+            return round_error_text(about_a_round, tr)
         case OutOfDate() as stale:
             return out_of_date_text(stale, locale)
         case AlreadyStarted():

@@ -14,7 +14,7 @@ from sqlalchemy import CursorResult, Row, Select, bindparam, case, func, insert,
 
 from bot.store.engine import Transaction
 from bot.store.players import PlayerRecord
-from bot.store.schema import ABANDONED, BLOCKED, PLAYING, WON, games, players
+from bot.store.schema import ABANDONED, BLOCKED, PLAYING, WON, games, players, rounds
 
 
 @dataclasses.dataclass(frozen=True)
@@ -56,10 +56,19 @@ class GameRecord:
     challenger_name: str | None = None
     challenger_score: int | None = None
     challenger_status: str | None = None
+    #: the round this game is an entry in (``round_id``), and when that round ends and ended (None: still running)
+    round_id: int | None = None
+    round_ends_at: dt.datetime | None = None
+    round_ended_at: dt.datetime | None = None
 
     @classmethod
     def from_row(cls, row: Row[Any]) -> GameRecord:
-        return cls(**row._asdict())
+        values = row._asdict()
+        for name in ("round_ends_at", "round_ended_at"):  # SQLite reads a moment back without its zone: UTC
+            moment = values.get(name)
+            if moment is not None and moment.tzinfo is None:
+                values[name] = moment.replace(tzinfo=dt.UTC)
+        return cls(**values)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -81,6 +90,7 @@ class NewGameRow:
     community: str | None
     started_at: dt.datetime
     challenge_of: int | None = None
+    round_id: int | None = None
 
 
 @dataclasses.dataclass(frozen=True)
@@ -115,16 +125,21 @@ _CHALLENGER_COLUMNS = {
     "challenger_name": _CHALLENGER.c.display_name, "challenger_score": _CHALLENGED.c.score,
     "challenger_status": _CHALLENGED.c.status,
 }
+#: The round's fields of :class:`GameRecord` (None when the game is in no round).
+_ROUND_COLUMNS = {"round_ends_at": rounds.c.ends_at, "round_ended_at": rounds.c.ended_at}
 #: The games table's columns :class:`GameRecord` holds.
 _GAME_COLUMNS = tuple(games.c[field.name] for field in dataclasses.fields(GameRecord)
-                      if field.name not in _OWNER_COLUMNS and field.name not in _CHALLENGER_COLUMNS)
+                      if field.name not in _OWNER_COLUMNS and field.name not in _CHALLENGER_COLUMNS
+                      and field.name not in _ROUND_COLUMNS)
 _SELECT: Select[Any] = select(
     *_GAME_COLUMNS, *(column.label(name) for name, column in _OWNER_COLUMNS.items()),
     *(column.label(name) for name, column in _CHALLENGER_COLUMNS.items()),
+    *(column.label(name) for name, column in _ROUND_COLUMNS.items()),
 ).select_from(
     games.join(players, games.c.player_id == players.c.id)
     .outerjoin(_CHALLENGED, _CHALLENGED.c.id == games.c.challenge_of)
-    .outerjoin(_CHALLENGER, _CHALLENGER.c.id == _CHALLENGED.c.player_id))
+    .outerjoin(_CHALLENGER, _CHALLENGER.c.id == _CHALLENGED.c.player_id)
+    .outerjoin(rounds, rounds.c.id == games.c.round_id))
 
 #: One statement for every action of a batch: each row written only if it is still at the version read.
 _WRITE_STATE = (

@@ -114,6 +114,8 @@ games = Table(
     Column("hinted_version", Integer),
     #: the day whose daily deal this game replays once the player's attempt is over (migration 0007): practice
     Column("practice_of", Date),
+    #: the round this game is its player's entry in (migration 0013): ranked, no undo, its code hidden while it runs
+    Column("round_id", ForeignKey("rounds.id", ondelete="SET NULL")),
     CheckConstraint("status IN ('playing', 'won', 'blocked', 'abandoned')", name="status"),
     CheckConstraint("rules IN ('easy', 'classic')", name="rules"),
     Index("uq_games_active_player_id", "player_id", unique=True,
@@ -129,6 +131,31 @@ games = Table(
     Index(None, "daily", "community"),
     #: one attempt per player per day (migration 0007); NULLs (every other game) are distinct
     Index(None, "player_id", "daily", unique=True),
+    #: one entry per player per round (migration 0013); NULLs (every other game) are distinct
+    Index(None, "round_id", "player_id", unique=True),
+)
+
+#: A live round (migration 0013): a chat's players all play the deal ``code`` (``chosen``: a code given, else a
+#: random winnable deal, hidden until the end) until ``ends_at`` or until everyone who joined has finished
+#: (``ended_at`` set once, in the database); ``message_id``: the message in ``chat_id`` showing its standings.
+rounds = Table(
+    "rounds", metadata,
+    Column("id", BigId, primary_key=True, autoincrement=True),
+    Column("platform", String(16), nullable=False),
+    Column("chat_id", String(64), nullable=False),
+    Column("message_id", String(64)),
+    Column("code", String(16), nullable=False),
+    Column("chosen", Boolean, nullable=False),
+    Column("host", String(100), nullable=False, server_default=""),
+    #: the language its message speaks (its host's)
+    Column("locale", String(16), nullable=False, server_default="en"),
+    Column("minutes", Integer, nullable=False),
+    Column("started_at", DateTime(timezone=True), nullable=False),
+    Column("ends_at", DateTime(timezone=True), nullable=False),
+    Column("ended_at", DateTime(timezone=True)),
+    #: when its message last showed its results (NULL: an ended round whose results are still to land)
+    Column("results_at", DateTime(timezone=True)),
+    Index(None, "ended_at", "ends_at"),
 )
 
 #: What is the deployment's own (migration 0007): ``daily_secret``, generated once, that every daily code depends on.

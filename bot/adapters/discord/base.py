@@ -20,6 +20,7 @@ from typing import Any, TypeVar
 
 import discord
 
+from bot.adapters.discord.rounds import DiscordRounds
 from bot.adapters.discord.views import files_of, layout
 from bot.app.commands import Actor
 from bot.app.effects import BoardRef, ChallengeAnswered, PlayerKey, Settings
@@ -49,6 +50,8 @@ class BotContext:
     config: Config
     client: discord.Client
     defer_after: float
+    #: the live rounds' messages this process brings up to date
+    rounds: DiscordRounds
 
 
 # --- who, in which language ---------------------------------------------------------------------------------------

@@ -23,6 +23,7 @@ from bot.adapters.discord.activity import TriPeaksTree, is_entry_point, launch, 
 from bot.adapters.discord.base import BotContext
 from bot.adapters.discord.commands import TriPeaksCommands
 from bot.adapters.discord.interactions import on_component
+from bot.adapters.discord.rounds import DiscordRounds
 from bot.adapters.discord.translator import CatalogueTranslator
 from bot.app.flow import Flow
 from bot.config import Config, TokenRejected, Unreachable
@@ -52,6 +53,10 @@ class _TriPeaks:
         synced = await sync_commands(self.tree, self.ctx.config)
         log.info("synced %d application command(s)", synced)
 
+    async def close(self: Any) -> None:
+        await self.ctx.rounds.stop()
+        await super().close()  # type: ignore[misc]  # discord.py's, after this mixin
+
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
         """Every interaction, after discord.py's own dispatch (which has nothing registered for the bot's buttons):
         the Activity's Entry Point command (:mod:`~bot.adapters.discord.activity`), or a click on one of the bot's
@@ -63,7 +68,7 @@ class _TriPeaks:
 
 
 def _context(client: discord.Client, flow: Flow, config: Config, defer_after: float) -> BotContext:
-    return BotContext(flow, config, client, defer_after)
+    return BotContext(flow, config, client, defer_after, DiscordRounds(flow, client))
 
 
 def _options(config: Config) -> dict[str, Any]:

@@ -39,6 +39,7 @@ from bot.app.commands import (
     ShowSettings,
     ShowStats,
     StartRequest,
+    StartRound,
     Subscribe,
 )
 from bot.render import commands as render
@@ -97,6 +98,17 @@ class TriPeaksCommands(app_commands.Group):
         else:
             request = RandomDeal(Rules(rules.value) if rules else None, winnable)
         await serve(self.ctx, interaction, Begin(request))
+
+    @app_commands.command(name=name("round"), description=describe("round"))
+    @app_commands.rename(minutes=name("minutes"), rules=name("rules"), code=name("code"))
+    @app_commands.describe(**_described("minutes", "rules", "code"))
+    @app_commands.choices(rules=_RULE_CHOICES)
+    async def round(self, interaction: Interaction, minutes: app_commands.Range[int, 1, 60] = 5,
+                    rules: app_commands.Choice[str] | None = None, code: str | None = None) -> None:
+        """A live round in the channel: its message, with Join (a server's channel, or a group DM where the app is
+        installed to the player's account)."""
+        await serve(self.ctx, interaction, StartRound(minutes, Rules(rules.value) if rules else None,
+                                                      code.strip() if code and code.strip() else None))
 
     @app_commands.command(name=name("daily"), description=describe("daily"))
     async def daily(self, interaction: Interaction) -> None:

@@ -35,6 +35,7 @@ from bot.adapters.discord.base import (
     tell,
     told_locale,
 )
+from bot.adapters.discord.rounds import round_view
 from bot.adapters.discord.views import files_of, layout
 from bot.adapters.web.links import table_link
 from bot.app.effects import (
@@ -53,11 +54,14 @@ from bot.app.effects import (
     OldBoard,
     OutOfDate,
     Post,
+    PostRound,
     Problem,
     Question,
     RedrawBoard,
+    RedrawRound,
     Reply,
     Report,
+    RoundAt,
     SendBoard,
     Settings,
     ShareOf,
@@ -140,6 +144,12 @@ class DiscordExecutor:
                     await show_update(interaction, self.draw(shown))
                 case Tell(chat_id, shown):
                     await tell(self.ctx.client, chat_id, draw(shown, told_locale(shown, str(interaction.locale))))
+                case PostRound(round):  # a live round's message, with Join
+                    message_id = await show_new(interaction, round_view(round))
+                    if message_id is not None:
+                        reports.append(RoundAt(round.round_id, here(interaction, message_id)))
+                case RedrawRound():
+                    self.ctx.rounds.redraw(effect)
                 case unhandled:
                     assert_never(unhandled)
         if interaction.type is not discord.InteractionType.autocomplete and (

@@ -65,6 +65,7 @@ def build_application(flow: Flow, config: Config, pace: Pace | None = TELEGRAM_P
     )
     tg = TelegramContext(flow, config.default_locale, pace)
     tg.table_url, tg.mini_app = config.public_url, config.telegram_mini_app
+    tg.rounds.mini_app = config.telegram_mini_app
     register(application, tg)
     application.bot_data[CONFIG_KEY] = config
     application.bot_data[CONTEXT_KEY] = tg
@@ -135,6 +136,9 @@ async def start(application: TelegramApp) -> None:
     if application.post_init is not None:
         await application.post_init(application)
     await application.start()
+    tg = application.bot_data.get(CONTEXT_KEY)
+    if isinstance(tg, TelegramContext):
+        tg.rounds.start(application.bot)  # rounds whose time is up end, and show their results
     assert application.updater is not None
     if config.telegram_webhook_url:
         await application.updater.start_webhook(
@@ -161,5 +165,6 @@ async def stop(application: TelegramApp) -> None:
     tg = application.bot_data.get(CONTEXT_KEY)
     if isinstance(tg, TelegramContext):
         await tg.boards.close()
+        await tg.rounds.stop()
     await application.shutdown()
 

@@ -22,6 +22,7 @@ from telegram.ext import Application, ContextTypes
 from bot.adapters.telegram.boards import BoardEdits
 from bot.adapters.telegram.keyboard import ViewTooLarge, caption_text, keyboard, message_text
 from bot.adapters.telegram.pacing import TELEGRAM_PACE, BusyOffers, ChatPace, Pace
+from bot.adapters.telegram.rounds import RoundMessages
 from bot.adapters.telegram.sending import EditOrder, Paced, is_not_modified, persist
 from bot.app.commands import Actor, ButtonCommand, Surface
 from bot.app.effects import BoardRef, GameSnapshot, PlayerKey, Settings
@@ -144,6 +145,8 @@ class TelegramContext:
         self.boards = BoardEdits(self.pace, flow.game_now)
         #: the players offered a board of their own in a busy group
         self.offers = BusyOffers(self.pace)
+        #: the live rounds' messages, brought up to date at their group's pace
+        self.rounds = RoundMessages(flow, self.pace, self.edit_message, self.send)
         #: the bot has inline mode (BotFather's /setinline; read at start-up): Share opens it in a chat the player
         #: picks, rather than posting the result here
         self.inline = False

@@ -20,6 +20,7 @@ What a player does, and the command it becomes:
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 
 from telegram import Chat, Message, Update, User
@@ -44,6 +45,7 @@ from bot.app.commands import (
     ShowRules,
     ShowSettings,
     ShowStats,
+    StartRound,
     Subscribe,
     SwitchWinnable,
     Unreadable,
@@ -80,6 +82,21 @@ def read_start(args: list[str]) -> Command:
     return OpenLink(args[0]) if args else Welcome()
 
 
+def read_round(args: list[str]) -> Command:
+    """``/round [minutes] [classic | easy | a code]``, in any order: a live round in the group (5 minutes and a
+    random winnable deal under Easy rules unless said)."""
+    round = StartRound()
+    for word in args:
+        if word.isdigit():
+            round = dataclasses.replace(round, minutes=int(word[:4]))
+            continue
+        try:
+            round = dataclasses.replace(round, rules=Rules.parse(word))
+        except InvalidCodeError:
+            round = dataclasses.replace(round, code=word)
+    return round
+
+
 def read_winnable(args: list[str]) -> Command:
     """``/winnable``: the other way round from now; ``/winnable on``, ``/winnable off``: that."""
     if not args:
@@ -105,6 +122,7 @@ READERS: dict[str, Reader] = {
     "leaderboard": lambda args: ShowLeaderboard(),
     "subscribe": lambda args: Subscribe(True),
     "unsubscribe": lambda args: Subscribe(False),
+    "round": read_round,
 }
 
 

@@ -113,7 +113,7 @@ class TelegramExecutor:
         notice: str | None = None
         typed_move: PlayAck | None = None
         try:
-            for effect in effects:
+            for effect in await self.tg.rounds.carry_out(self.bot, self.anchor, effects, self._reports):
                 match effect:
                     case SendBoard(snapshot, reuse) if snapshot.private and self.in_group():
                         notice = await self.board_in_private(snapshot, reuse=reuse)

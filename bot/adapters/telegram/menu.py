@@ -19,6 +19,7 @@ COMMANDS: tuple[tuple[str, str], ...] = (
     ("stats", "stats"),
     ("settings", "settings"),
     ("winnable", "winnable"),
+    ("round", "round"),
     ("leaderboard", "leaderboard"),
     ("subscribe", "subscribe"),
     ("unsubscribe", "unsubscribe"),

@@ -29,9 +29,12 @@ from bot.app.effects import (
     PlayAck,
     PointerOf,
     Post,
+    PostRound,
     Problem,
     RedrawBoard,
+    RedrawRound,
     Reply,
+    RoundSnapshot,
     SendBoard,
     ShareOf,
     Tell,
@@ -54,6 +57,7 @@ from bot.render.picture import (
     fanned,
     slot_box,
 )
+from bot.render.rounds import render_round
 from bot.render.table import seen_table, table_alt
 from bot.render.tableau import narrow_slot_column
 from bot.render.view import Button, ButtonStyle, SeenSlot, SlotState, View, strip_variation
@@ -127,6 +131,26 @@ def board_json(snapshot: GameSnapshot, locale: str) -> JSON:
                 "score": table.score, "banner": list(BANNER)} if table.played and table.score is not None else None,
         "alt": table_alt(table, locale),
     }
+
+
+def watch_json(round: RoundSnapshot, locale: str) -> JSON:
+    """A round as a watcher sees it, read only: its message (the standings; the results once it ended) and each
+    player's table as that player sees it (face-down cards as backs, the stock as a count): nothing hidden."""
+    view = render_round(round, locale)
+    players = []
+    for entry in round.entries:
+        table = seen_table(entry.game) if entry.game is not None else None
+        players.append({
+            "name": entry.name, "cleared": entry.cleared, "cards_left": entry.cards_left, "peaks": entry.peaks,
+            "score": entry.score, "won": entry.won, "finished": entry.finished,
+            "table": None if table is None else {
+                "slots": [{"state": seen.state.value, **(card_json(seen.card) if seen.card is not None else {})}
+                          for seen in table.slots],
+                "stock": table.stock_left, "waste": card_json(table.waste),
+                "alt": table_alt(table, locale)},
+        })
+    return {"round": round.round_id, "ended": round.ended, "seconds_left": round.seconds_left,
+            "header": view.header, "status": view.status, "players": players}
 
 
 def _is_draw(button: Button) -> bool:
@@ -204,6 +228,8 @@ def respond(effects: list[Effect], platform_locale: str | None, *, inline: bool 
                     answer["message"] = _view_json(draw(content, locale, replay=None), translator(locale))
             case Tell():
                 pass  # a challenger is told in their own chat, through the outbox (:mod:`bot.app.outbox`)
+            case PostRound() | RedrawRound():
+                pass  # the table starts no round; a round's message is its chat's
             case unhandled:
                 assert_never(unhandled)
     return answer

@@ -15,6 +15,8 @@ Telegram Mini App, or ``Bearer <session>``, a session token the server signed wh
   (:mod:`bot.app.codec`): decoded into the typed command and handed to the one door,
   :meth:`bot.app.flow.Flow.handle`, as any chat's tap; the answer is the effects as JSON
   (:func:`bot.adapters.web.screens.respond`).
+- ``GET /api/round?id=``: a live round watched, read only (:func:`bot.adapters.web.screens.watch_json`): its
+  standings and each player's table as that player sees it; refused to a player of the round still playing.
 - ``GET /api/events``: server-sent events, one ``data:`` line of the board (as ``/api/table`` answers it) whenever
   the player's game changes elsewhere (a tap in the chat, another tab, another process): the server reads the game
   every :data:`FOLLOW_EVERY` seconds through the door (``Resume``), so it sees what any process committed.
@@ -37,14 +39,15 @@ import socket
 from collections.abc import Awaitable, Callable
 from importlib import resources
 from typing import Any
+from urllib.parse import parse_qsl
 
 from aiohttp import web
 
 from bot.adapters.web.auth import SESSION_LIFETIME, Signer, Unauthorised, WebUser, telegram_user
 from bot.adapters.web.discord_auth import DiscordOAuth, SignIns
-from bot.adapters.web.screens import LAYOUT, refusal_words, respond, strings
-from bot.app.codec import BadPayload, decode
-from bot.app.commands import Actor, Command, Resume, Surface
+from bot.adapters.web.screens import LAYOUT, refusal_words, respond, strings, watch_json
+from bot.app.codec import BadPayload, decode, start_request
+from bot.app.commands import Actor, Begin, Command, Resume, RoundDeal, Surface
 from bot.app.flow import Flow
 from bot.i18n import resolve_locale
 
@@ -95,6 +98,7 @@ class TableServer:
         app.router.add_get("/api/table", self._table)
         app.router.add_post("/api/act", self._act)
         app.router.add_get("/api/events", self._events)
+        app.router.add_get("/api/round", self._round)
         return app
 
     async def start(self) -> None:
@@ -160,7 +164,14 @@ class TableServer:
 
     async def _table(self, request: web.Request) -> web.StreamResponse:
         user = self._user(request)
-        answer = await self._through_the_door(user, Resume(start_if_none=True))
+        answer: dict[str, Any] = {"board": None}
+        joined = _round_started(request)
+        if joined is not None:  # a group's direct link to a round: the player's game of it (one entry a player)
+            answer = await self._through_the_door(user, Begin(joined))
+        if answer["board"] is None:  # the round is over (its results are the notice), or no round was asked
+            notice = answer.get("notice")
+            answer = await self._through_the_door(user, Resume(start_if_none=True))
+            answer["notice"] = answer.get("notice") or notice
         return web.json_response({**answer, "layout": LAYOUT, "strings": strings(answer["locale"])})
 
     async def _act(self, request: web.Request) -> web.StreamResponse:
@@ -170,6 +181,18 @@ class TableServer:
         except BadPayload:
             raise web.HTTPBadRequest(text="not a payload") from None
         return web.json_response(await self._through_the_door(user, command, moved=True))
+
+    async def _round(self, request: web.Request) -> web.StreamResponse:
+        """A live round watched (``?id=``), read only: the standings and every player's table as that player sees
+        it. Not for a player of the round still playing it (the others' boards show cards of the same deal)."""
+        user = self._user(request)
+        try:
+            round = await self.flow.rounds.now(int(request.query.get("id", "")))
+        except (ValueError, BadPayload):
+            raise web.HTTPNotFound(text="no such round") from None
+        if not round.ended and any(entry.player == user.player and not entry.finished for entry in round.entries):
+            raise web.HTTPForbidden(text="finish your own game of the round first")
+        return web.json_response(watch_json(round, resolve_locale(None, user.locale)))
 
     async def _events(self, request: web.Request) -> web.StreamResponse:
         user = self._user(request)
@@ -208,6 +231,16 @@ class TableServer:
         except Unauthorised as refused:
             raise _unauthorised(refused) from None
         raise _unauthorised(Unauthorised("no credentials"))
+
+
+def _round_started(request: web.Request) -> RoundDeal | None:
+    """The round a Mini App was opened for: its signed ``start_param`` (a group's direct link,
+    ``t.me/<bot>/<app>?startapp=round-<id>``); None for any other opening (the caller has checked the signature)."""
+    scheme, _, credentials = request.headers.get("Authorization", "").partition(" ")
+    if scheme != "tma":
+        return None
+    asked = start_request(dict(parse_qsl(credentials)).get("start_param", ""))
+    return asked if isinstance(asked, RoundDeal) else None
 
 
 def _unauthorised(refused: Unauthorised) -> web.HTTPUnauthorized:

@@ -1,0 +1,117 @@
+"""Live rounds' messages on Discord: posted in the channel as the command's answer, with a Join button (its click
+answers with the player's board, ephemeral in a server); then edited with the bot's token, the moves made
+meanwhile coalescing into one edit that draws the round as the database has it then; and the loop that ends the
+rounds whose time is up (once, in the database) and shows their results."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+import discord
+
+from bot.adapters.discord.views import layout
+from bot.app.effects import BoardRef, RedrawRound, RoundSnapshot
+from bot.app.flow import Flow
+from bot.render.rounds import render_round
+from bot.render.view import View
+
+log = logging.getLogger(__name__)
+
+PLATFORM = "discord"
+#: Seconds between two looks for rounds whose time is up, between two edits of one round's message, and between
+#: two redraws of a running round's time left when nobody moves.
+DUE_EVERY, EDIT_EVERY, CLOCK_EVERY = 1.0, 1.5, 60.0
+
+
+def round_view(round: RoundSnapshot) -> View:
+    """The round's message: its Join button joins where it is clicked."""
+    return render_round(round, round.locale, command="/tripeaks new")
+
+
+class DiscordRounds:
+    """The round messages this process brings up to date, one writer a round, and the clock's loop."""
+
+    def __init__(self, flow: Flow, client: discord.Client) -> None:
+        self.flow = flow
+        self.client = client
+        self._stale: set[int] = set()
+        self._writers: dict[int, asyncio.Task[None]] = {}
+        self._clocks: dict[int, float] = {}
+        self._loop: asyncio.Task[None] | None = None
+        self._stopping = False
+
+    def redraw(self, effect: RedrawRound) -> None:
+        """Bring the round's message up to date (in the background: a click is never held by it)."""
+        self._stale.add(effect.round_id)
+        if effect.round_id not in self._writers and not self._stopping:
+            self._writers[effect.round_id] = asyncio.ensure_future(self._write(effect.round_id))
+
+    async def settled(self) -> None:
+        """Wait until no round message is being brought up to date."""
+        while self._writers:
+            await asyncio.gather(*self._writers.values(), return_exceptions=True)
+
+    async def _write(self, round_id: int) -> None:
+        try:
+            while round_id in self._stale:
+                self._stale.discard(round_id)
+                round = await self.flow.rounds.now(round_id)
+                if round.message is None:
+                    break  # not posted yet: the post draws it as it stands
+                await self._show(round.message, round)
+                await asyncio.sleep(EDIT_EVERY)  # the channel's edits stay few; moves meanwhile make one edit
+        except Exception:
+            log.exception("could not bring the message of round %s up to date", round_id)
+        finally:
+            del self._writers[round_id]
+            if round_id in self._stale and not self._stopping:
+                self._writers[round_id] = asyncio.ensure_future(self._write(round_id))
+
+    async def _show(self, where: BoardRef, round: RoundSnapshot) -> None:
+        if round.ended:
+            self._clocks.pop(round.round_id, None)
+        else:
+            self._clocks[round.round_id] = asyncio.get_running_loop().time()
+        channel = self.client.get_partial_messageable(int(where.chat_id))
+        try:
+            await channel.get_partial_message(int(where.message_id)).edit(view=layout(round_view(round)))
+        except discord.NotFound:
+            if not round.ended:
+                return
+            await channel.send(view=layout(round_view(round)))  # the results must land: posted anew
+        if round.ended:
+            await self.flow.rounds.results_shown(round.round_id)
+
+    def start(self) -> None:
+        """Start the loop that ends rounds whose time is up and keeps the time left of running ones current (the
+        runner starts it with the gateway)."""
+        if self._loop is None:
+            self._loop = asyncio.ensure_future(self._run())
+
+    async def stop(self) -> None:
+        self._stopping = True
+        tasks = [task for task in (self._loop, *self._writers.values()) if task is not None]
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        self._loop = None
+
+    async def tick(self) -> None:
+        """One look: the rounds whose time is up ended and their results shown; the time left of running ones
+        redrawn once a minute."""
+        for effect in await self.flow.rounds.due(PLATFORM):
+            if isinstance(effect, RedrawRound):
+                self.redraw(effect)
+        now = asyncio.get_running_loop().time()
+        for round_id, at in list(self._clocks.items()):
+            if now - at >= CLOCK_EVERY:
+                self.redraw(RedrawRound(round_id))
+
+    async def _run(self) -> None:
+        while True:
+            try:
+                await self.tick()
+            except Exception:
+                log.exception("could not end the rounds whose time is up")
+            await asyncio.sleep(DUE_EVERY)

@@ -1,0 +1,91 @@
+"""A live round on Discord, on SimCord (issue 51): ``/tripeaks round`` in a server's channel posts the round
+message with Join; a click answers with the player's own board, ephemeral; their moves bring the round message up
+to date; when the time is up the results replace it, with the deal's code, which no message carried while the
+round ran."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import simcord
+from sqlalchemy import update
+
+from bot.adapters.discord.client import TriPeaksBot
+from bot.app.assembly import App
+from bot.store.schema import rounds
+from core.game import Game
+from tests.discord_harness import button, buttons_of, click, make_bot, open_service, slash, text_of
+
+pytestmark = pytest.mark.timeout(60)
+
+
+@pytest.fixture
+async def service(sqlite_template: Path, tmp_path: Path) -> AsyncIterator[App]:
+    async with open_service(sqlite_template, tmp_path / "tripeaks.db") as opened:
+        yield opened
+
+
+def round_message(channel: simcord.ChannelHandle) -> Any:
+    """The round message in the channel, as it is now."""
+    found = [m for m in channel.history() if m.author.bot and "TriPeaks round" in text_of(m)]
+    assert len(found) == 1, [text_of(m) for m in channel.history()]
+    return found[0]
+
+
+async def until(env: simcord.Env, shown: Any, what: str) -> None:
+    """Let the bot's clock run (SimCord's virtual time) until ``shown()`` holds: at most a minute of it."""
+    for _ in range(120):
+        if shown():
+            return
+        await env.advance_time(0.5)
+    raise AssertionError(f"never happened: {what}")
+
+
+def every_request_text(env: simcord.Env) -> str:
+    return "\n".join(json.dumps(entry.json, ensure_ascii=False, default=str) for entry in env.http_requests
+                     if entry.json is not None)
+
+
+async def test_a_round_on_discord_from_start_to_results(service: App) -> None:
+    async with simcord.run(make_bot(service)) as env:
+        guild = env.create_guild()
+        channel = guild.create_text_channel("general")
+        alice = guild.add_member(env.create_user("alice"))
+        bob = guild.add_member(env.create_user("bob"))
+
+        posted, sent = await slash(env, alice, channel, "tripeaks round", minutes=3)
+        assert not sent.ephemeral and "TriPeaks round · Easy\n3 min" in text_of(posted)
+        join = button(posted, label="Join")
+        round_id = int(join["custom_id"].rpartition(":")[2])
+        code = str((await service.flow.rounds.now(round_id)).code)
+        assert code not in text_of(posted)
+
+        board, sent = await click(env, alice, posted, join)
+        assert sent.ephemeral and "live round: no undo" in text_of(board) and code not in text_of(board)
+        assert "↶" not in [b["label"] for b in buttons_of(board)]
+        bob_board, _ = await click(env, bob, round_message(channel), join)
+
+        game = Game.from_code(code)
+        fitting = [slot for slot in game.playable_slots() if game.fits(slot)]
+        board, _ = await click(env, alice, board, button(board, command=str(fitting[0]) if fitting else "d"))
+        for _ in range(2):
+            bob_board, _ = await click(env, bob, bob_board, button(bob_board, command="d"))
+        await until(env, lambda: "alice" in text_of(round_message(channel)) and "498" in text_of(
+            round_message(channel)), "the standings to show both players")
+        standings = text_of(round_message(channel))
+        assert standings.index("alice") < standings.index("bob")
+        assert code not in every_request_text(env)
+
+        async with service.db.transaction() as tx:
+            await tx.execute(update(rounds).values(ends_at=dt.datetime.now(dt.UTC) - dt.timedelta(seconds=1)))
+        assert isinstance(env.bot, TriPeaksBot)
+        await env.bot.ctx.rounds.tick()  # the loop's look, which the runner makes every second
+        await until(env, lambda: "The round is over" in text_of(round_message(channel)), "the results")
+        results = text_of(round_message(channel))
+        assert "Winner: alice, score 499" in results and code in results
+        assert buttons_of(round_message(channel)) == []  # no Join any more
