@@ -4,7 +4,7 @@ runner, the daily poster and the tests take the parts they need from here.
 
 - :class:`~bot.app.starts.Starts`: starting games, and the question before one with moves is abandoned;
 - :class:`~bot.app.moves.Moves`: cards, Draw and Undo (batched), a card played by name;
-- :class:`~bot.app.games.Games`: reading games, and where their boards are;
+- :class:`~bot.app.games.Games`: reading games, and where their boards are (and following them for the table);
 - :class:`~bot.app.solving.Verdicts` and :class:`~bot.app.solving.Advice`: the solver's verdicts, hints, reviews;
 - :class:`~bot.app.daily_codes.DailyCodes`: the day and its deal;
 - :class:`~bot.app.players.Players`: settings and statistics;
@@ -123,6 +123,7 @@ class App:
         """Answer the taps already queued, stop background verdicts and the solver workers, and (when opened by
         :meth:`open`) close the database."""
         await self.moves.close()  # the taps already queued are committed and answered
+        await self.games.following.close()
         await self.verdicts.close()
         self.solver.close()
         if self._owns_database:

@@ -11,7 +11,10 @@ crowd of players:
 - and a player may send the commands that ask the solver (:func:`asks_the_solver`), answered from memory or not,
   only so fast (:data:`ASKS_BURST`, one more every :data:`ASKS_REFILL_SECONDS`): past that they are told once when
   to try again and then not answered at all (:meth:`Questions.admit`), so a flood costs the bot next to nothing
-  (no database, no message) while the others play.
+  (no database, no message) while the others play;
+- and a player's requests at the table (its page, taps and event streams) come out of a share of their own
+  (:data:`REQUESTS_BURST`, one more every :data:`REQUESTS_REFILL_SECONDS`): past it a request is refused before it
+  reads anything (:meth:`Questions.request_wait`).
 
 All of this is in the process's memory: it saves solver work, and nothing in it must happen exactly once (a hint
 is counted in the database, as before). That no player holds the workers is the solver pool's turn order
@@ -41,6 +44,10 @@ REFILL_SECONDS = 2.0
 #: Commands asking the solver a player may send in a row, and the seconds after which each may be sent again.
 ASKS_BURST = 10
 ASKS_REFILL_SECONDS = 0.5
+#: Requests at the table a player may send in a row, and the seconds after which each may be sent again: far more
+#: than hands tap, far less than a script sends.
+REQUESTS_BURST = 60
+REQUESTS_REFILL_SECONDS = 0.1
 #: Answers kept (the least recently used go first).
 KEPT_ANSWERS = 10_000
 
@@ -87,6 +94,7 @@ class Questions:
         self._asking: dict[PlayerKey, tuple[Hashable, asyncio.Future[Any]]] = {}
         self._buckets: dict[PlayerKey, _Bucket] = {}
         self._asks: dict[PlayerKey, _Bucket] = {}
+        self._requests: dict[PlayerKey, _Bucket] = {}
 
     def admit(self, player: PlayerKey) -> bool:
         """Whether a command of ``player``'s that asks the solver is answered at all: True within their share,
@@ -101,6 +109,15 @@ class Questions:
             return False
         bucket.told = True
         raise TryAgainIn(max(1, math.ceil(wait)))
+
+    def request_wait(self, player: PlayerKey) -> float:
+        """Seconds until a request of ``player``'s at the table may be taken: 0 when it is taken now (out of their
+        share)."""
+        now = self.clock()
+        bucket = self._requests.setdefault(player, _Bucket(float(REQUESTS_BURST), now))
+        wait = bucket.take(REQUESTS_BURST, REQUESTS_REFILL_SECONDS, now)
+        self._forget_full(self._requests, REQUESTS_BURST, REQUESTS_REFILL_SECONDS, now)
+        return wait
 
     async def ask(self, player: PlayerKey, question: Hashable, answer: Callable[[], Awaitable[T | None]], *,
                   keep: bool = True) -> T | None:

@@ -9,6 +9,7 @@ from typing import TextIO
 
 from bot.adapters.web.auth import WebUser
 from bot.adapters.web.discord_auth import DiscordOAuth
+from bot.adapters.web.gate import connections_cap, raise_open_files_limit
 from bot.adapters.web.links import table_signer
 from bot.adapters.web.server import TableServer
 from bot.app.effects import ChatBoards, PlayerKey
@@ -26,8 +27,9 @@ async def start_table(flow: Flow, config: Config, platforms: Iterable[object] = 
     discord = None
     if config.discord_client_id and config.discord_client_secret:
         discord = DiscordOAuth(config.discord_client_id, config.discord_client_secret, config.discord_api_url)
+    cap = connections_cap(raise_open_files_limit())  # the table's connections leave the rest of the bot its files
     server = TableServer(flow, table_signer(config), telegram_token=config.telegram_token, host=config.web_host,
-                         port=config.web_port, discord=discord, relay=relay)
+                         port=config.web_port, discord=discord, relay=relay, connections=cap)
     for platform in platforms:
         boards = getattr(platform, "boards", None)
         if boards is not None:
