@@ -8,6 +8,8 @@ Telegram Mini App, or ``Bearer <session>``, a session token the server signed wh
   token, exchanged for a session token.
 - ``GET /api/discord`` (the Activity's client id), ``POST /api/discord/session`` ``{"code": ...}``: a Discord
   Activity's OAuth2 code exchanged for a session token (and the access token the page gives the Embedded App SDK).
+- ``GET /healthz``: 200 while the process answers (a load balancer's liveness check); ``GET /readyz``: each part
+  of the bot (database, telegram, discord, table) and whether it is up, as JSON, 200 when every one is, else 503.
 - ``GET /api/words?lang=``: what the page says to a visitor it does not know (no credentials needed).
 - ``GET /api/table``: the player's game in progress (a new deal when there is none), the page's words in the
   player's language and the picture board's layout.
@@ -71,6 +73,8 @@ STREAMS_PER_PLAYER = 3
 HEARTBEAT = 25.0
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+#: Each part of the bot (database, telegram, discord, table) and whether it is up.
+Ready = Callable[[], Awaitable[dict[str, bool]]]
 #: A game as an event stream last sent it: (game id, version), or None.
 Shown = tuple[int, int] | None
 
@@ -82,7 +86,8 @@ class TableServer:
 
     def __init__(self, flow: Flow, signer: Signer, *, telegram_token: str | None = None,
                  host: str = "127.0.0.1", port: int = 8080, discord: DiscordOAuth | None = None,
-                 relay: Callable[[str], ChatBoards] | None = None, connections: int | None = None) -> None:
+                 relay: Callable[[str], ChatBoards] | None = None, connections: int | None = None,
+                 ready: Ready | None = None) -> None:
         self.flow = flow
         #: the Discord Activity's OAuth2 client (None: no Activity)
         self.discord = discord
@@ -107,6 +112,8 @@ class TableServer:
         self.chat_boards: dict[str, ChatBoards] = {}
         self.relay = relay
         self._redraws: set[asyncio.Task[None]] = set()
+        #: each part of the bot and whether it is up, for ``GET /readyz`` (None: the table alone)
+        self.ready = ready
 
     def application(self) -> web.Application:
         app = web.Application(client_max_size=BODY_MAX, middlewares=[_no_store])
@@ -119,6 +126,8 @@ class TableServer:
         app.router.add_get("/api/table", self._table)
         app.router.add_post("/api/act", self._act)
         app.router.add_get("/api/events", self._events)
+        app.router.add_get("/healthz", self._alive)
+        app.router.add_get("/readyz", self._ready)
         return app
 
     async def start(self) -> None:
@@ -146,6 +155,11 @@ class TableServer:
             self._runner = None
 
     @property
+    def serving(self) -> bool:
+        """Whether the table takes requests."""
+        return self._listening is not None and self._listening.is_serving()
+
+    @property
     def streams_open(self) -> int:
         """How many event streams are open."""
         return sum(map(len, self._streams.values()))
@@ -167,6 +181,14 @@ class TableServer:
         return f"{base_url}/#token={token}"
 
     # --- the API ------------------------------------------------------------------------------------------------
+
+    async def _alive(self, request: web.Request) -> web.StreamResponse:
+        return web.Response(text="alive\n")
+
+    async def _ready(self, request: web.Request) -> web.StreamResponse:
+        parts = await self.ready() if self.ready is not None else {}
+        parts["table"] = True  # it answers this
+        return web.json_response(parts, status=200 if all(parts.values()) else 503)
 
     async def _page(self, request: web.Request) -> web.StreamResponse:
         return web.Response(body=(STATIC / "index.html").read_bytes(), content_type="text/html", charset="utf-8")
