@@ -26,9 +26,9 @@ from bot.app.challenges import Challenges
 from bot.app.daily import Clock, utc_clock
 from bot.app.daily_codes import DailyCodes
 from bot.app.day_end import DayEnd
-from bot.app.flow import Flow
 from bot.app.games import Games
 from bot.app.leaderboards import Leaderboards
+from bot.app.measured import MeasuredFlow
 from bot.app.moves import Moves
 from bot.app.once import OnceOnly
 from bot.app.players import Players
@@ -48,6 +48,7 @@ from bot.app.solver_pool import ONE_EACH, SolverPool, Workers
 from bot.app.solving import Advice, Verdicts
 from bot.app.starts import Starts
 from bot.app.subscriptions import Subscriptions
+from bot.metrics import watch_pool
 from bot.store.database import open_database
 from bot.store.engine import Database
 
@@ -80,6 +81,8 @@ class App:
         owns_database: bool = False,
     ) -> None:
         self.db = db
+        pool = db.engine.pool
+        watch_pool(getattr(pool, "checkedout", lambda: 0), getattr(pool, "size", lambda: 0))
         self.solver = SolverPool(executor, workers)
         self._owns_database = owns_database
         self.questions = Questions()
@@ -98,7 +101,7 @@ class App:
         self.challenges = Challenges(db, self.daily_codes, self.once)
         self.day_end = DayEnd(db, clock)
         self.relay = Relay(db, self.games, clock)
-        self.flow = Flow(starts=self.starts, moves=self.moves, games=self.games, advice=self.advice,
+        self.flow = MeasuredFlow(starts=self.starts, moves=self.moves, games=self.games, advice=self.advice,
                          verdicts=self.verdicts, players=self.players, leaderboards=self.leaderboards,
                          subscriptions=self.subscriptions, daily_codes=self.daily_codes, once=self.once,
                          challenges=self.challenges, questions=self.questions, post_time=post_time)

@@ -14,6 +14,8 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from bot.metrics import CONNECTIONS_OPEN, CONNECTIONS_REFUSED
+
 log = logging.getLogger("tripeaks.web")
 
 #: What a connection past the cap is told before it is closed.
@@ -92,8 +94,10 @@ class Gate:
                 log.warning("the table has %d connections open, its most: refusing new ones until some close",
                             self.open)
             self.refused += 1
+            CONNECTIONS_REFUSED.inc()
             return _Refused()
         self.open += 1
+        CONNECTIONS_OPEN.inc()
         return _Counted(self, self.factory())
 
     def when_lost(self, transport: asyncio.BaseTransport | None, callback: Callable[[], None]) -> None:
@@ -108,6 +112,7 @@ class Gate:
 
     def _ended(self, transport: asyncio.BaseTransport | None) -> None:
         self.open -= 1
+        CONNECTIONS_OPEN.dec()
         for callback in self._lost.pop(transport, []) if transport is not None else []:
             callback()
         if self.refused and self.open < self.cap:

@@ -8,6 +8,7 @@ Telegram Mini App, or ``Bearer <session>``, a session token the server signed wh
   token, exchanged for a session token.
 - ``GET /api/discord`` (the Activity's client id), ``POST /api/discord/session`` ``{"code": ...}``: a Discord
   Activity's OAuth2 code exchanged for a session token (and the access token the page gives the Embedded App SDK).
+- ``GET /metrics``: what the bot counts, in Prometheus's format (:mod:`bot.metrics`).
 - ``GET /healthz``: 200 while the process answers (a load balancer's liveness check); ``GET /readyz``: each part
   of the bot (database, telegram, discord, table) and whether it is up, as JSON, 200 when every one is, else 503.
 - ``GET /api/words?lang=``: what the page says to a visitor it does not know (no credentials needed).
@@ -60,6 +61,7 @@ from bot.app.commands import Actor, Command, Resume, Surface
 from bot.app.effects import ChatBoards, EditBoard, PlayerKey, SendBoard, Tell
 from bot.app.flow import Flow
 from bot.i18n import resolve_locale
+from bot.metrics import REQUESTS_REFUSED, STREAMS_OPEN, exposition
 
 log = logging.getLogger("tripeaks.web")
 
@@ -128,6 +130,7 @@ class TableServer:
         app.router.add_get("/api/events", self._events)
         app.router.add_get("/healthz", self._alive)
         app.router.add_get("/readyz", self._ready)
+        app.router.add_get("/metrics", self._metrics)
         return app
 
     async def start(self) -> None:
@@ -190,6 +193,10 @@ class TableServer:
         parts["table"] = True  # it answers this
         return web.json_response(parts, status=200 if all(parts.values()) else 503)
 
+    async def _metrics(self, request: web.Request) -> web.StreamResponse:
+        body, content_type = exposition()
+        return web.Response(body=body, headers={"Content-Type": content_type})
+
     async def _page(self, request: web.Request) -> web.StreamResponse:
         return web.Response(body=(STATIC / "index.html").read_bytes(), content_type="text/html", charset="utf-8")
 
@@ -248,10 +255,12 @@ class TableServer:
         if len(own) < STREAMS_PER_PLAYER and self.streams_open >= self.streams_cap:
             if not own:
                 del self._streams[user.player]
+            REQUESTS_REFUSED.labels("streams").inc()
             raise web.HTTPServiceUnavailable(text="too many tables open: try again in a moment",
                                              headers={"Retry-After": "10"})
         opened = _Stream()
         own.append(opened)
+        STREAMS_OPEN.inc()
         while len(own) > STREAMS_PER_PLAYER:  # the player's oldest tab or device gives way
             own.pop(0).end()
         try:
@@ -277,6 +286,7 @@ class TableServer:
         except ConnectionError:  # the page went away while an event was written
             pass
         finally:
+            STREAMS_OPEN.dec()
             opened.end()
             if opened in own:
                 own.remove(opened)
@@ -311,6 +321,7 @@ class TableServer:
         wait = self.flow.questions.request_wait(user.player)
         if wait:
             _TOO_MANY.info("table requests past a player's share: refused for %.1f s", wait)
+            REQUESTS_REFUSED.labels("share").inc()
             raise web.HTTPTooManyRequests(text="too many requests: slow down",
                                           headers={"Retry-After": str(max(1, math.ceil(wait)))})
         return user
@@ -346,6 +357,7 @@ _TOO_MANY = Seldom()
 
 def _unauthorised(refused: Unauthorised) -> web.HTTPUnauthorized:
     _REFUSED.info("table request refused: %s", refused)
+    REQUESTS_REFUSED.labels("unauthorised").inc()
     return web.HTTPUnauthorized(text="unauthorised")
 
 
