@@ -206,14 +206,15 @@ async def test_a_downgrade_that_would_drop_columns_is_refused_and_changes_nothin
     head = await current_revision(fresh_url)
     with pytest.raises(DowngradeDrops) as refused:
         await downgrade_database(fresh_url, "0006", allow_drops=False)
-    assert refused.value.drops == ["players.seen_locale", "board_relay", "once_marks", "games.hinted_version",
+    assert refused.value.drops == ["player_shares", "players.seen_locale", "board_relay", "once_marks", "games.hinted_version",
                                    "games.practice_of",
                                    "community_players"]
     assert await current_revision(fresh_url) == head
     assert {"hinted_version", "practice_of"} <= await _columns(fresh_url, "games")
     assert "community_players" in await _tables(fresh_url)
     # the seen locales, the relay's waiting requests and the once-only marks, allowed
-    assert await downgrade_database(fresh_url, "0008") == ["players.seen_locale", "board_relay", "once_marks"]
+    assert await downgrade_database(fresh_url, "0008") == ["player_shares", "players.seen_locale", "board_relay",
+                                                           "once_marks"]
     assert await downgrade_database(fresh_url, "0007", allow_drops=False) == []  # indexes only: nothing to ask
     assert await current_revision(fresh_url) == "0007"
 
@@ -229,7 +230,7 @@ async def test_0011_adds_the_seen_locale_and_its_downgrade_drops_only_that(fresh
             await connection.exec_driver_sql(
                 "INSERT INTO players (platform, user_id, display_name, language, seen_locale, created_at) "
                 "VALUES ('telegram', '7', 'Mara', 'de', 'ru', CURRENT_TIMESTAMP)")
-        assert await downgrade_database(fresh_url, "0010") == ["players.seen_locale"]
+        assert await downgrade_database(fresh_url, "0010") == ["player_shares", "players.seen_locale"]
         assert await current_revision(fresh_url) == "0010"
         assert "seen_locale" not in await _columns(fresh_url, "players")
         async with engine.connect() as connection:
@@ -241,3 +242,14 @@ async def test_0011_adds_the_seen_locale_and_its_downgrade_drops_only_that(fresh
         assert [tuple(row) for row in seen] == [(None,)]
     finally:
         await engine.dispose()
+
+
+async def test_0014_keeps_the_players_shares_and_its_downgrade_drops_only_them(fresh_url: URL) -> None:
+    """The shares of new solver questions come with 0014 (down from 0011); downgrading to 0011 drops the table and
+    nothing else (the shares start full again, in each process's memory), and upgrading brings it back empty."""
+    await upgrade_database(fresh_url)
+    assert "player_shares" in await _tables(fresh_url)
+    assert await downgrade_database(fresh_url, "0011") == ["player_shares"]
+    assert "player_shares" not in await _tables(fresh_url) and "seen_locale" in await _columns(fresh_url, "players")
+    await upgrade_database(fresh_url)
+    assert await current_revision(fresh_url) == "0014" and "player_shares" in await _tables(fresh_url)

@@ -32,7 +32,7 @@ from bot.app.measured import MeasuredFlow
 from bot.app.moves import Moves
 from bot.app.once import OnceOnly
 from bot.app.players import Players
-from bot.app.questions import Questions
+from bot.app.questions import DatabaseShares, Questions
 from bot.app.relay import Relay
 from bot.app.solver_calls import (
     DailyCodeFunction,
@@ -85,7 +85,7 @@ class App:
         watch_pool(getattr(pool, "checkedout", lambda: 0), getattr(pool, "size", lambda: 0))
         self.solver = SolverPool(executor, workers)
         self._owns_database = owns_database
-        self.questions = Questions()
+        self.questions = Questions(shared=DatabaseShares(db))
         self.verdicts = Verdicts(db, self.solver, verdict_function, verdict_budget, self.questions)
         self.daily_codes = DailyCodes(db, self.solver, daily_code_function, clock)
         today = self.daily_codes.today

@@ -17,7 +17,9 @@ crowd of players:
   reads anything (:meth:`Questions.request_wait`).
 
 All of this is in the process's memory: it saves solver work, and nothing in it must happen exactly once (a hint
-is counted in the database, as before). That no player holds the workers is the solver pool's turn order
+is counted in the database, as before). With several processes a player's new questions also come out of one share
+in the database (:class:`DatabaseShares`, taken only once the process's own share allows it: a flood stops in
+memory), so N processes give a player one share, not N. That no player holds the workers is the solver pool's turn order
 (:mod:`bot.app.solver_pool`).
 """
 
@@ -35,6 +37,8 @@ from bot.app.codec import review_of
 from bot.app.commands import AskHint, Command, Invite, OpenLink, Review
 from bot.app.errors import OneAtATime, TryAgainIn
 from bot.app.model import PlayerKey
+from bot.store import shares
+from bot.store.engine import Database
 
 T = TypeVar("T")
 
@@ -85,7 +89,8 @@ class Questions:
     """The solver questions of every player of this process; ``clock`` tells seconds (monotonic)."""
 
     def __init__(self, *, burst: int = BURST, refill_seconds: float = REFILL_SECONDS, kept: int = KEPT_ANSWERS,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] = time.monotonic, shared: DatabaseShares | None = None) -> None:
+        self.shared = shared
         self.burst = burst
         self.refill_seconds = refill_seconds
         self.kept = kept
@@ -138,6 +143,9 @@ class Questions:
         future: asyncio.Future[T | None] = asyncio.get_running_loop().create_future()
         self._asking[player] = (question, future)
         try:
+            if self.shared is not None and (wait := await self.shared.take(player, "questions", self.burst,
+                                                                            self.refill_seconds)):
+                raise TryAgainIn(max(1, math.ceil(wait)))
             result = await answer()
             if keep and result is not None:
                 self._keep(question, result)
@@ -173,3 +181,18 @@ class Questions:
         self._answers.move_to_end(question)
         while len(self._answers) > self.kept:
             self._answers.popitem(last=False)
+
+
+class DatabaseShares:
+    """The players' shares in ``db``, one for every process of the deployment (``clock``: seconds since the epoch,
+    the same in every process)."""
+
+    def __init__(self, db: Database, clock: Callable[[], float] = time.time) -> None:
+        self.db = db
+        self.clock = clock
+
+    async def take(self, player: PlayerKey, kind: str, burst: int, refill_seconds: float) -> float:
+        """Take one of ``player``'s ``kind`` tokens: 0 when one was there, else the seconds until one will be."""
+        async with self.db.transaction() as tx:
+            return await shares.take(tx, player.platform, player.user_id, kind, burst=burst,
+                                     refill_seconds=refill_seconds, now=self.clock())

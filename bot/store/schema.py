@@ -159,6 +159,18 @@ once_marks = Table(
     Column("at", Float, nullable=False),
 )
 
+#: Each player's share of one ``kind`` (migration 0014): the ``tokens`` left at ``at`` (seconds since the epoch), and
+#: whether the last take found one (bot/store/shares.py).
+player_shares = Table(
+    "player_shares", metadata,
+    Column("platform", String(16), primary_key=True),
+    Column("user_id", String(64), primary_key=True),
+    Column("kind", String(16), primary_key=True),
+    Column("tokens", Float, nullable=False),
+    Column("at", Float, nullable=False),
+    Column("taken", Boolean, nullable=False),
+)
+
 #: Chat boards to redraw (``board``) and challengers to tell (``tell``, at ``chat_id``) after a move at the table in a
 #: process that does not run the game's ``platform`` (migration 0010): one request a game and kind, the latest
 #: (``at``, with the table's ``locale``), taken by a process that runs the platform (bot/app/relay.py).
