@@ -272,7 +272,7 @@ async def _serve(config: Config, stop: StopSignals) -> int:
         for task in starting:  # the first stopped: no platform comes up while the rest stops
             stack.push_async_callback(_cancel, task)
         waiting: set[asyncio.Future[Any]] = set(starting)
-        while waiting and (done := await _first_of(stop.event, *waiting)):
+        while waiting and (done := await _first_of(stop.event, *waiting)) and not stop.event.is_set():
             waiting -= done
             for ended in done:
                 if isinstance(error := ended.exception(), TokenRejected):
