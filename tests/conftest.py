@@ -212,7 +212,7 @@ async def _empty_tables(url: URL) -> None:
 
     connection = await asyncpg.connect(_asyncpg_dsn(url), timeout=10)
     try:
-        await connection.execute("TRUNCATE games, players, daily_subscriptions RESTART IDENTITY CASCADE")
+        await connection.execute("TRUNCATE games, players, daily_subscriptions, player_shares RESTART IDENTITY CASCADE")
     finally:
         await connection.close()
 

@@ -19,17 +19,20 @@ crowd of players:
 All of this is in the process's memory: it saves solver work, and nothing in it must happen exactly once (a hint
 is counted in the database, as before). With several processes a player's new questions also come out of one share
 in the database (:class:`DatabaseShares`, taken only once the process's own share allows it: a flood stops in
-memory), so N processes give a player one share, not N. That no player holds the workers is the solver pool's turn order
+memory), so N processes give a player one share, not N; and one question at a time holds there too (a question
+asked through another process while one is answered is :class:`~bot.app.errors.OneAtATime`). The answers kept stay
+each process's own. That no player holds the workers is the solver pool's turn order
 (:mod:`bot.app.solver_pool`).
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import math
 import time
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable, Hashable
+from collections.abc import AsyncIterator, Awaitable, Callable, Hashable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -52,6 +55,9 @@ ASKS_REFILL_SECONDS = 0.5
 #: than hands tap, far less than a script sends.
 REQUESTS_BURST = 60
 REQUESTS_REFILL_SECONDS = 0.1
+#: How long a question being answered holds its player's turn in the database at most (seconds): past it, a process
+#: that ended while answering (and so never gave the turn back) holds it no more.
+HOLD_SECONDS = 60.0
 #: Answers kept (the least recently used go first).
 KEPT_ANSWERS = 10_000
 
@@ -143,10 +149,13 @@ class Questions:
         future: asyncio.Future[T | None] = asyncio.get_running_loop().create_future()
         self._asking[player] = (question, future)
         try:
-            if self.shared is not None and (wait := await self.shared.take(player, "questions", self.burst,
-                                                                            self.refill_seconds)):
-                raise TryAgainIn(max(1, math.ceil(wait)))
-            result = await answer()
+            if self.shared is None:
+                result = await answer()
+            else:
+                if wait := await self.shared.take(player, "questions", self.burst, self.refill_seconds):
+                    raise TryAgainIn(max(1, math.ceil(wait)))
+                async with self.shared.hold(player, question):
+                    result = await answer()
             if keep and result is not None:
                 self._keep(question, result)
             future.set_result(result)
@@ -190,6 +199,19 @@ class DatabaseShares:
     def __init__(self, db: Database, clock: Callable[[], float] = time.time) -> None:
         self.db = db
         self.clock = clock
+
+    @contextlib.asynccontextmanager
+    async def hold(self, player: PlayerKey, question: Hashable) -> AsyncIterator[None]:
+        """While open, ``player`` has a question being answered in this deployment: another process asked one
+        meanwhile is :class:`~bot.app.errors.OneAtATime` (a hold is a bucket of one token given back on leaving, and
+        refilled after :data:`HOLD_SECONDS` should its process end first)."""
+        if await self.take(player, "asking", 1, HOLD_SECONDS):
+            raise OneAtATime(f"{question!r} while another process answers one")
+        try:
+            yield
+        finally:
+            async with self.db.transaction() as tx:
+                await shares.give_back(tx, player.platform, player.user_id, "asking", burst=1)
 
     async def take(self, player: PlayerKey, kind: str, burst: int, refill_seconds: float) -> float:
         """Take one of ``player``'s ``kind`` tokens: 0 when one was there, else the seconds until one will be."""

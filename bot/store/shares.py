@@ -4,7 +4,7 @@ whether it did), so that every process of a deployment takes from the same bucke
 
 from __future__ import annotations
 
-from sqlalchemy import ColumnElement, case, literal
+from sqlalchemy import ColumnElement, case, literal, update
 
 from bot.store.engine import Transaction, conflict_insert
 from bot.store.schema import player_shares
@@ -26,3 +26,10 @@ async def take(tx: Transaction, platform: str, user_id: str, kind: str, *, burst
         set_={"tokens": case((refilled >= 1, refilled - 1), else_=refilled), "at": now, "taken": refilled >= 1})
     row = (await tx.execute(statement.returning(player_shares.c.tokens, player_shares.c.taken))).one()
     return 0.0 if row.taken else (1 - float(row.tokens)) * refill_seconds
+
+
+async def give_back(tx: Transaction, platform: str, user_id: str, kind: str, *, burst: int) -> None:
+    """The player's ``kind`` bucket full again (a hold released: :meth:`bot.app.questions.DatabaseShares.hold`)."""
+    await tx.execute(update(player_shares).where(
+        player_shares.c.platform == platform, player_shares.c.user_id == user_id, player_shares.c.kind == kind,
+    ).values(tokens=float(burst)))
