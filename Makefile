@@ -21,8 +21,8 @@ $(KERNEL): core/_kernel.c | $(STAMP)
 	$(BIN)/pip install --quiet --no-deps -e .
 	touch $(KERNEL)
 
-# set up .venv and nothing else: the tripeaks command is then .venv/bin/tripeaks
-install: $(STAMP)
+# set up .venv (and the solver kernel, rebuilt when core/_kernel.c changed): the tripeaks command is then .venv/bin/tripeaks
+install: $(INSTALLED)
 
 # Ctrl-C reaches make, the shell and the bot alike: the trap keeps the shell waiting for the bot's clean stop, and a
 # stop (130, 143) counts as success, so make ends without "make: *** [run] Error 130".

@@ -3,6 +3,7 @@ to end through Telegram, with the real solver. Run by hand:
 
     .venv/bin/python bench/crowd.py [--players 10] [--period 2] [--hint-every 5] [--phase 15] [--flood 30]
                                     [--workers N] [--capacity-players 6] [--json]
+                                    [--table-flood streams|requests] [--files 1024]
 
 The bench starts the fake Bot API server of the tests (``tests/fakes/telegram_bot_api.py``) and the bot in a process
 of its own (its Telegram Application long polling the fake, the real solver in ``--workers`` worker processes: by
@@ -19,6 +20,13 @@ prints, for each phase, the honest players' tap latency p50/p99 and their hints:
 answered within 2 s, and the answered ones' latency p50/p99; and whether the aims hold: during the flood the taps'
 p99 within 3x their p99 before it, and 99% of the hints answered within 2 s.
 
+With ``--table-flood`` the hostile account floods the table in the browser instead (issue 53), which the bot's
+process then serves too (its Mini App's launch data signed for the fake's token): ``streams`` opens event streams at
+``--flood`` a second (default 50; 1,000 at most) and holds every one open without reading; ``requests`` sends
+``--flood`` requests a second (default 300) for its table. The aims are then the taps' p90 during the flood within
+3x their p90 before it, and the hints answered. ``--files`` gives the bot's process that many open files and no
+more (systemd's default is 1,024): the table's connections are capped below it.
+
 Last, with no flood, ``--capacity-players`` players ask for hints as fast as they are answered (a move, a hint,
 a move...) for ``--phase`` seconds: the hints a second the bot sustains, and that divided by its solver workers
 (hints a second per core). The bench's own process (the fake server and every player) shares the machine with the
@@ -33,7 +41,10 @@ import dataclasses
 import json
 import logging
 import os
+import resource
+import socket
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -78,6 +89,7 @@ class Phase:
         return {
             "taps": len(self.taps),
             "tap_p50_ms": round(percentile(self.taps, 0.50) * 1000, 1),
+            "tap_p90_ms": round(percentile(self.taps, 0.90) * 1000, 1),
             "tap_p99_ms": round(percentile(self.taps, 0.99) * 1000, 1),
             "hints": self.hints, "hints_busy": self.busy, "hints_refused": self.refused, "hints_failed": self.failed,
             "hints_answered_share": round(answered / self.hints, 3) if self.hints else None,
@@ -168,7 +180,86 @@ async def flood(api: Any, hostile: CrowdPlayer, finished: int, rate: float, star
     return sent
 
 
-async def play_crowd(api: Any, args: argparse.Namespace) -> dict[str, Any]:
+#: The most event streams the hostile account opens (``--table-flood streams``).
+STREAMS_MOST = 1000
+
+
+class TableFlood:
+    """The hostile account at the table of the bot's process on ``port``: what it sent and what it was answered."""
+
+    def __init__(self, port: int, token: str, user_id: int) -> None:
+        from bot.adapters.web.auth import sign_init_data
+
+        self.url = f"http://127.0.0.1:{port}"
+        user = json.dumps({"id": user_id, "first_name": "Mallory", "language_code": "en"})
+        self.token = token
+        self.user = user
+        self.sign = sign_init_data
+        self.statuses: dict[str, int] = {}
+
+    def headers(self) -> dict[str, str]:
+        data = self.sign({"auth_date": str(int(time.time())), "query_id": "AAH", "user": self.user}, self.token)
+        return {"Authorization": f"tma {data}"}
+
+    def answered(self, status: int | str) -> None:
+        self.statuses[str(status)] = self.statuses.get(str(status), 0) + 1
+
+    async def streams(self, rate: float, start: float, end: float) -> int:
+        """Event streams opened at ``rate`` a second from ``start`` (at most :data:`STREAMS_MOST`), every one held
+        open, never read, until ``end``; how many were opened."""
+        import aiohttp
+
+        loop = asyncio.get_running_loop()
+        held: list[Any] = []
+        connector = aiohttp.TCPConnector(limit=0, force_close=True)
+        async with aiohttp.ClientSession(self.url, connector=connector) as session:
+            async def one() -> None:
+                try:
+                    response = await session.get("/api/events", headers=self.headers())
+                except aiohttp.ClientError as error:
+                    self.answered(type(error).__name__)
+                    return
+                self.answered(response.status)
+                held.append(response)
+
+            opening: list[asyncio.Task[None]] = []
+            due = start
+            while due < end and len(opening) < STREAMS_MOST:
+                await asyncio.sleep(max(0.0, due - loop.time()))
+                opening.append(asyncio.create_task(one()))
+                due += 1 / rate
+            await asyncio.gather(*opening)
+            await asyncio.sleep(max(0.0, end - loop.time()))
+            for response in held:
+                response.close()
+        return len(opening)
+
+    async def requests(self, rate: float, start: float, end: float) -> int:
+        """Requests for the account's table at ``rate`` a second from ``start`` to ``end``, none waited for before
+        the next is sent; how many were sent."""
+        import aiohttp
+
+        loop = asyncio.get_running_loop()
+        async with aiohttp.ClientSession(self.url, connector=aiohttp.TCPConnector(limit=0)) as session:
+            async def one() -> None:
+                try:
+                    async with session.get("/api/table", headers=self.headers()) as response:
+                        await response.read()
+                        self.answered(response.status)
+                except aiohttp.ClientError as error:
+                    self.answered(type(error).__name__)
+
+            sending: list[asyncio.Task[None]] = []
+            due = start
+            while due < end:
+                await asyncio.sleep(max(0.0, due - loop.time()))
+                sending.append(asyncio.create_task(one()))
+                due += 1 / rate
+            await asyncio.gather(*sending)
+        return len(sending)
+
+
+async def play_crowd(api: Any, args: argparse.Namespace, table_port: int | None = None) -> dict[str, Any]:
     """The honest players and the hostile account through the three phases, then the capacity run."""
     loop = asyncio.get_running_loop()
     honest = [CrowdPlayer(api, i, args.seed) for i in range(args.players)]
@@ -201,8 +292,15 @@ async def play_crowd(api: Any, args: argparse.Namespace) -> dict[str, Any]:
             action += 1
             due += args.period
 
-    flooding = loop.create_task(flood(api, hostile, finished, args.flood, begin + args.phase,
-                                      begin + 2 * args.phase))
+    table: TableFlood | None = None
+    if args.table_flood is None:
+        flooding = loop.create_task(flood(api, hostile, finished, args.flood, begin + args.phase,
+                                          begin + 2 * args.phase))
+    else:
+        assert table_port is not None
+        table = TableFlood(table_port, api.token, hostile.user.id)
+        attack = table.streams if args.table_flood == "streams" else table.requests
+        flooding = loop.create_task(attack(args.flood, begin + args.phase, begin + 2 * args.phase))
     await asyncio.gather(*(run(player, i) for i, player in enumerate(honest)))
     sent = await flooding
     capacity = await hints_capacity(api, args)
@@ -212,6 +310,8 @@ async def play_crowd(api: Any, args: argparse.Namespace) -> dict[str, Any]:
         for kind, count in player.own.error_kinds.items():
             errors[kind] = errors.get(kind, 0) + count
     result.update(flood_sent=sent, errors=sum(errors.values()), error_kinds=errors, **capacity)
+    if table is not None:
+        result["flood_answers"] = table.statuses
     return result
 
 
@@ -242,27 +342,48 @@ async def hints_capacity(api: Any, args: argparse.Namespace) -> dict[str, Any]:
             "capacity_hints_busy": phase.busy, "capacity_hint_p50_ms": round(percentile(phase.hint_latencies, 0.5) * 1000, 1)}
 
 
-async def serve(url: str, api_url: str, token: str, workers: int, until: Any, ready: Any) -> None:
-    """The bot as ``tripeaks run`` starts it on Telegram, the real solver in ``workers`` worker processes."""
+async def serve(url: str, api_url: str, token: str, workers: int, until: Any, ready: Any,
+                table_port: int | None = None) -> None:
+    """The bot as ``tripeaks run`` starts it on Telegram, the real solver in ``workers`` worker processes; with
+    ``table_port``, the table served there too (as with PUBLIC_URL set)."""
+    from bot.adapters.web.auth import Signer
+    from bot.adapters.web.gate import connections_cap, raise_open_files_limit
+    from bot.adapters.web.server import TableServer
     from bot.app.assembly import App
     from bot.app.solver_pool import Workers
 
     service = await App.open(url, workers=Workers(interactive=workers, background=1))
+    table = None
     try:
+        if table_port is not None:
+            table = TableServer(service.flow, Signer(b"crowd bench secret" * 2), telegram_token=token,
+                                port=table_port, connections=connections_cap(raise_open_files_limit()))
+            await table.start()
         await run_application(service, api_url, token, until, ready)
     finally:
+        if table is not None:
+            await table.stop()
         await service.close()
 
 
-def _bot_process(url: str, api_url: str, token: str, workers: int, ready: Any, stop: Any) -> None:
+def _bot_process(url: str, api_url: str, token: str, workers: int, table_port: int | None, files: int | None,
+                 ready: Any, stop: Any) -> None:
     logging.basicConfig(level=logging.ERROR, format="bot process: %(levelname)s %(name)s: %(message)s")
+    if files is not None:  # as a service whose unit allows this many open files, and no more
+        resource.setrlimit(resource.RLIMIT_NOFILE, (files, files))
 
     async def main() -> None:
         loop = asyncio.get_running_loop()
         await serve(url, api_url, token, workers, until=lambda: loop.run_in_executor(None, stop.wait),
-                    ready=ready.set)
+                    ready=ready.set, table_port=table_port)
 
     asyncio.run(main())
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
 
 
 async def run(args: argparse.Namespace) -> dict[str, Any]:
@@ -271,37 +392,44 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         api = timed_bot_api()
         await api.start()
         try:
+            table_port = None if args.table_flood is None else free_port()
             async with bot_process(_bot_process, url.render_as_string(hide_password=False), api.base_url,
-                                   api.token, args.workers) as child:
+                                   api.token, args.workers, table_port, args.files) as child:
                 bot_cpu = cpu_seconds(child.pid) if child.pid is not None else None
-                result = await play_crowd(api, args)
+                result = await play_crowd(api, args, table_port)
                 if bot_cpu is not None and child.pid is not None:
                     result["bot_cpu_s"] = round((cpu_seconds(child.pid) or 0.0) - bot_cpu, 1)
         finally:
             await api.stop()
     before, during = result["before"], result["flood"]
-    result["aim_taps_within_3x"] = during["tap_p99_ms"] <= TAP_AIM * before["tap_p99_ms"]
+    tail = "tap_p99_ms" if args.table_flood is None else "tap_p90_ms"
+    result["aim_taps_within_3x"] = during[tail] <= TAP_AIM * before[tail]
     result["aim_hints_99_within_2s"] = (during["hints_within_2s_share"] or 0.0) >= 0.99
     result.update(players=args.players, period_s=args.period, hint_every=args.hint_every, phase_s=args.phase,
-                  flood_per_s=args.flood, workers=args.workers, cores=machine_cores(),
+                  flood_per_s=args.flood, table_flood=args.table_flood, files=args.files, workers=args.workers, cores=machine_cores(),
                   load_average=round(os.getloadavg()[0], 1))
     return result
 
 
 def show(result: dict[str, Any]) -> str:
+    kind = "chat" if result["table_flood"] is None else f"table {result['table_flood']}"
     lines = [f"{result['players']} honest players, an action every {result['period_s']:g} s (every "
-             f"{result['hint_every']}th a hint); a flood of {result['flood_per_s']:g}/s ({result['flood_sent']} sent); "
+             f"{result['hint_every']}th a hint); a {kind} flood of {result['flood_per_s']:g}/s "
+             f"({result['flood_sent']} sent{', answered ' + str(result['flood_answers']) if 'flood_answers' in result else ''}"
+             f"{', the bot allowed ' + str(result['files']) + ' open files' if result['files'] else ''}); "
              f"{result['workers']} solver worker(s) on {result['cores']} cores (load average "
              f"{result['load_average']:g})"]
     for name in PHASES:
         phase = result[name]
         share = "-" if phase["hints_answered_share"] is None else f"{100 * phase['hints_answered_share']:.0f}%"
         within = "-" if phase["hints_within_2s_share"] is None else f"{100 * phase['hints_within_2s_share']:.0f}%"
-        lines.append(f"  {name:6}: taps p50 {phase['tap_p50_ms']:.0f} ms, p99 {phase['tap_p99_ms']:.0f} ms "
+        lines.append(f"  {name:6}: taps p50 {phase['tap_p50_ms']:.0f} ms, p90 {phase['tap_p90_ms']:.0f} ms, "
+                     f"p99 {phase['tap_p99_ms']:.0f} ms "
                      f"({phase['taps']}); hints answered {share} ({phase['hints']}; busy {phase['hints_busy']}, "
                      f"refused {phase['hints_refused']}, failed {phase['hints_failed']}), within 2 s {within}, "
                      f"p50 {phase['hint_p50_ms']:.0f} ms, p99 {phase['hint_p99_ms']:.0f} ms")
-    lines.append(f"  aims during the flood: taps p99 within 3x before {'yes' if result['aim_taps_within_3x'] else 'NO'}"
+    tail = "p99" if result["table_flood"] is None else "p90"
+    lines.append(f"  aims during the flood: taps {tail} within 3x before {'yes' if result['aim_taps_within_3x'] else 'NO'}"
                  f"; 99% of hints within 2 s {'yes' if result['aim_hints_99_within_2s'] else 'NO'}")
     lines.append(f"  no flood: {result['capacity_hints_per_s']:g} hints/s sustained, "
                  f"{result['capacity_hints_per_s_per_worker']:g} per solver worker (p50 "
@@ -315,7 +443,13 @@ def main() -> None:
     parser.add_argument("--period", type=float, default=2.0, help="seconds between two actions of a player")
     parser.add_argument("--hint-every", type=int, default=5, help="every n-th action of a player is a hint")
     parser.add_argument("--phase", type=float, default=15.0, help="seconds of each phase")
-    parser.add_argument("--flood", type=float, default=30.0, help="the hostile account's updates a second")
+    parser.add_argument("--flood", type=float, default=None,
+                        help="the hostile account's updates a second (default 30; with --table-flood: streams 50, "
+                             "requests 300)")
+    parser.add_argument("--table-flood", choices=("streams", "requests"), default=None,
+                        help="flood the table in the browser instead of the chat")
+    parser.add_argument("--files", type=int, default=None,
+                        help="open files the bot's process may have (systemd's default: 1024)")
     parser.add_argument("--workers", type=int, default=default_solver_workers(machine_cores())[0],
                         help="the bot's solver workers for what players wait on (default: as the bot sizes them)")
     parser.add_argument("--capacity-players", type=int, default=6,
@@ -323,6 +457,8 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args()
+    if args.flood is None:
+        args.flood = {None: 30.0, "streams": 50.0, "requests": 300.0}[args.table_flood]
     result = asyncio.run(run(args))
     print(json.dumps(result) if args.json else show(result))
     if result["errors"]:

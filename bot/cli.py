@@ -28,6 +28,7 @@ from bot.cli_deals import (
 from bot.config import (
     Config,
     ConfigError,
+    PortTaken,
     load_config,
     load_dotenv_file,
     redact,
@@ -60,6 +61,7 @@ def _run_async(work: Coroutine[Any, Any, int], url: str) -> int:
     import asyncio
 
     from bot.store.engine import DatabaseError
+    from bot.store.migrate import NewerDatabase
     from bot.store.probe import DatabaseUnusable
 
     try:
@@ -68,8 +70,8 @@ def _run_async(work: Coroutine[Any, Any, int], url: str) -> int:
         return 130
     except BrokenPipeError:
         raise
-    except DatabaseUnusable as error:  # damaged or read-only: found at start, said in one line
-        raise UsageError(str(error)) from None
+    except (DatabaseUnusable, NewerDatabase) as error:  # damaged, read-only, or newer than this code: one line,
+        raise UsageError(str(error)) from None  # and an exit status the service manager does not restart
     except (OSError, DatabaseError) as error:
         reason = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
         raise UsageError(f"cannot open the database {redact_url(url)}: {reason}") from None
@@ -171,14 +173,20 @@ def _db_copy(args: argparse.Namespace) -> int:
 
 
 def cmd_health(args: argparse.Namespace) -> int:
-    """``tripeaks health``: whether the bot running with the same settings is up (its heartbeat, see
-    :mod:`bot.heartbeat`), exit status 0 when it is, 1 when it is not; then which solver this installation runs."""
-    from bot.heartbeat import check_health
+    """``tripeaks health``: whether the bot running with the same settings is up (its ``GET /readyz`` where it serves
+    the web port, else its heartbeat, see :mod:`bot.heartbeat`), exit status 0 when it is, 1 when it is not; then
+    which solver this installation runs."""
+    from bot.heartbeat import check_health, check_ready
 
     config = _load_config()
-    if config.heartbeat_file is None:
-        raise UsageError("HEARTBEAT_FILE is not set, so the bot writes no heartbeat to check (see .env.example)")
-    health = check_health(config.heartbeat_file)
+    if config.public_url or config.web_port_set:  # the bot answers GET /readyz on its web port
+        host = "127.0.0.1" if config.web_host in ("", "0.0.0.0", "::") else config.web_host
+        health = check_ready(f"http://{'[' + host + ']' if ':' in host else host}:{config.web_port}/readyz")
+    elif config.heartbeat_file is None:
+        raise UsageError("HEARTBEAT_FILE is not set, so the bot writes no heartbeat to check (see .env.example), "
+                         "and no WEB_PORT for GET /readyz")
+    else:
+        health = check_health(config.heartbeat_file)
     print(health.message)
     print(f"solver: {solver_description()}")
     return 0 if health.healthy else 1
@@ -356,6 +364,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (UsageError, ConfigError) as error:
         print(f"tripeaks: {redact(str(error))}", file=sys.stderr, flush=True)
         return EXIT_USAGE
+    except PortTaken as error:  # the program holding it may be going: a service manager tries again
+        print(f"tripeaks: {redact(str(error))}", file=sys.stderr, flush=True)
+        return 1
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:

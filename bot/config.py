@@ -39,6 +39,11 @@ class TokenRejected(ConfigError):  # noqa: N818 - an outcome named as the operat
     """A well-formed token that the platform refused at start-up (revoked, or another bot's): one line, exit 2."""
 
 
+class PortTaken(Exception):
+    """A port the bot is set to listen on is taken by another program: one line naming the port and its setting,
+    and exit status 1 (a service manager tries again: the program holding it may be the bot's previous run)."""
+
+
 class Unreachable(Exception):  # noqa: N818 - an outcome named as the operator reads it
     """A chat platform or a database server that cannot be reached at start-up (the network not up yet, the server
     down): tried again."""

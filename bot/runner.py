@@ -22,8 +22,7 @@ import signal
 import socket
 import stat
 import sys
-from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any, Protocol, TextIO, cast
+from typing import TYPE_CHECKING, Any, TextIO, cast
 
 from bot.adapters.stdin import is_terminal
 from bot.config import Config, ConfigError, TokenRejected, Unreachable, redact_url
@@ -33,7 +32,6 @@ from core.solver import solver_description
 
 if TYPE_CHECKING:
     from bot.app.assembly import App
-    from bot.app.daily_posts import Sender
     from bot.app.effects import ExecutorFor
 
 log = logging.getLogger("tripeaks")
@@ -221,120 +219,6 @@ async def run_bot(config: Config, *, console_input: TextIO = sys.stdin, console_
         stop.remove()
 
 
-class Platform(Protocol):
-    """A chat platform the bot serves, as :func:`_serve` drives it."""
-
-    name: str
-
-    def outbox_executor(self) -> ExecutorFor:
-        """Its executor of what the outbox delivers (a chat board after a move at the table, a challenger told)."""
-        ...
-
-    def sender(self) -> Sender:
-        """What posts the daily deal to its channels or groups."""
-        ...
-
-    async def start(self) -> asyncio.Task[None] | None:
-        """Connect; returns once updates come in, with the task that stays connected if there is one (the bot
-        stops if it ends). Raises :class:`TokenRejected` when the platform refuses the token, and
-        :class:`Unreachable` when it cannot be reached (then it can be called again)."""
-        ...
-
-    async def stop(self) -> None:
-        """Stop taking updates and finish those in hand; called once :meth:`start` was called, even if it failed or
-        was cut short."""
-        ...
-
-    def up(self) -> tuple[str, bool]:
-        """Its name, and whether it is connected now (the heartbeat asks, see :mod:`bot.heartbeat`)."""
-        ...
-
-
-class _Telegram:
-    name = "telegram"
-
-    def __init__(self, service: App, config: Config) -> None:
-        from bot.adapters.telegram.app import build_application
-
-        self.application = build_application(service.flow, config)
-
-    def outbox_executor(self) -> ExecutorFor:
-        from bot.adapters.telegram.app import CONTEXT_KEY
-        from bot.adapters.telegram.executor import outbox_executor
-
-        return outbox_executor(self.application.bot_data[CONTEXT_KEY], self.application.bot)
-
-    def sender(self) -> Sender:
-        from bot.adapters.telegram.sender import TelegramSender
-
-        return TelegramSender(self.application.bot)
-
-    async def start(self) -> None:
-        from bot.adapters.telegram.app import start
-
-        await start(self.application)
-        # read once, at start (getMe): BotFather's /setinline takes effect at the next start
-        inline = self.application.bot.supports_inline_queries
-        log.info("telegram started, inline mode %s", "on" if inline else
-                 "off (@BotFather /setinline turns it on for challenges from any chat; then restart the bot)")
-
-    async def stop(self) -> None:
-        from bot.adapters.telegram.app import stop
-
-        await stop(self.application)
-
-    def up(self) -> tuple[str, bool]:
-        updater = self.application.updater  # polling or the webhook's server
-        return self.name, updater is not None and updater.running
-
-
-class _Discord:
-    name = "discord"
-
-    def __init__(self, service: App, config: Config) -> None:
-        from bot.adapters.discord.client import build_bot
-
-        assert config.discord_token
-        self.token = config.discord_token
-        self.bot = build_bot(service.flow, config)
-        self.task: asyncio.Task[None] | None = None
-
-    def outbox_executor(self) -> ExecutorFor:
-        from bot.adapters.discord.executor import outbox_executor
-
-        return outbox_executor(self.bot.ctx)
-
-    def sender(self) -> Sender:
-        from bot.adapters.discord.sender import DiscordSender
-
-        return DiscordSender(self.bot)
-
-    async def start(self) -> asyncio.Task[None]:
-        from bot.adapters.discord.client import log_in
-
-        await log_in(self.bot, self.token)
-        self.bot.ctx.rounds.start()  # rounds whose time is up end, and show their results
-        self.task = asyncio.create_task(self.bot.connect(), name="discord")
-        log.info("discord starting")
-        return self.task
-
-    async def stop(self) -> None:
-        await self.bot.close()
-        if self.task is not None:
-            await _cancel(self.task)
-
-    def up(self) -> tuple[str, bool]:
-        return self.name, self.bot.is_ready() and not self.bot.is_closed()  # the gateway connected
-
-
-def _platforms(service: App, config: Config) -> Iterator[Platform]:
-    """The platforms with a token, each built just before it starts."""
-    if config.telegram_token:
-        yield _Telegram(service, config)
-    if config.discord_token:
-        yield _Discord(service, config)
-
-
 #: How a database server that cannot be reached fails: refused, reset or timed out, or a name not found.
 _DATABASE_UNREACHABLE = (ConnectionError, TimeoutError, socket.gaierror)
 
@@ -349,54 +233,65 @@ async def _open_bot_service(config: Config, stop: StopSignals, stack: contextlib
 
 
 async def _serve(config: Config, stop: StopSignals) -> int:
-    """Serve until stopped; everything started is stopped on the way out, in reverse order: the daily posts, the
-    platforms, then the service."""
+    """Serve until stopped. The table, the outbox, the daily posts and the heartbeat start once the database is open;
+    each platform connects on its own (one out of reach holds up neither the others nor the table) and joins them
+    once up. Everything started is stopped on the way out, in reverse order, the service last."""
     from bot.app.daily_posts import DailyPoster
+    from bot.heartbeat import readiness, start_heartbeat
+    from bot.platforms import platforms_of
 
     async with contextlib.AsyncExitStack() as stack:
         service = await when_reachable("database", lambda: _open_bot_service(config, stop, stack), stop.event)
         if service is None:  # stopped while waiting for it, migrating or starting the workers
             return stop.status
         stack.callback(log.info, "stopped")
-        senders: list[Sender] = []
-        connections: list[asyncio.Task[None]] = []
-        started: list[Platform] = []
-        for platform in _platforms(service, config):
-            started.append(platform)
+        platforms = list(platforms_of(service, config))
+        for platform in platforms:
             stack.push_async_callback(platform.stop)
-            starting = asyncio.ensure_future(when_reachable(platform.name, platform.start, stop.event))
-            if not await _first_of(stop.event, starting):
-                await _cancel(starting)
-                return stop.status
-            if (connection := starting.result()) is not None:
-                connections.append(connection)
-            if stop.event.is_set():
-                return stop.status
-            senders.append(platform.sender())
-        if config.public_url:  # the board in the browser; a move there redraws the chat's board (the outbox)
+        table = None
+        parts = readiness(service.db.ping, [platform.up for platform in platforms], lambda: table)
+        if config.public_url or config.web_port_set:  # the board in the browser, and /healthz and /readyz
             from bot.adapters.web.running import start_table
 
-            stack.push_async_callback((await start_table(service.flow, config)).stop)
-        # what must reach a chat of a platform started here, from any process: delivered here
-        executors = {platform.name: platform.outbox_executor() for platform in started}
+            table = await start_table(service.flow, config, ready=parts)
+            stack.push_async_callback(table.stop)
+        # what must reach a chat of a platform up here, from any process: delivered here, once it is up
+        executors: dict[str, ExecutorFor] = {}
         stack.push_async_callback(_cancel, asyncio.create_task(service.outbox.run(executors, stop.event),
                                                                name="outbox"))
         # the daily posts: today's missed ones at once, then every day at DAILY_POST_TIME (UTC)
-        poster = DailyPoster(service.subscriptions, service.daily_codes.code, senders,
-                             post_time=config.daily_post_time, recap=service.leaderboards.recap)
+        poster = DailyPoster(service.subscriptions, service.daily_codes.code, [], post_time=config.daily_post_time,
+                             recap=service.leaderboards.recap)
         stack.push_async_callback(_cancel, asyncio.create_task(poster.run(stop.event), name="daily posts"))
         # the daily attempts still open at midnight end with their day
         stack.push_async_callback(_cancel, asyncio.create_task(service.day_end.run(stop.event), name="day end"))
-        if config.heartbeat_file is not None:  # the first thing stopped: the bot is no longer up
-            from bot.heartbeat import start_heartbeat
-
-            stack.push_async_callback(_cancel, start_heartbeat(config.heartbeat_file, service.db.ping,
-                                                               [platform.up for platform in started]))
-        for ended in await _first_of(stop.event, *connections):
-            if isinstance(error := ended.exception(), TokenRejected):
-                raise TokenRejected(str(error)) from None
-            if error is not None:
-                log.error("%s stopped: %s", cast(asyncio.Task[None], ended).get_name(), error)
-                return 1
+        beat_now = asyncio.Event()  # a platform came up: the heartbeat says so at once
+        if config.heartbeat_file is not None:  # stopped before the rest: the bot is no longer up
+            stack.push_async_callback(_cancel, start_heartbeat(config.heartbeat_file, parts, beat_now))
+        starting = {asyncio.ensure_future(when_reachable(platform.name, platform.start, stop.event)): platform
+                    for platform in platforms}
+        for task in starting:  # the first stopped: no platform comes up while the rest stops
+            stack.push_async_callback(_cancel, task)
+        waiting: set[asyncio.Future[Any]] = set(starting)
+        while waiting and (done := await _first_of(stop.event, *waiting)) and not stop.event.is_set():
+            waiting -= done
+            for ended in done:
+                if isinstance(error := ended.exception(), TokenRejected):
+                    raise TokenRejected(str(error)) from None
+                if ended not in starting:  # a connection that ended
+                    if error is not None:
+                        log.error("%s stopped: %s", cast(asyncio.Task[None], ended).get_name(), error)
+                        return 1
+                    return stop.status
+                if error is not None:
+                    raise error
+                platform = starting[ended]
+                executors[platform.name] = platform.outbox_executor()
+                poster.add(platform.sender())
+                if (connection := ended.result()) is not None:
+                    waiting.add(connection)
+                beat_now.set()
+        if not stop.event.is_set():
+            await stop.event.wait()
         log.info("stopping")
         return stop.status

@@ -213,7 +213,8 @@ async def _empty_tables(url: URL) -> None:
 
     connection = await asyncpg.connect(_asyncpg_dsn(url), timeout=10)
     try:
-        await connection.execute("TRUNCATE games, players, daily_subscriptions, rounds RESTART IDENTITY CASCADE")
+        await connection.execute("TRUNCATE games, players, daily_subscriptions, rounds, player_shares RESTART "
+                                 "IDENTITY CASCADE")
     finally:
         await connection.close()
 

@@ -19,7 +19,7 @@ pytestmark = pytest.mark.timeout(240)
 
 async def test_a_tiny_crowd_bench_runs_every_phase_and_accounts_for_every_hint() -> None:
     args = argparse.Namespace(players=2, period=0.5, hint_every=2, phase=1.5, flood=15.0, workers=1,
-                              capacity_players=1, seed=1)
+                              capacity_players=1, seed=1, table_flood=None, files=None)
     result = await run(args)
     assert result["errors"] == 0, result["error_kinds"]
     assert result["flood_sent"] > 0
@@ -31,3 +31,17 @@ async def test_a_tiny_crowd_bench_runs_every_phase_and_accounts_for_every_hint()
         assert round(accounted) == phase["hints"], (name, phase)
     assert result["capacity_hints_per_s"] > 0
     assert "hints/s sustained" in show(result)
+
+
+@pytest.mark.parametrize("kind", ["streams", "requests"])
+async def test_a_tiny_table_flood_reaches_the_bots_table_and_is_answered(kind: str) -> None:
+    """The hostile account's streams or requests reach the table the bot's process serves (with systemd's default
+    of open files), and each is answered: taken, or refused with a status (past its share, past the caps)."""
+    args = argparse.Namespace(players=2, period=0.5, hint_every=2, phase=1.5, flood=40.0, workers=1,
+                              capacity_players=1, seed=1, table_flood=kind, files=1024)
+    result = await run(args)
+    assert result["errors"] == 0, result["error_kinds"]
+    answers = result["flood_answers"]
+    assert sum(answers.values()) == result["flood_sent"] > 0, answers
+    assert answers.get("200", 0) > 0 and set(answers) <= {"200", "429"}, answers
+    assert f"table {kind} flood" in show(result)

@@ -102,6 +102,15 @@ def test_the_systemd_unit_restarts_the_bot_without_a_limit_except_for_its_settin
     assert unit()["Install"]["WantedBy"] == "multi-user.target"
 
 
+def test_the_systemd_unit_lets_the_bot_open_files_for_thousands_of_players() -> None:
+    """systemd's default (1,024 open files) is what one account's thousand connections took from the bot; the
+    table caps its connections below whatever the unit allows (:mod:`bot.adapters.web.gate`)."""
+    from bot.adapters.web.gate import connections_cap
+
+    files = int(unit()["Service"]["LimitNOFILE"])
+    assert files >= 65_536 and connections_cap(files) >= 10_000 and connections_cap(files) < files
+
+
 def test_the_systemd_unit_knows_the_bots_exit_statuses() -> None:
     """A stop (SIGTERM, SIGINT) ends the bot with 128 + the signal: clean, not a failure; the exit status of its
     settings (a missing or refused token) is not restarted, so its one line stays the last in the journal."""

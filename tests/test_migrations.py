@@ -206,16 +206,16 @@ async def test_a_downgrade_that_would_drop_columns_is_refused_and_changes_nothin
     head = await current_revision(fresh_url)
     with pytest.raises(DowngradeDrops) as refused:
         await downgrade_database(fresh_url, "0006", allow_drops=False)
-    assert refused.value.drops == ["rounds", "games.round_id", "outbox", "players.seen_locale", "board_relay",
-                                    "once_marks", "games.hinted_version",
+    assert refused.value.drops == ["player_shares", "rounds", "games.round_id", "outbox", "players.seen_locale",
+                                    "board_relay", "once_marks", "games.hinted_version",
                                     "games.practice_of",
                                     "community_players"]
     assert await current_revision(fresh_url) == head
     assert {"hinted_version", "practice_of"} <= await _columns(fresh_url, "games")
     assert "community_players" in await _tables(fresh_url)
-    # the rounds, the outbox, the seen locales, the relay's waiting requests and the once-only marks, allowed
-    assert await downgrade_database(fresh_url, "0008") == ["rounds", "games.round_id", "outbox", "players.seen_locale",
-                                                           "board_relay", "once_marks"]
+    # the shares, the rounds, the outbox, the seen locales, the relay's waiting requests and the once-only marks
+    assert await downgrade_database(fresh_url, "0008") == ["player_shares", "rounds", "games.round_id", "outbox",
+                                                           "players.seen_locale", "board_relay", "once_marks"]
     assert await downgrade_database(fresh_url, "0007", allow_drops=False) == []  # indexes only: nothing to ask
     assert await current_revision(fresh_url) == "0007"
 
@@ -282,6 +282,7 @@ async def test_0012_puts_the_outbox_in_place_of_the_relay_and_back(fresh_url: UR
     assert "outbox" in await _tables(fresh_url) and "board_relay" not in await _tables(fresh_url)
     engine = create_engine(fresh_url)
     try:
+        await downgrade_database(fresh_url, "0012")  # the later revisions' drops first
         with pytest.raises(DowngradeDrops):
             await downgrade_database(fresh_url, "0011", allow_drops=False)
         assert await downgrade_database(fresh_url, "0011") == ["outbox"]
@@ -292,3 +293,14 @@ async def test_0012_puts_the_outbox_in_place_of_the_relay_and_back(fresh_url: UR
             assert (await connection.exec_driver_sql("SELECT count(*) FROM outbox")).scalar() == 0
     finally:
         await engine.dispose()
+
+
+async def test_0014_keeps_the_players_shares_and_its_downgrade_drops_only_them(fresh_url: URL) -> None:
+    """The shares of new solver questions come with 0014; downgrading to 0013 drops the table and
+    nothing else (the shares start full again, in each process's memory), and upgrading brings it back empty."""
+    await upgrade_database(fresh_url)
+    assert "player_shares" in await _tables(fresh_url)
+    assert await downgrade_database(fresh_url, "0013") == ["player_shares"]
+    assert "player_shares" not in await _tables(fresh_url) and "seen_locale" in await _columns(fresh_url, "players")
+    await upgrade_database(fresh_url)
+    assert await current_revision(fresh_url) == "0014" and "player_shares" in await _tables(fresh_url)

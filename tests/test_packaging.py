@@ -23,3 +23,12 @@ def test_the_wheel_holds_the_migrations_and_the_catalogues(tmp_path: Path) -> No
     for locale in ("en", "uk", "ru", "ja"):
         assert f"bot/locales/{locale}/LC_MESSAGES/messages.po" in names
     assert any(name.endswith("entry_points.txt") for name in names)
+
+
+def test_make_install_rebuilds_the_kernel_when_its_source_changed() -> None:
+    """Upgrading with `git pull && make install`: a changed core/_kernel.c is built again (the installed one would
+    otherwise stay the old build, or the solver fall back to pure Python)."""
+    planned = subprocess.run(["make", "-n", "-W", "core/_kernel.c", "install"], cwd=REPO, capture_output=True,
+                             text=True, timeout=60, check=False)
+    assert planned.returncode == 0, planned.stderr
+    assert "pip install --quiet --no-deps -e ." in planned.stdout

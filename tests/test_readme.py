@@ -130,7 +130,7 @@ def test_every_readme_example_runs(args: list[str], scratch: Path, monkeypatch: 
 
 def test_the_readme_says_how_to_reach_the_command_and_what_to_install() -> None:
     assert ".venv/bin/tripeaks" in README and ". .venv/bin/activate" in README
-    assert re.search(r"^install: \$\(STAMP\)$", (REPO / "Makefile").read_text(), re.M)
+    assert re.search(r"^install: \$\(INSTALLED\)$", (REPO / "Makefile").read_text(), re.M)  # the venv and the kernel
     python = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]["requires-python"]
     assert python == ">=3.11" and "Python 3.11 or newer" in README
     quick_start = README.split("## Quick start")[1].split("\n## ")[0]

@@ -4,7 +4,7 @@ runner, the daily poster and the tests take the parts they need from here.
 
 - :class:`~bot.app.starts.Starts`: starting games, and the question before one with moves is abandoned;
 - :class:`~bot.app.moves.Moves`: cards, Draw and Undo (batched), a card played by name;
-- :class:`~bot.app.games.Games`: reading games, and where their boards are;
+- :class:`~bot.app.games.Games`: reading games, and where their boards are (and following them for the table);
 - :class:`~bot.app.solving.Verdicts` and :class:`~bot.app.solving.Advice`: the solver's verdicts, hints, reviews;
 - :class:`~bot.app.daily_codes.DailyCodes`: the day and its deal;
 - :class:`~bot.app.players.Players`: settings and statistics;
@@ -27,14 +27,14 @@ from bot.app.challenges import Challenges
 from bot.app.daily import Clock, utc_clock
 from bot.app.daily_codes import DailyCodes
 from bot.app.day_end import DayEnd
-from bot.app.flow import Flow
 from bot.app.games import Games
 from bot.app.leaderboards import Leaderboards
+from bot.app.measured import MeasuredFlow
 from bot.app.moves import Moves
 from bot.app.once import OnceOnly
 from bot.app.outbox import Outbox
 from bot.app.players import Players
-from bot.app.questions import Questions
+from bot.app.questions import DatabaseShares, Questions
 from bot.app.rounds import Rounds
 from bot.app.solver_calls import (
     DailyCodeFunction,
@@ -50,6 +50,7 @@ from bot.app.solver_pool import ONE_EACH, SolverPool, Workers
 from bot.app.solving import Advice, Verdicts
 from bot.app.starts import Starts
 from bot.app.subscriptions import Subscriptions
+from bot.metrics import watch_pool
 from bot.store.database import open_database
 from bot.store.engine import Database
 
@@ -82,9 +83,11 @@ class App:
         owns_database: bool = False,
     ) -> None:
         self.db = db
+        pool = db.engine.pool
+        watch_pool(getattr(pool, "checkedout", lambda: 0), getattr(pool, "size", lambda: 0))
         self.solver = SolverPool(executor, workers)
         self._owns_database = owns_database
-        self.questions = Questions()
+        self.questions = Questions(shared=DatabaseShares(db))
         self.verdicts = Verdicts(db, self.solver, verdict_function, verdict_budget, self.questions)
         self.daily_codes = DailyCodes(db, self.solver, daily_code_function, clock)
         today = self.daily_codes.today
@@ -101,12 +104,11 @@ class App:
         self.challenges = Challenges(db, self.daily_codes)
         self.day_end = DayEnd(db, clock, daily_codes=self.daily_codes)
         self.rounds = Rounds(db, self.verdicts)
-        self.flow = Flow(starts=self.starts, moves=self.moves, games=self.games, advice=self.advice,
-                         verdicts=self.verdicts, players=self.players, leaderboards=self.leaderboards,
-                         subscriptions=self.subscriptions, daily_codes=self.daily_codes, once=self.once,
-                         challenges=self.challenges, questions=self.questions, outbox=self.outbox,
-                         rounds=self.rounds,
-                         post_time=post_time)
+        self.flow = MeasuredFlow(starts=self.starts, moves=self.moves, games=self.games, advice=self.advice,
+                                 verdicts=self.verdicts, players=self.players, leaderboards=self.leaderboards,
+                                 subscriptions=self.subscriptions, daily_codes=self.daily_codes, once=self.once,
+                                 challenges=self.challenges, questions=self.questions, outbox=self.outbox,
+                                 rounds=self.rounds, post_time=post_time)
 
     @classmethod
     async def open(cls, url: str | None = None, *, executor: Executor | None = None, workers: Workers = ONE_EACH,
@@ -128,6 +130,7 @@ class App:
         """Answer the taps already queued, stop background verdicts and the solver workers, and (when opened by
         :meth:`open`) close the database."""
         await self.moves.close()  # the taps already queued are committed and answered
+        await self.games.following.close()
         await self.verdicts.close()
         self.solver.close()
         if self._owns_database:

@@ -154,9 +154,16 @@ class DailyPoster:
         self.poll_seconds = poll_seconds
         self.concurrency = concurrency
         self.max_attempts = max_attempts
-        chosen = dict(limits or {"telegram": TELEGRAM_LIMITS, "discord": DISCORD_LIMITS})
-        self.limiters = {platform: RateLimiter(self.clock, sleep, *chosen.get(platform, DISCORD_LIMITS))
-                         for platform in self.senders}
+        self._limits = dict(limits or {"telegram": TELEGRAM_LIMITS, "discord": DISCORD_LIMITS})
+        self.limiters = {platform: self._limiter(platform) for platform in self.senders}
+
+    def _limiter(self, platform: str) -> RateLimiter:
+        return RateLimiter(self.clock, self.sleep, *self._limits.get(platform, DISCORD_LIMITS))
+
+    def add(self, sender: Sender) -> None:
+        """Post on ``sender``'s platform too, from now on (it connected after the poster started)."""
+        self.senders[sender.platform] = sender
+        self.limiters.setdefault(sender.platform, self._limiter(sender.platform))
 
     def now(self) -> dt.datetime:
         return self.clock().astimezone(dt.UTC)

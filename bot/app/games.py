@@ -1,9 +1,11 @@
 """Reading games, and where their boards are: a player's game in progress, any game by id, and the message that
-now shows a game (its live board), as the adapter that sent it says."""
+now shows a game (its live board), as the adapter that sent it says; and the table's open streams told when their
+game changes (:attr:`Games.following`)."""
 
 from __future__ import annotations
 
 from bot.app.errors import GameNotOver
+from bot.app.following import Following
 from bot.app.model import BoardRef, GameSnapshot, PlayerKey
 from bot.app.moves import cards_named
 from bot.app.records import Today, load_game, load_owned, snapshot_of
@@ -19,6 +21,7 @@ class Games:
     def __init__(self, db: Database, today: Today) -> None:
         self.db = db
         self.today = today
+        self.following = Following(db)
 
     async def current_game(self, player: PlayerKey) -> GameSnapshot | None:
         """The player's game in progress (playing, or blocked and so still open to undo), or None."""

@@ -11,20 +11,28 @@ crowd of players:
 - and a player may send the commands that ask the solver (:func:`asks_the_solver`), answered from memory or not,
   only so fast (:data:`ASKS_BURST`, one more every :data:`ASKS_REFILL_SECONDS`): past that they are told once when
   to try again and then not answered at all (:meth:`Questions.admit`), so a flood costs the bot next to nothing
-  (no database, no message) while the others play.
+  (no database, no message) while the others play;
+- and a player's requests at the table (its page, taps and event streams) come out of a share of their own
+  (:data:`REQUESTS_BURST`, one more every :data:`REQUESTS_REFILL_SECONDS`): past it a request is refused before it
+  reads anything (:meth:`Questions.request_wait`).
 
 All of this is in the process's memory: it saves solver work, and nothing in it must happen exactly once (a hint
-is counted in the database, as before). That no player holds the workers is the solver pool's turn order
+is counted in the database, as before). With several processes a player's new questions also come out of one share
+in the database (:class:`DatabaseShares`, taken only once the process's own share allows it: a flood stops in
+memory), so N processes give a player one share, not N; and one question at a time holds there too (a question
+asked through another process while one is answered is :class:`~bot.app.errors.OneAtATime`). The answers kept stay
+each process's own. That no player holds the workers is the solver pool's turn order
 (:mod:`bot.app.solver_pool`).
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import math
 import time
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable, Hashable
+from collections.abc import AsyncIterator, Awaitable, Callable, Hashable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -32,6 +40,8 @@ from bot.app.codec import review_of
 from bot.app.commands import AskHint, Command, Invite, OpenLink, Review
 from bot.app.errors import OneAtATime, TryAgainIn
 from bot.app.model import PlayerKey
+from bot.store import shares
+from bot.store.engine import Database
 
 T = TypeVar("T")
 
@@ -41,6 +51,13 @@ REFILL_SECONDS = 2.0
 #: Commands asking the solver a player may send in a row, and the seconds after which each may be sent again.
 ASKS_BURST = 10
 ASKS_REFILL_SECONDS = 0.5
+#: Requests at the table a player may send in a row, and the seconds after which each may be sent again: far more
+#: than hands tap, far less than a script sends.
+REQUESTS_BURST = 60
+REQUESTS_REFILL_SECONDS = 0.1
+#: How long a question being answered holds its player's turn in the database at most (seconds): past it, a process
+#: that ended while answering (and so never gave the turn back) holds it no more.
+HOLD_SECONDS = 60.0
 #: Answers kept (the least recently used go first).
 KEPT_ANSWERS = 10_000
 
@@ -78,7 +95,8 @@ class Questions:
     """The solver questions of every player of this process; ``clock`` tells seconds (monotonic)."""
 
     def __init__(self, *, burst: int = BURST, refill_seconds: float = REFILL_SECONDS, kept: int = KEPT_ANSWERS,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] = time.monotonic, shared: DatabaseShares | None = None) -> None:
+        self.shared = shared
         self.burst = burst
         self.refill_seconds = refill_seconds
         self.kept = kept
@@ -87,6 +105,7 @@ class Questions:
         self._asking: dict[PlayerKey, tuple[Hashable, asyncio.Future[Any]]] = {}
         self._buckets: dict[PlayerKey, _Bucket] = {}
         self._asks: dict[PlayerKey, _Bucket] = {}
+        self._requests: dict[PlayerKey, _Bucket] = {}
 
     def admit(self, player: PlayerKey) -> bool:
         """Whether a command of ``player``'s that asks the solver is answered at all: True within their share,
@@ -101,6 +120,15 @@ class Questions:
             return False
         bucket.told = True
         raise TryAgainIn(max(1, math.ceil(wait)))
+
+    def request_wait(self, player: PlayerKey) -> float:
+        """Seconds until a request of ``player``'s at the table may be taken: 0 when it is taken now (out of their
+        share)."""
+        now = self.clock()
+        bucket = self._requests.setdefault(player, _Bucket(float(REQUESTS_BURST), now))
+        wait = bucket.take(REQUESTS_BURST, REQUESTS_REFILL_SECONDS, now)
+        self._forget_full(self._requests, REQUESTS_BURST, REQUESTS_REFILL_SECONDS, now)
+        return wait
 
     async def ask(self, player: PlayerKey, question: Hashable, answer: Callable[[], Awaitable[T | None]], *,
                   keep: bool = True) -> T | None:
@@ -121,7 +149,13 @@ class Questions:
         future: asyncio.Future[T | None] = asyncio.get_running_loop().create_future()
         self._asking[player] = (question, future)
         try:
-            result = await answer()
+            if self.shared is None:
+                result = await answer()
+            else:
+                if wait := await self.shared.take(player, "questions", self.burst, self.refill_seconds):
+                    raise TryAgainIn(max(1, math.ceil(wait)))
+                async with self.shared.hold(player, question):
+                    result = await answer()
             if keep and result is not None:
                 self._keep(question, result)
             future.set_result(result)
@@ -156,3 +190,31 @@ class Questions:
         self._answers.move_to_end(question)
         while len(self._answers) > self.kept:
             self._answers.popitem(last=False)
+
+
+class DatabaseShares:
+    """The players' shares in ``db``, one for every process of the deployment (``clock``: seconds since the epoch,
+    the same in every process)."""
+
+    def __init__(self, db: Database, clock: Callable[[], float] = time.time) -> None:
+        self.db = db
+        self.clock = clock
+
+    @contextlib.asynccontextmanager
+    async def hold(self, player: PlayerKey, question: Hashable) -> AsyncIterator[None]:
+        """While open, ``player`` has a question being answered in this deployment: another process asked one
+        meanwhile is :class:`~bot.app.errors.OneAtATime` (a hold is a bucket of one token given back on leaving, and
+        refilled after :data:`HOLD_SECONDS` should its process end first)."""
+        if await self.take(player, "asking", 1, HOLD_SECONDS):
+            raise OneAtATime(f"{question!r} while another process answers one")
+        try:
+            yield
+        finally:
+            async with self.db.transaction() as tx:
+                await shares.give_back(tx, player.platform, player.user_id, "asking", burst=1)
+
+    async def take(self, player: PlayerKey, kind: str, burst: int, refill_seconds: float) -> float:
+        """Take one of ``player``'s ``kind`` tokens: 0 when one was there, else the seconds until one will be."""
+        async with self.db.transaction() as tx:
+            return await shares.take(tx, player.platform, player.user_id, kind, burst=burst,
+                                     refill_seconds=refill_seconds, now=self.clock())

@@ -30,6 +30,7 @@ from functools import partial
 from typing import Any, ParamSpec, TypeVar
 
 from bot.app.solver_calls import warm_up, worker_init
+from bot.metrics import SOLVER_BUSY, SOLVER_WAIT_SECONDS
 from core.solver import pure_solver_reason
 
 log = logging.getLogger(__name__)
@@ -184,14 +185,17 @@ class SolverPool:
         lane = self._lanes[purpose]
         lane.add(owner, call)
         self._dispatch(purpose)
+        queued = loop.time()
         try:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(asyncio.shield(call.started), wait)
         finally:
             lane.discard(owner, call)
         if not call.started.done():
+            SOLVER_BUSY.labels(purpose).inc()
             log.warning("no solver worker was free within %.2f s", wait)
             return None
+        SOLVER_WAIT_SECONDS.labels(purpose).observe(loop.time() - queued)
         try:
             result: T | None = await asyncio.wait_for(asyncio.shield(call.done), timeout)
         except TimeoutError:

@@ -25,6 +25,7 @@ from bot.app.questions import Questions
 from bot.app.records import Today, load_game, load_owned, moved_on, snapshot_of, verdict_of
 from bot.app.solver_calls import HintFunction, ReviewFunction, VerdictFunction
 from bot.app.solver_pool import BACKGROUND, BOT, INTERACTIVE, SolverPool
+from bot.metrics import HINTS
 from bot.store import games as stored_games
 from bot.store.engine import Database
 from bot.store.schema import ABANDONED, BLOCKED, PLAYING, WON, utcnow
@@ -167,6 +168,7 @@ class Advice:
             self.hint_budget))
         if hint is None:
             return snapshot_of(record, game, today=today, hint=BUSY_HINT)
+        HINTS.inc()
         if record.daily is not None and isinstance(hint.action, Undo):
             hint = _NO_HINT
         if hint.action is None:

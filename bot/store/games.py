@@ -12,6 +12,7 @@ from typing import Any, cast
 
 from sqlalchemy import CursorResult, Row, Select, bindparam, case, func, insert, select, true, update
 
+from bot.store.changes import announce
 from bot.store.engine import Transaction
 from bot.store.players import PlayerRecord
 from bot.store.schema import ABANDONED, BLOCKED, PLAYING, WON, games, players, rounds
@@ -177,6 +178,7 @@ async def write_states(tx: Transaction, writes: Sequence[StateWrite]) -> bool:
         "b_id": w.game_id, "b_version": w.seen_version, "state": w.state, "status": w.status,
         "active": w.active, "score": w.score, "moves": w.moves, "undos_used": w.undos_used,
         "updated_at": w.now, "finished_at": None if w.status == PLAYING else w.now} for w in writes])
+    await announce(tx)
     checked = len(writes) == 1 or tx.dialect.supports_sane_multi_rowcount
     return not checked or rowcount(result) == len(writes)
 
@@ -215,6 +217,7 @@ async def end_active(tx: Transaction, owner_id: int, now: dt.datetime) -> None:
         .values(active=False, version=games.c.version + 1, updated_at=now,
                 status=case((games.c.status == PLAYING, ABANDONED), else_=games.c.status),
                 finished_at=func.coalesce(games.c.finished_at, now)))
+    await announce(tx)
 
 
 async def end_attempts_before(tx: Transaction, day: dt.date, now: dt.datetime, *, game_id: int | None = None) -> int:
@@ -228,7 +231,10 @@ async def end_attempts_before(tx: Transaction, day: dt.date, now: dt.datetime, *
         .values(active=False, version=games.c.version + 1, updated_at=now,
                 status=case((games.c.status == PLAYING, ABANDONED), else_=games.c.status),
                 finished_at=func.coalesce(games.c.finished_at, now)))
-    return rowcount(result)
+    ended = rowcount(result)
+    if ended:
+        await announce(tx)
+    return ended
 
 
 async def known_verdict(tx: Transaction, code: str) -> tuple[bool | None, int | None, dt.datetime] | None:
@@ -248,6 +254,7 @@ async def insert_game(tx: Transaction, owner: PlayerRecord, game: NewGameRow) ->
         .values(player_id=owner.id, version=0, status=PLAYING, active=True, moves=0, hints_used=0, undos_used=0,
                 updated_at=game.started_at, finished_at=None, message_id=None, **values)
         .returning(*_GAME_COLUMNS))).one()
+    await announce(tx)
     # PlayerRecord's fields are named as the players table's columns
     return GameRecord(**row._asdict(), **{name: getattr(owner, column.name) for name, column in _OWNER_COLUMNS.items()})
 

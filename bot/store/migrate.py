@@ -29,6 +29,16 @@ class DowngradeDrops(MigrationError):
         super().__init__(f"it would drop {', '.join(drops)} with their values; nothing was changed")
 
 
+class NewerDatabase(MigrationError):
+    """The database was upgraded by a newer version of the bot than this one: this code cannot run on it."""
+
+    def __init__(self, recorded: str, latest: str | None) -> None:
+        super().__init__(
+            f"the database is at revision {recorded}, which a newer version of the bot wrote (this one knows up to "
+            f"{latest}): run the newer version, or first downgrade the database with it "
+            f"(tripeaks db downgrade {latest}), then start this one")
+
+
 log = logging.getLogger(__name__)
 
 #: The PostgreSQL advisory lock key held while migrating ("tripeaks" in ASCII, as a 64-bit number).
@@ -109,6 +119,9 @@ def _run_alembic(connection: Connection, command_name: str, revision: str) -> li
     # migrations/env.py runs on this connection (and inside its transaction) when it is given one
     config.attributes["connection"] = connection
     before = _recorded_revisions(connection)
+    known = revisions()
+    if unknown := [revision for revision in before if revision not in known]:
+        raise NewerDatabase(unknown[0], known[-1] if known else None)
     try:
         getattr(command, command_name)(config, revision)
     except CommandError as error:

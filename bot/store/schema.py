@@ -207,6 +207,18 @@ outbox = Table(
     Index("ix_outbox_platform_delivered_at", "platform", "delivered_at"),
 )
 
+#: Each player's share of one ``kind`` (migration 0014): the ``tokens`` left at ``at`` (seconds since the epoch), and
+#: whether the last take found one (bot/store/shares.py).
+player_shares = Table(
+    "player_shares", metadata,
+    Column("platform", String(16), primary_key=True),
+    Column("user_id", String(64), primary_key=True),
+    Column("kind", String(16), primary_key=True),
+    Column("tokens", Float, nullable=False),
+    Column("at", Float, nullable=False),
+    Column("taken", Boolean, nullable=False),
+)
+
 # Status values stored in daily_posts.status.
 POST_CLAIMED, POST_SENT, POST_FAILED = "claimed", "sent", "failed"
 

@@ -27,6 +27,7 @@ from typing import TypeVar
 from telegram.error import BadRequest, NetworkError, RetryAfter, TimedOut
 
 from bot.adapters.telegram.pacing import ChatPace
+from bot.metrics import TELEGRAM_FLOOD, TELEGRAM_PAUSE_SECONDS
 
 log = logging.getLogger(__name__)
 
@@ -71,6 +72,8 @@ async def persist(send: Callable[[], Awaitable[T]], *, resend_after_timeout: boo
             return await send()
         except RetryAfter as error:
             seconds = retry_after_seconds(error)
+            TELEGRAM_FLOOD.inc()
+            TELEGRAM_PAUSE_SECONDS.inc(seconds)
             floods += 1
             if floods >= FLOOD_TRIES:
                 raise

@@ -8,6 +8,9 @@ Telegram Mini App, or ``Bearer <session>``, a session token the server signed wh
   token, exchanged for a session token.
 - ``GET /api/discord`` (the Activity's client id), ``POST /api/discord/session`` ``{"code": ...}``: a Discord
   Activity's OAuth2 code exchanged for a session token (and the access token the page gives the Embedded App SDK).
+- ``GET /metrics``: what the bot counts, in Prometheus's format (:mod:`bot.metrics`).
+- ``GET /healthz``: 200 while the process answers (a load balancer's liveness check); ``GET /readyz``: each part
+  of the bot (database, telegram, discord, table) and whether it is up, as JSON, 200 when every one is, else 503.
 - ``GET /api/words?lang=``: what the page says to a visitor it does not know (no credentials needed).
 - ``GET /api/table``: the player's game in progress (a new deal when there is none), the page's words in the
   player's language and the picture board's layout.
@@ -18,8 +21,15 @@ Telegram Mini App, or ``Bearer <session>``, a session token the server signed wh
 - ``GET /api/round?id=``: a live round watched, read only (:func:`bot.adapters.web.screens.watch_json`): its
   standings and each player's table as that player sees it; refused to a player of the round still playing.
 - ``GET /api/events``: server-sent events, one ``data:`` line of the board (as ``/api/table`` answers it) whenever
-  the player's game changes elsewhere (a tap in the chat, another tab, another process): the server reads the game
-  every :data:`FOLLOW_EVERY` seconds through the door (``Resume``), so it sees what any process committed.
+  the player's game changes elsewhere (a tap in the chat, another tab, another process): one watcher for the whole
+  process tells each stream when its game moved (:class:`~bot.app.following.Following`, woken by the database), and
+  only then is the game read through the door (``Resume``). A stream ends with its connection; a player holds at
+  most :data:`STREAMS_PER_PLAYER` (a new one closes their oldest), the process at most :attr:`TableServer.streams_cap`
+  (past it ``503``); a comment line every :data:`HEARTBEAT` seconds keeps proxies from closing a quiet one.
+
+Every request a player sends comes out of their share (:meth:`~bot.app.questions.Questions.request_wait`): past it
+``429`` with ``Retry-After``, before anything is read. The process holds at most so many connections
+(:mod:`~bot.adapters.web.gate`).
 
 The server keeps no game: the flow and the database decide everything, as for the chats, so a player's game is the
 same in the chat and at the table, and one player can never act on another's (the flow checks every game's owner).
@@ -31,12 +41,13 @@ for a process that runs the player's platform to deliver: the table's answer nev
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import logging
+import math
 import secrets
 import socket
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
 from importlib import resources
 from typing import Any
 from urllib.parse import parse_qsl
@@ -45,11 +56,14 @@ from aiohttp import web
 
 from bot.adapters.web.auth import SESSION_LIFETIME, Signer, Unauthorised, WebUser, telegram_user
 from bot.adapters.web.discord_auth import DiscordOAuth, SignIns
+from bot.adapters.web.gate import Gate, Seldom, connections_cap, open_files_limit
 from bot.adapters.web.screens import LAYOUT, refusal_words, respond, strings, watch_json
 from bot.app.codec import BadPayload, decode, start_request
 from bot.app.commands import Actor, Begin, Command, Resume, RoundDeal, Surface
+from bot.app.effects import PlayerKey
 from bot.app.flow import Flow
 from bot.i18n import resolve_locale
+from bot.metrics import REQUESTS_REFUSED, STREAMS_OPEN, exposition
 
 log = logging.getLogger("tripeaks.web")
 
@@ -57,10 +71,16 @@ log = logging.getLogger("tripeaks.web")
 STATIC = resources.files("bot.adapters.web") / "static"
 #: The largest request body the API reads (bytes).
 BODY_MAX = 4096
-#: How often an open table reads its game again (seconds), to follow moves made elsewhere.
-FOLLOW_EVERY = 1.0
+#: Event streams one player may hold (their tabs and devices): a new one past this closes their oldest.
+STREAMS_PER_PLAYER = 3
+#: Seconds between two comment lines on a quiet event stream (nginx closes a proxied answer silent for 60 s).
+HEARTBEAT = 25.0
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+#: Each part of the bot (database, telegram, discord, table) and whether it is up.
+Ready = Callable[[], Awaitable[dict[str, bool]]]
+#: A game as an event stream last sent it: (game id, version), or None.
+Shown = tuple[int, int] | None
 
 
 class TableServer:
@@ -69,7 +89,8 @@ class TableServer:
 
     def __init__(self, flow: Flow, signer: Signer, *, telegram_token: str | None = None,
                  host: str = "127.0.0.1", port: int = 8080, discord: DiscordOAuth | None = None,
-                 sign_ins: SignIns | None = None) -> None:
+                 sign_ins: SignIns | None = None, connections: int | None = None,
+                 ready: Ready | None = None) -> None:
         self.flow = flow
         #: the Discord Activity's OAuth2 client (None: no Activity), and the codes it may forward
         self.discord = discord
@@ -82,8 +103,17 @@ class TableServer:
         #: process's own (:func:`bot.adapters.web.auth.derived_secret`), so no other process could read them anyway
         self._one_time: dict[str, WebUser] = {}
         self._runner: web.AppRunner | None = None
+        self._listening: asyncio.Server | None = None
+        #: the connections open, at most ``connections`` (default: as many as the process's open files allow)
+        self.connections_cap = connections if connections is not None else connections_cap(open_files_limit())
+        self._gate: Gate | None = None
+        #: the event streams open, by player, oldest first; at most :attr:`streams_cap` in all
+        self._streams: dict[PlayerKey, list[_Stream]] = {}
+        self.streams_cap = max(1, self.connections_cap * 3 // 4)
         #: set when the server stops: the open event streams end
-        self._closing = asyncio.Event()
+        self._closing = False
+        #: each part of the bot and whether it is up, for ``GET /readyz`` (None: the table alone)
+        self.ready = ready
 
     def application(self) -> web.Application:
         app = web.Application(client_max_size=BODY_MAX, middlewares=[_no_store])
@@ -99,22 +129,43 @@ class TableServer:
         app.router.add_post("/api/act", self._act)
         app.router.add_get("/api/events", self._events)
         app.router.add_get("/api/round", self._round)
+        app.router.add_get("/healthz", self._alive)
+        app.router.add_get("/readyz", self._ready)
+        app.router.add_get("/metrics", self._metrics)
         return app
 
     async def start(self) -> None:
         """Listen on :attr:`host` and :attr:`port` (0: any free port, then set here)."""
+        listening = socket.create_server((self.host, self.port), reuse_port=False)
         self._runner = web.AppRunner(self.application(), access_log=None)
         await self._runner.setup()
-        listening = socket.create_server((self.host, self.port), reuse_port=False)
+        assert self._runner.server is not None
+        self._gate = Gate(self._runner.server, self.connections_cap)
+        self._listening = await asyncio.get_running_loop().create_server(self._gate, sock=listening, backlog=128)
         self.port = listening.getsockname()[1]
-        await web.SockSite(self._runner, listening).start()
-        log.info("table served on %s:%d", self.host, self.port)
+        log.info("table served on %s:%d (at most %d connections)", self.host, self.port, self.connections_cap)
 
     async def stop(self) -> None:
-        self._closing.set()
+        self._closing = True
+        for streams in self._streams.values():
+            for stream in streams:
+                stream.end()
+        if self._listening is not None:
+            self._listening.close()
+            self._listening = None
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None
+
+    @property
+    def serving(self) -> bool:
+        """Whether the table takes requests."""
+        return self._listening is not None and self._listening.is_serving()
+
+    @property
+    def streams_open(self) -> int:
+        """How many event streams are open."""
+        return sum(map(len, self._streams.values()))
 
     def one_time_link(self, user: WebUser, base_url: str) -> str:
         """A link that opens the table for ``user`` once (the console's): its token is good for one session."""
@@ -123,6 +174,18 @@ class TableServer:
         return f"{base_url}/#token={token}"
 
     # --- the API ------------------------------------------------------------------------------------------------
+
+    async def _alive(self, request: web.Request) -> web.StreamResponse:
+        return web.Response(text="alive\n")
+
+    async def _ready(self, request: web.Request) -> web.StreamResponse:
+        parts = await self.ready() if self.ready is not None else {}
+        parts["table"] = True  # it answers this
+        return web.json_response(parts, status=200 if all(parts.values()) else 503)
+
+    async def _metrics(self, request: web.Request) -> web.StreamResponse:
+        body, content_type = exposition()
+        return web.Response(body=body, headers={"Content-Type": content_type})
 
     async def _page(self, request: web.Request) -> web.StreamResponse:
         return web.Response(body=(STATIC / "index.html").read_bytes(), content_type="text/html", charset="utf-8")
@@ -180,7 +243,9 @@ class TableServer:
             command: Command = decode(str((await _body(request)).get("payload", "")))
         except BadPayload:
             raise web.HTTPBadRequest(text="not a payload") from None
-        return web.json_response(await self._through_the_door(user, command, moved=True))
+        answer = await self._through_the_door(user, command, moved=True)
+        self.flow.games.following.wake()  # the player's other tabs follow at once
+        return web.json_response(answer)
 
     async def _round(self, request: web.Request) -> web.StreamResponse:
         """A live round watched (``?id=``), read only: the standings and every player's table as that player sees
@@ -196,22 +261,57 @@ class TableServer:
 
     async def _events(self, request: web.Request) -> web.StreamResponse:
         user = self._user(request)
-        # X-Accel-Buffering: nginx, which buffers a proxied answer by default, passes each event on as it comes
-        stream = web.StreamResponse(headers={"Content-Type": "text/event-stream", "Cache-Control": "no-store",
-                                             "X-Accel-Buffering": "no"})
-        await stream.prepare(request)
-        shown: tuple[int, int] | None = None
+        following = self.flow.games.following
+        own = self._streams.setdefault(user.player, [])
+        if len(own) < STREAMS_PER_PLAYER and self.streams_open >= self.streams_cap:
+            if not own:
+                del self._streams[user.player]
+            REQUESTS_REFUSED.labels("streams").inc()
+            raise web.HTTPServiceUnavailable(text="too many tables open: try again in a moment",
+                                             headers={"Retry-After": "10"})
+        opened = _Stream()
+        own.append(opened)
+        STREAMS_OPEN.inc()
+        while len(own) > STREAMS_PER_PLAYER:  # the player's oldest tab or device gives way
+            own.pop(0).end()
         try:
-            while not self._closing.is_set():
-                board = (await self._through_the_door(user, Resume()))["board"]
-                if board is not None and (board["game"], board["version"]) != shown:
-                    shown = board["game"], board["version"]
-                    await stream.write(f"data: {json.dumps(board)}\n\n".encode())
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(self._closing.wait(), FOLLOW_EVERY)
-        except ConnectionResetError:  # the page went away
+            if self._gate is not None:
+                self._gate.when_lost(request.transport, opened.end)
+            # X-Accel-Buffering: nginx, which buffers a proxied answer by default, passes each event on as it comes
+            stream = web.StreamResponse(headers={"Content-Type": "text/event-stream", "Cache-Control": "no-store",
+                                                 "X-Accel-Buffering": "no"})
+            stream.force_close()  # a stream's connection is never taken for another request
+            await stream.prepare(request)
+            shown = await self._send_board(stream, user, None)
+            async with following.follow(user.player, shown, opened.stirred) as watch:
+                while not (opened.ended or self._closing):
+                    try:
+                        async with asyncio.timeout(HEARTBEAT):
+                            await opened.stirred.wait()
+                    except TimeoutError:
+                        await stream.write(b": still here\n\n")
+                        continue
+                    opened.stirred.clear()
+                    if watch.moved and not opened.ended:
+                        watch.saw(shown := await self._send_board(stream, user, shown))
+        except ConnectionError:  # the page went away while an event was written
             pass
+        finally:
+            STREAMS_OPEN.dec()
+            opened.end()
+            if opened in own:
+                own.remove(opened)
+            if not own and self._streams.get(user.player) is own:
+                del self._streams[user.player]
         return stream
+
+    async def _send_board(self, stream: web.StreamResponse, user: WebUser, shown: Shown) -> Shown:
+        """Write the player's board to ``stream`` unless it is the ``shown`` one; what the stream shows now."""
+        board = (await self._through_the_door(user, Resume()))["board"]
+        now = None if board is None else (int(board["game"]), int(board["version"]))
+        if board is not None and now != shown:
+            await stream.write(f"data: {json.dumps(board)}\n\n".encode())
+        return now
 
     async def _through_the_door(self, user: WebUser, command: Command, *, moved: bool = False) -> dict[str, Any]:
         """``command`` through the one door, its effects as JSON; ``moved``: a tap at the table, which the chat's
@@ -222,6 +322,17 @@ class TableServer:
         return respond(effects, user.locale, inline=user.player.platform == "telegram")
 
     def _user(self, request: web.Request) -> WebUser:
+        """Who sends ``request``, which comes out of their share (past it: 429, nothing read)."""
+        user = self._credentials(request)
+        wait = self.flow.questions.request_wait(user.player)
+        if wait:
+            _TOO_MANY.info("table requests past a player's share: refused for %.1f s", wait)
+            REQUESTS_REFUSED.labels("share").inc()
+            raise web.HTTPTooManyRequests(text="too many requests: slow down",
+                                          headers={"Retry-After": str(max(1, math.ceil(wait)))})
+        return user
+
+    def _credentials(self, request: web.Request) -> WebUser:
         scheme, _, credentials = request.headers.get("Authorization", "").partition(" ")
         try:
             if scheme == "tma" and self.telegram_token:
@@ -231,6 +342,23 @@ class TableServer:
         except Unauthorised as refused:
             raise _unauthorised(refused) from None
         raise _unauthorised(Unauthorised("no credentials"))
+
+
+@dataclass(eq=False)
+class _Stream:
+    """One open event stream: :attr:`stirred` when its game may have moved or it must end (:attr:`ended`)."""
+
+    stirred: asyncio.Event = field(default_factory=asyncio.Event)
+    ended: bool = False
+
+    def end(self) -> None:
+        self.ended = True
+        self.stirred.set()
+
+
+#: refused requests, logged seldom: a flood of them is a line a minute
+_REFUSED = Seldom()
+_TOO_MANY = Seldom()
 
 
 def _round_started(request: web.Request) -> RoundDeal | None:
@@ -244,7 +372,8 @@ def _round_started(request: web.Request) -> RoundDeal | None:
 
 
 def _unauthorised(refused: Unauthorised) -> web.HTTPUnauthorized:
-    log.info("table request refused: %s", refused)
+    _REFUSED.info("table request refused: %s", refused)
+    REQUESTS_REFUSED.labels("unauthorised").inc()
     return web.HTTPUnauthorized(text="unauthorised")
 
 
