@@ -237,7 +237,8 @@ async def test_0013_adds_rounds_and_its_downgrade_keeps_their_games(fresh_url: U
             await connection.exec_driver_sql(
                 "INSERT INTO games (player_id, code, rules, state, score, started_at, updated_at, round_id) "
                 "SELECT id, 'TP1-E-AAAAAAB', 'easy', 's', 500, CURRENT_TIMESTAMP, CURRENT_TIMESTAMP, 1 FROM players")
-        assert await downgrade_database(fresh_url, "0011") == ["rounds", "games.round_id"]
+        await downgrade_database(fresh_url, "0013")  # the later revisions' drops first
+        assert await downgrade_database(fresh_url, "0012") == ["rounds", "games.round_id"]
         assert "rounds" not in await _tables(fresh_url)
         assert "round_id" not in await _columns(fresh_url, "games")
         async with engine.connect() as connection:
