@@ -33,7 +33,6 @@ from core.solver import solver_description
 
 if TYPE_CHECKING:
     from bot.app.assembly import App
-    from bot.app.daily_posts import Sender
     from bot.app.effects import ExecutorFor
 
 log = logging.getLogger("tripeaks")
@@ -227,11 +226,8 @@ class Platform(Protocol):
     name: str
 
     def outbox_executor(self) -> ExecutorFor:
-        """Its executor of what the outbox delivers (a chat board after a move at the table, a challenger told)."""
-        ...
-
-    def sender(self) -> Sender:
-        """What posts the daily deal to its channels or groups."""
+        """Its executor of what reaches a chat outside a command: what the outbox delivers (a chat board after a move
+        at the table, a challenger told) and the daily posts."""
         ...
 
     async def start(self) -> asyncio.Task[None] | None:
@@ -263,11 +259,6 @@ class _Telegram:
         from bot.adapters.telegram.executor import outbox_executor
 
         return outbox_executor(self.application.bot_data[CONTEXT_KEY], self.application.bot)
-
-    def sender(self) -> Sender:
-        from bot.adapters.telegram.sender import TelegramSender
-
-        return TelegramSender(self.application.bot)
 
     async def start(self) -> None:
         from bot.adapters.telegram.app import start
@@ -303,11 +294,6 @@ class _Discord:
         from bot.adapters.discord.executor import outbox_executor
 
         return outbox_executor(self.bot.ctx)
-
-    def sender(self) -> Sender:
-        from bot.adapters.discord.sender import DiscordSender
-
-        return DiscordSender(self.bot)
 
     async def start(self) -> asyncio.Task[None]:
         from bot.adapters.discord.client import log_in
@@ -357,7 +343,6 @@ async def _serve(config: Config, stop: StopSignals) -> int:
         if service is None:  # stopped while waiting for it, migrating or starting the workers
             return stop.status
         stack.callback(log.info, "stopped")
-        senders: list[Sender] = []
         connections: list[asyncio.Task[None]] = []
         started: list[Platform] = []
         for platform in _platforms(service, config):
@@ -371,7 +356,6 @@ async def _serve(config: Config, stop: StopSignals) -> int:
                 connections.append(connection)
             if stop.event.is_set():
                 return stop.status
-            senders.append(platform.sender())
         if config.public_url:  # the board in the browser; a move there redraws the chat's board (the outbox)
             from bot.adapters.web.running import start_table
 
@@ -381,7 +365,7 @@ async def _serve(config: Config, stop: StopSignals) -> int:
         stack.push_async_callback(_cancel, asyncio.create_task(service.outbox.run(executors, stop.event),
                                                                name="outbox"))
         # the daily posts: today's missed ones at once, then every day at DAILY_POST_TIME (UTC)
-        poster = DailyPoster(service.subscriptions, service.daily_codes.code, senders,
+        poster = DailyPoster(service.subscriptions, service.daily_codes.code, executors,
                              post_time=config.daily_post_time, recap=service.leaderboards.recap)
         stack.push_async_callback(_cancel, asyncio.create_task(poster.run(stop.event), name="daily posts"))
         # the daily attempts still open at midnight end with their day

@@ -62,6 +62,7 @@ from bot.app.effects import (
     PlayerKey,
     PointerOf,
     Post,
+    PostTo,
     Problem,
     Question,
     RedrawBoard,
@@ -254,6 +255,8 @@ class ConsoleChat:
                     await self._show_game(game)
                 case EditMessage(content):
                     self._show(draw(content, self.locale))
+                case PostTo():
+                    pass  # the daily posts go to subscribed chats, and a terminal is none
                 case unhandled:
                     assert_never(unhandled)
 

@@ -95,6 +95,7 @@ from bot.app.effects import (
     PlayAck,
     PointerOf,
     Post,
+    PostedTo,
     Problem,
     Question,
     RedrawBoard,
@@ -190,6 +191,8 @@ class Flow:
             match report:
                 case BoardAt(game_id, where):
                     await self.games.show_board(game_id, where)
+                case PostedTo():
+                    pass  # no command posts: the daily poster acts on these (bot.app.daily_posts)
                 case unhandled:
                     assert_never(unhandled)
 

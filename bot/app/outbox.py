@@ -27,9 +27,10 @@ import contextlib
 import logging
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass
+from typing import assert_never
 
 from bot.app.daily import Clock, utc_clock
-from bot.app.effects import ChallengeAnswered, Effect, ExecutorFor, RedrawBoard, Tell
+from bot.app.effects import BoardAt, ChallengeAnswered, Effect, ExecutorFor, PostedTo, RedrawBoard, Tell
 from bot.app.errors import GameNotFound
 from bot.app.records import Today, load_game, owner_of, snapshot_of
 from bot.store import games as stored_games
@@ -179,7 +180,13 @@ class Outbox:
                 await holding
         async with self.db.transaction() as tx:  # a board sent anew: where it is, before the row is marked
             for report in reports:
-                await stored_games.set_board(tx, report.game_id, report.where.chat_id, report.where.message_id)
+                match report:
+                    case BoardAt(game_id, where):
+                        await stored_games.set_board(tx, game_id, where.chat_id, where.message_id)
+                    case PostedTo():
+                        pass  # the outbox asks for no post
+                    case unhandled:
+                        assert_never(unhandled)
         await self.done(delivery.row)
         return True
 

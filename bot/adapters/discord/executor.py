@@ -9,7 +9,9 @@ reported back (:class:`~bot.app.effects.BoardAt`: the message that now shows a g
 - a private answer is ephemeral: a line for an error (with a link to the live board for a tap on an old one) and
   the play-by-name acknowledgement, a message for the question and the review;
 - a post is a public new message: the shared result, with ``/tripeaks new code:...`` as the sharer's client
-  names it, and Play this deal: whoever taps it gets their own game of the deal, compared with the shared one.
+  names it, and Play this deal: whoever taps it gets their own game of the deal, compared with the shared one;
+- a daily post (:class:`~bot.app.effects.PostTo`) is a new message in the subscribed channel, tried once: what
+  Discord answered is reported (:func:`~bot.adapters.discord.base.post_once`) for the poster to act on.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from bot.adapters.discord.base import (
     locale_for,
     new_command,
     player_of,
+    post_once,
     quiet,
     show_error,
     show_new,
@@ -42,6 +45,7 @@ from bot.app.effects import (
     BoardAt,
     BoardLinkOf,
     BoardRef,
+    DailyPost,
     Data,
     EditBoard,
     EditMessage,
@@ -51,6 +55,8 @@ from bot.app.effects import (
     Note,
     OldBoard,
     Post,
+    PostedTo,
+    PostTo,
     Problem,
     Question,
     RedrawBoard,
@@ -65,6 +71,7 @@ from bot.app.effects import (
 )
 from bot.i18n import resolve_locale
 from bot.render.effects import draw, line
+from bot.render.replies import render_daily
 from bot.render.table_button import board_link_view
 from bot.render.view import View
 
@@ -137,6 +144,8 @@ class DiscordExecutor:
                     await show_update(interaction, self.draw(shown))
                 case Tell(chat_id, shown):
                     await tell(self.ctx.client, chat_id, draw(shown, told_locale(shown, str(interaction.locale))))
+                case PostTo(chat_id, post):
+                    reports.append(await self.post_to(chat_id, post))
                 case unhandled:
                     assert_never(unhandled)
         if interaction.type is not discord.InteractionType.autocomplete and (
@@ -150,7 +159,7 @@ class DiscordExecutor:
         """What the outbox delivers, with the bot's token (a REST call: any process with the token can make it,
         whichever shards it runs): a board edited where it is (closed, ``latest=False``), else sent anew in its
         chat (never an ephemeral one: the ranked attempt's, which belongs to its interaction, stays as it was);
-        a challenger told."""
+        a challenger told; a daily post."""
         reports: list[Report] = []
         for effect in effects:
             match effect:
@@ -174,9 +183,16 @@ class DiscordExecutor:
                         await self.edit(where, await self.drawn(snapshot, where.chat_id, False))
                 case Tell(chat_id, shown):
                     await tell(self.ctx.client, chat_id, draw(shown, told_locale(shown, self.locale)))
+                case PostTo(chat_id, post):
+                    reports.append(await self.post_to(chat_id, post))
                 case _:
                     log.warning("the outbox has no chat for %s", type(effect).__name__)
         return reports
+
+    async def post_to(self, chat_id: str, post: DailyPost) -> PostedTo:
+        """The daily post in the channel ``chat_id``, tried once (the poster keeps the pace and tries again)."""
+        return PostedTo(chat_id, await post_once(self.ctx.client, chat_id, render_daily(post.day, post.locale,
+                                                                                         post.recap)))
 
     async def drawn(self, snapshot: GameSnapshot, chat_id: str, latest: bool) -> View:
         """The board of ``snapshot`` in ``chat_id`` for what the outbox delivers: in its player's language, else
@@ -287,5 +303,6 @@ class DiscordExecutor:
 
 
 def outbox_executor(ctx: BotContext) -> ExecutorFor:
-    """The executor of what the outbox delivers on Discord, drawing in a given language where the player chose none."""
+    """The executor of what reaches a chat outside a command on Discord (the outbox's, the daily posts), drawing in
+    a given language where the player chose none."""
     return lambda locale: DiscordExecutor(ctx, None, locale=locale)

@@ -29,6 +29,7 @@ from bot.app.effects import (
     PlayAck,
     PointerOf,
     Post,
+    PostTo,
     Problem,
     RedrawBoard,
     Reply,
@@ -202,8 +203,8 @@ def respond(effects: list[Effect], platform_locale: str | None, *, inline: bool 
                         answer["share"] = {"query": share_query(content.snapshot.game_id),
                                            "label": translator(locale).pgettext("button", "Share")}
                     answer["message"] = _view_json(draw(content, locale, replay=None), translator(locale))
-            case Tell():
-                pass  # a challenger is told in their own chat, through the outbox (:mod:`bot.app.outbox`)
+            case Tell() | PostTo():
+                pass  # messages to a chat (a challenger told through the outbox, a daily post), never the page's
             case unhandled:
                 assert_never(unhandled)
     return answer
