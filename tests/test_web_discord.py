@@ -6,6 +6,7 @@ game at the table's server and nobody else's; without PUBLIC_URL there is no suc
 from __future__ import annotations
 
 import dataclasses
+from typing import Any
 
 import pytest
 from aiohttp.test_utils import TestClient, TestServer
@@ -172,3 +173,48 @@ async def test_resume_leaves_one_live_board_in_the_channel(game_service: App, mo
         assert "Draw" not in labels_of(t.message(old.id)) and "Moves: 0" in text_of(t.message(old.id))
         current = await game_service.games.current_game(PlayerKey("discord", str(t.alice.id)))
         assert current is not None and current.board is not None and current.board.message_id == str(resumed.id)
+
+
+async def test_share_at_the_table_posts_the_challenge_in_the_games_channel(
+        game_service: App, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Share at the table gives what Share gives in the channel: the result posted there, once (a second tap is a
+    double tap), with Play this deal, which deals another member the same cards as a challenge (the table cannot pick
+    a channel itself, as Telegram's Mini App picks a chat); the table shows the result too."""
+    from bot.adapters.discord.executor import outbox_executor
+    from bot.app.codec import encode
+    from bot.app.commands import Share
+    from tests.discord_harness import button, click, labels_of, text_of
+    from tests.test_service import BLOCK_CODE
+
+    async with table(game_service, monkeypatch, public_url=PUBLIC_URL, web_secret=SECRET) as t:
+        await slash(t.env, t.alice, t.channel, "tripeaks new", code=BLOCK_CODE)
+        response, _ = await slash(t.env, t.alice, t.channel, "tripeaks board")
+        (link,) = [b for b in buttons_of(response) if "url" in b]
+        server = TableServer(game_service.flow, table_signer(Config(public_url=PUBLIC_URL, web_secret=SECRET)))
+        async with TestClient(TestServer(server.application())) as client:
+            token = link["url"].partition("#token=")[2]
+            session = await (await client.post("/api/session", json={"token": token})).json()
+            headers = {"Authorization": f"Bearer {session['session']}"}
+
+            async def act(payload: str) -> dict[str, Any]:
+                answer = await client.post("/api/act", headers=headers, json={"payload": payload})
+                assert answer.status == 200
+                return dict(await answer.json())
+
+            board = (await (await client.get("/api/table", headers=headers)).json())["board"]
+            while not board["over"]:
+                board = (await act(f"tp:g:{board['game']}:{board['version']}:d"))["board"]
+            shared = await act(encode(Share(board["game"])))
+            assert "alice" in str(shared["message"]) and shared["share"] is None  # no chat picker on Discord
+            assert (await act(encode(Share(board["game"]))))["message"] is None  # a double tap: posted once
+            await server.stop()
+        before = len(t.channel.history())
+        # the process running Discord delivers the outbox: the board redrawn, the result posted in its channel
+        assert await game_service.outbox.deliver({"discord": outbox_executor(t.env.bot.ctx)}) == 2
+        (card,) = [m for m in t.channel.history()[before:] if labels_of(m) == ["Play this deal"]]
+        assert "score" in text_of(card) and BLOCK_CODE not in text_of(card)  # the challenge goes by reference
+        assert await game_service.outbox.deliver({"discord": outbox_executor(t.env.bot.ctx)}) == 0
+        dealt, _ = await click(t.env, t.bob, card, button(card, label="Play this deal"))
+        assert "To beat:" in text_of(dealt) and "alice" in text_of(dealt)
+        bob = await game_service.games.current_game(PlayerKey("discord", str(t.bob.id)))
+        assert bob is not None and str(bob.game.code) == BLOCK_CODE

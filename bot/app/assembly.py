@@ -90,13 +90,13 @@ class App:
                              self.questions)
         self.starts = Starts(db, self.verdicts, self.daily_codes, winnable_budget)
         self.games = Games(db, today)
-        self.outbox = Outbox(db, today, clock)
+        self.challenges = Challenges(db, self.daily_codes)
+        self.outbox = Outbox(db, today, clock, sign=self.challenges.signed)
         self.moves = Moves(db, self.verdicts, today, self.outbox)
         self.players = Players(db)
         self.leaderboards = Leaderboards(db, self.daily_codes)
         self.subscriptions = Subscriptions(db)
         self.once = OnceOnly(db)
-        self.challenges = Challenges(db, self.daily_codes)
         self.day_end = DayEnd(db, clock)
         self.flow = Flow(starts=self.starts, moves=self.moves, games=self.games, advice=self.advice,
                          verdicts=self.verdicts, players=self.players, leaderboards=self.leaderboards,

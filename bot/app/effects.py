@@ -300,10 +300,11 @@ class EditMessage:
 
 @dataclass(frozen=True)
 class Tell:
-    """A new message in the chat ``chat_id``, another than the command's (the challenger's)."""
+    """A new message in the chat ``chat_id``, another than the command's (the challenger's; a game's chat, where a
+    result shared at the table is posted)."""
 
     chat_id: str
-    content: ChallengeAnswered
+    content: ChallengeAnswered | ShareOf
 
 
 @dataclass(frozen=True)

@@ -45,6 +45,7 @@ from bot.app.effects import (
     BoardAt,
     BoardLinkOf,
     BoardRef,
+    ChallengeAnswered,
     DailyPost,
     Data,
     EditBoard,
@@ -142,8 +143,10 @@ class DiscordExecutor:
                     await show_new(interaction, self.draw(shown))
                 case EditMessage(shown):
                     await show_update(interaction, self.draw(shown))
+                case Tell(chat_id, ChallengeAnswered() as told):
+                    await tell(self.ctx.client, chat_id, draw(told, told_locale(told, str(interaction.locale))))
                 case Tell(chat_id, shown):
-                    await tell(self.ctx.client, chat_id, draw(shown, told_locale(shown, str(interaction.locale))))
+                    await tell(self.ctx.client, chat_id, self.draw(shown))
                 case PostTo(chat_id, post):
                     reports.append(await self.post_to(chat_id, post))
                 case unhandled:
@@ -159,7 +162,7 @@ class DiscordExecutor:
         """What the outbox delivers, with the bot's token (a REST call: any process with the token can make it,
         whichever shards it runs): a board edited where it is (closed, ``latest=False``), else sent anew in its
         chat (never an ephemeral one: the ranked attempt's, which belongs to its interaction, stays as it was);
-        a challenger told; a daily post."""
+        a challenger told, a result shared at the table; a daily post."""
         reports: list[Report] = []
         for effect in effects:
             match effect:
@@ -181,8 +184,11 @@ class DiscordExecutor:
                     reports.append(BoardAt(snapshot.game_id, BoardRef(chat, str(message.id))))
                     if where is not None:
                         await self.edit(where, await self.drawn(snapshot, where.chat_id, False))
-                case Tell(chat_id, shown):
-                    await tell(self.ctx.client, chat_id, draw(shown, told_locale(shown, self.locale)))
+                case Tell(chat_id, ChallengeAnswered() as told):
+                    await tell(self.ctx.client, chat_id, draw(told, told_locale(told, self.locale)))
+                case Tell(chat_id, ShareOf(snapshot) as shown):  # a result shared at the table, in its game's chat
+                    await tell(self.ctx.client, chat_id,
+                               shared_view(shown, resolve_locale(snapshot.settings.language, self.locale)))
                 case PostTo(chat_id, post):
                     reports.append(await self.post_to(chat_id, post))
                 case _:
@@ -222,12 +228,8 @@ class DiscordExecutor:
             case Question(current):
                 elsewhere = current.board is not None and current.board.chat_id != str(interaction.channel_id)
                 return draw(content, locale, elsewhere=elsewhere)
-            case ShareOf(snapshot):
-                # the command by its canonical name: the readers' Discord clients may speak other languages; none
-                # for a daily deal, whose code would give the day's cards away (its Play button deals them)
-                code = snapshot.shared_code
-                replay = None if code is None else f"/{GROUP} new code:{code}"
-                return draw(content, locale, replay=replay, challenge=True)
+            case ShareOf():
+                return shared_view(content, locale)
         return draw(content, locale)
 
     def board_link(self, settings: Settings) -> View:
@@ -300,6 +302,14 @@ class DiscordExecutor:
             return
         board = replaced.board
         await self.edit(board, self.board(replaced, board.chat_id, latest=False))
+
+
+def shared_view(content: ShareOf, locale: str) -> View:
+    """A shared result as a channel reads it: with Play this deal, and the command that deals the same cards by its
+    canonical name (the readers' Discord clients may speak other languages); none for a daily deal, whose code would
+    give the day's cards away (its Play button deals them)."""
+    code = content.snapshot.shared_code
+    return draw(content, locale, replay=None if code is None else f"/{GROUP} new code:{code}", challenge=True)
 
 
 def outbox_executor(ctx: BotContext) -> ExecutorFor:

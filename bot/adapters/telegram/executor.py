@@ -59,6 +59,7 @@ from bot.app.effects import (
     Board,
     BoardAt,
     BoardRef,
+    ChallengeAnswered,
     DailyPost,
     Data,
     EditBoard,
@@ -160,8 +161,10 @@ class TelegramExecutor:
                         await self.toast_first(None, self.edit_tapped(view, None))
                     case EditMessage(shown):
                         await self.toast_first(None, self.edit_tapped(self.draw(shown), None))
+                    case Tell(chat_id, ChallengeAnswered() as told):
+                        await self.tg.tell(self.bot, chat_id, self.told(told))
                     case Tell(chat_id, shown):
-                        await self.tg.tell(self.bot, chat_id, self.told(shown))
+                        await self.tg.tell(self.bot, chat_id, self.draw(shown))
                     case PostTo(chat_id, post):
                         self._reports.append(PostedTo(chat_id, await self.post_to(chat_id, post)))
                     case unhandled:
