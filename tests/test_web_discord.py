@@ -206,6 +206,7 @@ async def test_share_at_the_table_posts_the_challenge_in_the_games_channel(
                 board = (await act(f"tp:g:{board['game']}:{board['version']}:d"))["board"]
             shared = await act(encode(Share(board["game"])))
             assert "alice" in str(shared["message"]) and shared["share"] is None  # no chat picker on Discord
+            assert shared["notice"] == "Posted in the channel: anyone there can play this deal"
             assert (await act(encode(Share(board["game"]))))["message"] is None  # a double tap: posted once
             await server.stop()
         before = len(t.channel.history())

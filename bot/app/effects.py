@@ -107,9 +107,11 @@ class ReviewOf:
 
 @dataclass(frozen=True)
 class ShareOf:
-    """A finished game's spoiler-free result, with the way to deal the same cards."""
+    """A finished game's spoiler-free result, with the way to deal the same cards; ``in_chat``: posted in its game's
+    chat as well, for everyone there to play (Share at the table, through the outbox)."""
 
     snapshot: GameSnapshot
+    in_chat: bool = False
 
 
 @dataclass(frozen=True)

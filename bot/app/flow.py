@@ -215,12 +215,12 @@ class Flow:
             case Share(game_id):
                 snapshot = await self.games.finished_game(player, game_id)
                 shared = await self.challenges.signed(snapshot)
-                if surface.at_table and not surface.picks_chat and snapshot.board is not None:
-                    # what Share gives in the chat, there too: the result with its challenge, for all to play
+                in_chat = surface.at_table and not surface.picks_chat and snapshot.board is not None
+                if in_chat:  # what Share gives in the chat, there too: the result with its challenge, for all to play
                     posted = await self.outbox.ask_share(snapshot, surface.platform_locale, ONCE_WITHIN)
                 else:
                     posted = await self.once.claim_share(game_id, ONCE_WITHIN)
-                return [Post(ShareOf(shared))] if posted else []
+                return [Post(ShareOf(shared, in_chat=in_chat))] if posted else []
             case Begin(request):
                 return await self._start(actor, request, surface)
             case PlayDaily(day):

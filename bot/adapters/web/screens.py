@@ -40,6 +40,7 @@ from bot.app.effects import (
 )
 from bot.i18n import Translator, language_code, resolve_locale, translator
 from bot.render.effects import draw, line
+from bot.render.endings import shared_in_chat
 from bot.render.game import RULE_NAMES, daily_title
 from bot.render.picture import (
     BANNER,
@@ -199,6 +200,8 @@ def respond(effects: list[Effect], platform_locale: str | None, *, inline: bool 
                 elif isinstance(content, Board):
                     answer["board"] = board_json(content.snapshot, locale)
                 else:
+                    if isinstance(content, ShareOf) and content.in_chat:
+                        answer["notice"] = shared_in_chat(locale)
                     if isinstance(content, ShareOf) and inline:
                         answer["share"] = {"query": share_query(content.snapshot.game_id),
                                            "label": translator(locale).pgettext("button", "Share")}
