@@ -12,7 +12,6 @@ from bot.config import Config
 
 if TYPE_CHECKING:
     from bot.app.assembly import App
-    from bot.app.daily_posts import Sender
     from bot.app.effects import ExecutorFor
 
 log = logging.getLogger("tripeaks")
@@ -24,11 +23,8 @@ class Platform(Protocol):
     name: str
 
     def outbox_executor(self) -> ExecutorFor:
-        """Its executor of what the outbox delivers (a chat board after a move at the table, a challenger told)."""
-        ...
-
-    def sender(self) -> Sender:
-        """What posts the daily deal to its channels or groups."""
+        """Its executor of what reaches a chat outside a command: what the outbox delivers (a chat board after a move
+        at the table, a challenger told) and the daily posts."""
         ...
 
     async def start(self) -> asyncio.Task[None] | None:
@@ -60,11 +56,6 @@ class TelegramPlatform:
         from bot.adapters.telegram.executor import outbox_executor
 
         return outbox_executor(self.application.bot_data[CONTEXT_KEY], self.application.bot)
-
-    def sender(self) -> Sender:
-        from bot.adapters.telegram.sender import TelegramSender
-
-        return TelegramSender(self.application.bot)
 
     async def start(self) -> None:
         from bot.adapters.telegram.app import start
@@ -100,11 +91,6 @@ class DiscordPlatform:
         from bot.adapters.discord.executor import outbox_executor
 
         return outbox_executor(self.bot.ctx)
-
-    def sender(self) -> Sender:
-        from bot.adapters.discord.sender import DiscordSender
-
-        return DiscordSender(self.bot)
 
     async def start(self) -> asyncio.Task[None]:
         from bot.adapters.discord.client import log_in

@@ -260,7 +260,7 @@ async def _serve(config: Config, stop: StopSignals) -> int:
         stack.push_async_callback(_cancel, asyncio.create_task(service.outbox.run(executors, stop.event),
                                                                name="outbox"))
         # the daily posts: today's missed ones at once, then every day at DAILY_POST_TIME (UTC)
-        poster = DailyPoster(service.subscriptions, service.daily_codes.code, [], post_time=config.daily_post_time,
+        poster = DailyPoster(service.subscriptions, service.daily_codes.code, {}, post_time=config.daily_post_time,
                              recap=service.leaderboards.recap)
         stack.push_async_callback(_cancel, asyncio.create_task(poster.run(stop.event), name="daily posts"))
         # the daily attempts still open at midnight end with their day
@@ -286,8 +286,8 @@ async def _serve(config: Config, stop: StopSignals) -> int:
                 if error is not None:
                     raise error
                 platform = starting[ended]
-                executors[platform.name] = platform.outbox_executor()
-                poster.add(platform.sender())
+                executors[platform.name] = executor = platform.outbox_executor()
+                poster.add(platform.name, executor)
                 if (connection := ended.result()) is not None:
                     waiting.add(connection)
                 beat_now.set()

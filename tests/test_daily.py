@@ -1,8 +1,9 @@
 """The daily deal: posts at their time (once, across restarts, caught up after downtime, within rate limits, 429s
 waited out), the leaderboard's order, and the share line. Time is a controllable clock: nothing really sleeps.
 
-The posts go through the real adapters: the Telegram sender over the fake Bot API (with the real Application for
-/subscribe and /leaderboard), and the Discord sender on SimCord (tests/test_daily_discord.py).
+The posts go through the real adapters: each a ``PostTo`` effect carried out by the Telegram executor over the fake
+Bot API (with the real Application for /subscribe and /leaderboard), and by the Discord executor on SimCord
+(tests/test_daily_discord.py).
 """
 
 from __future__ import annotations
@@ -18,14 +19,15 @@ import pytest
 from sqlalchemy import delete
 from telegram import Bot
 
-from bot.adapters.telegram.sender import TelegramSender
+from bot.adapters.telegram.base import TelegramContext
+from bot.adapters.telegram.executor import outbox_executor
 from bot.app import daily
 from bot.app.assembly import App
 from bot.app.codec import encode, game_command
 from bot.app.commands import Actor, PlayDaily, ShowLeaderboard
 from bot.app.daily import DailyResult, rank
 from bot.app.daily_posts import DailyPoster, RateLimiter
-from bot.app.effects import Answer, LeaderboardOf
+from bot.app.effects import Answer, ExecutorFor, LeaderboardOf
 from bot.app.model import GameSnapshot, PlayerKey, Settings
 from bot.render.effects import draw
 from bot.render.endings import share_text
@@ -101,9 +103,14 @@ async def bot(api: FakeBotAPI) -> AsyncIterator[Bot]:
         yield client
 
 
+def executors(service: App, bot: Bot) -> dict[str, ExecutorFor]:
+    """The Telegram executor of a bot process of its own, which carries the posts out."""
+    return {"telegram": outbox_executor(TelegramContext(service.flow, pace=None), bot)}
+
+
 def poster(service: App, bot: Bot, clock: Clock, **options: Any) -> DailyPoster:
-    return DailyPoster(service.subscriptions, service.daily_codes.code, [TelegramSender(bot)], post_time=POST_TIME, clock=clock, sleep=clock.sleep,
-                       **options)
+    return DailyPoster(service.subscriptions, service.daily_codes.code, executors(service, bot), post_time=POST_TIME,
+                       clock=clock, sleep=clock.sleep, **options)
 
 
 def daily_posts_in(api: FakeBotAPI, chat: Any) -> list[Any]:
@@ -190,16 +197,14 @@ async def test_many_groups_are_posted_within_telegrams_limits(api: FakeBotAPI, d
             await service.subscriptions.subscribe("telegram", str(group.id), community=str(group.id), locale="en")
         clock = at(9, 0)
         times: list[float] = []
-        sender = TelegramSender(bot)
-        original = sender.send_daily
+        original = api._m_send_message
 
-        async def timed(channel_id: str, view: Any) -> str | None:
+        async def timed(params: Any) -> Any:
             times.append(clock().timestamp())
-            return await original(channel_id, view)
+            return await original(params)
 
-        sender.send_daily = timed  # type: ignore[method-assign]
-        runner = DailyPoster(service.subscriptions, service.daily_codes.code, [sender], post_time=POST_TIME, clock=clock, sleep=clock.sleep)
-        assert await runner.run_once() == 45
+        api._m_send_message = timed  # type: ignore[method-assign]
+        assert await poster(service, bot, clock).run_once() == 45
         assert all(len(daily_posts_in(api, group)) == 1 for group in groups)
         # never more than 30 sends in any one second
         assert max(sum(1 for t in times if start <= t < start + 1) for start in times) <= 30

@@ -13,11 +13,12 @@ import discord
 import pytest
 import simcord
 
-from bot.adapters.discord.sender import DiscordSender
+from bot.adapters.discord.executor import outbox_executor
 from bot.app import daily
 from bot.app.assembly import App
 from bot.app.codec import game_command
 from bot.app.daily_posts import DailyPoster
+from bot.app.effects import ExecutorFor
 from bot.app.model import GameSnapshot, PlayerKey
 from core.deal import GameCode
 from tests.app_helpers import act
@@ -49,8 +50,14 @@ async def service(sqlite_template: Path, tmp_path: Path) -> AsyncIterator[App]:
         yield opened
 
 
+def executors(bot: Any) -> dict[str, ExecutorFor]:
+    """The Discord executor of ``bot`` (a bot process), which carries the posts out."""
+    return {"discord": outbox_executor(bot.ctx)}
+
+
 def poster(service: App, bot: discord.Client, clock: Clock) -> DailyPoster:
-    return DailyPoster(service.subscriptions, service.daily_codes.code, [DiscordSender(bot)], post_time=POST_TIME, clock=clock, sleep=clock.sleep)
+    return DailyPoster(service.subscriptions, service.daily_codes.code, executors(bot), post_time=POST_TIME,
+                       clock=clock, sleep=clock.sleep)
 
 
 def daily_posts(channel: simcord.ChannelHandle) -> list[discord.Message]:
@@ -144,7 +151,7 @@ async def test_the_next_days_post_gives_the_day_befores_code_and_result(service:
         await slash(env, bob, channel, "tripeaks daily")
         game = await win_the_daily(service, bob)
         clock = at(9, 30, day=DAY + dt.timedelta(days=1))
-        recapped = DailyPoster(service.subscriptions, service.daily_codes.code, [DiscordSender(env.bot)],
+        recapped = DailyPoster(service.subscriptions, service.daily_codes.code, executors(env.bot),
                                post_time=POST_TIME, clock=clock, sleep=clock.sleep, recap=service.leaderboards.recap)
         assert await recapped.run_once() == 1
         (post,) = daily_posts(channel)

@@ -30,7 +30,6 @@ from sqlalchemy import func, select
 from sqlalchemy.engine import URL
 from telegram import Bot
 
-from bot.adapters.telegram.sender import TelegramSender
 from bot.app.assembly import App
 from bot.app.challenges import challenge_key
 from bot.app.codec import encode
@@ -50,6 +49,7 @@ from tests.app_helpers import act, set_settings
 from tests.conftest import fake_hint, fake_verdict
 from tests.core_helpers import blocking_line, winning_line
 from tests.fakes.telegram_bot_api import FakeBotAPI, FakeChat, FakeUser, StoredMessage
+from tests.test_daily import executors
 from tests.test_telegram_e2e import HANDLED, command, data_for, fitting, game_of, running_bot, tap
 
 pytestmark = pytest.mark.timeout(180)
@@ -459,7 +459,7 @@ async def test_the_days_code_reaches_no_player_while_the_day_runs(db_url: URL, i
             # the day's post in the group
             await command(api, alice, group, "/subscribe")
             async with Bot(api.token, base_url=api.base_url) as client:
-                assert await DailyPoster(service.subscriptions, service.daily_codes.code, [TelegramSender(client)], post_time=dt.time(9),
+                assert await DailyPoster(service.subscriptions, service.daily_codes.code, executors(service, client), post_time=dt.time(9),
                                          clock=lambda: NOON).run_once() == 1
             post = api.bot_messages(group)[-1]
             assert post.text.startswith("Daily deal · December 2, 2026")

@@ -14,7 +14,6 @@ import discord
 import pytest
 import simcord
 
-from bot.adapters.discord.sender import DiscordSender
 from bot.adapters.discord.views import layout
 from bot.app import daily
 from bot.app.assembly import App
@@ -36,6 +35,7 @@ from tests.discord_harness import (
     slash,
     text_of,
 )
+from tests.test_daily_discord import executors
 from tests.test_daily_fair import CODE, DAY, blocking_line
 from tests.test_discord_e2e import game_service, table
 
@@ -172,7 +172,7 @@ async def test_the_days_code_reaches_no_player_while_the_day_runs(
         alice_key = PlayerKey("discord", str(t.alice.id))
         await set_settings(game_service, alice_key, board=BoardStyle.PICTURE)
         await game_service.subscriptions.subscribe("discord", str(t.channel.id), community=str(t.channel.guild.id), locale="en")
-        poster = DailyPoster(game_service.subscriptions, game_service.daily_codes.code, [DiscordSender(t.env.bot)], post_time=dt.time(9),
+        poster = DailyPoster(game_service.subscriptions, game_service.daily_codes.code, executors(t.env.bot), post_time=dt.time(9),
                              clock=lambda: dt.datetime.combine(DAY, dt.time(12), tzinfo=dt.UTC))
         assert await poster.run_once() == 1
         (post,) = [m for m in t.public_messages() if labels_of(m) == ["Play"]]

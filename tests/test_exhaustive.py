@@ -29,6 +29,7 @@ NEW_CASES = {
     "NewShown": ("bot/app/effects.py", "Shown = ", ["bot/render/effects.py", "bot/adapters/console.py"]),
     "NewNote": ("bot/app/effects.py", "Note = ", ["bot/render/effects.py", "bot/adapters/console.py"]),
     "NewReport": ("bot/app/effects.py", "Report = ", ["bot/app/flow.py", "bot/app/outbox.py"]),
+    "NewPosted": ("bot/app/effects.py", "Posted = ", ["bot/app/daily_posts.py"]),
     "NewTapped": ("bot/app/outcomes.py", "Tapped = ", ["bot/app/flow.py"]),
     "NewStart": ("bot/app/outcomes.py", "Start = ", ["bot/app/flow.py"]),
     "NewMishap": ("bot/app/outcomes.py", "Mishap = (", ["bot/render/replies.py"]),

@@ -31,7 +31,6 @@ from sqlalchemy.exc import OperationalError
 from telegram import Bot
 from telegram.request import HTTPXRequest
 
-from bot.adapters.telegram.sender import TelegramSender
 from bot.app import daily
 from bot.app.assembly import App
 from bot.app.codec import game_command
@@ -44,6 +43,7 @@ from core.deal import GameCode
 from tests.app_helpers import act
 from tests.conftest import _asyncpg_dsn, fake_hint, fake_verdict
 from tests.fakes.telegram_bot_api import FakeBotAPI
+from tests.test_daily import executors
 from tests.test_telegram_e2e import HANDLED, running_bot
 
 pytestmark = pytest.mark.timeout(120)
@@ -343,7 +343,8 @@ async def test_the_daily_poster_survives_timeouts_5xx_429_and_tells_a_gone_chat_
         api.set_member_status(blocked, None, "kicked")  # the bot was removed from the group
         api.inject_error("sendMessage", chat=refused, description="Bad Request: message text is empty")
         clock = Clock()
-        poster = DailyPoster(service.subscriptions, service.daily_codes.code, [TelegramSender(poster_bot)], post_time=dt.time(9, 0), clock=clock,
+        poster = DailyPoster(service.subscriptions, service.daily_codes.code, executors(service, poster_bot), post_time=dt.time(9, 0),
+                             clock=clock,
                              sleep=clock.sleep)
         order: list[int] = []
         original = api._m_send_message
@@ -379,7 +380,8 @@ async def test_a_chat_failing_every_time_gets_a_bounded_number_of_tries_a_round(
         await service.subscriptions.subscribe("telegram", str(group.id), community=str(group.id), locale="en")
         api.inject_error("sendMessage", chat=group, error_code=502, description="Bad Gateway", count=100)
         clock = Clock()
-        poster = DailyPoster(service.subscriptions, service.daily_codes.code, [TelegramSender(poster_bot)], post_time=dt.time(9, 0), clock=clock,
+        poster = DailyPoster(service.subscriptions, service.daily_codes.code, executors(service, poster_bot), post_time=dt.time(9, 0),
+                             clock=clock,
                              sleep=clock.sleep)
         assert await poster.run_once() == 0
         assert len(api.calls("sendMessage", chat=group)) == MAX_ATTEMPTS

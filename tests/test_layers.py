@@ -87,16 +87,14 @@ def test_the_app_imports_no_renderer_and_no_adapter(name: str) -> None:
 
 
 #: What an adapter may import of the application: the one door, what goes in (commands), what comes out (effects)
-#: and the button payloads; a daily-post sender implements the poster's port besides.
+#: and the button payloads.
 ADAPTER_DOOR = ("bot.app.flow", "bot.app.commands", "bot.app.effects", "bot.app.codec")
-SENDER_PORT = ("bot.app.daily_posts", "bot.app.daily")
 
 
 @pytest.mark.parametrize("name", sorted(n for n in MODULES if under(n, "bot.adapters")))
 def test_adapters_use_the_application_only_through_its_door(name: str) -> None:
-    allowed = ADAPTER_DOOR + (SENDER_PORT if name.endswith(".sender") else ())
     used = {imported for imported in IMPORTS[name] if under(imported, "bot.app")}
-    assert all(any(under(imported, door) for door in allowed) for imported in used), used
+    assert all(any(under(imported, door) for door in ADAPTER_DOOR) for imported in used), used
 
 
 @pytest.mark.parametrize("name", sorted(n for n in MODULES if under(n, "bot.render")))

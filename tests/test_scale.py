@@ -31,7 +31,7 @@ PLAYER = PlayerKey("telegram", "42")
 DAY = dt.date(2026, 11, 29)
 
 # One bot process: it acts on the game until it is over (choosing from the game as stored, retrying when the other
-# process got there first), and runs one round of daily posts whose sender prints what it sends.
+# process got there first), and runs one round of daily posts whose executor prints what it posts.
 PROCESS = """
 import asyncio, datetime as dt, sys
 from bot.app.codec import game_command
@@ -40,7 +40,7 @@ from bot.app.model import PlayerKey
 from bot.app.outcomes import OutOfDate
 from bot.app.assembly import App
 from bot.app.commands import Actor, Begin, DealByCode, Move
-from bot.app.effects import Answer
+from bot.app.effects import Answer, PostedTo, Sent
 from bot.store.database import open_database
 from core.deal import GameCode
 from core.game import Draw, Tap
@@ -48,18 +48,18 @@ from tests.app_helpers import act
 
 url, game_id, name, day = sys.argv[1], int(sys.argv[2]), sys.argv[3], dt.date.fromisoformat(sys.argv[4])
 
-class PrintingSender:
-    platform = "telegram"
-    async def send_daily(self, channel_id, view):
-        print("post", channel_id, name, flush=True)
-        return "1"
+class PrintingExecutor:
+    async def run(self, effects):
+        for post in effects:
+            print("post", post.chat_id, name, flush=True)
+        return [PostedTo(post.chat_id, Sent("1")) for post in effects]
 
 async def the_code(day):
     return GameCode.parse(sys.argv[5])
 
 async def main():
     async with App(await open_database(url, migrate=False), owns_database=True) as service:
-        poster = DailyPoster(service.subscriptions, the_code, [PrintingSender()], post_time=dt.time(9, 0),
+        poster = DailyPoster(service.subscriptions, the_code, {"telegram": lambda locale: PrintingExecutor()}, post_time=dt.time(9, 0),
                              clock=lambda: dt.datetime.combine(day, dt.time(9, 30), tzinfo=dt.UTC))
         posting = asyncio.create_task(poster.run_once())
         player = PlayerKey("telegram", "42")

@@ -402,6 +402,29 @@ async def test_share_at_the_table_opens_telegrams_chat_picker_as_in_the_chat(tab
     assert await page.locator("#message").is_visible()
     await page.locator("#message").get_by_role("button", name="Share").click()
     events = await page.evaluate("window.telegramEvents")
-    assert [json.loads(data)["query"] for kind, data in events if kind == "web_app_switch_inline_query"] == [
-        f"#{current.game_id}"]  # (the haptic feedback goes by postEvent too)
+    picked = [json.loads(data)["query"] for kind, data in events if kind == "web_app_switch_inline_query"]
+    assert picked == [f"#{current.game_id}"]  # (the page posts other events too: ready, expand...)
     assert await page.locator("#message").is_hidden()
+
+
+async def test_share_at_the_table_posts_a_discord_players_challenge_in_the_channel(table: Table, service: App) -> None:
+    """A Discord player has no chat picker at the table: Share shows the result, says it was posted in the game's
+    channel, and the post with its challenge waits in the outbox for the process that runs Discord."""
+    from bot.adapters.web.auth import LINK_LIFETIME, Signer, WebUser
+    from bot.app.effects import BoardAt, BoardRef
+    from bot.store.outbox import SHARE
+    from tests.test_service import BLOCK_CODE, play
+
+    carol = PlayerKey("discord", "42")
+    started = await service.starts.new_game(carol, "Carol", code=BLOCK_CODE, chat_id="900")
+    await service.flow.record([BoardAt(started.game_id, BoardRef("900", "901"))])  # its board in the channel
+    await play(service, carol, started.game_id, started.version, [Draw()] * 23)  # blocked
+    token = Signer(b"browser tests " * 3).sign(WebUser(carol, "Carol", "en"), "link", LINK_LIFETIME)
+    page = await table.page(f"http://127.0.0.1:{table.port}/#token={token}")
+    await page.locator("#ending").get_by_role("button", name="Share").click()
+    await settled(page)
+    assert await page.locator("#message").is_visible()
+    assert await page.locator("#toast").inner_text() == "Posted in the channel: anyone there can play this deal"
+    assert await page.locator("#message").get_by_role("button", name="Share").count() == 0  # no picker here
+    (row,) = [row for row in await service.outbox.undelivered() if row.kind == SHARE]
+    assert (row.game_id, row.platform, row.chat_id) == (started.game_id, "discord", "900")

@@ -5,7 +5,10 @@ game at the table's server and nobody else's; without PUBLIC_URL there is no suc
 # ruff: noqa: F811 - the fixture imported from test_discord_e2e is named as a parameter
 from __future__ import annotations
 
+import contextlib
 import dataclasses
+from collections.abc import AsyncIterator
+from typing import Any
 
 import pytest
 from aiohttp.test_utils import TestClient, TestServer
@@ -23,6 +26,35 @@ pytestmark = pytest.mark.timeout(120)
 
 PUBLIC_URL = "https://tripeaks.example.org"
 SECRET = "a web secret of enough length"
+
+
+@dataclasses.dataclass
+class AtTable:
+    """A player at the table's API with their session."""
+
+    client: TestClient[Any, Any]
+    headers: dict[str, str]
+
+    async def board(self) -> dict[str, Any]:
+        return dict((await (await self.client.get("/api/table", headers=self.headers)).json())["board"])
+
+    async def act(self, payload: str) -> dict[str, Any]:
+        answer = await self.client.post("/api/act", headers=self.headers, json={"payload": payload})
+        assert answer.status == 200
+        return dict(await answer.json())
+
+
+@contextlib.asynccontextmanager
+async def alice_at_the_table(t: Any, service: App) -> AsyncIterator[AtTable]:
+    """Alice at the table, through the link ``/tripeaks board`` gave her; its server stopped on leaving."""
+    response, _ = await slash(t.env, t.alice, t.channel, "tripeaks board")
+    (link,) = [b for b in buttons_of(response) if "url" in b]
+    server = TableServer(service.flow, table_signer(Config(public_url=PUBLIC_URL, web_secret=SECRET)))
+    async with TestClient(TestServer(server.application())) as client:
+        token = link["url"].partition("#token=")[2]
+        session = await (await client.post("/api/session", json={"token": token})).json()
+        yield AtTable(client, {"Authorization": f"Bearer {session['session']}"})
+        await server.stop()
 
 
 async def test_the_board_command_gives_a_private_link_for_the_player_alone(
@@ -131,25 +163,12 @@ async def test_a_game_started_at_the_table_closes_the_channels_board_and_shows_t
     async with table(game_service, monkeypatch, public_url=PUBLIC_URL, web_secret=SECRET) as t:
         old, _ = await slash(t.env, t.alice, t.channel, "tripeaks new", code=CODE)
         assert "Draw" in labels_of(t.message(old.id))
-        response, _ = await slash(t.env, t.alice, t.channel, "tripeaks board")
-        (link,) = [b for b in buttons_of(response) if "url" in b]
-        server = TableServer(game_service.flow, table_signer(Config(public_url=PUBLIC_URL, web_secret=SECRET)))
-        async with TestClient(TestServer(server.application())) as client:
-            token = link["url"].partition("#token=")[2]
-            session = await (await client.post("/api/session", json={"token": token})).json()
-            headers = {"Authorization": f"Bearer {session['session']}"}
-
-            async def act(payload: str) -> dict[str, object]:
-                answer = await client.post("/api/act", headers=headers, json={"payload": payload})
-                assert answer.status == 200
-                return dict(await answer.json())
-
-            board = (await (await client.get("/api/table", headers=headers)).json())["board"]
-            board = (await act(f"tp:g:{board['game']}:{board['version']}:d"))["board"]
-            asked = await act(encode(NewGame(board["game"], board["version"])))
-            (yes,) = [b["payload"] for b in asked["message"]["buttons"] if b["payload"].startswith("tp:y:")]  # type: ignore[index]
-            started = (await act(yes))["board"]
-            await server.stop()
+        async with alice_at_the_table(t, game_service) as alice:
+            board = await alice.board()
+            board = (await alice.act(f"tp:g:{board['game']}:{board['version']}:d"))["board"]
+            asked = await alice.act(encode(NewGame(board["game"], board["version"])))
+            (yes,) = [b["payload"] for b in asked["message"]["buttons"] if b["payload"].startswith("tp:y:")]
+            started = (await alice.act(yes))["board"]
         before = len(t.channel.history())
         # the process running Discord delivers the outbox: the old board closed, the new game shown
         assert await game_service.outbox.deliver({"discord": outbox_executor(t.env.bot.ctx)}) == 2
@@ -172,3 +191,36 @@ async def test_resume_leaves_one_live_board_in_the_channel(game_service: App, mo
         assert "Draw" not in labels_of(t.message(old.id)) and "Moves: 0" in text_of(t.message(old.id))
         current = await game_service.games.current_game(PlayerKey("discord", str(t.alice.id)))
         assert current is not None and current.board is not None and current.board.message_id == str(resumed.id)
+
+
+async def test_share_at_the_table_posts_the_challenge_in_the_games_channel(
+        game_service: App, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Share at the table gives what Share gives in the channel: the result posted there, once (a second tap is a
+    double tap), with Play this deal, which deals another member the same cards as a challenge (the table cannot pick
+    a channel itself, as Telegram's Mini App picks a chat); the table shows the result too."""
+    from bot.adapters.discord.executor import outbox_executor
+    from bot.app.codec import encode
+    from bot.app.commands import Share
+    from tests.discord_harness import button, click, labels_of, text_of
+    from tests.test_service import BLOCK_CODE
+
+    async with table(game_service, monkeypatch, public_url=PUBLIC_URL, web_secret=SECRET) as t:
+        await slash(t.env, t.alice, t.channel, "tripeaks new", code=BLOCK_CODE)
+        async with alice_at_the_table(t, game_service) as alice:
+            board = await alice.board()
+            while not board["over"]:
+                board = (await alice.act(f"tp:g:{board['game']}:{board['version']}:d"))["board"]
+            shared = await alice.act(encode(Share(board["game"])))
+            assert "alice" in str(shared["message"]) and shared["share"] is None  # no chat picker on Discord
+            assert shared["notice"] == "Posted in the channel: anyone there can play this deal"
+            assert (await alice.act(encode(Share(board["game"]))))["message"] is None  # a double tap: posted once
+        before = len(t.channel.history())
+        # the process running Discord delivers the outbox: the board redrawn, the result posted in its channel
+        assert await game_service.outbox.deliver({"discord": outbox_executor(t.env.bot.ctx)}) == 2
+        (card,) = [m for m in t.channel.history()[before:] if labels_of(m) == ["Play this deal"]]
+        assert "score" in text_of(card) and BLOCK_CODE not in text_of(card)  # the challenge goes by reference
+        assert await game_service.outbox.deliver({"discord": outbox_executor(t.env.bot.ctx)}) == 0
+        dealt, _ = await click(t.env, t.bob, card, button(card, label="Play this deal"))
+        assert "To beat:" in text_of(dealt) and "alice" in text_of(dealt)
+        bob = await game_service.games.current_game(PlayerKey("discord", str(t.bob.id)))
+        assert bob is not None and str(bob.game.code) == BLOCK_CODE

@@ -63,6 +63,7 @@ from bot.app.effects import (
     PointerOf,
     Post,
     PostRound,
+    PostTo,
     Problem,
     Question,
     RedrawBoard,
@@ -259,6 +260,8 @@ class ConsoleChat:
                     self._show(draw(content, self.locale))
                 case PostRound() | RedrawRound():
                     pass  # a round is a group's or a channel's: the terminal starts none
+                case PostTo():
+                    pass  # the daily posts go to subscribed chats, and a terminal is none
                 case unhandled:
                     assert_never(unhandled)
 

@@ -363,6 +363,8 @@ class Surface:
     changes nothing. ``in_place``: the settings and a review may be shown in the board's own message, with a way
     back to the board (a Telegram private chat: nothing new pushes the board off a phone's screen). ``at_table``:
     the command comes from the table in the browser, whose game's chat board follows it (through the outbox).
+    ``picks_chat``: the player picks a chat to send a shared result to themselves (Telegram's chat picker, which
+    the table opens); elsewhere Share at the table posts the result in the game's chat (through the outbox).
     """
 
     platform: str = ""
@@ -376,6 +378,7 @@ class Surface:
     buttons: tuple[ButtonCommand, ...] | None = None
     in_place: bool = False
     at_table: bool = False
+    picks_chat: bool = False
 
 
 #: A surface with nothing particular to say (the console, tests).

@@ -1,8 +1,10 @@
 """Posting the daily deal to subscribed channels and groups at the daily post time (UTC), on every platform.
 
-:class:`DailyPoster` is platform-neutral. Each adapter gives it a :class:`Sender` that draws a
-:class:`~bot.app.daily.DailyPost` (with :func:`bot.render.replies.render_daily`) into one channel; the poster decides
-when, and makes sure each post is made exactly once:
+:class:`DailyPoster` is platform-neutral. Each post is an effect, :class:`~bot.app.effects.PostTo` (the channel and
+its :class:`~bot.app.daily.DailyPost`), carried out by the platform's one executor (the same that delivers the
+outbox: ``outbox_executor`` in each adapter's ``executor.py``), which draws it and reports what became of it as a
+value (:class:`~bot.app.effects.PostedTo`); the poster decides when, acts on the report, and makes sure each post is
+made exactly once:
 
 - Every (subscription, day) post is claimed in the database (``daily_posts``, unique per subscription and day)
   before it is sent, and marked sent after. Two processes never both send it, and a restart never sends it again.
@@ -13,13 +15,15 @@ when, and makes sure each post is made exactly once:
 - Several chats are posted to at once (:data:`CONCURRENCY`), so one slow chat never holds up the round; each
   platform's sends go through one :class:`RateLimiter` (Telegram: 30 messages a second overall and 20 a minute
   per group).
-- Failures are told apart. A refusal asking to retry after a pause (:class:`RetryLater`, Telegram's 429) holds
-  every send of that platform for the pause, then the post is sent again. A transient failure (:class:`Transient`:
-  the network, a timeout, a 5xx) is tried again after a growing pause. Either way at most :data:`MAX_ATTEMPTS`
+- Failures are told apart, by the executor's report. A refusal asking to retry after a pause
+  (:class:`~bot.app.effects.Pause`, Telegram's 429) holds every send of that platform for the pause, then the post is
+  sent again. A transient failure (:class:`~bot.app.effects.Transient`: the network, a timeout, a 5xx) is tried
+  again after a growing pause. Either way at most :data:`MAX_ATTEMPTS`
   sends go to one chat in a round; then the claim is released and the next round (a minute later) tries again, so
   a post is never dropped for a passing fault and never retried without end. A chat that is gone or closed to the
-  bot (:class:`Undeliverable`: not found, the bot blocked or removed, no right to post) is given up for that day.
-  Anything else (a refusal of the message itself, a bug) releases the claim for the next round.
+  bot (:class:`~bot.app.effects.ChatGone`: not found, the bot blocked or removed, no right to post) is given up for
+  that day. A refusal of the message itself (:class:`~bot.app.effects.Refused`), or anything else (a bug, no report)
+  releases the claim for the next round.
 
 Time is the poster's ``clock`` (an aware UTC datetime) and ``sleep``; the tests drive both.
 """
@@ -31,10 +35,22 @@ import collections
 import contextlib
 import datetime as dt
 import logging
-from collections.abc import Awaitable, Callable, Iterable, Mapping
-from typing import Protocol
+from collections.abc import Awaitable, Callable, Mapping
+from typing import assert_never
 
 from bot.app.daily import Clock, DailyPost, Recap, Subscription
+from bot.app.effects import (
+    ChatGone,
+    ExecutorFor,
+    Pause,
+    Posted,
+    PostedTo,
+    PostTo,
+    Refused,
+    Report,
+    Sent,
+    Transient,
+)
 from bot.app.subscriptions import Subscriptions
 from core.deal import GameCode
 
@@ -56,33 +72,6 @@ CONCURRENCY = 8
 MAX_ATTEMPTS = 5
 #: Pauses before another try after a transient failure (seconds): the n-th retry waits the n-th (the last repeats).
 BACKOFF = (1.0, 2.0, 4.0, 8.0)
-
-
-class RetryLater(Exception):  # noqa: N818 - a request, not a failure
-    """The platform refused a send for now and asked to retry after ``seconds``."""
-
-    def __init__(self, seconds: float) -> None:
-        super().__init__(f"retry after {seconds:g} s")
-        self.seconds = seconds
-
-
-class Undeliverable(Exception):  # noqa: N818 - an outcome the poster records
-    """The channel cannot get posts (deleted, the bot removed or muted): the day's post there is given up."""
-
-
-class Transient(Exception):  # noqa: N818 - an outcome the poster acts on
-    """A failure that says nothing about the chat (the network, a timeout, the platform's 5xx): tried again."""
-
-
-class Sender(Protocol):
-    """What an adapter implements to put a daily post into one channel or group."""
-
-    platform: str
-
-    async def send_daily(self, channel_id: str, post: DailyPost) -> str | None:
-        """Send ``post``; return the message id. Raise :class:`RetryLater`, :class:`Transient` or
-        :class:`Undeliverable`."""
-        ...
 
 
 class RateLimiter:
@@ -127,9 +116,10 @@ class RateLimiter:
 
 
 class DailyPoster:
-    """Posts the day's deal to every subscription of the platforms it has senders for; see the module docstring.
+    """Posts the day's deal to every subscription of the platforms it has executors for; see the module docstring.
 
-    ``subscriptions`` are the channels to post to; ``code_for`` picks the day's deal
+    ``subscriptions`` are the channels to post to; ``executors`` each platform's executor of what reaches a chat
+    outside a command (given no language: a post carries its own); ``code_for`` picks the day's deal
     (:meth:`bot.app.daily_codes.DailyCodes.code`, under the deployment's secret); ``post_time`` is the UTC time of
     day of the posts (``DAILY_POST_TIME``); ``recap`` tells how the day before's deal went in a subscription's
     community (:meth:`bot.app.leaderboards.Leaderboards.recap`: its code, public now, with the best result), which
@@ -137,14 +127,14 @@ class DailyPoster:
     """
 
     def __init__(self, subscriptions: Subscriptions, code_for: Callable[[dt.date], Awaitable[GameCode]],
-                 senders: Iterable[Sender], *, post_time: dt.time, clock: Clock | None = None,
+                 executors: Mapping[str, ExecutorFor], *, post_time: dt.time, clock: Clock | None = None,
                  sleep: Sleep = asyncio.sleep, lease: dt.timedelta = DEFAULT_LEASE,
                  limits: Mapping[str, tuple[tuple[int, float], tuple[int, float]]] | None = None,
                  poll_seconds: float = POLL_SECONDS, concurrency: int = CONCURRENCY,
                  max_attempts: int = MAX_ATTEMPTS,
                  recap: Callable[[Subscription, dt.date], Awaitable[Recap]] | None = None) -> None:
         self.subscriptions = subscriptions
-        self.senders = {sender.platform: sender for sender in senders}
+        self.executors = dict(executors)
         self.post_time = post_time.replace(tzinfo=None)
         self.clock: Clock = clock or (lambda: dt.datetime.now(dt.UTC))
         self.sleep = sleep
@@ -155,15 +145,15 @@ class DailyPoster:
         self.concurrency = concurrency
         self.max_attempts = max_attempts
         self._limits = dict(limits or {"telegram": TELEGRAM_LIMITS, "discord": DISCORD_LIMITS})
-        self.limiters = {platform: self._limiter(platform) for platform in self.senders}
+        self.limiters = {platform: self._limiter(platform) for platform in self.executors}
 
     def _limiter(self, platform: str) -> RateLimiter:
         return RateLimiter(self.clock, self.sleep, *self._limits.get(platform, DISCORD_LIMITS))
 
-    def add(self, sender: Sender) -> None:
-        """Post on ``sender``'s platform too, from now on (it connected after the poster started)."""
-        self.senders[sender.platform] = sender
-        self.limiters.setdefault(sender.platform, self._limiter(sender.platform))
+    def add(self, platform: str, executor: ExecutorFor) -> None:
+        """Post on ``platform`` too, from now on, through ``executor`` (it connected after the poster started)."""
+        self.executors[platform] = executor
+        self.limiters.setdefault(platform, self._limiter(platform))
 
     def now(self) -> dt.datetime:
         return self.clock().astimezone(dt.UTC)
@@ -176,9 +166,9 @@ class DailyPoster:
         """Make today's posts that are due and not yet made; returns how many were sent."""
         now = self.now()
         day = now.date()
-        if now < self.due_at(day) or not self.senders:
+        if now < self.due_at(day) or not self.executors:
             return 0
-        waiting = await self.subscriptions.unsent(day, tuple(self.senders))
+        waiting = await self.subscriptions.unsent(day, tuple(self.executors))
         if not waiting:
             return 0
         await self.code_for(day)  # found once, before the first Play under a post (the post names no code)
@@ -200,36 +190,42 @@ class DailyPoster:
         return sum(result for result in results if isinstance(result, int))
 
     async def _post(self, subscription: Subscription, day: dt.date) -> int:
-        sender = self.senders[subscription.platform]
+        executor_for = self.executors[subscription.platform]
         limiter = self.limiters[subscription.platform]
-        post = DailyPost(day, subscription.locale, await self._recap(subscription, day))
+        post = PostTo(subscription.channel_id, DailyPost(day, subscription.locale,
+                                                         await self._recap(subscription, day)))
         where = f"{subscription.platform} {subscription.channel_id}"
         try:
             for attempt in range(1, self.max_attempts + 1):
                 await limiter.wait(subscription.channel_id)
                 try:
-                    message_id = await sender.send_daily(subscription.channel_id, post)
-                except RetryLater as pause:
-                    log.info("daily post to %s: flood control, waiting %.0f s", where, pause.seconds)
-                    limiter.hold(pause.seconds)
-                    continue
-                except Transient as error:
-                    if attempt < self.max_attempts:
-                        pause_seconds = BACKOFF[min(attempt, len(BACKOFF)) - 1]
-                        log.info("daily post to %s failed (%s); again in %.0f s", where, error, pause_seconds)
-                        await self.sleep(pause_seconds)
-                    continue
-                except Undeliverable as error:
-                    log.warning("daily post to %s given up for the day: %s", where, error)
-                    await self.subscriptions.finish(subscription.id, day, self.now(),
-                                                         error=str(error) or "gone")
-                    return 0
+                    posted = self._posted(post, await executor_for(None).run([post]))
                 except Exception:
                     log.exception("daily post to %s failed; trying again in the next round", where)
                     await self.subscriptions.release(subscription.id, day)
                     return 0
-                await self.subscriptions.finish(subscription.id, day, self.now(), message_id=message_id)
-                return 1
+                match posted:
+                    case Sent(message_id):
+                        await self.subscriptions.finish(subscription.id, day, self.now(), message_id=message_id)
+                        return 1
+                    case Pause(seconds):
+                        log.info("daily post to %s: flood control, waiting %.0f s", where, seconds)
+                        limiter.hold(seconds)
+                    case Transient(reason):
+                        if attempt < self.max_attempts:
+                            pause_seconds = BACKOFF[min(attempt, len(BACKOFF)) - 1]
+                            log.info("daily post to %s failed (%s); again in %.0f s", where, reason, pause_seconds)
+                            await self.sleep(pause_seconds)
+                    case ChatGone(reason):
+                        log.warning("daily post to %s given up for the day: %s", where, reason)
+                        await self.subscriptions.finish(subscription.id, day, self.now(), error=reason or "gone")
+                        return 0
+                    case Refused(reason):
+                        log.error("daily post to %s refused (%s); trying again in the next round", where, reason)
+                        await self.subscriptions.release(subscription.id, day)
+                        return 0
+                    case unhandled:
+                        assert_never(unhandled)
         except asyncio.CancelledError:  # stopping: the next start makes the post
             with contextlib.suppress(Exception):
                 await asyncio.shield(self.subscriptions.release(subscription.id, day))
@@ -238,6 +234,14 @@ class DailyPoster:
                     self.max_attempts)
         await self.subscriptions.release(subscription.id, day)
         return 0
+
+    @staticmethod
+    def _posted(post: PostTo, reports: list[Report]) -> Posted:
+        """What the executor reported of ``post``; an executor that reported nothing of it made no post."""
+        for report in reports:
+            if isinstance(report, PostedTo) and report.chat_id == post.chat_id:
+                return report.posted
+        return Refused("the executor reported no post")
 
     async def _recap(self, subscription: Subscription, day: dt.date) -> Recap | None:
         """The day before in ``subscription``'s community, for ``day``'s post; None when it cannot be told (the
@@ -272,4 +276,4 @@ class DailyPoster:
             await self.sleep(self.seconds_to_next_round())
 
 
-__all__ = ["DailyPoster", "RateLimiter", "RetryLater", "Sender", "Transient", "Undeliverable"]
+__all__ = ["DailyPoster", "RateLimiter"]

@@ -36,13 +36,17 @@ What to do with it:
 - :class:`EditMessage`: edit the tapped message (not a board: the question, the settings) to ``content``; the
   settings or a review may take the place of a board in its own message (``in_board``: with Back to it), the
   tapped board's or (``where``) the live board's;
-- :class:`Tell`: a new message in another chat than the command's (the challenger's, told how their challenge went).
+- :class:`Tell`: a new message in another chat than the command's (the challenger's, told how their challenge went);
+- :class:`PostTo`: a new message in a chat no command came from (the daily post, :class:`~bot.app.daily.DailyPost`),
+  whose fate is reported back.
 
-What an executor did, reported back: :class:`BoardAt` (the message that now shows a game).
+What an executor did, reported back: :class:`BoardAt` (the message that now shows a game); :class:`PostedTo` (what
+became of a :class:`PostTo`: :class:`Sent`, or why not, for the daily poster to act on: :class:`Pause`,
+:class:`Transient`, :class:`ChatGone`, :class:`Refused`).
 
 Outside a chat's command (a move at the table in the browser, a challenge's game ended), what must reach a chat is
 written to the outbox (:mod:`bot.app.outbox`) and delivered as :class:`RedrawBoard` and :class:`Tell` by the
-platform's executor in a process that runs it.
+platform's executor in a process that runs it; the daily posts (:mod:`bot.app.daily_posts`) as :class:`PostTo`.
 """
 
 from __future__ import annotations
@@ -54,6 +58,7 @@ from typing import Protocol
 
 from bot.app.commands import StartRequest
 from bot.app.daily import DailyNotice, DailyResult, Standing
+from bot.app.daily import DailyPost as DailyPost  # what a daily post shows, for the executors
 from bot.app.model import BoardRef as BoardRef  # the values effects carry, for the executors
 from bot.app.model import GameSnapshot as GameSnapshot
 from bot.app.model import Offers, Stats
@@ -110,9 +115,11 @@ class ReviewOf:
 
 @dataclass(frozen=True)
 class ShareOf:
-    """A finished game's spoiler-free result, with the way to deal the same cards."""
+    """A finished game's spoiler-free result, with the way to deal the same cards; ``in_chat``: posted in its game's
+    chat as well, for everyone there to play (Share at the table, through the outbox)."""
 
     snapshot: GameSnapshot
+    in_chat: bool = False
 
 
 @dataclass(frozen=True)
@@ -303,14 +310,24 @@ class EditMessage:
 
 @dataclass(frozen=True)
 class Tell:
-    """A new message in the chat ``chat_id``, another than the command's (the challenger's)."""
+    """A new message in the chat ``chat_id``, another than the command's (the challenger's; a game's chat, where a
+    result shared at the table is posted)."""
 
     chat_id: str
-    content: ChallengeAnswered
+    content: ChallengeAnswered | ShareOf
 
 
-#: What happens in a chat, in answer to a command.
-ChatEffect = SendBoard | EditBoard | RedrawBoard | Answer | Reply | Post | EditMessage | Tell
+@dataclass(frozen=True)
+class PostTo:
+    """A new message in the chat ``chat_id``, which no command came from (the daily post); what became of it is
+    reported (:class:`PostedTo`)."""
+
+    chat_id: str
+    content: DailyPost
+
+
+#: What happens in a chat, in answer to a command (or, ``PostTo``, to no command: the daily post).
+ChatEffect = SendBoard | EditBoard | RedrawBoard | Answer | Reply | Post | EditMessage | Tell | PostTo
 #: What happens to a live round's message in its chat.
 RoundEffect = PostRound | RedrawRound
 Effect = ChatEffect | RoundEffect
@@ -346,8 +363,55 @@ class BoardAt:
     where: BoardRef
 
 
-#: What an executor reports back to the flow.
-Report = BoardAt | RoundAt
+@dataclass(frozen=True)
+class Sent:
+    """The message is in the chat: ``message_id`` (None where the platform did not say)."""
+
+    message_id: str | None
+
+
+@dataclass(frozen=True)
+class Pause:
+    """The platform refused it for now and asked for a pause of ``seconds`` (flood control) before another."""
+
+    seconds: float
+
+
+@dataclass(frozen=True)
+class Transient:
+    """A failure that says nothing of the chat (the network, a timeout, the platform's 5xx): worth another try."""
+
+    reason: str
+
+
+@dataclass(frozen=True)
+class ChatGone:
+    """The chat takes no messages from the bot (deleted, the bot removed or blocked, no right to post)."""
+
+    reason: str
+
+
+@dataclass(frozen=True)
+class Refused:
+    """The platform refused the message itself, not the chat (a 400 of another kind): not worth trying at once."""
+
+    reason: str
+
+
+#: What became of a message no command asked for.
+Posted = Sent | Pause | Transient | ChatGone | Refused
+
+
+@dataclass(frozen=True)
+class PostedTo:
+    """What became of the :class:`PostTo` to ``chat_id``."""
+
+    chat_id: str
+    posted: Posted
+
+
+#: What an executor reports back: to the flow (:meth:`~bot.app.flow.Flow.record`), the outbox or the daily poster.
+Report = BoardAt | RoundAt | PostedTo
 
 
 def settings_of(content: Shown | Note | OffersOf | BoardLinkOf) -> Settings:

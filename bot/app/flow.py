@@ -95,6 +95,7 @@ from bot.app.effects import (
     PlayAck,
     PointerOf,
     Post,
+    PostedTo,
     Problem,
     Question,
     RedrawBoard,
@@ -109,7 +110,15 @@ from bot.app.effects import (
     WelcomeOf,
     off_message,
 )
-from bot.app.errors import BadGameCode, BadPayload, BotError, NoActiveGame, NotAPlayer, NotYourMessage
+from bot.app.errors import (
+    BadGameCode,
+    BadPayload,
+    BotError,
+    NoActiveGame,
+    NotAPlayer,
+    NotYourMessage,
+    TappedTwice,
+)
 from bot.app.games import Games
 from bot.app.in_board import InBoard, board_behind
 from bot.app.leaderboards import Leaderboards
@@ -195,6 +204,8 @@ class Flow:
                     await self.games.show_board(game_id, where)
                 case RoundAt(round_id, where):  # where a round's message is
                     await self.rounds.shown(round_id, where)
+                case PostedTo():
+                    pass  # no command posts: the daily poster acts on these (bot.app.daily_posts)
                 case unhandled:
                     assert_never(unhandled)
 
@@ -216,9 +227,15 @@ class Flow:
             case BackToBoard(game_id):
                 return await self.in_board.back(actor, game_id, surface)
             case Share(game_id):
-                shared = await self.challenges.signed(await self.games.finished_game(player, game_id))
-                await self.once.share(game_id, ONCE_WITHIN)  # once: a second tap within it is told so
-                return [Post(ShareOf(shared))]
+                snapshot = await self.games.finished_game(player, game_id)
+                shared = await self.challenges.signed(snapshot)
+                in_chat = surface.at_table and not surface.picks_chat and snapshot.board is not None
+                if in_chat:  # what Share gives in the chat, there too: the result with its challenge, for all to play
+                    if not await self.outbox.ask_share(snapshot, surface.platform_locale, ONCE_WITHIN):
+                        raise TappedTwice(TappedTwice.SHARED)
+                else:
+                    await self.once.share(game_id, ONCE_WITHIN)  # once: a second tap within it is told so
+                return [Post(ShareOf(shared, in_chat=in_chat))]
             case Begin(request):
                 return await self._start(actor, request, surface)
             case PlayDaily(day):

@@ -6,11 +6,13 @@ process dies on the way. Two kinds, one row a game each (``outbox``, :mod:`bot.s
   opens again, so moves coalesce into one edit, and the edit draws the game as it stands when it is sent (never a
   replay of moves; a game no longer its player's latest is drawn closed);
 - a challenger to tell how their challenge went: written by the transaction that ends the game started from it,
-  once a game, ever.
+  once a game, ever;
+- a finished game's shared result to post in its chat, with its challenge (Share at the table, where the player
+  cannot pick a chat: :meth:`Outbox.ask_share`), in the transaction that marks it shared.
 
 A process that runs the row's platform claims it for :data:`LEASE` seconds (held while it is being delivered: a
 Telegram chat's pace may hold it up), hands its effects (:class:`~bot.app.effects.RedrawBoard`,
-:class:`~bot.app.effects.Tell`) to that platform's executor, records where a board was sent anew, then marks it
+:class:`~bot.app.effects.Tell`: a challenger told, a result shared) to that platform's executor, records where a board was sent anew, then marks it
 delivered. A process that dies anywhere in between leaves the claim to run out and the row to be claimed again: a
 row committed is delivered; a redelivered board draws the game as it stands, and a tell is sent again only if the
 process died after the platform took it and before the mark (a window of one HTTP answer).
@@ -25,12 +27,23 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Collection, Mapping
+from collections.abc import Awaitable, Callable, Collection, Mapping
 from dataclasses import dataclass
 from typing import assert_never
 
 from bot.app.daily import Clock, utc_clock
-from bot.app.effects import BoardAt, ChallengeAnswered, Effect, ExecutorFor, RedrawBoard, RoundAt, Tell
+from bot.app.effects import (
+    BoardAt,
+    ChallengeAnswered,
+    Effect,
+    ExecutorFor,
+    GameSnapshot,
+    PostedTo,
+    RedrawBoard,
+    RoundAt,
+    ShareOf,
+    Tell,
+)
 from bot.app.errors import GameNotFound
 from bot.app.records import Today, load_game, owner_of, snapshot_of
 from bot.store import games as stored_games
@@ -86,13 +99,22 @@ class Delivery:
     effects: tuple[Effect, ...]
 
 
+#: A finished game's snapshot with the key its challenge carries (:meth:`bot.app.challenges.Challenges.signed`).
+Sign = Callable[[GameSnapshot], Awaitable[GameSnapshot]]
+
+
+async def _unsigned(snapshot: GameSnapshot) -> GameSnapshot:
+    return snapshot
+
+
 class Outbox:
     """The outbox of ``db``, by ``clock``; each game is read as it stands when its row is claimed, on the day
-    ``today`` says (whose daily deal's code stays hidden)."""
+    ``today`` says (whose daily deal's code stays hidden); a shared result carries its challenge (``sign``)."""
 
     def __init__(self, db: Database, today: Today, clock: Clock = utc_clock, lease: float = LEASE,
-                 stale_after: float = BOARD_STALE) -> None:
+                 stale_after: float = BOARD_STALE, sign: Sign = _unsigned) -> None:
         self.db = db
+        self.sign = sign
         self.today = today
         self.clock = clock
         self.lease = lease
@@ -115,6 +137,19 @@ class Outbox:
                 if record is not None:
                     await ask_board(tx, record, locale, self.now(), chat_id)
         self.written()
+
+    async def ask_share(self, snapshot: GameSnapshot, locale: str | None, within: float) -> bool:
+        """Post the shared result of ``snapshot``, a finished game, in the chat of its board: unless it was shared
+        within ``within`` seconds (a double tap), in the transaction that marks it shared. Whether it is posted."""
+        if snapshot.board is None:
+            return False
+        async with self.db.transaction() as tx:
+            if not await marks.claim(tx, snapshot.game_id, marks.SHARE, self.now(), within):
+                return False
+            await rows.put_board(tx, OutboxRow(snapshot.game_id, rows.SHARE, snapshot.owner.platform,
+                                               snapshot.board.chat_id, _locale(locale), self.now()), rows.SHARE)
+        self.written()
+        return True
 
     async def take(self, platforms: Collection[str]) -> list[Delivery]:
         """The rows for ``platforms``, claimed (no other process gets them while the claim lasts), each with its
@@ -149,7 +184,11 @@ class Outbox:
                 return RedrawBoard(snapshot, latest=latest is not None and latest.id == row.game_id,
                                    chat_id=row.chat_id),
             shared = await stored_games.load(tx, record.challenge_of) if record.challenge_of is not None else None
-        if shared is None or row.chat_id is None:
+        if row.chat_id is None:
+            return ()
+        if row.kind == rows.SHARE:
+            return Tell(row.chat_id, ShareOf(await self.sign(snapshot))),
+        if shared is None:
             return ()
         content = ChallengeAnswered(snapshot_of(shared, today=self.today()), snapshot, shared.seen_locale)
         return Tell(row.chat_id, content),
@@ -185,6 +224,8 @@ class Outbox:
                         await stored_games.set_board(tx, game_id, where.chat_id, where.message_id)
                     case RoundAt():  # the outbox posts no round message
                         pass
+                    case PostedTo():
+                        pass  # the outbox asks for no post
                     case unhandled:
                         assert_never(unhandled)
         await self.done(delivery.row)

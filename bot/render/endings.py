@@ -187,6 +187,13 @@ def shared_day(snapshot: GameSnapshot) -> dt.date | None:
     return snapshot.daily or (snapshot.practice_of if snapshot.code_hidden else None)
 
 
+def shared_in_chat(locale: str) -> str:
+    """What the table says when a result shared there was posted in the game's channel."""
+    # TRANSLATORS: said at the table (the board in the browser) after Share: the result was posted in the Discord
+    # channel of the game, where anyone can tap "Play this deal"
+    return translator(locale).gettext("Posted in the channel: anyone there can play this deal")
+
+
 def share_text(snapshot: GameSnapshot, locale: str, *, replay: str | None) -> str:
     """The result to paste in a chat: code (a daily deal's day; nothing for a challenge, which deals the cards by
     reference), score, peaks, par when known, and ``replay`` (a link or a command; None: none, as for a daily deal,

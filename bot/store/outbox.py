@@ -19,7 +19,7 @@ from sqlalchemy import ColumnElement, and_, delete, exists, func, or_, select, u
 from bot.store.engine import Database, DatabaseError, Transaction, conflict_insert
 from bot.store.schema import outbox
 
-BOARD, TELL = "board", "tell"
+BOARD, TELL, SHARE = "board", "tell", "share"
 #: The PostgreSQL channel (LISTEN/NOTIFY) on which each row written is announced.
 CHANNEL = "outbox"
 
@@ -41,11 +41,12 @@ class OutboxRow:
     seq: int = 0
 
 
-async def put_board(tx: Transaction, row: OutboxRow) -> None:
-    """Ask for the chat board of ``row``'s game to be redrawn: a new row, or the game's row asked for again (open to
-    be claimed, delivered or not: it draws the game as it stands then)."""
+async def put_board(tx: Transaction, row: OutboxRow, kind: str = BOARD) -> None:
+    """Ask for the chat board of ``row``'s game to be redrawn (``kind`` :data:`SHARE`: its shared result posted in
+    its chat): a new row, or the game's row asked for again (open to be claimed, delivered or not: it draws the
+    game as it stands then)."""
     statement = conflict_insert(tx, outbox).values(
-        game_id=row.game_id, kind=BOARD, platform=row.platform, chat_id=row.chat_id, locale=row.locale, at=row.at,
+        game_id=row.game_id, kind=kind, platform=row.platform, chat_id=row.chat_id, locale=row.locale, at=row.at,
         seq=0)
     new = statement.excluded
     await tx.execute(statement.on_conflict_do_update(
@@ -176,5 +177,5 @@ async def _listen(db: Database, wake: Callable[[], None]) -> None:
         await asyncio.sleep(LISTEN_RETRY)
 
 
-__all__ = ["BOARD", "CHANNEL", "LISTEN_RETRY", "TELL", "OutboxRow", "announced", "claim", "delivered", "drop_stale",
+__all__ = ["BOARD", "CHANNEL", "LISTEN_RETRY", "SHARE", "TELL", "OutboxRow", "announced", "claim", "delivered", "drop_stale",
            "extend", "put_board", "put_tell", "undelivered", "waiting"]

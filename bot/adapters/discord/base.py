@@ -18,12 +18,24 @@ from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+import aiohttp
 import discord
 
 from bot.adapters.discord.rounds import DiscordRounds
 from bot.adapters.discord.views import files_of, layout
 from bot.app.commands import Actor
-from bot.app.effects import BoardRef, ChallengeAnswered, PlayerKey, Settings
+from bot.app.effects import (
+    BoardRef,
+    ChallengeAnswered,
+    ChatGone,
+    Pause,
+    PlayerKey,
+    Posted,
+    Refused,
+    Sent,
+    Settings,
+    Transient,
+)
 from bot.app.flow import Flow
 from bot.config import Config
 from bot.i18n import resolve_locale
@@ -36,6 +48,8 @@ log = logging.getLogger(__name__)
 PLATFORM = "discord"
 #: The slash command group every command lives in (never translated).
 GROUP = "tripeaks"
+#: The pause asked for after a rate limit discord.py gave up waiting out (it waits the others out itself), seconds.
+RATE_LIMITED_PAUSE = 5.0
 
 T = TypeVar("T")
 Interaction = discord.Interaction[Any]
@@ -193,6 +207,28 @@ def guarded(handler: Handler) -> Handler:
     run.__name__ = handler.__name__
     run.__doc__ = handler.__doc__
     return run
+
+
+async def post_once(client: discord.Client, chat_id: str, view: View) -> Posted:
+    """A new message in the channel ``chat_id`` that no command asked for (the daily post), tried once, and what
+    became of it: a channel gone or closed to the bot :class:`~bot.app.effects.ChatGone`; a rate limit discord.py
+    gave up waiting out a :class:`~bot.app.effects.Pause`; a 5xx (discord.py already tried again) or the network
+    :class:`~bot.app.effects.Transient`; any other refusal :class:`~bot.app.effects.Refused` (about the message)."""
+    await client.wait_until_ready()
+    try:
+        channel: Any = client.get_channel(int(chat_id)) or await client.fetch_channel(int(chat_id))
+        if not isinstance(channel, discord.abc.Messageable):
+            return ChatGone(f"channel {chat_id} takes no messages")
+        message = await channel.send(view=layout(view))
+    except (discord.NotFound, discord.Forbidden) as error:
+        return ChatGone(str(error))
+    except discord.HTTPException as error:
+        if error.status == 429:
+            return Pause(RATE_LIMITED_PAUSE)
+        return Transient(str(error)) if error.status >= 500 else Refused(str(error))
+    except (TimeoutError, OSError, aiohttp.ClientError) as error:
+        return Transient(str(error) or type(error).__name__)
+    return Sent(str(message.id))
 
 
 async def tell(client: discord.Client, chat_id: str, view: View) -> None:

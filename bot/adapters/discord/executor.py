@@ -10,7 +10,9 @@ reported back (:class:`~bot.app.effects.BoardAt`: the message that now shows a g
 - a private answer is ephemeral: a line for an error (with a link to the live board for a tap on an old one) and
   the play-by-name acknowledgement, a message for the question and the review;
 - a post is a public new message: the shared result, with ``/tripeaks new code:...`` as the sharer's client
-  names it, and Play this deal: whoever taps it gets their own game of the deal, compared with the shared one.
+  names it, and Play this deal: whoever taps it gets their own game of the deal, compared with the shared one;
+- a daily post (:class:`~bot.app.effects.PostTo`) is a new message in the subscribed channel, tried once: what
+  Discord answered is reported (:func:`~bot.adapters.discord.base.post_once`) for the poster to act on.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from bot.adapters.discord.base import (
     locale_for,
     new_command,
     player_of,
+    post_once,
     quiet,
     show_error,
     show_new,
@@ -44,6 +47,8 @@ from bot.app.effects import (
     BoardAt,
     BoardLinkOf,
     BoardRef,
+    ChallengeAnswered,
+    DailyPost,
     Data,
     EditBoard,
     EditMessage,
@@ -54,7 +59,9 @@ from bot.app.effects import (
     OldBoard,
     OutOfDate,
     Post,
+    PostedTo,
     PostRound,
+    PostTo,
     Problem,
     Question,
     RedrawBoard,
@@ -71,6 +78,7 @@ from bot.app.effects import (
 )
 from bot.i18n import resolve_locale
 from bot.render.effects import draw, line
+from bot.render.replies import render_daily
 from bot.render.table_button import board_link_view
 from bot.render.view import View
 
@@ -142,8 +150,12 @@ class DiscordExecutor:
                     await show_new(interaction, self.draw(shown))
                 case EditMessage(shown):
                     await show_update(interaction, self.draw(shown))
+                case Tell(chat_id, ChallengeAnswered() as told):
+                    await tell(self.ctx.client, chat_id, draw(told, told_locale(told, str(interaction.locale))))
                 case Tell(chat_id, shown):
-                    await tell(self.ctx.client, chat_id, draw(shown, told_locale(shown, str(interaction.locale))))
+                    await tell(self.ctx.client, chat_id, self.draw(shown))
+                case PostTo(chat_id, post):
+                    reports.append(await self.post_to(chat_id, post))
                 case PostRound(round):  # a live round's message, with Join
                     message_id = await show_new(interaction, round_view(round))
                     if message_id is not None:
@@ -163,7 +175,7 @@ class DiscordExecutor:
         """What the outbox delivers, with the bot's token (a REST call: any process with the token can make it,
         whichever shards it runs): a board edited where it is (closed, ``latest=False``), else sent anew in its
         chat (never an ephemeral one: the ranked attempt's, which belongs to its interaction, stays as it was);
-        a challenger told."""
+        a challenger told, a result shared at the table; a daily post."""
         reports: list[Report] = []
         for effect in effects:
             match effect:
@@ -185,11 +197,21 @@ class DiscordExecutor:
                     reports.append(BoardAt(snapshot.game_id, BoardRef(chat, str(message.id))))
                     if where is not None:
                         await self.edit(where, await self.drawn(snapshot, where.chat_id, False))
-                case Tell(chat_id, shown):
-                    await tell(self.ctx.client, chat_id, draw(shown, told_locale(shown, self.locale)))
+                case Tell(chat_id, ChallengeAnswered() as told):
+                    await tell(self.ctx.client, chat_id, draw(told, told_locale(told, self.locale)))
+                case Tell(chat_id, ShareOf(snapshot) as shown):  # a result shared at the table, in its game's chat
+                    await tell(self.ctx.client, chat_id,
+                               shared_view(shown, resolve_locale(snapshot.settings.language, self.locale)))
+                case PostTo(chat_id, post):
+                    reports.append(await self.post_to(chat_id, post))
                 case _:
                     log.warning("the outbox has no chat for %s", type(effect).__name__)
         return reports
+
+    async def post_to(self, chat_id: str, post: DailyPost) -> PostedTo:
+        """The daily post in the channel ``chat_id``, tried once (the poster keeps the pace and tries again)."""
+        return PostedTo(chat_id, await post_once(self.ctx.client, chat_id, render_daily(post.day, post.locale,
+                                                                                         post.recap)))
 
     async def drawn(self, snapshot: GameSnapshot, chat_id: str, latest: bool) -> View:
         """The board of ``snapshot`` in ``chat_id`` for what the outbox delivers: in its player's language, else
@@ -219,12 +241,8 @@ class DiscordExecutor:
             case Question(current):
                 elsewhere = current.board is not None and current.board.chat_id != str(interaction.channel_id)
                 return draw(content, locale, elsewhere=elsewhere)
-            case ShareOf(snapshot):
-                # the command by its canonical name: the readers' Discord clients may speak other languages; none
-                # for a daily deal, whose code would give the day's cards away (its Play button deals them)
-                code = snapshot.shared_code
-                replay = None if code is None else f"/{GROUP} new code:{code}"
-                return draw(content, locale, replay=replay, challenge=True)
+            case ShareOf():
+                return shared_view(content, locale)
         return draw(content, locale)
 
     def board_link(self, settings: Settings) -> View:
@@ -299,8 +317,17 @@ class DiscordExecutor:
         await self.edit(board, self.board(replaced, board.chat_id, latest=False))
 
 
+def shared_view(content: ShareOf, locale: str) -> View:
+    """A shared result as a channel reads it: with Play this deal, and the command that deals the same cards by its
+    canonical name (the readers' Discord clients may speak other languages); none for a daily deal, whose code would
+    give the day's cards away (its Play button deals them)."""
+    code = content.snapshot.shared_code
+    return draw(content, locale, replay=None if code is None else f"/{GROUP} new code:{code}", challenge=True)
+
+
 def outbox_executor(ctx: BotContext) -> ExecutorFor:
-    """The executor of what the outbox delivers on Discord, drawing in a given language where the player chose none."""
+    """The executor of what reaches a chat outside a command on Discord (the outbox's, the daily posts), drawing in
+    a given language where the player chose none."""
     return lambda locale: DiscordExecutor(ctx, None, locale=locale)
 
 

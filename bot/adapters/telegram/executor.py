@@ -19,6 +19,8 @@ reported back (:class:`~bot.app.effects.BoardAt`: the message that now shows a g
 - a card played by name (``/play 7h``, ``7h``) redraws the live board; when that board is in the same chat, the
   typed message is deleted where the bot may (any in a private chat, in a group only as an admin), else a short
   acknowledgement answers it;
+- a daily post (:class:`~bot.app.effects.PostTo`) is a message of its own in the subscribed group, tried once:
+  what Telegram answered is reported (:func:`~bot.adapters.telegram.sending.post_once`) for the poster to act on;
 - a board redrawn where it is: a text board cannot become a picture (nor the other way round), so after a change
   of board style it is sent anew, and the old one loses its buttons.
 
@@ -34,6 +36,7 @@ from collections.abc import Awaitable
 from typing import assert_never
 
 from telegram import Bot, CallbackQuery, Message, User
+from telegram.constants import ParseMode
 from telegram.error import BadRequest, TelegramError
 
 from bot.adapters.telegram.base import (
@@ -46,8 +49,8 @@ from bot.adapters.telegram.base import (
 )
 from bot.adapters.telegram.drawing import TelegramDrawing, anchored
 from bot.adapters.telegram.inline import bot_link
-from bot.adapters.telegram.keyboard import toast
-from bot.adapters.telegram.sending import is_not_modified, persist
+from bot.adapters.telegram.keyboard import keyboard, message_text, toast
+from bot.adapters.telegram.sending import is_not_modified, persist, post_once
 from bot.adapters.telegram.tapped import in_place_of_board, shown_game
 from bot.app.codec import BadPayload, review_parameter
 from bot.app.commands import DailyDeal
@@ -56,6 +59,8 @@ from bot.app.effects import (
     Board,
     BoardAt,
     BoardRef,
+    ChallengeAnswered,
+    DailyPost,
     Data,
     EditBoard,
     EditMessage,
@@ -65,6 +70,9 @@ from bot.app.effects import (
     Note,
     PlayAck,
     Post,
+    Posted,
+    PostedTo,
+    PostTo,
     Problem,
     RedrawBoard,
     Reply,
@@ -77,6 +85,7 @@ from bot.app.effects import (
 )
 from bot.render.endings import review_sent_privately
 from bot.render.lifecycle import daily_sent_privately, render_daily_in_private
+from bot.render.replies import render_daily
 from bot.render.view import View
 
 log = logging.getLogger(__name__)
@@ -152,8 +161,12 @@ class TelegramExecutor:
                         await self.toast_first(None, self.edit_tapped(view, None))
                     case EditMessage(shown):
                         await self.toast_first(None, self.edit_tapped(self.draw(shown), None))
+                    case Tell(chat_id, ChallengeAnswered() as told):
+                        await self.tg.tell(self.bot, chat_id, self.told(told))
                     case Tell(chat_id, shown):
-                        await self.tg.tell(self.bot, chat_id, self.told(shown))
+                        await self.tg.tell(self.bot, chat_id, self.draw(shown))
+                    case PostTo(chat_id, post):
+                        self._reports.append(PostedTo(chat_id, await self.post_to(chat_id, post)))
                     case unhandled:
                         assert_never(unhandled)
             if typed_move is not None and not await self.delete_typed():
@@ -286,6 +299,12 @@ class TelegramExecutor:
     async def post(self, view: View) -> None:
         """A message of its own in the chat (not a reply)."""
         await self.tg.send(view, self.need_anchor().chat)
+
+    async def post_to(self, chat_id: str, post: DailyPost) -> Posted:
+        """The daily post in the chat ``chat_id``, tried once (the poster keeps the pace and tries again)."""
+        view = render_daily(post.day, post.locale, post.recap)
+        return await post_once(lambda: self.bot.send_message(int(chat_id), message_text(view),
+                                                             parse_mode=ParseMode.HTML, reply_markup=keyboard(view)))
 
     async def send_board(self, snapshot: GameSnapshot, *, reuse: bool) -> None:
         """A game just started (or resumed) as its live board: the tapped message redrawn (``reuse``) or a new
@@ -423,5 +442,6 @@ class TelegramExecutor:
 
 
 def outbox_executor(tg: TelegramContext, bot: Bot) -> ExecutorFor:
-    """The executor of what the outbox delivers on Telegram, drawing in a given language where the player chose none."""
+    """The executor of what reaches a chat outside a command on Telegram (the outbox's, the daily posts), drawing in a
+    given language where the player chose none."""
     return lambda language_code: TelegramExecutor(tg, bot, None, None, language_code=language_code)

@@ -27,6 +27,7 @@ from bot.app.effects import (
     Effect,
     Post,
     PostRound,
+    PostTo,
     RedrawBoard,
     RedrawRound,
     Reply,
@@ -97,7 +98,8 @@ class RoundMessages:
                     reports.append(RoundAt(round.round_id, BoardRef(str(sent.chat_id), str(sent.message_id))))
                 case RedrawRound():
                     self.redraw(bot, effect)
-                case SendBoard() | EditBoard() | RedrawBoard() | Answer() | Reply() | Post() | EditMessage() | Tell():
+                case SendBoard() | EditBoard() | RedrawBoard() | Answer() | Reply() | Post() | EditMessage() | Tell() \
+                        | PostTo():
                     others.append(effect)  # the chat's own, for the executor
                 case unhandled:
                     assert_never(unhandled)

@@ -5,6 +5,8 @@
   so a board catches up with the game rather than stay behind after one lost request; but a new message whose
   request timed out is not sent again (it may have arrived). Anything Telegram refused for good (a 400, a 403) is
   raised at once.
+- :func:`post_once`: one try at a message no command asked for (the daily post), Telegram's answer read as what
+  became of it (:data:`~bot.app.effects.Posted`), for the daily poster to act on: it keeps its own pace and retries.
 - :class:`EditOrder`: the edits of one message happen one at a time, and an edit showing an older version of the
   game than the message already shows is skipped. Taps are handled side by side, so two quick taps can finish in
   either order; the message still ends on the later state. It also remembers the picture each photo board shows,
@@ -24,9 +26,11 @@ import warnings
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import TypeVar
 
-from telegram.error import BadRequest, NetworkError, RetryAfter, TimedOut
+from telegram import Message
+from telegram.error import BadRequest, ChatMigrated, Forbidden, NetworkError, RetryAfter, TimedOut
 
 from bot.adapters.telegram.pacing import ChatPace
+from bot.app.effects import ChatGone, Pause, Posted, Refused, Sent, Transient
 from bot.metrics import TELEGRAM_FLOOD, TELEGRAM_PAUSE_SECONDS
 
 log = logging.getLogger(__name__)
@@ -92,6 +96,40 @@ async def persist(send: Callable[[], Awaitable[T]], *, resend_after_timeout: boo
                 raise
             log.info("Telegram request failed on the way (%s); trying again in %.2f s", error.message, pause)
             await asyncio.sleep(pause)
+
+
+#: Parts of Telegram's 400 descriptions that say the chat itself cannot take a message.
+CHAT_GONE = (
+    "chat not found", "not enough rights", "have no rights", "chat_write_forbidden", "bot was kicked",
+    "bot is not a member", "need administrator rights", "chat_restricted", "peer_id_invalid",
+    "group chat was deactivated", "user is deactivated", "chat is deactivated", "topic_closed",
+)
+
+
+def chat_gone(error: BadRequest) -> bool:
+    """Whether a 400 is about the chat (permanent for the day), not about the message."""
+    text = error.message.lower()
+    return any(part in text for part in CHAT_GONE)
+
+
+async def post_once(send: Callable[[], Awaitable[Message]]) -> Posted:
+    """``send()`` tried once, and what became of it: 429 (flood control) a :class:`~bot.app.effects.Pause`; the
+    network, a timeout, a 5xx :class:`~bot.app.effects.Transient`; 403 (the bot blocked, removed) and the 400s about
+    the chat (not found, no right to post, the group moved to a supergroup) :class:`~bot.app.effects.ChatGone`; any
+    other 400 is about the message: :class:`~bot.app.effects.Refused`."""
+    try:
+        message = await send()
+    except RetryAfter as error:
+        return Pause(retry_after_seconds(error))
+    except ChatMigrated as error:  # the group became a supergroup with another id
+        return ChatGone(f"the group moved to {error.new_chat_id}")
+    except Forbidden as error:
+        return ChatGone(error.message)
+    except BadRequest as error:
+        return ChatGone(error.message) if chat_gone(error) else Refused(error.message)
+    except NetworkError as error:  # TimedOut is one; so are 5xx answers
+        return Transient(error.message)
+    return Sent(str(message.message_id))
 
 
 def is_not_modified(error: BadRequest) -> bool:

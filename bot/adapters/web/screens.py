@@ -30,6 +30,7 @@ from bot.app.effects import (
     PointerOf,
     Post,
     PostRound,
+    PostTo,
     Problem,
     RedrawBoard,
     RedrawRound,
@@ -42,6 +43,7 @@ from bot.app.effects import (
 )
 from bot.i18n import Translator, language_code, resolve_locale, translator
 from bot.render.effects import draw, line
+from bot.render.endings import shared_in_chat
 from bot.render.game import RULE_NAMES, daily_title
 from bot.render.picture import (
     BANNER,
@@ -222,12 +224,14 @@ def respond(effects: list[Effect], platform_locale: str | None, *, inline: bool 
                 elif isinstance(content, Board):
                     answer["board"] = board_json(content.snapshot, locale)
                 else:
+                    if isinstance(content, ShareOf) and content.in_chat:
+                        answer["notice"] = shared_in_chat(locale)
                     if isinstance(content, ShareOf) and inline:
                         answer["share"] = {"query": share_query(content.snapshot.game_id),
                                            "label": translator(locale).pgettext("button", "Share")}
                     answer["message"] = _view_json(draw(content, locale, replay=None), translator(locale))
-            case Tell():
-                pass  # a challenger is told in their own chat, through the outbox (:mod:`bot.app.outbox`)
+            case Tell() | PostTo():
+                pass  # messages to a chat (a challenger told through the outbox, a daily post), never the page's
             case PostRound() | RedrawRound():
                 pass  # the table starts no round; a round's message is its chat's
             case unhandled:

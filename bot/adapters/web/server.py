@@ -35,7 +35,9 @@ The server keeps no game: the flow and the database decide everything, as for th
 same in the chat and at the table, and one player can never act on another's (the flow checks every game's owner).
 After a move (or a start) at the table, the game's live board in its chat follows it: the command goes through the
 door with ``Surface.at_table``, and the flow writes the redraw to the outbox (:mod:`bot.app.outbox`) with the move,
-for a process that runs the player's platform to deliver: the table's answer never waits for a chat.
+for a process that runs the player's platform to deliver: the table's answer never waits for a chat. Share gives
+what it gives in the chat: Telegram's chat picker (the Mini App opens it: ``Surface.picks_chat``), elsewhere the
+result with Play this deal posted in the game's chat, through the outbox too.
 """
 
 from __future__ import annotations
@@ -316,10 +318,11 @@ class TableServer:
     async def _through_the_door(self, user: WebUser, command: Command, *, moved: bool = False) -> dict[str, Any]:
         """``command`` through the one door, its effects as JSON; ``moved``: a tap at the table, which the chat's
         board of the game follows (the console's player has no chat board)."""
+        inline = user.player.platform == "telegram"  # the Mini App opens Telegram's chat picker
         surface = Surface(platform=user.player.platform, platform_locale=user.locale,
-                          at_table=moved and user.player.platform != "console")
+                          at_table=moved and user.player.platform != "console", picks_chat=inline)
         effects = await self.flow.handle(Actor(user.player, user.name), command, surface)
-        return respond(effects, user.locale, inline=user.player.platform == "telegram")
+        return respond(effects, user.locale, inline=inline)
 
     def _user(self, request: web.Request) -> WebUser:
         """Who sends ``request``, which comes out of their share (past it: 429, nothing read)."""
