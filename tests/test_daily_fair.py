@@ -367,7 +367,7 @@ async def test_a_hint_is_counted_once_per_position_and_an_abandoned_attempt_show
         bob_line = next(line for line in text.splitlines() if "Bob" in line)
         assert "⏳" in alice_line and "💡2" in alice_line
         assert "✗" in bob_line and "⏳" not in bob_line
-        assert ("Each player's first started game of the deal counts: won first, then score, fewer hints, fewer "
+        assert ("Only each player's first game of the deal counts: a win first, then score, fewer hints, fewer "
                 "undos, shorter time.") in text
 
 

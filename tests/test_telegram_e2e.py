@@ -419,7 +419,7 @@ async def test_draw_then_undo(api: FakeBotAPI, service: App) -> None:
     assert "Draw" in [label for label, _ in drawn.buttons] and "22  [" in drawn.text
 
     answer, undone = await tap(api, alice, chat, drawn, data_for(drawn, UNDO))
-    assert answer.text == f"Undone: {card_label(Game.from_code(CODE).deal.stock[0])} taken back"
+    assert answer.text == f"Undone: {card_label(Game.from_code(CODE).deal.stock[0])} is back in its place"
     game.push(UNDO)
     assert_shows(undone, expected_view(game, game_id, 2, undos=1))
     assert card_cell_on_waste(undone) == Game.from_code(CODE).deal.waste
@@ -1045,7 +1045,7 @@ async def test_anonymous_admins_and_channels_are_no_players(api: FakeBotAPI, ser
         for text in ("/daily", "/tripeaks", "/stats"):
             handle = api.send_text(anonymous, group, text, on_behalf_of=group)
             reply = await handle.reply(timeout=10)
-            assert reply.text == "Games are played by people, not by a group or a channel: send it as yourself to play"
+            assert reply.text == "Games are played by people, not by a group or a channel: send it from your own account to play"
     assert await service.games.latest_game(PlayerKey("telegram", str(anonymous.id))) is None
 
 

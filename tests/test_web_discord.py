@@ -48,7 +48,7 @@ async def test_the_board_command_gives_a_private_link_for_the_player_alone(
 
 
 def test_a_link_lasts_a_quarter_of_an_hour() -> None:
-    assert LINK_LIFETIME == 15 * 60  # as the answer says ("for a quarter of an hour")
+    assert LINK_LIFETIME == 15 * 60  # as the answer says ("for the next 15 minutes")
 
 
 async def test_without_a_public_url_there_is_no_board_command(game_service: App,

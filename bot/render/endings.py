@@ -316,7 +316,7 @@ def render_review(snapshot: GameSnapshot, review: GameReview | None, locale: str
         # TRANSLATORS: the review's title; {code} is the deal's code, or "Custom deal"
         header = tr.gettext("Review: {code}").format(code=deal_name(snapshot, tr))
     if review is None:
-        return View(header=header, status=tr.gettext("The review could not be made in time; please try again"))
+        return View(header=header, status=tr.gettext("The review took too long to prepare; please try again"))
     lines = []
     if review.best_score is None or not review.winnable_at_start:
         # TRANSLATORS: in the review (which others in a group may read too): the score the game ended with

@@ -230,7 +230,7 @@ def _hint_lines(hint: Hint, game: Game, tr: Translator) -> list[str]:
     if hint.busy:
         # TRANSLATORS: the hint was not thought about (too many players asking at once) and is not counted; 💡 is
         # the Hint button
-        return [tr.gettext("Too many hints are being worked out right now; tap 💡 again in a moment")]
+        return [tr.gettext("Too many players are asking for hints right now; tap 💡 again in a moment")]
     if hint.win_chance is not None:
         return _fair_hint_lines(hint, game, tr)
     lines = []
@@ -383,7 +383,7 @@ def play_ack(snapshot: GameSnapshot, locale: str) -> str:
         parts = [tr.gettext("You drew {card}")]
     elif isinstance(outcome.action, Undo):
         # TRANSLATORS: the toast of Undo: {card} is the card the undo took back (to the peaks or the stock)
-        parts = [tr.gettext("Undone: {card} taken back")]
+        parts = [tr.gettext("Undone: {card} is back in its place")]
     else:
         parts = [tr.gettext("You played {card}")]
     parts[0] = parts[0].format(card=name)

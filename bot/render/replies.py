@@ -210,7 +210,7 @@ def render_leaderboard(day: dt.date, results: Sequence[DailyResult], locale: str
     if legend:
         lines.append(pack_line(legend))
     # TRANSLATORS: the leaderboard's footnote: how it ranks (the game a player first started is their attempt)
-    lines.append(tr.gettext("Each player's first started game of the deal counts: won first, then score, fewer "
+    lines.append(tr.gettext("Only each player's first game of the deal counts: a win first, then score, fewer "
                             "hints, fewer undos, shorter time."))
     return View(header=title, status="\n".join(lines), buttons=play)
 
@@ -309,7 +309,7 @@ def error_text(error: Exception | OutOfDate | OldBoard, locale: str, new_command
     tr = translator(locale)
     if isinstance(error, NotAPlayer):
         # TRANSLATORS: Telegram: a command sent as the group (an anonymous administrator) or as a channel
-        return tr.gettext("Games are played by people, not by a group or a channel: send it as yourself to play")
+        return tr.gettext("Games are played by people, not by a group or a channel: send it from your own account to play")
     if isinstance(error, NotYourMessage):
         # TRANSLATORS: a tap on a message that answers another member of a group (their settings)
         return tr.gettext("Only the player this message answers can use its buttons")
@@ -356,11 +356,11 @@ def error_text(error: Exception | OutOfDate | OldBoard, locale: str, new_command
         return tr.gettext("No winnable deal was found in time; please try again")
     if isinstance(error, OneAtATime):
         # TRANSLATORS: a new hint or review asked for while the player's last one is still being worked out
-        return tr.gettext("One at a time, please: your last question is still being worked out")
+        return tr.gettext("One at a time, please: your last request is still being worked out")
     if isinstance(error, TryAgainIn):
         # TRANSLATORS: a player asked for many hints or reviews in a short time; {n} is a number of seconds
-        return tr.ngettext("You have asked a lot in a short time; try again in {n} second",
-                           "You have asked a lot in a short time; try again in {n} seconds", error.seconds).format(
+        return tr.ngettext("Too many requests in a short time; try again in {n} second",
+                           "Too many requests in a short time; try again in {n} seconds", error.seconds).format(
             n=error.seconds)
     if isinstance(error, BotError):
         return tr.gettext("That did not work; please try again")

@@ -1,0 +1,74 @@
+"""The natives' fixes of issue 54 stay fixed: what French, Brazilian Portuguese and Spanish readers flagged."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+
+from bot.app.daily import DailyResult
+from bot.i18n import translator
+from bot.render.replies import render_leaderboard
+from bot.render.view import named_title
+
+DAY = dt.date(2026, 3, 1)
+NAMES = ["Émile", "Alice", "Olivier", "Hugo", "Ursula"]
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_french_never_elides_before_a_name(name: str) -> None:
+    """"de Émile" is wrong and "d'Émile" breaks on "Hugo" (aspirate or not): the titles write around the name."""
+    tr = translator("fr")
+    shown = [
+        named_title(tr.pgettext("title", "{name}'s challenge"), name),
+        tr.gettext("{name}'s final score: {score}; your game goes on").format(name=name, score=750),
+        named_title(tr.gettext("{name}'s result"), name),
+        tr.gettext("{name}'s challenge").format(name=name),
+        named_title(tr.gettext("{name}'s game"), name),
+    ]
+    assert shown == [
+        f"Défi\u00a0: {name}",
+        f"{name} a terminé avec 750\u00a0; votre partie continue",
+        f"Résultat\u00a0: {name}",
+        f"défi lancé par {name}",
+        f"Partie\u00a0: {name}",
+    ]
+    assert not any(f"de {name}" in line or f"d’{name}" in line or f"d'{name}" in line for line in shown)
+
+
+@pytest.mark.parametrize("card", ["K♠", "A♥", "7♦"])
+def test_french_undo_fits_every_card(card: str) -> None:
+    """A King or an Ace is masculine: no participle that agrees with "carte"."""
+    assert translator("fr").gettext("Undone: {card} is back in its place").format(card=card) == f"Coup annulé\u00a0: {card} revient à sa place"
+
+
+def _result(name: str, moves: int) -> DailyResult:
+    return DailyResult(name=name, user_id=name, score=500 - moves, moves=moves, won=False, hints=0, undos=0,
+                       seconds=5, finished_at=dt.datetime(2026, 3, 1, 12, tzinfo=dt.UTC))
+
+
+def test_portuguese_leaderboard_line_has_no_count_noun() -> None:
+    """0 takes the singular in pt_BR ("0 jogada"): the line names the moves as a label, for every count."""
+    status = render_leaderboard(DAY, [_result("Ana", n) for n in (0, 1, 2, 21)], "pt_BR").status
+    assert status is not None
+    for n in (0, 1, 2, 21):
+        assert f"{500 - n} pts · jogadas: {n} · 0:05" in status
+    assert " jogada " not in status
+
+
+def test_portuguese_names_a_run_of_cards_cadeia() -> None:
+    """The glossary: a run of cards is a "cadeia"; "seguidas" and "sequência" name other things."""
+    tr = translator("pt_BR")
+    assert tr.gettext("Chain: {n}").format(n=5) == "Cadeia: 5"
+    for n in (1, 2, 11):
+        line = tr.ngettext("Longest chain: {n} card in a row", "Longest chain: {n} cards in a row", n).format(n=n)
+        assert line == f"Maior cadeia de cartas: {n}"
+
+
+def test_spanish_best_line_starts_from_the_position_before_the_move() -> None:
+    """An earlier native reading had "desde justo antes" removed; it must not come back."""
+    text = translator("es").gettext("Best line from just before that move (final score {score}): {steps}").format(
+        score=750, steps="7♠ 8♦")
+    assert "justo antes" not in text
+    assert text == ("Mejor secuencia de movimientos desde la posición anterior a ese movimiento "
+                    "(puntuación final 750): 7♠ 8♦")
