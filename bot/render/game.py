@@ -146,7 +146,7 @@ def _header(snapshot: GameSnapshot, tr: Translator, *, owner_label: bool, fixed:
         groups += [daily_title(tr), format_date(day, format="medium", locale=tr.babel_locale)]
     if snapshot.practice_of is not None:
         # TRANSLATORS: in the header of the daily deal played again after the player's attempt (after "Daily deal"
-        # and its date): it counts nowhere. A line of its own on a phone: at most 30 columns
+        # and its date): it counts nowhere. A line of its own on a phone: at most 26 columns
         groups.append(tr.gettext("practice, unranked"))
     rules = tr.gettext(RULE_NAMES[game.rules])
     # a daily deal's code while its day runs: its day above names it (the code would deal every card)
@@ -154,7 +154,7 @@ def _header(snapshot: GameSnapshot, tr: Translator, *, owner_label: bool, fixed:
     if snapshot.daily is not None and not game.is_over:
         # TRANSLATORS: in the header of the player's one ranked game of the daily deal (after "Daily deal", its
         # date and the rules), which is why its board has no Undo button. A line of its own on a phone: at most
-        # 30 columns
+        # 26 columns
         groups.append(tr.gettext("ranked attempt: no undo"))
     if snapshot.dealt_winnable:
         # TRANSLATORS: in the header: this deal was dealt as one the solver proved winnable (short)
