@@ -6,10 +6,17 @@ import datetime as dt
 
 import pytest
 
+from bot.app.commands import Blank
 from bot.app.daily import DailyResult
-from bot.i18n import translator
+from bot.app.model import GameSnapshot, PlayerKey, Settings
+from bot.i18n import SUPPORTED_LOCALES, translator
+from bot.render.endings import render_review
+from bot.render.game import HINT_ICON, NEW_GAME_ICON, render_game
+from bot.render.platforms import discord_rows, telegram_rows
 from bot.render.replies import render_leaderboard
-from bot.render.view import named_title
+from bot.render.view import View, named_title
+from core.game import Draw, Game
+from core.review import review
 
 DAY = dt.date(2026, 3, 1)
 NAMES = ["Émile", "Alice", "Olivier", "Hugo", "Ursula"]
@@ -72,3 +79,51 @@ def test_spanish_best_line_starts_from_the_position_before_the_move() -> None:
     assert "justo antes" not in text
     assert text == ("Mejor secuencia de movimientos desde la posición anterior a ese movimiento "
                     "(puntuación final 750): 7♠ 8♦")
+
+
+# --- no zeros said, and the daily's controls keep their places (issue 54) -----------------------------------------
+
+
+def _shown_text(view: View) -> str:
+    return "\n".join(part or "" for part in (view.header, view.status, view.tally))
+
+
+def test_counters_say_no_zero() -> None:
+    """"Moves undone: 0" read as noise: a counter is said once it counts something (the daily's hints always, as
+    its ranked attempt shows what it used)."""
+    game = Game.from_code("TP1-E-AAAAAAB")
+    game.apply(Draw())
+    owner = PlayerKey("telegram", "1")
+    for locale in SUPPORTED_LOCALES:
+        tr = translator(locale)
+        undone = tr.gettext("Moves undone: {n}").format(n=0)
+        hints = tr.gettext("Hints: {n}").format(n=0)
+        for fixed in (True, False):
+            shown = _shown_text(render_game(GameSnapshot(1, 1, owner, "", game, hints_used=2), locale, Settings(),
+                                            fixed_header=fixed))
+            assert undone not in shown and tr.gettext("Hints: {n}").format(n=2) in shown, (locale, shown)
+            shown = _shown_text(render_game(GameSnapshot(1, 1, owner, "", game, undos_used=1), locale, Settings(),
+                                            fixed_header=fixed))
+            assert hints not in shown and tr.gettext("Moves undone: {n}").format(n=1) in shown, (locale, shown)
+
+
+def test_a_review_of_draws_only_says_no_longest_chain_of_zero() -> None:
+    game = Game.from_code("TP1-E-AAAAAAB")
+    while not game.is_over and game.stock_left:
+        game.apply(Draw())
+    drawn = review(Game.from_code("TP1-E-AAAAAAB"), game.actions())
+    assert drawn.longest_chain == 0
+    status = render_review(GameSnapshot(1, 1, PlayerKey("telegram", "1"), "", game), drawn, "en").status or ""
+    assert "Longest chain" not in status
+
+
+def test_on_the_daily_hint_and_new_game_keep_their_places() -> None:
+    """The daily attempt has no ↶: a blank stands in its place, so 💡 and 🆕 are where they are on every board."""
+    game = Game.from_code("TP1-E-AAAAAAB")
+    owner = PlayerKey("discord", "1")
+    plain = render_game(GameSnapshot(1, 1, owner, "", game), "en", Settings()).buttons[-1]
+    daily = render_game(GameSnapshot(1, 1, owner, "", game, daily=DAY), "en", Settings()).buttons[-1]
+    assert [b.label for b in daily][2:] == [b.label for b in plain][2:] == [HINT_ICON, NEW_GAME_ICON]
+    assert isinstance(daily[1].command, Blank) and daily[1].disabled
+    assert [len(row) for row in telegram_rows(View("", buttons=(daily,)))] == [4]
+    assert [len(row) for row in discord_rows(View("", buttons=(daily,)))] == [4]

@@ -347,9 +347,10 @@ def render_review(snapshot: GameSnapshot, review: GameReview | None, locale: str
     compared = challenge_line(snapshot, tr)
     if compared is not None:
         lines.append(compared)
-    # TRANSLATORS: in the review: the most cards removed in a row in this game ({n} is often 1 to 10)
-    lines.append(tr.ngettext("Longest chain: {n} card in a row", "Longest chain: {n} cards in a row",
-                             review.longest_chain).format(n=review.longest_chain))
+    if review.longest_chain:  # a game of draws only: no zero said
+        # TRANSLATORS: in the review: the most cards removed in a row in this game ({n} is often 1 to 10)
+        lines.append(tr.ngettext("Longest chain: {n} card in a row", "Longest chain: {n} cards in a row",
+                                 review.longest_chain).format(n=review.longest_chain))
     replay = Button(tr.pgettext("button", "Replay"), Replay(snapshot.game_id), ButtonStyle.PRIMARY)
     return View(header=header, status="\n".join(lines), buttons=((replay,),))
 

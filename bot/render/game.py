@@ -173,8 +173,8 @@ def _header(snapshot: GameSnapshot, tr: Translator, *, owner_label: bool, fixed:
 
 
 def _counters(snapshot: GameSnapshot, tr: Translator) -> tuple[str, ...]:
-    """The live chain (from :data:`CHAIN_SHOWN` cards), and the undos and hints used (when any, and always on a
-    daily deal, whose ranked attempt has no undo)."""
+    """The live chain (from :data:`CHAIN_SHOWN` cards), and the undos and hints used, each when any (no zero
+    said), but the hints always on a daily deal, whose ranked attempt has no undo."""
     game = snapshot.game
     chain: tuple[str, ...] = ()
     if game.chain >= CHAIN_SHOWN and not game.is_over:
@@ -190,7 +190,8 @@ def _counters(snapshot: GameSnapshot, tr: Translator) -> tuple[str, ...]:
         return (*chain, hints)
     # TRANSLATORS: in the game's header: how many moves the player took back with Undo ({n} is often 1 or 0:
     # a label and a count, which fits every number)
-    return (*chain, tr.gettext("Moves undone: {n}").format(n=snapshot.undos_used), hints)
+    undone = (tr.gettext("Moves undone: {n}").format(n=snapshot.undos_used),) if snapshot.undos_used else ()
+    return (*chain, *undone, *((hints,) if snapshot.hints_used else ()))
 
 
 def daily_title(tr: Translator) -> str:
@@ -308,8 +309,8 @@ def _game_buttons(snapshot: GameSnapshot, tr: Translator, *, latest: bool) -> tu
         return ending_buttons(snapshot, tr, latest=latest)
     if not latest:
         return ()
-    # the ranked daily attempt has no Undo
-    undo = None if snapshot.daily is not None else Button(
+    # the ranked daily attempt has no Undo: a blank in its place keeps 💡 and 🆕 where a player's thumb knows them
+    undo = Button(BLANK_LABEL, Blank(CARD_PLACES), disabled=True) if snapshot.daily is not None else Button(
         UNDO_ICON, move(Undo()), ButtonStyle.SECONDARY, disabled=game.undo_depth == 0)
     hinted = snapshot.hint.action if snapshot.hint is not None else None
     free = game.playable_slots()
@@ -323,7 +324,7 @@ def _game_buttons(snapshot: GameSnapshot, tr: Translator, *, latest: bool) -> tu
     any_fits = any(game.fits(s) for s in free)
     draw_style = ButtonStyle.PRIMARY if isinstance(hinted, Draw) or (hinted is None and not any_fits) \
         else ButtonStyle.SECONDARY
-    if isinstance(hinted, Undo) and undo is not None:
+    if isinstance(hinted, Undo) and snapshot.daily is None:
         undo = dataclasses.replace(undo, style=ButtonStyle.PRIMARY)
     # TRANSLATORS: the stock button (the tableau shows how many cards are left beside the stock). Short: it shares
     # a phone's row with the icons of Undo, Hint and New game, at most 7 columns (a CJK character counts two)
@@ -331,7 +332,7 @@ def _game_buttons(snapshot: GameSnapshot, tr: Translator, *, latest: bool) -> tu
     hint = Button(HINT_ICON, AskHint(game_id, version), ButtonStyle.SECONDARY)
     new_game = Button(NEW_GAME_ICON, NewGame(game_id, version), ButtonStyle.SECONDARY)
     grid = tuple(tuple(places[i:i + CARDS_PER_ROW]) for i in range(0, CARD_PLACES, CARDS_PER_ROW))
-    return (*grid, tuple(b for b in (draw, undo, hint, new_game) if b is not None))
+    return (*grid, (draw, undo, hint, new_game))
 
 
 def render_game(snapshot: GameSnapshot, locale: str, settings: Settings, *, owner_label: bool = False,
