@@ -55,7 +55,7 @@ from bot.app.flow import Flow
 from bot.app.model import BoardRef, GameSnapshot
 from bot.app.outcomes import OutOfDate
 from bot.store.database import open_database
-from core.game import Game, Tap
+from core.game import Draw, Game, Tap
 from tests.conftest import fake_hint, fake_verdict
 from tests.test_service import ALICE, BOB, WIN_CODE, win_game
 
@@ -164,6 +164,17 @@ async def test_a_card_by_name_redraws_the_live_board_only_when_played(service: A
     assert isinstance(ack, Answer) and isinstance(ack.content, PlayAck)
     played = await flow.handle(ANN, PlayCard(str(game.card_at(fitting(CODE)))))
     assert [type(effect) for effect in played] == [Answer, RedrawBoard]
+
+
+async def test_d_typed_in_a_private_chat_draws(service: App) -> None:
+    """Issue 54: the help and the console say ``d`` draws; typed as a message it drew nothing."""
+    flow = service.flow
+    await flow.handle(ANN, Begin(DealByCode(CODE)))
+    drawn = await flow.handle(ANN, PlayCard("d", loose=True))
+    assert [type(effect) for effect in drawn] == [Answer, RedrawBoard]
+    ack = drawn[0].content
+    assert isinstance(ack, PlayAck) and ack.snapshot.game.actions() == [Draw()]
+    assert isinstance(drawn[1], RedrawBoard) and drawn[1].snapshot.game.stock_left == 22
 
 
 async def test_new_game_tapped_twice_asks_once(service: App) -> None:

@@ -112,7 +112,7 @@ from bot.app.games import Games
 from bot.app.in_board import InBoard, board_behind
 from bot.app.leaderboards import Leaderboards
 from bot.app.model import GameSnapshot, Offers, PlayerKey, Settings
-from bot.app.moves import Moves, names_a_card
+from bot.app.moves import Moves, names_a_card, names_a_draw
 from bot.app.once import OnceOnly
 from bot.app.outcomes import AlreadyStarted, MustConfirm, OldBoard, OutOfDate, Tapped
 from bot.app.players import Players
@@ -318,7 +318,7 @@ class Flow:
         """A card played by name, as if tapped: a short acknowledgement (the card played, or why not), and the live
         board redrawn when the card was played (a refused one changes nothing). ``loose`` text that names no card
         gets the pointer to the help."""
-        if loose and not names_a_card(text):
+        if loose and not (names_a_card(text) or names_a_draw(text)):
             return [Answer(PointerOf(await self._settings(actor)))]
         tapped = await self.moves.play_card(actor.player, actor.name, text)
         if isinstance(tapped, OutOfDate | OldBoard):

@@ -48,7 +48,7 @@ from bot.store.games import GameRecord, StateWrite
 from bot.store.schema import ABANDONED, BLOCKED, PLAYING, utcnow
 from core.cards import Card, Rank
 from core.errors import TriPeaksError
-from core.game import Action, Game, Outcome, Reason, Tap, Undo
+from core.game import Action, Draw, Game, Outcome, Reason, Tap, Undo
 
 #: How many games' engines a process keeps to skip replaying their stored state on the next tap.
 GAME_CACHE_SIZE = 4096
@@ -99,6 +99,19 @@ def cards_named(game: Game, typed: str) -> tuple[Card, ...]:
         return str(card).startswith(wanted.replace("10", "T")) or card.symbol().upper().startswith(wanted)
 
     return tuple([card for card in cards if matches(card)] or cards)
+
+
+#: Words typed for a draw, as the console's and the help's ``d``.
+DRAW_WORDS = frozenset({"d", "draw"})
+
+
+def names_a_draw(text: str) -> bool:
+    """Whether ``text`` asks for a draw from the stock (``d``), as typed in a private chat or after ``/play``.
+
+    >>> names_a_draw(" D "), names_a_draw("7d")
+    (True, False)
+    """
+    return text.strip().lower() in DRAW_WORDS
 
 
 def _named_slot(game: Game, text: str) -> int:
@@ -175,7 +188,7 @@ class Moves:
         return await self._taps.submit(_Tap(player, name, command.game_id, command.version, command.action))
 
     async def play_card(self, player: PlayerKey, name: str, text: str) -> Tapped:
-        """Tap, in the player's current game, the card named ``text`` (``7h``, ``10♥``, ``qs``).
+        """Tap, in the player's current game, the card named ``text`` (``7h``, ``10♥``, ``qs``), or draw (``d``).
 
         A rank alone (``k``, ``10``) plays the one free card of that rank.
 
@@ -188,8 +201,8 @@ class Moves:
         if record is None:
             raise NoActiveGame()
         current = snapshot_of(record, today=self.today())
-        slot = _named_slot(current.game, text)
-        return await self._taps.submit(_Tap(player, name, current.game_id, current.version, Tap(slot)))
+        action = Draw() if names_a_draw(text) else Tap(_named_slot(current.game, text))
+        return await self._taps.submit(_Tap(player, name, current.game_id, current.version, action))
 
     async def _apply_taps(self, batch: Sequence[_Tap]) -> list[Tapped | Exception]:
         try:
