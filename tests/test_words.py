@@ -127,3 +127,23 @@ def test_on_the_daily_hint_and_new_game_keep_their_places() -> None:
     assert isinstance(daily[1].command, Blank) and daily[1].disabled
     assert [len(row) for row in telegram_rows(View("", buttons=(daily,)))] == [4]
     assert [len(row) for row in discord_rows(View("", buttons=(daily,)))] == [4]
+
+
+def test_four_colour_buttons_show_diamonds_blue_as_the_picture_does() -> None:
+    """The four-colour deck draws diamonds blue: the card buttons' ♦ follow it (they kept the red ♦️)."""
+    from bot.app.model import BoardStyle
+    from bot.render.picture import suit_colour
+    from bot.render.tableau import BLUE_DIAMOND, card_label
+    from core.cards import Suit
+
+    assert suit_colour(Suit.DIAMONDS, True) != suit_colour(Suit.HEARTS, True)  # the picture's blue
+    game = Game.from_code("TP1-E-AAAAAAB")
+    owner = PlayerKey("telegram", "1")
+    diamonds = [game.card_at(s) for s in game.playable_slots() if game.card_at(s).suit is Suit.DIAMONDS]
+    assert diamonds
+    for four in (True, False):
+        view = render_game(GameSnapshot(1, 1, owner, "", game), "en",
+                           Settings(board=BoardStyle.PICTURE, four_colour=four))
+        labels = [b.label for b in view.all_buttons()]
+        for card in diamonds:
+            assert (card.rank.label + BLUE_DIAMOND in labels) is four and (card_label(card) in labels) is not four

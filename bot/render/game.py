@@ -289,7 +289,8 @@ def split_even(buttons: Sequence[Button], width: int) -> list[tuple[Button, ...]
     return [tuple(buttons[i:i + size]) for i in range(0, len(buttons), size)]
 
 
-def _game_buttons(snapshot: GameSnapshot, tr: Translator, *, latest: bool) -> tuple[tuple[Button, ...], ...]:
+def _game_buttons(snapshot: GameSnapshot, tr: Translator, *, latest: bool, four_colour: bool = False
+                  ) -> tuple[tuple[Button, ...], ...]:
     """A button for each free card in its place (:func:`bot.render.tableau.card_place`: ten places in two rows, an
     empty one a blank button, so a card never moves while it is free; green when it fits, blue when hinted), then
     Draw, Undo, Hint
@@ -319,7 +320,8 @@ def _game_buttons(snapshot: GameSnapshot, tr: Translator, *, latest: bool) -> tu
         style = ButtonStyle.SUCCESS if game.fits(slot) else ButtonStyle.SECONDARY
         if hinted == Tap(slot):
             style = ButtonStyle.PRIMARY
-        places[card_place(slot)] = Button(card_label(game.card_at(slot)), move(Tap(slot)), style,
+        places[card_place(slot)] = Button(card_label(game.card_at(slot), four_colour=four_colour), move(Tap(slot)),
+                                          style,
                                           card=game.card_at(slot))
     any_fits = any(game.fits(s) for s in free)
     draw_style = ButtonStyle.PRIMARY if isinstance(hinted, Draw) or (hinted is None and not any_fits) \
@@ -358,7 +360,7 @@ def render_game(snapshot: GameSnapshot, locale: str, settings: Settings, *, owne
                              hinted_draw=isinstance(hinted, Draw)),
         narrow_tableau=narrow_tableau_text(game),
         status="\n".join(lines) or None,
-        buttons=_game_buttons(snapshot, tr, latest=latest),
+        buttons=_game_buttons(snapshot, tr, latest=latest, four_colour=table is not None and table.four_colour),
         notice=notice,
         table=table,
         table_alt=table_alt(table, locale) if table is not None else None,
