@@ -275,7 +275,7 @@ async def test_the_challenger_is_told_the_outcome_once_in_their_chat(service: Ap
     assert tell.chat_id == "alice-chat" and isinstance(tell.content, ChallengeAnswered)
     assert tell.content.shared.owner == ALICE and tell.content.answer.owner == BOB
     view = draw(tell.content, "en")
-    assert view.header == "Alice's challenge"
+    assert view.header == "You vs Bob"  # told to Alice: headed by who took it up
     diff = game.score - 477
     assert f"Bob's {game.score} beats yours by {diff}" in (view.status or "")
     # an undo out of the block and a second block tell nothing more, in any process: the mark is in the database
@@ -361,7 +361,9 @@ def test_the_challenger_hears_it_in_every_language(locale: str) -> None:
     lines = set()
     for mine in (drawn, Game.from_code(BLOCK_CODE)):  # Alice's game over (a tie), and still being played
         view = render_answered(dataclasses.replace(shared, game=mine), answer, locale)
-        assert "Alice" in view.header and "Bob" in (view.status or "") and str(drawn.score) in (view.status or "")
+        # headed by who took it up, never by Alice's own name (issue 54)
+        assert "Alice" not in view.header and "Bob" in view.header, view.header
+        assert "Bob" in (view.status or "") and str(drawn.score) in (view.status or "")
         lines.add(view.status)
     assert len(lines) == 2
     header = render_game(dataclasses.replace(answer, game=Game.from_code(BLOCK_CODE)), locale, Settings()).header

@@ -128,7 +128,7 @@ async def test_share_posts_a_challenge_a_second_player_plays_to_the_comparison(
                     f"You tied with alice: {alice_score} each")
         assert expected in text_of(board) and WIN_CODE in text_of(board)  # over: the code may be shown
         # alice is told, once, in the channel where she played the deal (and shared it)
-        (told,) = [message for message in channel.history()[told_before:] if "alice's challenge" in text_of(message)]
+        (told,) = [message for message in channel.history()[told_before:] if "You vs bob" in text_of(message)]
         theirs = (f"You beat bob's {bob_score} by {-diff}" if diff < 0 else
                   f"bob's {bob_score} beats yours by {diff}" if diff > 0 else f"You tied with bob: {bob_score} each")
         assert theirs in text_of(told)
@@ -190,7 +190,7 @@ async def test_a_challenger_who_set_no_language_is_told_in_their_discords(
         told_before = len(channel.history())
         line = another_winning_line(WIN_CODE)
         await play_line(env, bob, board, line)
-        title = named_title(ru.pgettext("title", "{name}'s challenge"), "alice")
+        title = named_title(ru.pgettext("title", "You vs {name}"), "bob")
         (told,) = [message for message in channel.history()[told_before:] if title in text_of(message)]
         alice_score, bob_score = final_score(WIN_CODE, winning_line(WIN_CODE)), final_score(WIN_CODE, line)
         assert compared_line(alice_score, "bob", bob_score, ru) in text_of(told)

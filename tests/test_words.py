@@ -27,14 +27,14 @@ def test_french_never_elides_before_a_name(name: str) -> None:
     """"de Émile" is wrong and "d'Émile" breaks on "Hugo" (aspirate or not): the titles write around the name."""
     tr = translator("fr")
     shown = [
-        named_title(tr.pgettext("title", "{name}'s challenge"), name),
+        named_title(tr.pgettext("title", "You vs {name}"), name),
         tr.gettext("{name}'s final score: {score}; your game goes on").format(name=name, score=750),
         named_title(tr.gettext("{name}'s result"), name),
         tr.gettext("{name}'s challenge").format(name=name),
         named_title(tr.gettext("{name}'s game"), name),
     ]
     assert shown == [
-        f"Défi\u00a0: {name}",
+        f"Vous contre {name}",
         f"{name} a terminé avec 750\u00a0; votre partie continue",
         f"Résultat\u00a0: {name}",
         f"défi lancé par {name}",
