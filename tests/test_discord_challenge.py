@@ -155,7 +155,9 @@ async def test_a_daily_challenge_waits_for_the_tappers_own_attempt(
         # Bob has not played today's daily: the challenge is refused, privately, and starts nothing
         refused, sent = await click(env, bob, card, play)
         assert sent.ephemeral
-        assert refused.content == error_text(DailyCodeLocked(game_service.daily_codes.today()), "en", "/tripeaks new")
+        assert refused.content == error_text(DailyCodeLocked(game_service.daily_codes.today(), shared=True), "en",
+                                             "/tripeaks new")
+        assert "code" not in refused.content  # he saw a shared result, not a code
         assert await game_service.games.current_game(PlayerKey("discord", str(bob.id))) is None
 
         # once his own attempt is over, the same button deals it as a practice game, compared with Alice's

@@ -371,6 +371,12 @@ def review_sent_privately(locale: str) -> str:
 def daily_error_text(error: Exception, tr: Translator) -> str | None:
     """The reply to an error about the daily deal (its lock, a day gone, Undo or Review in the ranked attempt), or
     None for any other error (:func:`bot.render.replies.error_text`)."""
+    if isinstance(error, DailyCodeLocked) and error.shared:
+        date = format_date(error.day, format="medium", locale=tr.babel_locale)
+        # TRANSLATORS: Play this deal tapped under someone's shared daily result while the player's own attempt at
+        # that daily deal is not over yet (no code was shown to them)
+        return tr.gettext("This is the daily deal of {date}: finish your own attempt first, then play it from "
+                          "here").format(date=date)
     if isinstance(error, DailyCodeLocked):
         date = format_date(error.day, format="medium", locale=tr.babel_locale)
         # TRANSLATORS: a daily deal's code typed as an ordinary game before the player's daily attempt ended
