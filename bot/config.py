@@ -206,6 +206,8 @@ def load_config(env: Mapping[str, str] | None = None, *, dotenv_path: Path | Non
     if telegram_token and not _TELEGRAM_TOKEN_RE.match(telegram_token):
         raise ConfigError("TELEGRAM_TOKEN is malformed: expected the token from @BotFather, like 123456:ABC-DEF...")
     database_url = _get(env, "DATABASE_URL") or DEFAULT_DATABASE_URL
+    if "://" not in database_url:  # a SQLite file's path (data/tripeaks.db), as the README's way back suggests
+        database_url = f"sqlite+aiosqlite:///{database_url}"
     if not re.match(r"^(sqlite(\+aiosqlite)?|postgres(ql)?(\+asyncpg)?)://", database_url):
         raise ConfigError(f"DATABASE_URL is not supported: {redact_url(database_url)!r}: use "
                           "sqlite+aiosqlite:///path/to/file.db or postgresql+asyncpg://user@host/db")

@@ -197,6 +197,15 @@ NO_TOKEN_NO_TERMINAL = ("DISCORD_TOKEN and TELEGRAM_TOKEN are both unset, and th
                         "game: set at least one of them (see .env.example)")
 
 
+def start_warnings(config: Config) -> list[str]:
+    """Settings that are valid alone but do nothing together, said once at start."""
+    warnings = []
+    if config.discord_client_id and config.public_url is None:
+        warnings.append("DISCORD_CLIENT_ID and DISCORD_CLIENT_SECRET are set but PUBLIC_URL is not: the Discord "
+                        "Activity is served from PUBLIC_URL, so it stays off until PUBLIC_URL is set")
+    return warnings
+
+
 async def run_bot(config: Config, *, console_input: TextIO = sys.stdin, console_output: TextIO = sys.stdout) -> int:
     """Run until stopped; returns the exit status. Raises :class:`ConfigError` (exit status 2) when there is nothing
     to run, and :class:`TokenRejected` when a platform refuses its token."""
@@ -214,6 +223,8 @@ async def run_bot(config: Config, *, console_input: TextIO = sys.stdin, console_
     log.info("solver %s, %d worker(s) for players, %d in the background", solver_description(),
              config.solver_workers, config.solver_background_workers)
     log.info("database %s", redact_url(config.database_url))
+    for warning in start_warnings(config):
+        log.warning("%s", warning)
     stop = StopSignals().install()
     try:
         return await _serve(config, stop)
