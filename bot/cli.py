@@ -151,7 +151,9 @@ def cmd_db(args: argparse.Namespace) -> int:
             raise UsageError(f"db {args.action} {args.revision or 'head'}: {error}") from None
         if dropped:
             print(f"dropped {', '.join(dropped)}")
-        print(f"database at revision {await current_revision(url)}")
+        at = await current_revision(url)
+        print(f"database at revision {at}" if at is not None else
+              "database at base: no tables of the bot (`tripeaks db upgrade` makes them)")
         return 0
 
     return _run_async(main(), url)
@@ -162,7 +164,13 @@ def _db_copy(args: argparse.Namespace) -> int:
         raise UsageError("db copy needs --to URL (the new database: a URL, or a SQLite file's path) and nothing "
                          "else")
     source = _load_config().database_url
-    existing_sqlite_file(source)
+    path = existing_sqlite_file(source)
+    if path is not None:
+        from bot.store.backup import held_open
+
+        if held_open(path):  # a copy while games are played would miss their last moves, as restore is refused
+            raise UsageError(f"db copy: the database {path} is in use (is the bot or a console game running? stop "
+                             "it first): nothing was copied")
     return _run_async(copy_deployment(source, _console_database_url(args.to)), source)
 
 

@@ -130,7 +130,7 @@ _SHARED_FIRST, _SHARED_SIZE = 0x40000000 + 2, 510
 _BUSY = ("SQLITE_BUSY", "SQLITE_LOCKED")
 
 
-def _in_use(path: Path) -> bool:
+def held_open(path: Path) -> bool:
     """Whether another process has the database open (read from the file's locks, so a damaged file too)."""
     import fcntl
 
@@ -150,7 +150,7 @@ def _take_over(target: Path) -> None:
     beside the restored one, with its log)."""
     in_use = BackupError(f"the database {target} is in use (is the bot or a console game running? stop it first): "
                          "nothing was changed")
-    if _in_use(target):
+    if held_open(target):
         raise in_use
     try:
         with contextlib.closing(sqlite3.connect(f"{target.resolve().as_uri()}?mode=rw", uri=True, timeout=0,
@@ -202,10 +202,11 @@ def restore_sqlite(backup: Path, target: Path, known_revisions: Collection[str],
             stamp = (now or dt.datetime.now(dt.UTC)).strftime("%Y%m%dT%H%M%SZ")
             kept = target.with_name(f"{target.name}.before-restore-{stamp}")
             os.replace(target, kept)
-            for suffix in ("-wal", "-shm"):  # none should be left; never let an old log meet the new file
-                leftover = target.with_name(target.name + suffix)
-                if leftover.exists():
-                    os.replace(leftover, kept.with_name(kept.name + suffix))
+            log = target.with_name(target.name + "-wal")  # none should be left; never let an old log meet the new file
+            if log.exists():
+                os.replace(log, kept.with_name(kept.name + "-wal"))
+            # the shared-memory index holds no data (the log is folded in, no one has the file open): not kept
+            target.with_name(target.name + "-shm").unlink(missing_ok=True)
         os.replace(incoming, target)
     finally:
         incoming.unlink(missing_ok=True)
