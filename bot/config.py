@@ -191,6 +191,15 @@ def _get(env: Mapping[str, str], name: str) -> str | None:
     return value or None
 
 
+def start_warnings(config: Config) -> list[str]:
+    """Settings that are valid alone but do nothing together, said once at start."""
+    warnings = []
+    if config.discord_client_id and config.public_url is None:
+        warnings.append("DISCORD_CLIENT_ID and DISCORD_CLIENT_SECRET are set but PUBLIC_URL is not: the Discord "
+                        "Activity is served from PUBLIC_URL, so it stays off until PUBLIC_URL is set")
+    return warnings
+
+
 def load_config(env: Mapping[str, str] | None = None, *, dotenv_path: Path | None = None) -> Config:
     """Read the settings; raise :class:`ConfigError` naming the first bad one. Every secret read is registered for
     :func:`redact`. ``dotenv_path`` is the ``.env`` file loaded, if any (see :func:`home_folder`)."""

@@ -26,7 +26,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any, Protocol, TextIO, cast
 
 from bot.adapters.stdin import is_terminal
-from bot.config import Config, ConfigError, TokenRejected, Unreachable, redact_url
+from bot.config import Config, ConfigError, TokenRejected, Unreachable, redact_url, start_warnings
 from bot.logs import configure_logging
 from bot.reachable import when_reachable
 from core.solver import solver_description
@@ -195,15 +195,6 @@ NO_TOKEN_NOTICE = ("No DISCORD_TOKEN or TELEGRAM_TOKEN set: starting a console g
                    "(see .env.example to connect the bot to a chat).")
 NO_TOKEN_NO_TERMINAL = ("DISCORD_TOKEN and TELEGRAM_TOKEN are both unset, and there is no terminal for a console "
                         "game: set at least one of them (see .env.example)")
-
-
-def start_warnings(config: Config) -> list[str]:
-    """Settings that are valid alone but do nothing together, said once at start."""
-    warnings = []
-    if config.discord_client_id and config.public_url is None:
-        warnings.append("DISCORD_CLIENT_ID and DISCORD_CLIENT_SECRET are set but PUBLIC_URL is not: the Discord "
-                        "Activity is served from PUBLIC_URL, so it stays off until PUBLIC_URL is set")
-    return warnings
 
 
 async def run_bot(config: Config, *, console_input: TextIO = sys.stdin, console_output: TextIO = sys.stdout) -> int:

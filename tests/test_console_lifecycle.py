@@ -67,14 +67,14 @@ async def test_new_game_asks_before_abandoning_a_game_with_moves(service: App) -
     assert out.startswith("You played K♥\n") and "Score: 499 · Moves: 1" in out
     asked = await s.say("new")
     assert "Start a new game?" in asked
-    assert "Your game in progress (TP1-E-AAAAAAB, score 499, 1 move) will be abandoned" in asked
+    assert "Your game in progress (TP1\u2011E\u2011AAAAAAB, score 499, 1 move) will be abandoned" in asked
     assert "[y] Yes, start!" in asked and "[c] Keep playing>" in asked
     kept = await s.say("c")
     assert kept.startswith("Your game goes on") and "TP1-E-AAAAAAB" in kept and "Moves: 1" in kept
     # y now answers nothing: the question was answered
     assert "Type a card" in await s.say("y")
     asked = await s.say("new TP1-C-AAAAAAI")
-    assert "Start TP1-C-AAAAAAI?" in asked
+    assert "Start TP1\u2011C\u2011AAAAAAI?" in asked
     started = await s.say("y")
     assert "TP1-C-AAAAAAI · Classic" in started and "Moves: 0" in started
     current = await service.games.current_game(s.chat.player)
@@ -88,7 +88,7 @@ async def test_the_new_game_key_asks_too(service: App) -> None:
     await s.open()
     await s.say("new TP1-C-AAAAAAI", "d")
     asked = await s.say("n")
-    assert "Your game in progress (TP1-C-AAAAAAI, score 499, 1 move) will be abandoned" in asked
+    assert "Your game in progress (TP1\u2011C\u2011AAAAAAI, score 499, 1 move) will be abandoned" in asked
     started = await s.say("y")
     assert "· Classic" in started and "Moves: 0" in started  # a new deal under the same rules
     current = await service.games.current_game(s.chat.player)

@@ -8,8 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from bot.config import load_config
-from bot.runner import start_warnings
+from bot.config import load_config, start_warnings
 
 REPO = Path(__file__).resolve().parent.parent
 CLIENT = {"DISCORD_CLIENT_ID": "123456789012345678", "DISCORD_CLIENT_SECRET": "s" * 32}

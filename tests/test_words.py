@@ -147,3 +147,22 @@ def test_four_colour_buttons_show_diamonds_blue_as_the_picture_does() -> None:
         labels = [b.label for b in view.all_buttons()]
         for card in diamonds:
             assert (card.rank.label + BLUE_DIAMOND in labels) is four and (card_label(card) in labels) is not four
+
+
+def test_a_game_code_never_breaks_in_the_question_and_reads_back() -> None:
+    """A phone broke "TP1-E-" / "AAAAAAB" in the question before a new game: the code's hyphens are no-break ones
+    there, and such a code typed (or pasted) back deals the same cards."""
+    from bot.app.commands import DealByCode
+    from bot.app.model import NO_BREAK_HYPHEN
+    from bot.app.records import parse_code
+    from bot.render.lifecycle import render_confirm_start
+
+    game = Game.from_code("TP1-E-AAAAAAB")
+    game.apply(Draw())
+    current = GameSnapshot(1, 1, PlayerKey("telegram", "1"), "", game)
+    for locale in SUPPORTED_LOCALES:
+        view = render_confirm_start(current, DealByCode("TP1-C-AAAAAAC"), locale, elsewhere=False)
+        shown = f"{view.header}\n{view.status}"
+        assert "TP1\u2011E\u2011AAAAAAB" in shown and "TP1\u2011C\u2011AAAAAAC" in shown, (locale, shown)
+        assert "TP1-" not in shown, (locale, shown)
+    assert str(parse_code(f"TP1{NO_BREAK_HYPHEN}E{NO_BREAK_HYPHEN}AAAAAAB")) == "TP1-E-AAAAAAB"
