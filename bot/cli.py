@@ -85,6 +85,7 @@ def cmd_run(args: argparse.Namespace) -> int:
 
 
 def cmd_console(args: argparse.Namespace) -> int:
+    from bot.adapters.stdin import is_terminal
     from bot.i18n import SUPPORTED_LOCALES, supported_locale
     from bot.logs import configure_logging
     from bot.runner import run_console_session
@@ -95,7 +96,10 @@ def cmd_console(args: argparse.Namespace) -> int:
         raise UsageError(f"--lang must be one of {', '.join(SUPPORTED_LOCALES)}, not {args.lang!r}")
     configure_logging(config, console=True)
     url = _console_database_url(args.database_url) if args.database_url else config.database_url
-    return _run_async(run_console_session(url, locale=config.default_locale, lang=lang, user=args.user), url)
+    # the table in the browser too, with its link, as the console game without tokens has it
+    table = config if config.web_port_set or is_terminal(sys.stdin) else None
+    return _run_async(run_console_session(url, locale=config.default_locale, lang=lang, user=args.user,
+                                          table=table), url)
 
 
 def _console_database_url(given: str) -> str:
