@@ -282,8 +282,10 @@ async def test_a_tap_about_something_else_than_its_message_shows_edits_no_messag
     privately to the player."""
     game = game_of(await service.flow.handle(ANN, Begin(DealByCode(CODE))))
     post = Surface(reuse=True, buttons=(PlayDaily(dt.date(2026, 12, 6)),))
-    (settings,) = await service.flow.handle(ANN, Language("ja"), post)
+    settings, redrawn = await service.flow.handle(ANN, Language("ja"), post)
     assert isinstance(settings, Answer) and isinstance(settings.content, SettingsOf)
+    # issue 54: the live board speaks the new language at once, not from the next tap
+    assert isinstance(redrawn, RedrawBoard) and redrawn.snapshot.settings.language == "ja"
     other_board = Surface(reuse=True, buttons=(game_command(game.game_id + 1, 0, "d"),))
     (moved,) = await service.flow.handle(ANN, game_command(game.game_id, 0, "d"), other_board)
     assert isinstance(moved, RedrawBoard) and moved.snapshot.version == 1

@@ -677,7 +677,15 @@ async def test_the_language_setting_overrides_telegrams_and_explanations_can_be_
     assert answer.text.endswith(JA_NOT_ADJACENT) and answer.text.startswith(card_label(
         Game.from_code(CODE).card_at(not_fitting(Game.from_code(CODE)))))
 
+    # issue 54: a language chosen in the settings redraws the live board at once, not at the next tap
+    _, settings = await tap(api, oksana, chat, settings, "tp:set:lang:de")
+    await api.wait_until(lambda: "Leicht" in api.message(chat, message.message_id).text.splitlines()[0], 30,
+                         what="the live board redrawn in German")
+
     # explanations off: the refusal is answered without a toast
+    _, settings = await tap(api, oksana, chat, settings, "tp:set:lang:ja")
+    await api.wait_until(lambda: "イージー" in api.message(chat, message.message_id).text.splitlines()[0], 30,
+                         what="the live board redrawn in Japanese")
     _, settings = await tap(api, oksana, chat, settings, "tp:set:explain:off")
     game_id, _ = game_of(message)
     answer, shown = await tap(api, oksana, chat, message, data_for(message, Tap(not_fitting(Game.from_code(CODE)))),

@@ -347,12 +347,13 @@ class Flow:
     async def _change_setting(self, actor: Actor, change: ExplainRefusals | DefaultRules | Language | WinnableOnly
                               | BoardChoice | FourColour, *, edit: bool, in_board: int | None = None) -> list[Effect]:
         """A setting changed: the settings message redrawn (``edit``: the tapped one; else a new answer), and the
-        game in progress redrawn when how its board is drawn changed (unless the settings are in ``in_board``'s
-        message: Back redraws that board)."""
+        game in progress redrawn when how its board is drawn or the language it speaks changed (unless the settings
+        are in ``in_board``'s message: Back redraws that board)."""
         before = await self.players.get_settings(actor.player)
         after = await self.players.change_setting(actor.player, actor.name, change)
         effects: list[Effect] = [EditMessage(SettingsOf(after, in_board)) if edit else Answer(SettingsOf(after))]
-        if in_board is None and (after.board, after.four_colour) != (before.board, before.four_colour):
+        drawn = (after.board, after.four_colour, after.language)
+        if in_board is None and drawn != (before.board, before.four_colour, before.language):
             current = await self.games.current_game(actor.player)
             if current is not None and not current.game.is_over:
                 effects.append(RedrawBoard(current))
