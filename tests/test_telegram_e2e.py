@@ -993,6 +993,23 @@ async def test_a_typed_move_in_a_group_is_deleted_only_where_the_bot_is_an_admin
     assert_shows(api.message(group, board.message_id), expected_view(game, game_id, 2, owner="Alice"))
 
 
+async def test_a_refused_play_in_a_group_is_answered_privately(api: FakeBotAPI, service: App) -> None:
+    """Issue 54: a /play the game refuses was answered in the group, under everyone's eyes; it is the player's
+    business, answered in their private chat with the bot."""
+    alice = api.user("Alice")
+    group = api.group("Cards night", members=[alice])
+    await command(api, alice, api.private_chat(alice), "/start")  # Alice has talked to the bot
+    await command(api, alice, group, f"{NEW}@{api.bot_username} {CODE}")
+    game = Game.from_code(CODE)
+    unfitting = not_fitting(game)
+    before = len(api.bot_messages(api.private_chat(alice)))
+    replies, _ = await typed_move(api, alice, group, f"/play {game.card_at(unfitting).symbol()}")
+    assert replies == []  # nothing added in the group
+    await api.wait_until(lambda: len(api.bot_messages(api.private_chat(alice))) > before, what="a private answer")
+    said = api.bot_messages(api.private_chat(alice))[-1].text
+    assert said.startswith(f"{card_label(game.card_at(unfitting))} was not played."), said
+
+
 async def test_a_rank_alone_and_words_in_a_private_chat(api: FakeBotAPI, service: App) -> None:
     """/play K plays the only free King (several: a message listing them); in a private chat a card's name
     without a command plays it, and other words get a one-line pointer to /help."""
