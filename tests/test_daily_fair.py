@@ -533,7 +533,8 @@ async def test_the_days_code_reaches_no_player_while_the_day_runs(db_url: URL, i
             key = challenge_key(attempt_id, await service.daily_codes.secret())
             challenge = f"/start x{attempt_id}_{key}"
             locked = await command(api, bob, bob_chat, challenge)
-            assert locked.text.startswith("That code is the daily deal of Dec 2, 2026")
+            # he saw no code: told it is the daily deal, to finish his attempt first (issue 54)
+            assert locked.text.startswith("This is the daily deal of Dec 2, 2026: finish your own attempt first")
             attempt = await command(api, bob, bob_chat, "/daily")
             attempt = await play_line(api, bob, bob_chat, attempt, blocking_line(CODE))
             assert "Your daily attempt is over: not won." in attempt.text
