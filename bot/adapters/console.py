@@ -55,6 +55,7 @@ from bot.app.effects import (
     Kept,
     LeaderboardOf,
     NoticeOf,
+    OldBoard,
     PlayAck,
     PlayerKey,
     PointerOf,
@@ -74,7 +75,6 @@ from bot.app.effects import (
     WelcomeOf,
 )
 from bot.app.flow import Flow
-from bot.app.outcomes import OldBoard
 from bot.config import terminal_colour
 from bot.i18n import resolve_locale, translator
 from bot.render.commands import command_names

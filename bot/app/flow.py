@@ -346,9 +346,8 @@ class Flow:
 
     async def _change_setting(self, actor: Actor, change: ExplainRefusals | DefaultRules | Language | WinnableOnly
                               | BoardChoice | FourColour, *, edit: bool, in_board: int | None = None) -> list[Effect]:
-        """A setting changed: the settings message redrawn (``edit``: the tapped one; else a new answer), and the
-        game in progress redrawn when how its board is drawn or the language it speaks changed (unless the settings
-        are in ``in_board``'s message: Back redraws that board)."""
+        """A setting changed: the settings message redrawn (``edit``: the tapped one; else a new answer), the game in
+        progress when its board's look or language changed (not when ``in_board``'s message shows them: Back does)."""
         before = await self.players.get_settings(actor.player)
         after = await self.players.change_setting(actor.player, actor.name, change)
         effects: list[Effect] = [EditMessage(SettingsOf(after, in_board)) if edit else Answer(SettingsOf(after))]

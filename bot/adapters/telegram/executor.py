@@ -118,15 +118,10 @@ class TelegramExecutor:
                         await self.edit_board(snapshot, problem)
                     case RedrawBoard(snapshot):
                         await self.redraw(snapshot)
-                    case Answer(PlayAck(snapshot) as ack) if self.query is None and snapshot.private and self.in_group():
+                    case Answer(PlayAck(snapshot) as ack) if self.query is None and self.in_group() and (
+                            snapshot.private or not self.board_here(snapshot)):  # a refused /play too: the player's
                         await self.delete_typed()  # the ranked attempt's cards stay out of the group, the answer too
                         await self.send_privately(View(header=self.line(ack)))
-                    case Answer(PlayAck(snapshot) as ack) if self.query is None and self.in_group() and not (
-                            snapshot.outcome is not None and snapshot.outcome.ok):
-                        # a refused /play is the player's business: said privately, the group keeps its board
-                        await self.delete_typed()
-                        if await self.send_privately(View(header=self.line(ack))) is None:
-                            await self.tg.reply_text(self.need_anchor(), self.line(ack))
                     case Answer(PlayAck(snapshot) as ack) if self.query is None and self.board_here(snapshot):
                         typed_move = ack  # the board, redrawn after this, shows it: the typed message goes then
                     case Answer(ReviewOf() as review) if self.in_group():
