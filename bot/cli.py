@@ -87,6 +87,7 @@ def cmd_run(args: argparse.Namespace) -> int:
 
 
 def cmd_console(args: argparse.Namespace) -> int:
+    from bot.adapters.stdin import is_terminal
     from bot.i18n import SUPPORTED_LOCALES, supported_locale
     from bot.logs import configure_logging
     from bot.runner import run_console_session
@@ -97,7 +98,10 @@ def cmd_console(args: argparse.Namespace) -> int:
         raise UsageError(f"--lang must be one of {', '.join(SUPPORTED_LOCALES)}, not {args.lang!r}")
     configure_logging(config, console=True)
     url = _console_database_url(args.database_url) if args.database_url else config.database_url
-    return _run_async(run_console_session(url, locale=config.default_locale, lang=lang, user=args.user), url)
+    # the table in the browser too, with its link, as the console game without tokens has it
+    table = config if config.web_port_set or is_terminal(sys.stdin) else None
+    return _run_async(run_console_session(url, locale=config.default_locale, lang=lang, user=args.user,
+                                          table=table), url)
 
 
 def _console_database_url(given: str) -> str:
@@ -157,7 +161,9 @@ def cmd_db(args: argparse.Namespace) -> int:
             raise UsageError(f"db {args.action} {args.revision or 'head'}: {error}") from None
         if dropped:
             print(f"dropped {', '.join(dropped)}")
-        print(f"database at revision {await current_revision(url)}")
+        at = await current_revision(url)
+        print(f"database at revision {at}" if at is not None else
+              "database at base: no tables of the bot (`tripeaks db upgrade` makes them)")
         return 0
 
     return _run_async(main(), url)
@@ -168,7 +174,13 @@ def _db_copy(args: argparse.Namespace) -> int:
         raise UsageError("db copy needs --to URL (the new database: a URL, or a SQLite file's path) and nothing "
                          "else")
     source = _load_config().database_url
-    existing_sqlite_file(source)
+    path = existing_sqlite_file(source)
+    if path is not None:
+        from bot.store.backup import in_use
+
+        if in_use(path):  # a copy while games are played would miss their last moves, as restore is refused
+            raise UsageError(f"db copy: the database {path} is in use (is the bot or a console game running? stop "
+                             "it first): nothing was copied")
     return _run_async(copy_deployment(source, _console_database_url(args.to)), source)
 
 
@@ -182,9 +194,10 @@ def cmd_health(args: argparse.Namespace) -> int:
     if config.public_url or config.web_port_set:  # the bot answers GET /readyz on its web port
         host = "127.0.0.1" if config.web_host in ("", "0.0.0.0", "::") else config.web_host
         health = check_ready(f"http://{'[' + host + ']' if ':' in host else host}:{config.web_port}/readyz")
-    elif config.heartbeat_file is None:
-        raise UsageError("HEARTBEAT_FILE is not set, so the bot writes no heartbeat to check (see .env.example), "
-                         "and no WEB_PORT for GET /readyz")
+    elif config.heartbeat_file is None:  # not up as far as anyone can tell: 1, as the README says (never 2)
+        print("tripeaks: HEARTBEAT_FILE is not set, so the bot writes no heartbeat to check (see .env.example), "
+              "and no WEB_PORT for GET /readyz", file=sys.stderr)
+        return 1
     else:
         health = check_health(config.heartbeat_file)
     print(health.message)

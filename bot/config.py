@@ -196,6 +196,15 @@ def _get(env: Mapping[str, str], name: str) -> str | None:
     return value or None
 
 
+def start_warnings(config: Config) -> list[str]:
+    """Settings that are valid alone but do nothing together, said once at start."""
+    warnings = []
+    if config.discord_client_id and config.public_url is None:
+        warnings.append("DISCORD_CLIENT_ID and DISCORD_CLIENT_SECRET are set but PUBLIC_URL is not: the Discord "
+                        "Activity is served from PUBLIC_URL, so it stays off until PUBLIC_URL is set")
+    return warnings
+
+
 def load_config(env: Mapping[str, str] | None = None, *, dotenv_path: Path | None = None) -> Config:
     """Read the settings; raise :class:`ConfigError` naming the first bad one. Every secret read is registered for
     :func:`redact`. ``dotenv_path`` is the ``.env`` file loaded, if any (see :func:`home_folder`)."""
@@ -211,6 +220,8 @@ def load_config(env: Mapping[str, str] | None = None, *, dotenv_path: Path | Non
     if telegram_token and not _TELEGRAM_TOKEN_RE.match(telegram_token):
         raise ConfigError("TELEGRAM_TOKEN is malformed: expected the token from @BotFather, like 123456:ABC-DEF...")
     database_url = _get(env, "DATABASE_URL") or DEFAULT_DATABASE_URL
+    if "://" not in database_url:  # a SQLite file's path (data/tripeaks.db), as the README's way back suggests
+        database_url = f"sqlite+aiosqlite:///{database_url}"
     if not re.match(r"^(sqlite(\+aiosqlite)?|postgres(ql)?(\+asyncpg)?)://", database_url):
         raise ConfigError(f"DATABASE_URL is not supported: {redact_url(database_url)!r}: use "
                           "sqlite+aiosqlite:///path/to/file.db or postgresql+asyncpg://user@host/db")

@@ -25,7 +25,7 @@ import sys
 from typing import TYPE_CHECKING, Any, TextIO, cast
 
 from bot.adapters.stdin import is_terminal
-from bot.config import Config, ConfigError, TokenRejected, Unreachable, redact_url
+from bot.config import Config, ConfigError, TokenRejected, Unreachable, redact_url, start_warnings
 from bot.logs import configure_logging
 from bot.reachable import when_reachable
 from core.solver import solver_description
@@ -212,6 +212,8 @@ async def run_bot(config: Config, *, console_input: TextIO = sys.stdin, console_
     log.info("solver %s, %d worker(s) for players, %d in the background", solver_description(),
              config.solver_workers, config.solver_background_workers)
     log.info("database %s", redact_url(config.database_url))
+    for warning in start_warnings(config):
+        log.warning("%s", warning)
     stop = StopSignals().install()
     try:
         return await _serve(config, stop)

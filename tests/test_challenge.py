@@ -37,7 +37,7 @@ from bot.app.effects import (
     ShareOf,
     Tell,
 )
-from bot.app.model import Challenge, Offers, PlayerKey, Settings, Stats
+from bot.app.model import Challenge, GameSnapshot, Offers, PlayerKey, Settings, Stats
 from bot.app.outcomes import MustConfirm
 from bot.i18n import SUPPORTED_LOCALES, translator
 from bot.render.challenges import render_answered
@@ -52,6 +52,7 @@ from bot.render.endings import (
 )
 from bot.render.game import render_game
 from bot.render.offers import render_offers
+from bot.render.replies import error_text
 from core.game import DRAW, Game
 from tests.app_helpers import act, challenge, offers
 from tests.core_helpers import winning_line
@@ -92,6 +93,18 @@ async def test_a_challenge_is_its_deal_compared_with_the_shared_game(service: Ap
     # an ordinary game in the stats
     stats = await service.players.stats(BOB)
     assert stats == Stats(games=1, wins=0, best_score=snapshot.game.score, current_streak=0, longest_streak=0)
+
+
+async def test_the_challenger_tapping_their_own_challenge_replays_it_with_nothing_to_beat(
+        service: App) -> None:  # noqa: F811
+    """Issue 54: Alice's own Play this deal showed "To beat: 750 (Alice)"; it replays the deal as Replay does."""
+    shared = await service.starts.new_game(ALICE, "Alice", code=BLOCK_CODE)
+    await play(service, ALICE, shared.game_id, shared.version, [DRAW] * 23)
+    again = await service.starts.start(ALICE, "Alice", await challenge(service, shared.game_id))
+    assert isinstance(again, GameSnapshot)
+    assert str(again.game.code) == BLOCK_CODE and again.owner == ALICE and again.challenge is None
+    assert again.game_id != shared.game_id and again.game.moves == 0
+    assert "To beat" not in render_game(again, "en", Settings()).header
 
 
 async def test_a_guessed_game_number_without_its_key_starts_nothing(service: App) -> None:  # noqa: F811
@@ -152,8 +165,11 @@ async def test_a_daily_challenge_waits_for_the_tappers_own_attempt(service: App)
     assert await service.games.current_game(BOB) is None
     # with Bob's attempt started and not over, still locked; once it is over, the challenge is a practice game
     bobs = await service.starts.new_daily_game(BOB, "Bob", community="g1")
-    with pytest.raises(errors.DailyCodeLocked):
+    with pytest.raises(errors.DailyCodeLocked) as locked:
         await service.starts.start(BOB, "Bob", challenge)
+    # Bob saw a shared result, no code: he is told so, not "That code is the daily deal…" (issue 54)
+    told = error_text(locked.value, "en", "/tripeaks")
+    assert locked.value.shared and "code" not in told and told.startswith("This is the daily deal of ")
     await play(service, BOB, bobs.game_id, bobs.version, winning_line(DAILY_CODE))
     taken = await service.starts.start(BOB, "Bob", challenge)
     assert taken.daily is None and taken.challenge is not None and taken.challenge.name == "Alice"
@@ -318,7 +334,7 @@ async def test_the_challenger_is_told_the_outcome_once_in_their_chat(service: Ap
     assert tell.chat_id == "alice-chat" and isinstance(tell.content, ChallengeAnswered)
     assert tell.content.shared.owner == ALICE and tell.content.answer.owner == BOB
     view = draw(tell.content, "en")
-    assert view.header == "Alice's challenge"
+    assert view.header == "You vs Bob"  # told to Alice: headed by who took it up
     diff = game.score - 477
     assert f"Bob's {game.score} beats yours by {diff}" in (view.status or "")
     # an undo out of the block and a second block tell nothing more, in any process: the mark is in the database
@@ -405,7 +421,9 @@ def test_the_challenger_hears_it_in_every_language(locale: str) -> None:
     lines = set()
     for mine in (drawn, Game.from_code(BLOCK_CODE)):  # Alice's game over (a tie), and still being played
         view = render_answered(dataclasses.replace(shared, game=mine), answer, locale)
-        assert "Alice" in view.header and "Bob" in (view.status or "") and str(drawn.score) in (view.status or "")
+        # headed by who took it up, never by Alice's own name (issue 54)
+        assert "Alice" not in view.header and "Bob" in view.header, view.header
+        assert "Bob" in (view.status or "") and str(drawn.score) in (view.status or "")
         lines.add(view.status)
     assert len(lines) == 2
     header = render_game(dataclasses.replace(answer, game=Game.from_code(BLOCK_CODE)), locale, Settings()).header

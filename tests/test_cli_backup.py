@@ -107,6 +107,7 @@ def test_a_restore_is_refused_while_the_database_is_in_use_and_keeps_the_old_fil
     kept = re.search(r"the database it replaced is kept as (\S+)\n", done.stdout)
     assert kept is not None, done.stdout
     assert players(Path(kept.group(1))) == 40 and Path(kept.group(1)).parent == tmp_path
+    assert not list(tmp_path.glob("*-shm"))  # issue 54: the old file's shared-memory index was left beside it
     assert not (tmp_path / "games.db-wal").exists() or (tmp_path / "games.db-wal").stat().st_size == 0
     assert tripeaks(tmp_path, "db", "current").stdout.startswith("database at revision ")
 

@@ -132,6 +132,30 @@ def test_a_target_with_players_is_refused_in_one_line_and_left_alone(
     assert status == 2 and err.startswith("tripeaks: db copy needs --to URL")
 
 
+def test_a_copy_is_refused_while_the_bot_holds_the_sqlite_file(
+        deployment: URL, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """As a restore is: a copy taken while games are played would miss their last moves (issue 54)."""
+    import subprocess
+    import sys
+
+    # another process holds it as the running bot does: WAL mode, open (file locks are per process)
+    holder = ("import sqlite3, sys\nc = sqlite3.connect(sys.argv[1])\n"
+              "print(c.execute('PRAGMA journal_mode = WAL').fetchone()[0], flush=True)\nsys.stdin.read()\n")
+    live = subprocess.Popen([sys.executable, "-c", holder, str(tmp_path / "games.db")], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, text=True)
+    try:
+        assert live.stdout is not None and live.stdout.readline().strip() == "wal"
+        status, out, err = tripeaks(monkeypatch, capsys, deployment, "db", "copy", "--to", "moved.db")
+        assert (status, out) == (2, "")
+        assert err.startswith(f"tripeaks: db copy: the database {tmp_path / 'games.db'} is in use") and \
+            err.count("\n") == 1
+        assert not (tmp_path / "moved.db").exists()
+    finally:
+        live.communicate("", timeout=60)
+    status, out, err = tripeaks(monkeypatch, capsys, deployment, "db", "copy", "--to", "moved.db")
+    assert status == 0, err
+
+
 async def _start_a_game(url: URL, player: PlayerKey) -> int:
     """A new player starts a game: the id it gets (a copied database must hand out ids of its own)."""
     db = await open_database(url, migrate=False)

@@ -124,3 +124,16 @@ def test_an_unreachable_database_is_one_line_and_exit_status_2(tmp_path: Path) -
                     timeout=60)
     assert done.returncode == 2, done.stderr
     assert done.stderr.count("\n") == 1 and "database" in done.stderr
+
+
+def test_the_console_command_prints_the_tables_link(tmp_path: Path) -> None:
+    """``tripeaks console`` serves the table in the browser too and prints its one-time link, as the console game
+    started without tokens does (issue 54: it printed none)."""
+    import socket
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    done = tripeaks(tmp_path, "console", "--user", "ann", stdin="quit\n", env={"WEB_PORT": str(port)})
+    assert done.returncode == 0, done.stderr
+    assert "Play in your browser: http://127.0.0.1:" in done.stdout and "/#token=" in done.stdout, done.stdout

@@ -67,14 +67,14 @@ async def test_new_game_asks_before_abandoning_a_game_with_moves(service: App) -
     assert out.startswith("You played K♥\n") and "Score: 499 · Moves: 1" in out
     asked = await s.say("new")
     assert "Start a new game?" in asked
-    assert "Your game in progress (TP1-E-AAAAAAB, score 499, 1 move) will be abandoned" in asked
+    assert "Your game in progress (TP1\u2011E\u2011AAAAAAB, score 499, 1 move) will be abandoned" in asked
     assert "[y] Yes, start!" in asked and "[c] Keep playing>" in asked
     kept = await s.say("c")
     assert kept.startswith("Your game goes on") and "TP1-E-AAAAAAB" in kept and "Moves: 1" in kept
     # y now answers nothing: the question was answered
     assert "Type a card" in await s.say("y")
     asked = await s.say("new TP1-C-AAAAAAI")
-    assert "Start TP1-C-AAAAAAI?" in asked
+    assert "Start TP1\u2011C\u2011AAAAAAI?" in asked
     started = await s.say("y")
     assert "TP1-C-AAAAAAI · Classic" in started and "Moves: 0" in started
     current = await service.games.current_game(s.chat.player)
@@ -88,7 +88,7 @@ async def test_the_new_game_key_asks_too(service: App) -> None:
     await s.open()
     await s.say("new TP1-C-AAAAAAI", "d")
     asked = await s.say("n")
-    assert "Your game in progress (TP1-C-AAAAAAI, score 499, 1 move) will be abandoned" in asked
+    assert "Your game in progress (TP1\u2011C\u2011AAAAAAI, score 499, 1 move) will be abandoned" in asked
     started = await s.say("y")
     assert "· Classic" in started and "Moves: 0" in started  # a new deal under the same rules
     current = await service.games.current_game(s.chat.player)
@@ -197,3 +197,36 @@ async def test_the_settings_toggle_winnable_only(service: App) -> None:
     assert "[winnable] ✓ Only winnable: on*" in out
     settings = await service.players.get_settings(s.chat.player)
     assert settings.winnable_only is True
+
+
+async def test_the_console_follows_the_table(service: App) -> None:
+    """Issue 54: moves made at the table in the browser (the same game, through the same door) showed nowhere on
+    Enter, and ``d`` after a New game there answered only "That board is from an older game"."""
+    from bot.app.codec import game_command
+    from bot.app.commands import Actor, ConfirmStart, NewGame
+    from bot.app.effects import Answer, Question
+
+    session = Session(service)
+    await session.service.starts.new_game(session.chat.player, "ann", code="TP1-E-AAAAAAB")
+    first = await session.open()
+    assert "23" in first  # the stock's count before any draw
+    assert await session.say("") == ""  # the game on screen as it stands: nothing printed again
+    table = Actor(session.chat.player, "ann")
+    current = await service.games.current_game(session.chat.player)
+    assert current is not None
+    await service.flow.handle(table, game_command(current.game_id, current.version, "d"))  # a draw at the table
+    again = await session.say("")
+    assert "22" in again and "Moves: 1" in again, again
+    moved = await service.games.current_game(session.chat.player)
+    assert moved is not None
+    answer = await service.flow.handle(table, NewGame(moved.game_id, moved.version))  # New game at the table
+    (question,) = answer
+    assert isinstance(question, Answer) and isinstance(question.content, Question)
+    await service.flow.handle(table, ConfirmStart(moved.game_id, question.content.request))
+    newer = await service.games.current_game(session.chat.player)
+    assert newer is not None and newer.game_id != moved.game_id
+    said = await session.say("d")
+    assert "That board is from an older game" in said and "Moves: 0" in said, said
+    assert session.chat.snapshot is not None and session.chat.snapshot.game_id == newer.game_id
+    drew = await session.say("d")  # and d now draws in the new game
+    assert "Moves: 1" in drew and session.chat.snapshot.game_id == newer.game_id, drew

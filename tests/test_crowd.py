@@ -235,8 +235,8 @@ async def test_asking_too_much_is_answered_politely_when_to_ask_again() -> None:
     assert await questions.ask(BOB, "three", answer) == "an answer"  # another player's share is their own
     now[0] = 3.0
     assert await questions.ask(ALICE, "three", answer) == "an answer"
-    assert error_text(TryAgainIn(3), "en") == "You have asked a lot in a short time; try again in 3 seconds"
-    assert error_text(TryAgainIn(1), "en") == "You have asked a lot in a short time; try again in 1 second"
+    assert error_text(TryAgainIn(3), "en") == "Too many requests in a short time; try again in 3 seconds"
+    assert error_text(TryAgainIn(1), "en") == "Too many requests in a short time; try again in 1 second"
     assert error_text(TryAgainIn(3), "uk") == ("Забагато запитів за короткий час; спробуйте ще раз через 3 "
                                                "секунди")
     assert error_text(TryAgainIn(5), "pl").endswith("za 5 sekund")

@@ -367,7 +367,7 @@ async def test_a_hint_is_counted_once_per_position_and_an_abandoned_attempt_show
         bob_line = next(line for line in text.splitlines() if "Bob" in line)
         assert "⏳" in alice_line and "💡2" in alice_line
         assert "✗" in bob_line and "⏳" not in bob_line
-        assert ("Each player's first started game of the deal counts: won first, then score, fewer hints, fewer "
+        assert ("Only each player's first game of the deal counts: a win first, then score, fewer hints, fewer "
                 "undos, shorter time.") in text
 
 
@@ -535,7 +535,8 @@ async def test_the_days_code_reaches_no_player_while_the_day_runs(db_url: URL, i
             key = challenge_key(attempt_id, await service.daily_codes.secret())
             challenge = f"/start x{attempt_id}_{key}"
             locked = await command(api, bob, bob_chat, challenge)
-            assert locked.text.startswith("That code is the daily deal of Dec 2, 2026")
+            # he saw no code: told it is the daily deal, to finish his attempt first (issue 54)
+            assert locked.text.startswith("This is the daily deal of Dec 2, 2026: finish your own attempt first")
             attempt = await command(api, bob, bob_chat, "/daily")
             attempt = await play_line(api, bob, bob_chat, attempt, blocking_line(CODE))
             assert "Your daily attempt is over: not won." in attempt.text

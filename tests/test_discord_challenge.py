@@ -130,7 +130,7 @@ async def test_share_posts_a_challenge_a_second_player_plays_to_the_comparison(
         assert expected in text_of(board) and WIN_CODE in text_of(board)  # over: the code may be shown
         # alice is told, once, in the channel where she played the deal (and shared it): the outbox delivers it
         assert await game_service.outbox.deliver({"discord": outbox_executor(env.bot.ctx)}) == 1
-        (told,) = [message for message in channel.history()[told_before:] if "alice's challenge" in text_of(message)]
+        (told,) = [message for message in channel.history()[told_before:] if "You vs bob" in text_of(message)]
         theirs = (f"You beat bob's {bob_score} by {-diff}" if diff < 0 else
                   f"bob's {bob_score} beats yours by {diff}" if diff > 0 else f"You tied with bob: {bob_score} each")
         assert theirs in text_of(told)
@@ -157,7 +157,9 @@ async def test_a_daily_challenge_waits_for_the_tappers_own_attempt(
         # Bob has not played today's daily: the challenge is refused, privately, and starts nothing
         refused, sent = await click(env, bob, card, play)
         assert sent.ephemeral
-        assert refused.content == error_text(DailyCodeLocked(game_service.daily_codes.today()), "en", "/tripeaks new")
+        assert refused.content == error_text(DailyCodeLocked(game_service.daily_codes.today(), shared=True), "en",
+                                             "/tripeaks new")
+        assert "code" not in refused.content  # he saw a shared result, not a code
         assert await game_service.games.current_game(PlayerKey("discord", str(bob.id))) is None
 
         # once his own attempt is over, the same button deals it as a practice game, compared with Alice's
@@ -193,7 +195,7 @@ async def test_a_challenger_who_set_no_language_is_told_in_their_discords(
         line = another_winning_line(WIN_CODE)
         await play_line(env, bob, board, line)
         assert await game_service.outbox.deliver({"discord": outbox_executor(env.bot.ctx)}) == 1
-        title = named_title(ru.pgettext("title", "{name}'s challenge"), "alice")
+        title = named_title(ru.pgettext("title", "You vs {name}"), "bob")
         (told,) = [message for message in channel.history()[told_before:] if title in text_of(message)]
         alice_score, bob_score = final_score(WIN_CODE, winning_line(WIN_CODE)), final_score(WIN_CODE, line)
         assert compared_line(alice_score, "bob", bob_score, ru) in text_of(told)

@@ -29,6 +29,7 @@ from bot.app.model import BoardRef, GameSnapshot, PlayerKey
 from bot.i18n import translator
 from bot.render.commands import COMMAND_DESCRIPTIONS, command_names, rules_name
 from bot.render.replies import render_daily
+from bot.render.view import unbroken
 from core.deal import GameCode, Rules
 from core.game import DRAW, Game, Tap
 from tests.app_helpers import TapTimes, act
@@ -190,7 +191,7 @@ async def test_a_double_click_on_new_game_with_moves_only_asks(
         before = components_of(t.message(board.id))
         question, sent = await click(t.env, t.alice, board, button(board, command="n"))
         assert sent == Callback(CHANNEL_MESSAGE, ephemeral=True, v2=True)
-        assert f"({CODE}, score 499, 1 move) will be abandoned" in text_of(question)
+        assert f"({unbroken(CODE)}, score 499, 1 move) will be abandoned" in text_of(question)
         assert labels_of(question) == [YES, NO]
         questions = [question]
         # the second click of the double click: acknowledged, and the one question stands
@@ -264,7 +265,7 @@ async def test_every_way_to_start_asks_first_over_a_game_with_moves(
         playing = await t.current()
         question, sent = await _start_by(way, t, board)
         assert sent == Callback(CHANNEL_MESSAGE, ephemeral=True, v2=True)
-        assert f"({CODE}, score 499, 1 move) will be abandoned" in text_of(question)
+        assert f"({unbroken(CODE)}, score 499, 1 move) will be abandoned" in text_of(question)
         assert "another chat" not in text_of(question)
         assert (await t.current()).game_id == playing.game_id
         public = len(t.public_messages())

@@ -195,6 +195,17 @@ async def test_a_card_by_name_redraws_the_live_board_only_when_played(service: A
     assert [type(effect) for effect in played] == [Answer, RedrawBoard]
 
 
+async def test_d_typed_in_a_private_chat_draws(service: App) -> None:
+    """Issue 54: the help and the console say ``d`` draws; typed as a message it drew nothing."""
+    flow = service.flow
+    await flow.handle(ANN, Begin(DealByCode(CODE)))
+    drawn = await flow.handle(ANN, PlayCard("d", loose=True))
+    assert [type(effect) for effect in drawn] == [Answer, RedrawBoard]
+    ack = drawn[0].content
+    assert isinstance(ack, PlayAck) and ack.snapshot.game.actions() == [Draw()]
+    assert isinstance(drawn[1], RedrawBoard) and drawn[1].snapshot.game.stock_left == 22
+
+
 async def test_new_game_tapped_twice_asks_once(service: App) -> None:
     flow = service.flow
     game = game_of(await flow.handle(ANN, Begin(DealByCode(CODE))))
@@ -302,8 +313,10 @@ async def test_a_tap_about_something_else_than_its_message_shows_edits_no_messag
     privately to the player."""
     game = game_of(await service.flow.handle(ANN, Begin(DealByCode(CODE))))
     post = Surface(reuse=True, buttons=(PlayDaily(dt.date(2026, 12, 6)),))
-    (settings,) = await service.flow.handle(ANN, Language("ja"), post)
+    settings, redrawn = await service.flow.handle(ANN, Language("ja"), post)
     assert isinstance(settings, Answer) and isinstance(settings.content, SettingsOf)
+    # issue 54: the live board speaks the new language at once, not from the next tap
+    assert isinstance(redrawn, RedrawBoard) and redrawn.snapshot.settings.language == "ja"
     other_board = Surface(reuse=True, buttons=(game_command(game.game_id + 1, 0, "d"),))
     (moved,) = await service.flow.handle(ANN, game_command(game.game_id, 0, "d"), other_board)
     assert isinstance(moved, RedrawBoard) and moved.snapshot.version == 1

@@ -106,6 +106,7 @@ async def test_the_running_bot_is_healthy_and_a_stopped_one_is_not(tmp_path: Pat
 
 
 async def test_health_without_a_heartbeat_file_says_so(tmp_path: Path) -> None:
+    """Exit status 1 (not known to be up), as the README says health exits 0 or 1: never a usage error's 2."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("HEARTBEAT_")} | {"PYTHONPATH": str(REPO)}
     status, said = await _tripeaks(tmp_path, env, "health")
-    assert status == 2 and said.startswith("tripeaks: HEARTBEAT_FILE is not set") and said.count("\n") == 1
+    assert status == 1 and said.startswith("tripeaks: HEARTBEAT_FILE is not set") and said.count("\n") == 1

@@ -561,12 +561,12 @@ def test_context_dependent_messages_have_translator_comments() -> None:
 #: What the winnable-only button says in each language to name a filter of deals (only these deals), not a claim
 #: about one deal: es read "Se puede ganar: sí" ("it can be won: yes").
 ONLY_WINNABLE_WORDS = {"en": "Only", "uk": "Лише", "ru": "Только", "ja": "のみ", "de": "Nur", "fr": "Donnes",
-                       "es": "Solo", "pt_BR": "Só", "pl": "Tylko", "tr": "Yalnızca"}
+                       "es": "Solo", "pt_BR": "Só", "pl": "Tylko", "tr": "Kazanılabilenler"}
 
 
 def test_the_winnable_setting_is_a_filter_and_an_unwinnable_deal_is_named_once() -> None:
-    """The settings button of "Only winnable deals" says "only" (or names the deals, fr "Donnes gagnables") in
-    every language; the verdict on a deal no play could win names the deal once (ja read
+    """The settings button of "Only winnable deals" says "only" (or names the deals, fr "Donnes gagnables", tr
+    "Kazanılabilenler") in every language; the verdict on a deal no play could win names the deal once (ja read
     「この配札は勝てない配札でした」)."""
     from tests.test_glossary import GLOSSARY_TABLES
 

@@ -25,7 +25,9 @@ from bot.render.game import render_game
 from bot.render.platforms import (
     DISCORD_HEADING_COLUMNS,
     DISCORD_TEXT_COLUMNS,
+    DISCORD_WHOLE_LINE_COLUMNS,
     TELEGRAM_ROW_COLUMNS,
+    ShownMenu,
     discord_header,
     discord_row_fits,
     discord_rows,
@@ -147,7 +149,7 @@ def test_the_widest_rows_still_fit() -> None:
 
 
 def test_the_controls_share_one_row_in_every_language() -> None:
-    """Draw, Undo, Hint and New game (Draw, Hint and New game in the ranked daily attempt) are one row on a 360-px
+    """Draw, Undo, Hint and New game (in the ranked daily attempt a blank where Undo is) are one row on a 360-px
     phone, on Discord and on Telegram, in every language: Draw's word and the icons of the other three (as words
     they took two rows in every language)."""
     game = Game.from_code("TP1-E-AAAAAAB")
@@ -157,8 +159,8 @@ def test_the_controls_share_one_row_in_every_language() -> None:
             view = render_game(GameSnapshot(1, 1, PlayerKey("discord", "1"), "", game, daily=daily), locale,
                                Settings())
             *_, controls = view.buttons
-            assert [type(b.command).__name__ for b in controls][-2:] == ["AskHint", "NewGame"]
-            assert len(controls) == (3 if daily else 4)
+            assert [type(b.command).__name__ for b in controls] == [
+                "Move", "Blank" if daily else "Move", "AskHint", "NewGame"]  # 💡 and 🆕 keep their places
             only = View("", buttons=(controls,))
             assert [len(row) for row in telegram_rows(only)] == [len(controls)], (locale, telegram_row_columns(
                 [b.label for b in controls]))
@@ -502,6 +504,47 @@ def test_the_settings_are_a_title_and_buttons_that_fit_a_phone() -> None:
                 assert not under and display_width(heading) <= DISCORD_HEADING_COLUMNS, (locale, heading)
                 for row in telegram_rows(view):
                     assert telegram_row_fits([b.label for b in row]), (locale, [b.label for b in row])
+                for shown in discord_rows(view):  # a button alone on its row too (es, pt_BR, tr were wider)
+                    if not isinstance(shown, ShownMenu):
+                        assert discord_row_fits([b.label for b in shown]), (locale, [b.label for b in shown])
+
+
+def test_the_welcomes_three_buttons_share_one_row_in_every_language() -> None:
+    """Play, Daily and Rules under the welcome are one row on a 360-px phone (fr, es and pl took two rows, pt_BR
+    three, with "Daily" 13-19 columns wide)."""
+    from bot.render.lifecycle import render_welcome
+
+    for locale in SUPPORTED_LOCALES:
+        view = render_welcome(locale)
+        labels = [b.label for b in view.buttons[0]]
+        assert len(labels) == 3 and [len(row) for row in telegram_rows(view)] == [3], (locale, labels)
+
+
+def test_the_daily_header_lines_do_not_wrap_on_discord() -> None:
+    """The daily attempt's and its practice's header on Discord, every line within its font's width at 360 px, the
+    line that is one group ("ranked attempt: no undo", "practice, unranked") within the narrower budget of a line
+    that cannot be split (ru "…без / отмены", de "keine / Rücknahme", ja "ん" alone on a line were seen)."""
+    from bot.i18n import translator
+
+    game = Game.from_code("TP1-C-ZZZZZZZ")
+    game.apply(Draw())
+    for locale in SUPPORTED_LOCALES:
+        tr = translator(locale)
+        whole = {tr.gettext("ranked attempt: no undo"), tr.gettext("practice, unranked")}
+        for day in DAYS:
+            for kind in ("daily", "practice"):
+                snapshot = GameSnapshot(1, 1, PlayerKey("discord", "1"), "Ann", game,
+                                        daily=day if kind == "daily" else None,
+                                        practice_of=day if kind == "practice" else None, code_hidden=True,
+                                        dealt_winnable=True)
+                view = render_game(snapshot, locale, Settings(), owner_label=True, fixed_header=True)
+                heading, under = discord_header(view.header, board=True)
+                groups = [group for line in under.split("\n") for group in line.split(" · ")]
+                assert whole & set(groups), (locale, kind, under)
+                for line in under.split("\n"):
+                    assert display_width(line) <= DISCORD_TEXT_COLUMNS, (locale, line, display_width(line))
+                for group in whole & set(groups):
+                    assert display_width(group) <= DISCORD_WHOLE_LINE_COLUMNS, (locale, group, display_width(group))
 
 
 def test_a_leaderboard_entry_keeps_its_indent_on_discord() -> None:

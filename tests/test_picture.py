@@ -32,6 +32,7 @@ from bot.render.picture import (
     compose,
     draw_table,
     face_tile,
+    fan_shown,
     fanned,
     png_size,
     slot_box,
@@ -94,14 +95,16 @@ def felt_index() -> int:
 
 
 def check_won(table: Table) -> None:
-    """A won table: every card played, in order, at its place in the fan (the last of each row whole), and the
-    banner with the score."""
+    """A won table: the last twenty cards played, in order, each whole (all 29-51 in two rows were slivers), and
+    the banner with the score."""
     board = compose(table)
     assert table.score is not None and board.size == (WIDTH, HEIGHT)
-    places = fanned(table.played)
-    for index, (card, at) in enumerate(zip(table.played, places, strict=True)):
-        over = [place for place in places[index + 1:] if overlaps(place, at)]
-        assert shows(board, at, face_tile(card, None, table.four_colour), over), f"{index}: {card}"
+    shown = fan_shown(table.played)
+    assert shown == table.played[-20:] and shown[-1] == table.played[-1]
+    places = fanned(shown)
+    for index, (card, at) in enumerate(zip(shown, places, strict=True)):
+        assert not [place for place in places if place != at and overlaps(place, at)], f"{index}: {card} covered"
+        assert shows(board, at, face_tile(card, None, table.four_colour), []), f"{index}: {card}"
     banner = board.crop(BANNER)
     assert banner.tobytes() == banner_tile(table.score).tobytes()
 

@@ -362,8 +362,8 @@ def test_the_share_names_its_player_for_whoever_reads_it() -> None:
 def test_the_confirmation_names_what_would_be_lost_and_carries_yes_and_no() -> None:
     current = snapshot(_midgame(), game_id=77)
     view = render_confirm_start(current, DealByCode("TP1-C-AAAAAAI"), "en", elsewhere=True)
-    assert view.header == "Start TP1-C-AAAAAAI?"
-    assert view.status == ("Your game in progress (TP1-E-AAAAAAB, score 497, 3 moves) will be abandoned and count "
+    assert view.header == "Start TP1\u2011C\u2011AAAAAAI?"
+    assert view.status == ("Your game in progress (TP1\u2011E\u2011AAAAAAB, score 497, 3 moves) will be abandoned and count "
                            "as played and not won.\nThat game is in another chat.")
     (yes, no), = view.buttons
     assert decode(payload_of(yes)) == ConfirmStart(77, DealByCode("TP1-C-AAAAAAI")) and yes.style is ButtonStyle.DANGER

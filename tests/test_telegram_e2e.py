@@ -429,7 +429,7 @@ async def test_draw_then_undo(api: FakeBotAPI, service: App) -> None:
     assert "Draw" in [label for label, _ in drawn.buttons] and "22  [" in drawn.text
 
     answer, undone = await tap(api, alice, chat, drawn, data_for(drawn, UNDO))
-    assert answer.text == f"Undone: {card_label(Game.from_code(CODE).deal.stock[0])} taken back"
+    assert answer.text == f"Undone: {card_label(Game.from_code(CODE).deal.stock[0])} is back in its place"
     game.push(UNDO)
     assert_shows(undone, expected_view(game, game_id, 2, undos=1))
     assert card_cell_on_waste(undone) == Game.from_code(CODE).deal.waste
@@ -691,7 +691,15 @@ async def test_the_language_setting_overrides_telegrams_and_explanations_can_be_
     assert answer.text.endswith(JA_NOT_ADJACENT) and answer.text.startswith(card_label(
         Game.from_code(CODE).card_at(not_fitting(Game.from_code(CODE)))))
 
+    # issue 54: a language chosen in the settings redraws the live board at once, not at the next tap
+    _, settings = await tap(api, oksana, chat, settings, "tp:set:lang:de")
+    await api.wait_until(lambda: "Leicht" in api.message(chat, message.message_id).text.splitlines()[0], 30,
+                         what="the live board redrawn in German")
+
     # explanations off: the refusal is answered without a toast
+    _, settings = await tap(api, oksana, chat, settings, "tp:set:lang:ja")
+    await api.wait_until(lambda: "イージー" in api.message(chat, message.message_id).text.splitlines()[0], 30,
+                         what="the live board redrawn in Japanese")
     _, settings = await tap(api, oksana, chat, settings, "tp:set:explain:off")
     game_id, _ = game_of(message)
     answer, shown = await tap(api, oksana, chat, message, data_for(message, Tap(not_fitting(Game.from_code(CODE)))),
@@ -1008,6 +1016,23 @@ async def test_a_typed_move_in_a_group_is_deleted_only_where_the_bot_is_an_admin
     assert_shows(api.message(group, board.message_id), expected_view(game, game_id, 2, owner="Alice"))
 
 
+async def test_a_refused_play_in_a_group_is_answered_privately(api: FakeBotAPI, service: App) -> None:
+    """Issue 54: a /play the game refuses was answered in the group, under everyone's eyes; it is the player's
+    business, answered in their private chat with the bot."""
+    alice = api.user("Alice")
+    group = api.group("Cards night", members=[alice])
+    await command(api, alice, api.private_chat(alice), "/start")  # Alice has talked to the bot
+    await command(api, alice, group, f"{NEW}@{api.bot_username} {CODE}")
+    game = Game.from_code(CODE)
+    unfitting = not_fitting(game)
+    before = len(api.bot_messages(api.private_chat(alice)))
+    replies, _ = await typed_move(api, alice, group, f"/play {game.card_at(unfitting).symbol()}")
+    assert replies == []  # nothing added in the group
+    await api.wait_until(lambda: len(api.bot_messages(api.private_chat(alice))) > before, what="a private answer")
+    said = api.bot_messages(api.private_chat(alice))[-1].text
+    assert said.startswith(f"{card_label(game.card_at(unfitting))} was not played."), said
+
+
 async def test_a_rank_alone_and_words_in_a_private_chat(api: FakeBotAPI, service: App) -> None:
     """/play K plays the only free King (several: a message listing them); in a private chat a card's name
     without a command plays it, and other words get a one-line pointer to /help."""
@@ -1068,7 +1093,7 @@ async def test_anonymous_admins_and_channels_are_no_players(api: FakeBotAPI, ser
         for text in ("/daily", "/tripeaks", "/stats"):
             handle = api.send_text(anonymous, group, text, on_behalf_of=group)
             reply = await handle.reply(timeout=10)
-            assert reply.text == "Games are played by people, not by a group or a channel: send it as yourself to play"
+            assert reply.text == "Games are played by people, not by a group or a channel: send it from your own account to play"
     assert await service.games.latest_game(PlayerKey("telegram", str(anonymous.id))) is None
 
 

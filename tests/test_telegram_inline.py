@@ -148,7 +148,7 @@ async def test_share_opens_inline_mode_and_a_friend_plays_the_challenge_to_the_c
         (told,) = api.bot_messages(alice_chat)[told_before:]
         theirs = (f"You beat Bob's {bob_score} by {-diff}" if diff < 0 else
                   f"Bob's {bob_score} beats yours by {diff}" if diff > 0 else f"You tied with Bob: {bob_score} each")
-        assert told.text.startswith("Alice's challenge") and theirs in told.text
+        assert told.text.startswith("You vs Bob") and theirs in told.text
         # an ordinary game in Bob's stats
         stats = await command(api, bob, bob_chat, "/stats")
         assert stats.text == plain(render_stats(Stats(1, 1, bob_score, 1, 1), "en"))
@@ -189,7 +189,7 @@ async def test_a_challenger_who_set_no_language_is_told_in_their_telegrams(
                              what="Alice to be told how her challenge went (the outbox)")
         (told,) = api.bot_messages(alice_chat)[told_before:]
         ru = translator("ru")
-        assert told.text.startswith(named_title(ru.pgettext("title", "{name}'s challenge"), "Alice"))
+        assert told.text.startswith(named_title(ru.pgettext("title", "You vs {name}"), "Bob"))
         alice_score, bob_score = final_score(WIN_CODE, winning_line(WIN_CODE)), final_score(WIN_CODE, line)
         assert compared_line(alice_score, "Bob", bob_score, ru) in told.text
 

@@ -100,7 +100,7 @@ def test_with_web_secret_set_every_process_opens_every_link_whatever_tokens_it_h
 
 
 def test_a_link_lasts_a_quarter_of_an_hour() -> None:
-    assert LINK_LIFETIME == 15 * 60  # as the answer says ("for a quarter of an hour")
+    assert LINK_LIFETIME == 15 * 60  # as the answer says ("for the next 15 minutes")
 
 
 async def test_without_a_public_url_there_is_no_board_command(game_service: App,

@@ -58,6 +58,7 @@ from bot.app.effects import (
     LeaderboardOf,
     NoticeOf,
     OffersOf,
+    OldBoard,
     PlayAck,
     PlayerKey,
     PointerOf,
@@ -156,8 +157,8 @@ class ConsoleChat:
         question, self.question = self.question, {}
         if not word:
             self.question = question  # an empty line leaves the question open
-            if not question and not self._board_last:  # Enter after the rules, the stats...: the game again
-                await self._do(Resume(start_if_none=True))
+            if not question:  # Enter after the rules, the stats..., or after moves at the table: the game again
+                await self._show_again()
             return True
         if word in ("quit", "exit"):  # words no card's name is: q alone plays the free queen, as k a king
             return False
@@ -215,6 +216,17 @@ class ConsoleChat:
     def _settings_keys(self) -> dict[str, ButtonCommand]:
         """The settings' keys (``explain``, ``easy``, ``uk``...) and their commands, on every screen."""
         return _commands(render_settings(self.settings, self.locale, pictures=False))
+
+    async def _show_again(self) -> None:
+        """The player's game, printed again unless it is on screen as it stands (the table in the browser may have
+        moved it, or started another)."""
+        shown = self.snapshot
+        effects = await self.flow.handle(self.actor, Resume(start_if_none=True), self.surface)
+        boards = [effect.snapshot for effect in effects if isinstance(effect, SendBoard | EditBoard)]
+        if self._board_last and shown is not None and boards and all(
+                (board.game_id, board.version) == (shown.game_id, shown.version) for board in boards):
+            return
+        await self._carry_out(effects)
 
     async def _do(self, command: Command, *, show: bool = True) -> None:
         """``command`` through the one door, and its effects printed (``show`` False: only noted)."""
@@ -276,6 +288,9 @@ class ConsoleChat:
                            numbered=not isinstance(content, ShareOf))
             case Problem() | NoticeOf() | PointerOf():
                 self._say(line(content, self.locale, NEW_COMMAND))
+                if isinstance(content, Problem) and isinstance(content.error, OldBoard) and \
+                        content.error.current is not None:  # a new game started at the table: it is the one now
+                    self._show_game_now(content.error.current)
             case Question() | SettingsOf() | StatsOf() | RulesOf() | HelpOf() | PlayAck():
                 pass  # each answered on a screen of its own (:meth:`_carry_out`)
             case OffersOf() | CardChoices() | BoardLinkOf():
@@ -286,6 +301,9 @@ class ConsoleChat:
     # --- output -------------------------------------------------------------------------------------------------
 
     async def _show_game(self, snapshot: GameSnapshot) -> None:
+        self._show_game_now(snapshot)
+
+    def _show_game_now(self, snapshot: GameSnapshot) -> None:
         self.snapshot = snapshot
         self.settings = snapshot.settings
         self._show(render_game(snapshot, self.locale, self.settings))

@@ -90,11 +90,13 @@ class NotYourMessage(BotError):
 
 
 class DailyCodeLocked(BotError):
-    """The code of a daily deal, typed as an ordinary game before the player's attempt at that day has ended."""
+    """The code of a daily deal, typed as an ordinary game before the player's attempt at that day has ended;
+    ``shared``: the deal was asked for from someone's shared result (Play this deal), which names no code."""
 
-    def __init__(self, day: dt.date) -> None:
+    def __init__(self, day: dt.date, *, shared: bool = False) -> None:
         super().__init__(f"the daily deal of {day} is not open for practice yet")
         self.day = day
+        self.shared = shared
 
 
 class DailyOver(BotError):

@@ -123,7 +123,7 @@ from bot.app.games import Games
 from bot.app.in_board import InBoard, board_behind
 from bot.app.leaderboards import Leaderboards
 from bot.app.model import GameSnapshot, Offers, PlayerKey, Settings
-from bot.app.moves import Moves, names_a_card
+from bot.app.moves import Moves, names_a_card, names_a_draw
 from bot.app.once import OnceOnly
 from bot.app.outbox import Outbox
 from bot.app.outcomes import AlreadyStarted, MustConfirm, OldBoard, OutOfDate, Tapped
@@ -360,7 +360,7 @@ class Flow:
         """A card played by name, as if tapped: a short acknowledgement (the card played, or why not), and the live
         board redrawn when the card was played (a refused one changes nothing). ``loose`` text that names no card
         gets the pointer to the help."""
-        if loose and not names_a_card(text):
+        if loose and not (names_a_card(text) or names_a_draw(text)):
             return [Answer(PointerOf(await self._settings(actor)))]
         match await self.moves.play_card(actor.player, actor.name, text):
             case OutOfDate() | OldBoard() as moved_on:
@@ -391,13 +391,13 @@ class Flow:
 
     async def _change_setting(self, actor: Actor, change: ExplainRefusals | DefaultRules | Language | WinnableOnly
                               | BoardChoice | FourColour, *, edit: bool, in_board: int | None = None) -> list[Effect]:
-        """A setting changed: the settings message redrawn (``edit``: the tapped one; else a new answer), and the
-        game in progress redrawn when how its board is drawn changed (unless the settings are in ``in_board``'s
-        message: Back redraws that board)."""
+        """A setting changed: the settings message redrawn (``edit``: the tapped one; else a new answer), the game in
+        progress when its board's look or language changed (not when ``in_board``'s message shows them: Back does)."""
         before = await self.players.get_settings(actor.player)
         after = await self.players.change_setting(actor.player, actor.name, change)
         effects: list[Effect] = [EditMessage(SettingsOf(after, in_board)) if edit else Answer(SettingsOf(after))]
-        if in_board is None and (after.board, after.four_colour) != (before.board, before.four_colour):
+        drawn = (after.board, after.four_colour, after.language)
+        if in_board is None and drawn != (before.board, before.four_colour, before.language):
             current = await self.games.current_game(actor.player)
             if current is not None and not current.game.is_over:
                 effects.append(RedrawBoard(current))

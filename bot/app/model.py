@@ -13,6 +13,9 @@ from core.layout import SLOT_COUNT
 
 #: The longest display name kept (characters); longer ones are cut.
 NAME_MAX = 100
+#: How a game code is written where it must not break across lines (a phone broke TP1-E- / AAAAAAB): its hyphens
+#: no-break ones, which a code typed back in may hold (:func:`bot.app.records.parse_code` reads them).
+NO_BREAK_HYPHEN = "\u2011"
 #: Blank characters that are no format characters by category (Hangul fillers are letters, the blank Braille pattern
 #: a symbol, the grapheme joiner a mark): a name made of them would show as nothing.
 _BLANKS = frozenset("\u034f\u115f\u1160\u17b4\u17b5\u2800\u3164\uffa0")

@@ -117,6 +117,19 @@ def cards_named(game: Game, typed: str) -> tuple[Card, ...]:
     return tuple([card for card in cards if matches(card)] or cards)
 
 
+#: Words typed for a draw, as the console's and the help's ``d``.
+DRAW_WORDS = frozenset({"d", "draw"})
+
+
+def names_a_draw(text: str) -> bool:
+    """Whether ``text`` asks for a draw from the stock (``d``), as typed in a private chat or after ``/play``.
+
+    >>> names_a_draw(" D "), names_a_draw("7d")
+    (True, False)
+    """
+    return text.strip().lower() in DRAW_WORDS
+
+
 def _named_slot(game: Game, text: str) -> int:
     """The slot of the face-up card ``text`` names (a card, or a rank that one free card has)."""
     cleaned = text.replace("\ufe0f", "").replace("\ufe0e", "")
@@ -170,7 +183,7 @@ class Moves:
                                             follow))
 
     async def play_card(self, player: PlayerKey, name: str, text: str) -> Tapped:
-        """Tap, in the player's current game, the card named ``text`` (``7h``, ``10♥``, ``qs``).
+        """Tap, in the player's current game, the card named ``text`` (``7h``, ``10♥``, ``qs``), or draw (``d``).
 
         A rank alone (``k``, ``10``) plays the one free card of that rank.
 
@@ -183,9 +196,8 @@ class Moves:
         if record is None:
             raise NoActiveGame()
         current = snapshot_of(record, today=self.today())
-        slot = _named_slot(current.game, text)
-        return await self._taps.submit(_Tap(player, name, current.game_id, current.version, Tap(slot),
-                                            self.clock()))
+        action = Draw() if names_a_draw(text) else Tap(_named_slot(current.game, text))
+        return await self._taps.submit(_Tap(player, name, current.game_id, current.version, action, self.clock()))
 
     async def _apply_taps(self, batch: Sequence[_Tap]) -> list[Tapped | Exception]:
         try:

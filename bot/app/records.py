@@ -13,6 +13,7 @@ from collections.abc import Callable
 
 from bot.app.errors import BadGameCode, GameNotFound, NotYourGame
 from bot.app.model import (
+    NO_BREAK_HYPHEN,
     BoardRef,
     BoardStyle,
     Challenge,
@@ -38,8 +39,8 @@ def parse_code(code: str | GameCode) -> GameCode:
         return code
     if not isinstance(code, str):
         raise BadGameCode(repr(code), f"not a game code: {code!r}")
-    try:
-        return GameCode.parse(code)
+    try:  # a code copied from a question, which writes it with no-break hyphens (bot.render.view.unbroken)
+        return GameCode.parse(code.replace(NO_BREAK_HYPHEN, "-"))
     except TriPeaksError as error:
         raise BadGameCode(code, str(error)) from None
 

@@ -32,11 +32,11 @@ from bot.app.commands import (
     StartRequest,
 )
 from bot.app.daily_codes import DailyCodes
-from bot.app.errors import GameNotOver, NoSuchRound, NotYourGame, RoundOver
+from bot.app.errors import DailyCodeLocked, GameNotOver, NoSuchRound, NotYourGame, RoundOver
 from bot.app.model import GameSnapshot, PlayerKey
 from bot.app.outcomes import AlreadyStarted, DayOver, MustConfirm, OldBoard, OutOfDate, Start
 from bot.app.players import name_columns
-from bot.app.records import code_hidden, load_checked, load_owned, parse_code, snapshot_of
+from bot.app.records import code_hidden, load_checked, load_owned, owner_of, parse_code, snapshot_of
 from bot.app.rounds import read_round
 from bot.app.solving import Verdicts
 from bot.store import daily as stored_daily
@@ -162,11 +162,16 @@ class Starts:
         :class:`NotYourGame` when the key is not that game's (a guessed game number;
         :func:`bot.app.challenges.key_holds`), or it is a game of a daily deal still being played (its running
         score is its player's); a recent daily deal is locked as any code is (:class:`DailyCodeLocked` until the
-        player's own attempt has ended)."""
+        player's own attempt has ended). The challenger's own tap replays the deal, as Replay does."""
         async with self.db.transaction() as tx:
             challenged = await stored_games.load(tx, challenge.game_id)
         if challenged is None or not key_holds(challenged, challenge.key, await self.daily_codes.secret()):
             raise NotYourGame()
+        if owner_of(challenged) == player:  # one's own shared game: played again, with no own score to beat
+            hidden = code_hidden(challenged, self.daily_codes.today())
+            replay = ReplayDeal(challenged.id) if hidden else DealByCode(challenged.code)
+            return await self._start(self._replay(player, name, challenged, replay, ask=ask, replaces=abandoning,
+                                                  confirmed=abandoning is not None))
         of_daily = (challenged.daily or challenged.practice_of) is not None
         if (of_daily and challenged.status == PLAYING) or (
                 challenged.round_id is not None and challenged.round_ended_at is None):
@@ -174,7 +179,10 @@ class Starts:
             # challenger would see (the attempt may be played privately, on no leaderboard)
             raise NotYourGame()
         code = parse_code(challenged.code)
-        day = await self.daily_codes.check_unlocked(player, code)
+        try:
+            day = await self.daily_codes.check_unlocked(player, code)
+        except DailyCodeLocked as locked:  # the player saw a shared result, not a code: say so
+            raise DailyCodeLocked(locked.day, shared=True) from None
         deal = Deal(code=code, challenge=challenged.id, practice_of=day)
         return await self._start(StartOrder(player, name, deal, challenge,
                                             chat_id=chat_id, ask=ask, replaces=abandoning,

@@ -32,9 +32,9 @@ def render_answered(shared: GameSnapshot, answer: GameSnapshot, locale: str) -> 
     """The message to ``shared``'s player: ``answer``, a game started from their challenge, has ended."""
     tr = translator(locale)
     name = " ".join(answer.owner_name.split()) or "?"
-    # TRANSLATORS: a title, over what a player is told when a friend has played the deal they challenged them to
-    # (also in a group: {name} is the challenger); the friend's result follows. At most 24 columns with the name
-    header = named_title(tr.pgettext("title", "{name}'s challenge"), shared.owner_name)
+    # TRANSLATORS: a title, over what a player is told when a friend ({name}) has played the deal the player
+    # challenged them to; the friend's result follows. At most 24 columns with the name
+    header = named_title(tr.pgettext("title", "You vs {name}"), answer.owner_name)
     if shared.game.is_over:
         compared = compared_line(shared.game.score, name, answer.game.score, tr)
     else:

@@ -20,7 +20,7 @@ COMMAND_DESCRIPTIONS: dict[str, str] = {
     # TRANSLATORS: the settings command: what it sets (the board shown as a picture or as text, and the
     # picture's four-colour deck)
     "settings": N_("Language, rules for new games, explanations, board (picture or text), four-colour deck"),
-    "leaderboard": N_("Today's daily leaderboard of this server; in DMs, your place"),
+    "leaderboard": N_("Today's daily leaderboard for this server; in DMs, your place"),
     "subscribe": N_("Post the daily deal here every day (administrators)"),
     "unsubscribe": N_("Stop posting the daily deal here (administrators)"),
     "winnable": N_("Only deals that can be won: on or off"),
@@ -33,7 +33,7 @@ COMMAND_DESCRIPTIONS: dict[str, str] = {
 
 #: Telegram's command menu: :data:`COMMAND_DESCRIPTIONS` with Telegram's words (a group, not a server).
 TELEGRAM_DESCRIPTIONS: dict[str, str] = COMMAND_DESCRIPTIONS | {
-    "leaderboard": N_("Today's daily leaderboard of this group; in a private chat, your place"),
+    "leaderboard": N_("Today's daily leaderboard for this group; in a private chat, your place"),
 }
 
 _DESCRIPTIONS = {"discord": COMMAND_DESCRIPTIONS, "telegram": TELEGRAM_DESCRIPTIONS}

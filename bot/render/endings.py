@@ -322,7 +322,7 @@ def render_review(snapshot: GameSnapshot, review: GameReview | None, locale: str
         # TRANSLATORS: the review's title; {code} is the deal's code, or "Custom deal"
         header = tr.gettext("Review: {code}").format(code=deal_name(snapshot, tr))
     if review is None:
-        return View(header=header, status=tr.gettext("The review could not be made in time; please try again"))
+        return View(header=header, status=tr.gettext("The review took too long to prepare; please try again"))
     lines = []
     if review.best_score is None or not review.winnable_at_start:
         # TRANSLATORS: in the review (which others in a group may read too): the score the game ended with
@@ -353,9 +353,10 @@ def render_review(snapshot: GameSnapshot, review: GameReview | None, locale: str
     compared = challenge_line(snapshot, tr)
     if compared is not None:
         lines.append(compared)
-    # TRANSLATORS: in the review: the most cards removed in a row in this game ({n} is often 1 to 10)
-    lines.append(tr.ngettext("Longest chain: {n} card in a row", "Longest chain: {n} cards in a row",
-                             review.longest_chain).format(n=review.longest_chain))
+    if review.longest_chain:  # a game of draws only: no zero said
+        # TRANSLATORS: in the review: the most cards removed in a row in this game ({n} is often 1 to 10)
+        lines.append(tr.ngettext("Longest chain: {n} card in a row", "Longest chain: {n} cards in a row",
+                                 review.longest_chain).format(n=review.longest_chain))
     replay = Button(tr.pgettext("button", "Replay"), Replay(snapshot.game_id), ButtonStyle.PRIMARY)
     return View(header=header, status="\n".join(lines), buttons=((replay,),))
 

@@ -146,7 +146,7 @@ def _header(snapshot: GameSnapshot, tr: Translator, *, owner_label: bool, fixed:
         groups += [daily_title(tr), format_date(day, format="medium", locale=tr.babel_locale)]
     if snapshot.practice_of is not None:
         # TRANSLATORS: in the header of the daily deal played again after the player's attempt (after "Daily deal"
-        # and its date): it counts nowhere. A line of its own on a phone: at most 30 columns
+        # and its date): it counts nowhere. A line of its own on a phone: at most 26 columns
         groups.append(tr.gettext("practice, unranked"))
     rules = tr.gettext(RULE_NAMES[game.rules])
     # a daily deal's code while its day runs: its day above names it (the code would deal every card)
@@ -154,7 +154,7 @@ def _header(snapshot: GameSnapshot, tr: Translator, *, owner_label: bool, fixed:
     if snapshot.daily is not None and not game.is_over:
         # TRANSLATORS: in the header of the player's one ranked game of the daily deal (after "Daily deal", its
         # date and the rules), which is why its board has no Undo button. A line of its own on a phone: at most
-        # 30 columns
+        # 26 columns
         groups.append(tr.gettext("ranked attempt: no undo"))
     if snapshot.round_id is not None and not game.is_over:
         # TRANSLATORS: in the header of a player's game in a live round of their group, which is why its board has
@@ -177,8 +177,8 @@ def _header(snapshot: GameSnapshot, tr: Translator, *, owner_label: bool, fixed:
 
 
 def _counters(snapshot: GameSnapshot, tr: Translator) -> tuple[str, ...]:
-    """The live chain (from :data:`CHAIN_SHOWN` cards), and the undos and hints used (when any, and always on a
-    daily deal, whose ranked attempt has no undo)."""
+    """The live chain (from :data:`CHAIN_SHOWN` cards), and the undos and hints used, each when any (no zero
+    said), but the hints always on a daily deal, whose ranked attempt has no undo."""
     game = snapshot.game
     chain: tuple[str, ...] = ()
     if game.chain >= CHAIN_SHOWN and not game.is_over:
@@ -194,7 +194,8 @@ def _counters(snapshot: GameSnapshot, tr: Translator) -> tuple[str, ...]:
         return (*chain, hints)
     # TRANSLATORS: in the game's header: how many moves the player took back with Undo ({n} is often 1 or 0:
     # a label and a count, which fits every number)
-    return (*chain, tr.gettext("Moves undone: {n}").format(n=snapshot.undos_used), hints)
+    undone = (tr.gettext("Moves undone: {n}").format(n=snapshot.undos_used),) if snapshot.undos_used else ()
+    return (*chain, *undone, *((hints,) if snapshot.hints_used else ()))
 
 
 def daily_title(tr: Translator) -> str:
@@ -234,7 +235,7 @@ def _hint_lines(hint: Hint, game: Game, tr: Translator) -> list[str]:
     if hint.busy:
         # TRANSLATORS: the hint was not thought about (too many players asking at once) and is not counted; 💡 is
         # the Hint button
-        return [tr.gettext("Too many hints are being worked out right now; tap 💡 again in a moment")]
+        return [tr.gettext("Too many players are asking for hints right now; tap 💡 again in a moment")]
     if hint.win_chance is not None:
         return _fair_hint_lines(hint, game, tr)
     lines = []
@@ -295,7 +296,8 @@ def split_even(buttons: Sequence[Button], width: int) -> list[tuple[Button, ...]
     return [tuple(buttons[i:i + size]) for i in range(0, len(buttons), size)]
 
 
-def _game_buttons(snapshot: GameSnapshot, tr: Translator, *, latest: bool) -> tuple[tuple[Button, ...], ...]:
+def _game_buttons(snapshot: GameSnapshot, tr: Translator, *, latest: bool, four_colour: bool = False
+                  ) -> tuple[tuple[Button, ...], ...]:
     """A button for each free card in its place (:func:`bot.render.tableau.card_place`: ten places in two rows, an
     empty one a blank button, so a card never moves while it is free; green when it fits, blue when hinted), then
     Draw, Undo, Hint
@@ -315,8 +317,10 @@ def _game_buttons(snapshot: GameSnapshot, tr: Translator, *, latest: bool) -> tu
         return ending_buttons(snapshot, tr, latest=latest)
     if not latest:
         return ()
-    # the ranked daily attempt has no Undo
-    undo = None if snapshot.daily is not None or snapshot.round_id is not None else Button(
+    # the ranked daily attempt and a round's game have no Undo: a blank in its place keeps 💡 and 🆕 where a
+    # player's thumb knows them
+    undo = Button(BLANK_LABEL, Blank(CARD_PLACES), disabled=True) \
+        if snapshot.daily is not None or snapshot.round_id is not None else Button(
         UNDO_ICON, move(Undo()), ButtonStyle.SECONDARY, disabled=game.undo_depth == 0)
     hinted = snapshot.hint.action if snapshot.hint is not None else None
     free = game.playable_slots()
@@ -325,12 +329,13 @@ def _game_buttons(snapshot: GameSnapshot, tr: Translator, *, latest: bool) -> tu
         style = ButtonStyle.SUCCESS if game.fits(slot) else ButtonStyle.SECONDARY
         if hinted == Tap(slot):
             style = ButtonStyle.PRIMARY
-        places[card_place(slot)] = Button(card_label(game.card_at(slot)), move(Tap(slot)), style,
+        places[card_place(slot)] = Button(card_label(game.card_at(slot), four_colour=four_colour), move(Tap(slot)),
+                                          style,
                                           card=game.card_at(slot))
     any_fits = any(game.fits(s) for s in free)
     draw_style = ButtonStyle.PRIMARY if isinstance(hinted, Draw) or (hinted is None and not any_fits) \
         else ButtonStyle.SECONDARY
-    if isinstance(hinted, Undo) and undo is not None:
+    if isinstance(hinted, Undo) and snapshot.daily is None:
         undo = dataclasses.replace(undo, style=ButtonStyle.PRIMARY)
     # TRANSLATORS: the stock button (the tableau shows how many cards are left beside the stock). Short: it shares
     # a phone's row with the icons of Undo, Hint and New game, at most 7 columns (a CJK character counts two)
@@ -338,7 +343,7 @@ def _game_buttons(snapshot: GameSnapshot, tr: Translator, *, latest: bool) -> tu
     hint = Button(HINT_ICON, AskHint(game_id, version), ButtonStyle.SECONDARY)
     new_game = Button(NEW_GAME_ICON, NewGame(game_id, version), ButtonStyle.SECONDARY)
     grid = tuple(tuple(places[i:i + CARDS_PER_ROW]) for i in range(0, CARD_PLACES, CARDS_PER_ROW))
-    return (*grid, tuple(b for b in (draw, undo, hint, new_game) if b is not None))
+    return (*grid, (draw, undo, hint, new_game))
 
 
 def render_game(snapshot: GameSnapshot, locale: str, settings: Settings, *, owner_label: bool = False,
@@ -364,7 +369,7 @@ def render_game(snapshot: GameSnapshot, locale: str, settings: Settings, *, owne
                              hinted_draw=isinstance(hinted, Draw)),
         narrow_tableau=narrow_tableau_text(game),
         status="\n".join(lines) or None,
-        buttons=_game_buttons(snapshot, tr, latest=latest),
+        buttons=_game_buttons(snapshot, tr, latest=latest, four_colour=table is not None and table.four_colour),
         notice=notice,
         table=table,
         table_alt=table_alt(table, locale) if table is not None else None,
@@ -391,7 +396,7 @@ def play_ack(snapshot: GameSnapshot, locale: str) -> str:
         parts = [tr.gettext("You drew {card}")]
     elif isinstance(outcome.action, Undo):
         # TRANSLATORS: the toast of Undo: {card} is the card the undo took back (to the peaks or the stock)
-        parts = [tr.gettext("Undone: {card} taken back")]
+        parts = [tr.gettext("Undone: {card} is back in its place")]
     else:
         parts = [tr.gettext("You played {card}")]
     parts[0] = parts[0].format(card=name)

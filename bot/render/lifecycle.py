@@ -27,7 +27,7 @@ from bot.app.commands import (
 from bot.app.model import GameSnapshot, clean_name
 from bot.i18n import Translator, translator
 from bot.render.endings import deal_name
-from bot.render.view import Button, ButtonStyle, View, owner_name
+from bot.render.view import Button, ButtonStyle, View, owner_name, unbroken
 from core.deal import GameCode, Rules
 from core.errors import TriPeaksError
 
@@ -55,7 +55,7 @@ def _request_text(request: StartRequest, tr: Translator) -> str:
                 shown = code
             # TRANSLATORS: a title, the question before the deal of a game code ({code}, 13 columns such as
             # TP1-E-AAAAAAB) starts and abandons the game in progress. At most 24 columns with the code
-            return tr.gettext("Start {code}?").format(code=shown)
+            return tr.gettext("Start {code}?").format(code=unbroken(shown))
         case DailyDeal() | ReplayDeal():  # only today's can be started; a replay by game is of a hidden code: today's
             # TRANSLATORS: a title, the question before today's daily deal starts and abandons the game in progress.
             # At most 24 columns
@@ -76,7 +76,7 @@ def render_confirm_start(current: GameSnapshot, request: StartRequest, locale: s
     it abandons the game; :class:`~bot.app.commands.ConfirmStart`) or No (keep playing)."""
     tr = translator(locale)
     game = current.game
-    code = deal_name(current, tr)
+    code = unbroken(deal_name(current, tr))
     # TRANSLATORS: before starting another game; {code} is the game in progress, {score} its score, {n} its moves
     # so far (1 too)
     lines = [tr.ngettext("Your game in progress ({code}, score {score}, {n} move) will be abandoned and count as "

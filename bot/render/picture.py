@@ -8,7 +8,7 @@ as a shape (polygons and circles, so no glyph can be missing), red or black, or 
 and diamonds blue. A face-down card is one back, the same for every card; a removed card leaves the felt. A card
 that fits the waste card is outlined thick green and the hinted move thick blue: the button's colours.
 
-A won game's table is no empty felt: the cards the player played, fanned out in the order they went onto the waste
+A won game's table is no empty felt: the last cards the player played, in the order they went onto the waste
 (every one of them seen; the cards left in the stock stay unseen), over a gold banner with the three peaks and the
 final score. No words, so it reads the same in every language (the caption says "You won").
 
@@ -321,23 +321,22 @@ def tiles(table: Table) -> Iterator[tuple[tuple[int, int], Tile]]:
     yield (WASTE_X, PILE_Y), face_tile(table.waste, None, four_colour)
 
 
-#: The won table: two fanned rows of the cards played, and the banner where the stock and the waste were.
+#: The won table: the last cards played in two rows of ten, each whole (as the bottom row's cards stand), and the
+#: banner where the stock and the waste were. All 29-51 cards in two rows showed as unreadable slivers.
 FAN_TOPS = (TOP + 18, TOP + 18 + CARD_H + 20)
+FAN_ROW = 10
 BANNER = (MARGIN, PILE_Y, WIDTH - MARGIN, PILE_Y + CARD_H)
 SCORE_SIZE = 64
 
 
-def fanned(played: Sequence[Card]) -> list[tuple[int, int]]:
-    """Where each card played goes on the won table: the first half fanned left to right on the upper row, the rest
-    on the lower, each card over the one before it."""
-    half = (len(played) + 1) // 2
-    places = []
-    for index in range(len(played)):
-        row, column = divmod(index, half)
-        count = half if row == 0 else len(played) - half
-        step = (WIDTH - 2 * MARGIN - CARD_W) / max(count - 1, 1)
-        places.append((MARGIN + round(column * step), FAN_TOPS[row]))
-    return places
+def fan_shown(played: Sequence[Card]) -> tuple[Card, ...]:
+    """The cards the won table shows: the last ones played, as many as its two rows hold, in the order played."""
+    return tuple(played[-FAN_ROW * len(FAN_TOPS):])
+
+
+def fanned(shown: Sequence[Card]) -> list[tuple[int, int]]:
+    """Where each card shown (:func:`fan_shown`) goes on the won table: left to right, ten a row, each whole."""
+    return [(MARGIN + (index % FAN_ROW) * (CARD_W + GAP), FAN_TOPS[index // FAN_ROW]) for index in range(len(shown))]
 
 
 @functools.cache
@@ -365,7 +364,8 @@ def compose(table: Table) -> Image.Image:
     board = Image.new("P", (WIDTH, HEIGHT), 0)
     board.putpalette(_palette_image().getpalette() or [])
     if table.played and table.score is not None:
-        for card, place in zip(table.played, fanned(table.played), strict=True):
+        shown = fan_shown(table.played)
+        for card, place in zip(shown, fanned(shown), strict=True):
             tile = face_tile(card, None, table.four_colour)
             board.paste(tile.image, place, tile.mask)
         board.paste(banner_tile(table.score), BANNER[:2])

@@ -119,9 +119,13 @@ DISCORD_CARD_ROWS = (range(0, 3), range(3, 6), range(6, 10))
 
 #: Discord on a 360-pixel phone: the header's first line, set as a heading (``###``, a larger bold font), wraps past
 #: about 24 display columns, the plain lines under it past about 30 (seen: es "Puntuación: 490 · Movimientos: 10",
-#: 33 columns, and ru "TP1-C-AAAAAAE · Классический" as a heading, 28, both wrapped mid-line).
+#: 33 columns, and ru "TP1-C-AAAAAAE · Классический" as a heading, 28, both wrapped mid-line). Cyrillic, kana and
+#: German run wider than the estimate: a line that is one group, never split (the daily's "ranked attempt: no undo"),
+#: keeps to :data:`DISCORD_WHOLE_LINE_COLUMNS` (seen: ru "зачётная попытка: без отмены", 28, and de
+#: "Wertungsspiel: keine Rücknahme", 30, wrapped).
 DISCORD_HEADING_COLUMNS = TITLE_COLUMNS
 DISCORD_TEXT_COLUMNS = 30
+DISCORD_WHOLE_LINE_COLUMNS = 26
 
 
 def discord_header(header: str, *, board: bool = False) -> tuple[str, str]:

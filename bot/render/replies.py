@@ -202,7 +202,7 @@ def render_leaderboard(day: dt.date, results: Sequence[DailyResult], locale: str
     if legend:
         lines.append(pack_line(legend))
     # TRANSLATORS: the leaderboard's footnote: how it ranks (the game a player first started is their attempt)
-    lines.append(tr.gettext("Each player's first started game of the deal counts: won first, then score, fewer "
+    lines.append(tr.gettext("Only each player's first game of the deal counts: a win first, then score, fewer "
                             "hints, fewer undos, shorter time."))
     return View(header=title, status="\n".join(lines), buttons=play)
 
@@ -323,7 +323,8 @@ def error_text(error: Exception | OutOfDate | OldBoard | AlreadyStarted, locale:
     match mishap(error):
         case NotAPlayer():
             # TRANSLATORS: Telegram: a command sent as the group (an anonymous administrator) or as a channel
-            return tr.gettext("Games are played by people, not by a group or a channel: send it as yourself to play")
+            return tr.gettext("Games are played by people, not by a group or a channel: send it from your own account "
+                              "to play")
         case NotYourMessage():
             # TRANSLATORS: a tap on a message that answers another member of a group (their settings)
             return tr.gettext("Only the player this message answers can use its buttons")
@@ -355,6 +356,12 @@ def error_text(error: Exception | OutOfDate | OldBoard | AlreadyStarted, locale:
             return tr.gettext("You have no game in progress; start one with {command}").format(command=new_command)
         case OldBoard(current):
             return _old_board_text(current, new_command, tr)
+        case DailyCodeLocked(day=day, shared=True):
+            date = format_date(day, format="medium", locale=tr.babel_locale)
+            # TRANSLATORS: Play this deal tapped under someone's shared daily result while the player's own attempt at
+            # that daily deal is not over yet (no code was shown to them)
+            return tr.gettext("This is the daily deal of {date}: finish your own attempt first, then play it from "
+                              "here").format(date=date)
         case DailyCodeLocked(day=day):
             date = format_date(day, format="medium", locale=tr.babel_locale)
             # TRANSLATORS: a daily deal's code typed as an ordinary game before the player's daily attempt ended
@@ -394,11 +401,11 @@ def error_text(error: Exception | OutOfDate | OldBoard | AlreadyStarted, locale:
             return tr.gettext("No winnable deal was found in time; please try again")
         case OneAtATime():
             # TRANSLATORS: a new hint or review asked for while the player's last one is still being worked out
-            return tr.gettext("One at a time, please: your last question is still being worked out")
+            return tr.gettext("One at a time, please: your last request is still being worked out")
         case TryAgainIn(seconds=seconds):
             # TRANSLATORS: a player asked for many hints or reviews in a short time; {n} is a number of seconds
-            return tr.ngettext("You have asked a lot in a short time; try again in {n} second",
-                               "You have asked a lot in a short time; try again in {n} seconds", seconds).format(
+            return tr.ngettext("Too many requests in a short time; try again in {n} second",
+                               "Too many requests in a short time; try again in {n} seconds", seconds).format(
                 n=seconds)
         case Unforeseen(ours):
             if ours:

@@ -30,7 +30,7 @@ def board_link_view(locale: str, url: str) -> View:
     """The private answer to ``/tripeaks board``: the player's own link to the board in the browser."""
     # TRANSLATORS: the private answer with the player's own link to their game's board in the browser (the link
     # names them: no one else may use it, and it works for 15 minutes)
-    text = translator(locale).gettext("This link is yours alone and opens your board for a quarter of an hour")
+    text = translator(locale).gettext("This link is yours alone and opens your board for the next 15 minutes")
     return View(header=text, buttons=((Button(open_table_label(locale), None, url=url),),))
 
 

@@ -29,7 +29,7 @@ waste.
 from __future__ import annotations
 
 from bot.render.view import EMOJI, TEXT
-from core.cards import Card, Rank
+from core.cards import Card, Rank, Suit
 from core.game import Game
 from core.layout import ROWS
 
@@ -45,9 +45,16 @@ STOCK_COLUMN = 5
 WASTE_COLUMN = 13
 
 
-def card_label(card: Card) -> str:
+#: The diamond of the four-colour deck on a button: blue, as the picture draws it (no blue ♦ emoji exists).
+BLUE_DIAMOND = "\U0001f539"
+
+
+def card_label(card: Card, *, four_colour: bool = False) -> str:
     """A card on a button or in a sentence: ``7♠︎`` (text form, so a black suit keeps the button's own colour),
-    ``10♥️`` (the red emoji form: red suits show in red)."""
+    ``10♥️`` (the red emoji form: red suits show in red); ``four_colour`` (the picture's deck, diamonds blue): a
+    diamond as a small blue diamond, ``7🔹``."""
+    if four_colour and card.suit is Suit.DIAMONDS:
+        return card.rank.label + BLUE_DIAMOND
     return card.symbol() + (EMOJI if card.suit.is_red else TEXT)
 
 

@@ -21,6 +21,7 @@ import unicodedata
 from dataclasses import dataclass
 
 from bot.app.commands import Blank, ButtonCommand
+from bot.app.model import NO_BREAK_HYPHEN
 from core.cards import Card
 
 
@@ -127,6 +128,15 @@ TELEGRAM_NOTICE_MAX = 200
 CARDS_PER_ROW = 5
 #: The label of a blank button: a braille blank, which every platform keeps (a space is refused or trimmed).
 BLANK_LABEL = "\u2800"
+
+
+def unbroken(code: str) -> str:
+    """A game code (or what names a deal) written so that a phone never breaks it at its hyphens.
+
+    >>> unbroken("TP1-E-AAAAAAB") == "TP1\u2011E\u2011AAAAAAB"
+    True
+    """
+    return code.replace("-", NO_BREAK_HYPHEN)
 #: Before the label of a chosen setting, also where a client shows no colours (a select menu shows it chosen).
 CHOSEN = "✓ "
 

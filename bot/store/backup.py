@@ -203,10 +203,11 @@ def restore_sqlite(backup: Path, target: Path, known_revisions: Collection[str],
             stamp = (now or dt.datetime.now(dt.UTC)).strftime("%Y%m%dT%H%M%SZ")
             kept = target.with_name(f"{target.name}.before-restore-{stamp}")
             os.replace(target, kept)
-            for suffix in ("-wal", "-shm"):  # none should be left; never let an old log meet the new file
-                leftover = target.with_name(target.name + suffix)
-                if leftover.exists():
-                    os.replace(leftover, kept.with_name(kept.name + suffix))
+            log = target.with_name(target.name + "-wal")  # none should be left; never let an old log meet the new file
+            if log.exists():
+                os.replace(log, kept.with_name(kept.name + "-wal"))
+            # the shared-memory index holds no data (the log is folded in, no one has the file open): not kept
+            target.with_name(target.name + "-shm").unlink(missing_ok=True)
         os.replace(incoming, target)
     finally:
         incoming.unlink(missing_ok=True)

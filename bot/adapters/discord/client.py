@@ -30,6 +30,11 @@ from bot.config import Config, TokenRejected, Unreachable
 
 log = logging.getLogger(__name__)
 
+# The bot plays no voice: discord.py's two warnings that its voice libraries are missing (PyNaCl, davey), at every
+# start, would only worry whoever reads the log.
+discord.VoiceClient.warn_nacl = False
+discord.VoiceClient.warn_dave = False
+
 #: Answer (or acknowledge) an interaction after at most this many seconds; Discord's deadline is 3.
 DEFER_AFTER = 2.0
 

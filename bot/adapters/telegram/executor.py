@@ -132,7 +132,8 @@ class TelegramExecutor:
                         await self.edit_board(snapshot, problem)
                     case RedrawBoard(snapshot, latest, chat_id):
                         await self.redraw(snapshot, latest=latest, chat_id=chat_id)
-                    case Answer(PlayAck(snapshot) as ack) if self.query is None and snapshot.private and self.in_group():
+                    case Answer(PlayAck(snapshot) as ack) if self.query is None and self.in_group() and (
+                            snapshot.private or not self.board_here(snapshot)):  # a refused /play too: the player's
                         await self.delete_typed()  # the ranked attempt's cards stay out of the group, the answer too
                         await self.send_privately(View(header=self.line(ack)))
                     case Answer(PlayAck(snapshot) as ack) if self.query is None and self.board_here(snapshot):
