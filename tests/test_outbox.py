@@ -282,12 +282,12 @@ async def test_on_postgresql_a_lost_listening_connection_is_opened_again(
         service: App, elsewhere: Outbox, monkeypatch: pytest.MonkeyPatch) -> None:
     """The server ends the listening connection (a restart, a failover, an idle timeout): the process listens
     again on another, and a row written after that still wakes it, though it looks only once an hour."""
-    from bot.store import outbox as stored_relay
+    from bot.store import changes as stored_relay  # the outbox listens as the table's watcher does
 
     monkeypatch.setattr(stored_relay, "LISTEN_RETRY", 0.01)
-    first = Heard("listening for outbox rows")
-    lost = Heard("the connection listening for outbox rows was lost")
-    again = Heard("listening for outbox rows again")
+    first = Heard("listening on outbox")
+    lost = Heard("the connection listening on outbox was lost")
+    again = Heard("listening on outbox again")
     for handler in (first, lost, again):
         stored_relay.log.addHandler(handler)
     stored_relay.log.setLevel(logging.DEBUG)  # (setLevel: the logger caches what each level says)

@@ -79,6 +79,8 @@ async def _listen(db: Database, channel: str, wake: Callable[[], None]) -> None:
                 await driver.add_listener(channel, heard)
                 if failing:
                     log.info("listening on %s again", channel)
+                else:
+                    log.debug("listening on %s", channel)
                 failing = False
                 wake()  # what was announced while nobody here listened
                 try:

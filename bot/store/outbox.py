@@ -7,23 +7,20 @@ process listening claims it at once rather than at its next look (:func:`announc
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
-import logging
-from collections.abc import AsyncIterator, Callable, Collection
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
-from typing import Any
 
 from sqlalchemy import ColumnElement, and_, delete, exists, func, or_, select, update
 
-from bot.store.engine import Database, DatabaseError, Transaction, conflict_insert
+from bot.store.changes import listening
+from bot.store.engine import Database, Transaction, conflict_insert
 from bot.store.schema import outbox
 
 BOARD, TELL, SHARE = "board", "tell", "share"
 #: The PostgreSQL channel (LISTEN/NOTIFY) on which each row written is announced.
 CHANNEL = "outbox"
 
-log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -123,59 +120,11 @@ async def undelivered(tx: Transaction) -> list[OutboxRow]:
     return [OutboxRow(*row) for row in rows]
 
 
-#: How long (seconds) the listening connection, once lost or not to be had, waits before it is opened again.
-LISTEN_RETRY = 5.0
+def announced(db: Database, wake: Callable[[], None]) -> contextlib.AbstractAsyncContextManager[None]:
+    """While open, ``wake`` is called each time a row is written to the outbox, by any process (PostgreSQL's
+    ``LISTEN``: :func:`bot.store.changes.listening`). Never on SQLite; the caller also looks now and then."""
+    return listening(db, CHANNEL, wake)
 
 
-@contextlib.asynccontextmanager
-async def announced(db: Database, wake: Callable[[], None]) -> AsyncIterator[None]:
-    """While open, ``wake`` is called each time a row is written to the outbox, by any process: PostgreSQL's ``LISTEN`` on a
-    connection of its own, opened again :data:`LISTEN_RETRY` seconds after it is lost (and ``wake`` called once it
-    listens again, for what was left meanwhile). Never on SQLite; the caller also looks now and then."""
-    if db.is_sqlite:
-        yield
-        return
-    listening = asyncio.create_task(_listen(db, wake), name="outbox listen")
-    try:
-        yield
-    finally:
-        listening.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await listening
-
-
-async def _listen(db: Database, wake: Callable[[], None]) -> None:
-    def heard(*_: object) -> None:
-        wake()
-
-    failing = False
-    while True:
-        lost = asyncio.Event()
-        try:
-            async with db.engine.connect() as connection:
-                driver: Any = (await connection.get_raw_connection()).driver_connection  # asyncpg's
-                driver.add_termination_listener(lambda _connection, closed=lost.set: closed())
-                await driver.add_listener(CHANNEL, heard)
-                if failing:
-                    log.info("listening for outbox rows again")
-                else:
-                    log.debug("listening for outbox rows")
-                failing = False
-                wake()  # what was left while nobody here listened
-                try:
-                    await lost.wait()
-                    await connection.invalidate()  # lost: the pool opens another rather than reset this one
-                    log.info("the connection listening for outbox rows was lost")
-                    failing = True
-                finally:
-                    with contextlib.suppress(Exception):  # a connection already lost listens no more anyway
-                        await driver.remove_listener(CHANNEL, heard)
-        except (DatabaseError, OSError) as error:
-            if not failing:
-                log.info("not listening for outbox rows (looking now and then instead): %s", error)
-            failing = True
-        await asyncio.sleep(LISTEN_RETRY)
-
-
-__all__ = ["BOARD", "CHANNEL", "LISTEN_RETRY", "SHARE", "TELL", "OutboxRow", "announced", "claim", "delivered", "drop_stale",
+__all__ = ["BOARD", "CHANNEL", "SHARE", "TELL", "OutboxRow", "announced", "claim", "delivered", "drop_stale",
            "extend", "put_board", "put_tell", "undelivered", "waiting"]
