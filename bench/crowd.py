@@ -66,6 +66,8 @@ from bot.config import default_solver_workers, machine_cores
 
 #: What the board says of a hint the solver had no time for (English: the bench's players read English).
 BUSY_TEXT = "Too many hints are being worked out"
+#: How a refused question's toast begins (one at a time, a share used up): a hint's toast carries its words instead.
+REFUSED_TEXTS = ("One at a time", "Too many requests")
 #: A hint answered within this many seconds meets the aim.
 HINT_AIM = 2.0
 #: During the flood, the honest taps' p99 may be at most this many times their p99 before it.
@@ -134,14 +136,15 @@ class CrowdPlayer(TelegramPlayer):
         except TimeoutError:
             phase.failed += 1
             return
-        if handle.record.answer is not None and handle.record.answer.text:
+        toast = handle.record.answer.text if handle.record.answer is not None else None
+        if toast and toast.startswith(REFUSED_TEXTS):  # asking too much: the toast says why, the board stays
             phase.refused += 1
             return
         message = self.api.message(self.chat, self.message_id)
         self.read(message)
-        if BUSY_TEXT in message.text:
+        if BUSY_TEXT in message.text or (toast and BUSY_TEXT in toast):
             phase.busy += 1
-        else:
+        else:  # the hint, on the board and (its words) in the toast
             phase.hint_latencies.append(done - due)
 
 

@@ -219,7 +219,7 @@ async def test_the_days_code_reaches_no_player_while_the_day_runs(
         # Bob takes the challenge: refused until his own attempt is over, then a practice game of the day
         play = button(card, label="Play this deal")
         refused, _ = await click(t.env, t.bob, card, play)
-        assert "That code is the daily deal of Dec 2, 2026" in said(refused)
+        assert "This is the daily deal of Dec 2, 2026: finish your own attempt first" in said(refused)
         attempt, _ = await slash(t.env, t.bob, t.channel, "tripeaks daily")
         for action in blocking_line(CODE):
             attempt, _ = await click(t.env, t.bob, attempt, button(attempt, command=str(action)))

@@ -111,4 +111,4 @@ async def test_a_message_committed_then_cut_off_by_a_kill_is_delivered_once_afte
             assert await told_rows(url) == [(str(alice.id), True)]
         assert second.returncode == 128 + signal.SIGTERM
         (told,) = api.bot_messages(alice_chat)
-        assert told.text.startswith("Alice's challenge") and "Bob" in told.text
+        assert told.text.startswith("You vs Bob") and "Bob" in told.text.splitlines()[-1]

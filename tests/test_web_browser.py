@@ -57,11 +57,12 @@ async def test_a_whole_game_is_won_by_clicking_the_cards(table: Table, service: 
     assert labels == ["Share", "Replay", "Review"]
     current = await service.games.latest_game(ANN)
     assert current is not None and current.game.is_over and current.game.moves == len(line)
-    # the won table, as the picture draws it: every card played, and the banner with the final score
+    # the won table, as the picture draws it: the last cards played, each whole, and the banner with the final score
+    from bot.render.picture import fan_shown
     from bot.render.table import seen_table
 
-    played = seen_table(current.game, None).played
-    assert played and await page.locator("#table .card.played").count() == len(played)
+    played = fan_shown(seen_table(current.game, None).played)
+    assert played and await page.locator("#table .card.played").count() == len(played) == 20
     assert (await page.locator("#banner").inner_text()).split()[-1] == str(current.game.score)
     await page.get_by_role("button", name="Review").click()  # the review after the game, privately
     await settled(page)

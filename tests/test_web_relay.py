@@ -146,7 +146,7 @@ async def test_a_challenge_ended_at_the_table_of_another_process_tells_the_chall
             await api.wait_until(lambda: len(api.bot_messages(ann_chat)) > told_before,
                                  what="Ann to be told how her challenge went")
         (told,) = api.bot_messages(ann_chat)[told_before:]
-        assert "challenge" in told.text and "with Bob" in told.text  # Ann's own game, Bob's answer
+        assert told.text.startswith("You vs Bob") and "with Bob" in told.text  # Ann's own challenge, Bob's answer
         assert await chat_process.outbox.undelivered() == []
 
 

@@ -52,7 +52,7 @@ def connections_cap(files: int) -> int:
     has its share, at least a few.
 
     >>> connections_cap(1024), connections_cap(65536), connections_cap(300)
-    (512, 10000, 32)
+    (512, 10000, 44)
     """
     return max(32, min(MOST_CONNECTIONS, files - RESERVED_FILES, files // 2))
 

@@ -56,6 +56,7 @@ from bot.render.picture import (
     TOP,
     WASTE_X,
     WIDTH,
+    fan_shown,
     fanned,
     slot_box,
 )
@@ -127,8 +128,9 @@ def board_json(snapshot: GameSnapshot, locale: str) -> JSON:
         "waste": {**card_json(table.waste),
                   "label": tr.gettext("Waste card: {card}.").format(card=table.waste.symbol())},
         "buttons": controls, "over": snapshot.game.is_over, "daily": snapshot.daily is not None,
-        # a won table, as the picture draws it: the cards played fanned out, and the banner with the final score
-        "won": {"played": [{**card_json(card), "at": list(at)} for card, at in zip(table.played, fanned(table.played),
+        # a won table, as the picture draws it: the last cards played, each whole, and the banner with the score
+        "won": {"played": [{**card_json(card), "at": list(at)} for card, at in zip(fan_shown(table.played),
+                                                                                   fanned(fan_shown(table.played)),
                                                                                    strict=True)],
                 "score": table.score, "banner": list(BANNER)} if table.played and table.score is not None else None,
         "alt": table_alt(table, locale),
