@@ -219,12 +219,12 @@ async def test_the_longest_notice_and_the_owners_answers_fit_a_phone_in_every_la
         status = draw(_board(board), locale).status or ""
         (noticed,) = [text for text in status.split("\n") if notice in text]
         assert len(noticed) <= NOTICE_MAX + 60, (locale, noticed)  # a few lines of a chat bubble, no more
-        answers = [figures, NoticeSet(None), BlockChanged(CAROL.player, True, True), BlockChanged(ALICE, False, False)]
-        for result in answers:
-            for text in line(OwnerAnswer(result, settings), locale, None).split("\n"):
-                assert notice in text or display_width(text) <= PHONE_LINE, (locale, text)
-        for error in (Blocked(), NotOwner(), BadOwnerCommand("notice <text> | notice off")):
-            assert display_width(line(Problem(error, settings), locale, None)) <= 2 * PHONE_LINE, (locale, error)
+        for text in line(OwnerAnswer(figures, settings), locale, None).split("\n"):  # each figure a line of its own
+            assert notice in text or display_width(text) <= PHONE_LINE, (locale, text)
+        answers = [NoticeSet(None), BlockChanged(CAROL.player, True, True), BlockChanged(ALICE, False, False)]
+        for said in [*(OwnerAnswer(result, settings) for result in answers),
+                     *(Problem(error, settings) for error in (Blocked(), NotOwner(), BadOwnerCommand("block <id>")))]:
+            assert display_width(line(said, locale, None)) <= 2 * PHONE_LINE, (locale, said)  # two lines at most
 
 
 def _board(effect: Effect) -> Board:

@@ -328,7 +328,7 @@ def error_text(error: Exception | OutOfDate | OldBoard | AlreadyStarted, locale:
             # TRANSLATORS: the only answer to an account the bot's owner blocked, whatever it sends
             return tr.gettext("This bot is not available to you.")
         case NotOwner():
-            # TRANSLATORS: an owner command (/owner) sent by someone who is not the bot's owner, or in a group
+            # TRANSLATORS: an owner command (/owner) sent by someone who is not the bot's owner
             return tr.gettext("This command is not available to you.")
         case BadOwnerCommand(usage=usage):
             # TRANSLATORS: to the bot's owner, a mistyped /owner command; {usage} is how it is written (not translated)
