@@ -471,3 +471,11 @@ async def test_a_blocked_account_is_refused_at_the_table_before_anything_is_read
     assert (await service.games.game(board["game"])).version == board["version"]  # the game as it was
     await service.owners.block(ANN, False)
     assert (await table(client, tma(7)))["board"]["game"] == board["game"]
+
+
+async def test_the_owners_notice_is_on_the_tables_board(client: TestClient[Any, Any], service: App) -> None:
+    await service.owners.set_notice("Back at 18:00 UTC")
+    board = await deal(client, tma(7, language="uk"))
+    assert board["status"].endswith("📢 Оголошення від власника бота: Back at 18:00 UTC")
+    await service.owners.set_notice(None)
+    assert "Back at" not in ((await table(client, tma(7)))["board"]["status"] or "")
