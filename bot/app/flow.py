@@ -23,6 +23,8 @@ use cases and answers with effects (:mod:`bot.app.effects`) for the platform's e
   private line, nothing else changed. A game that is not the player's, or no game at all, gets one answer that
   names nobody.
 - The player's own things (rules, help, statistics, settings), leaderboards, daily posts and invitations too.
+- The deployment owner's commands (:mod:`bot.app.owner`), answered to the owners alone; an account they blocked gets
+  one line for every command, before anything is written; their notice is on every board the flow answers with.
 """
 
 from __future__ import annotations
