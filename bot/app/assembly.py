@@ -99,7 +99,8 @@ class App:
         self.starts = Starts(db, self.verdicts, self.daily_codes, winnable_budget)
         self.games = Games(db, today)
         self.challenges = Challenges(db, self.daily_codes)
-        self.outbox = Outbox(db, today, clock, sign=self.challenges.signed)
+        self.owners = Owners(db, owner_ids, clock)
+        self.outbox = Outbox(db, today, clock, sign=self.challenges.signed, notice=self.owners.notice)
         self.moves = Moves(db, self.verdicts, today, self.outbox)
         self.players = Players(db)
         self.leaderboards = Leaderboards(db, self.daily_codes)
@@ -107,7 +108,6 @@ class App:
         self.once = OnceOnly(db)
         self.day_end = DayEnd(db, clock, daily_codes=self.daily_codes)
         self.rounds = Rounds(db, self.verdicts)
-        self.owners = Owners(db, owner_ids, clock)
         self.flow = MeasuredFlow(starts=self.starts, moves=self.moves, games=self.games, advice=self.advice,
                                  verdicts=self.verdicts, players=self.players, leaderboards=self.leaderboards,
                                  subscriptions=self.subscriptions, daily_codes=self.daily_codes, once=self.once,
