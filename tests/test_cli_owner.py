@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import subprocess
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -79,8 +80,10 @@ def test_a_mistyped_owner_command_is_one_line(migrated: Path, args: tuple[str, .
     assert (done.returncode, done.stdout, done.stderr) == (2, "", said + "\n")
 
 
-def test_a_malformed_owner_ids_is_one_line_and_exit_status_2(migrated: Path) -> None:
-    done = tripeaks(migrated, "owner", "stats", env_extra={"OWNER_IDS": "telegram:1,123"})
+@pytest.mark.parametrize("command", [("owner", "stats"), ("run",)])
+def test_a_malformed_owner_ids_is_one_line_and_exit_status_2(migrated: Path, command: tuple[str, ...]) -> None:
+    """At the shell and at the bot's start alike, as any other bad setting."""
+    done = tripeaks(migrated, *command, env_extra={"OWNER_IDS": "telegram:1,123"}, stdin=subprocess.DEVNULL)
     assert (done.returncode, done.stdout) == (2, "")
     assert done.stderr == ("tripeaks: OWNER_IDS must be comma-separated platform:id (telegram:123,discord:456), "
                            "not '123'\n")
