@@ -25,6 +25,7 @@ from bot.cli_deals import (
     cmd_show,
     cmd_solve,
 )
+from bot.cli_owner import add_owner_parser, run_owner
 from bot.config import (
     Config,
     ConfigError,
@@ -241,6 +242,13 @@ def cmd_daily(args: argparse.Namespace) -> int:
     return _run_async(main(), url)
 
 
+def cmd_owner(args: argparse.Namespace) -> int:
+    """``tripeaks owner ...``: the owner's commands on the configured database (:mod:`bot.cli_owner`)."""
+    config = _load_config()
+    existing_sqlite_file(config.database_url)  # another folder's database is not the bot's
+    return _run_async(run_owner(args, config), config.database_url)
+
+
 Handler = Callable[[argparse.Namespace], int]
 
 
@@ -354,6 +362,8 @@ def build_parser() -> argparse.ArgumentParser:
                     help="confirm a downgrade that drops columns or tables with their values (base: every table)")
     add_copy_options(db)
     db.set_defaults(handler=cmd_db)
+
+    add_owner_parser(sub, cmd_owner)
 
     return parser
 

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
 
+from bot.app.model import PlayerKey, account_key
 from bot.i18n import SUPPORTED_LOCALES, supported_locale
 
 DEFAULT_DATABASE_URL = "sqlite+aiosqlite:///data/tripeaks.db"
@@ -125,6 +126,8 @@ class Config:
     #: reviews) and for background verdicts (defaults: :func:`default_solver_workers`)
     solver_workers: int = 1
     solver_background_workers: int = 1
+    #: OWNER_IDS: the deployment's owners, who may use the owner commands (``/owner``): platform-qualified ids
+    owner_ids: frozenset[PlayerKey] = frozenset()
 
     def __repr__(self) -> str:  # never show a token, not even in a traceback or a log line
         return (f"Config(discord={'set' if self.discord_token else 'unset'}, "
@@ -279,6 +282,7 @@ def load_config(env: Mapping[str, str] | None = None, *, dotenv_path: Path | Non
         raise ConfigError(f"DISCORD_API_URL must be an http(s) URL, not {discord_api!r}")
     interactive, background = default_solver_workers(machine_cores())
     return Config(
+        owner_ids=owner_ids(_get(env, "OWNER_IDS") or ""),
         discord_token=discord_token, telegram_token=telegram_token, database_url=database_url,
         default_locale=locale, daily_post_time=post_time, log_level=log_level, telegram_api_url=api_url,
         telegram_webhook_url=webhook_url, telegram_webhook_secret=webhook_secret,
@@ -294,6 +298,22 @@ def load_config(env: Mapping[str, str] | None = None, *, dotenv_path: Path | Non
         solver_background_workers=_int(env, "SOLVER_BACKGROUND_WORKERS", background, 1, MAX_SOLVER_WORKERS)
         or background,
     )
+
+
+def owner_ids(text: str) -> frozenset[PlayerKey]:
+    """OWNER_IDS read: comma-separated ``platform:id`` (``telegram:123,discord:456``); :class:`ConfigError` for one
+    that is not.
+
+    >>> sorted(key.user_id for key in owner_ids(" telegram:123, discord:456 "))
+    ['123', '456']
+    """
+    owners = set()
+    for part in filter(None, (part.strip() for part in text.split(","))):
+        key = account_key(part)
+        if key is None:
+            raise ConfigError(f"OWNER_IDS must be comma-separated platform:id (telegram:123,discord:456), not {part!r}")
+        owners.add(key)
+    return frozenset(owners)
 
 
 def machine_cores() -> int:

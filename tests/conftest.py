@@ -163,7 +163,8 @@ E2E_MODULES = frozenset({
     "test_crowd_telegram", "test_discord_pace", "test_telegram_pacing", "test_telegram_in_board",
     "test_discord_activity", "test_web_activity", "test_outbox_crash",
     "test_one_game_everywhere", "test_cli_copy", "test_exhaustive", "test_newcomer", "test_platform_down",
-    "test_rounds_discord", "test_rounds_telegram", "test_telegram_taps",
+    "test_rounds_discord", "test_rounds_telegram", "test_telegram_taps", "test_telegram_owner", "test_discord_owner",
+    "test_cli_owner",
 })
 
 
@@ -214,8 +215,9 @@ async def _empty_tables(url: URL) -> None:
 
     connection = await asyncpg.connect(_asyncpg_dsn(url), timeout=10)
     try:
-        await connection.execute("TRUNCATE games, players, daily_subscriptions, rounds, player_shares RESTART "
-                                 "IDENTITY CASCADE")
+        await connection.execute("TRUNCATE games, players, daily_subscriptions, rounds, player_shares, "
+                                 "blocked_accounts RESTART IDENTITY CASCADE")
+        await connection.execute("DELETE FROM deployment WHERE name = 'owner_notice'")
     finally:
         await connection.close()
 

@@ -507,9 +507,14 @@ async def test_commands_are_described_in_the_bots_languages(
     async with table(game_service, monkeypatch) as t:
         bot = t.env.bot
         assert isinstance(bot, discord.ext.commands.Bot)
-        commands = await bot.tree.fetch_commands()  # as Discord stored them at the sync
-        (group,) = commands
-        assert group.name == "tripeaks"
+        commands = {command.name: command for command in await bot.tree.fetch_commands()}  # as Discord stored them
+        assert set(commands) == {"tripeaks", "tripeaks-owner"}
+        group, owner = commands["tripeaks"], commands["tripeaks-owner"]
+        # the owner's command: shown to a server's administrators alone, described in the bot's languages
+        assert owner.default_member_permissions == discord.Permissions(administrator=True)
+        assert {o.name for o in owner.options} == {"stats", "notice", "block", "unblock"}
+        assert owner.description_localizations.get(discord.Locale.ukrainian) == \
+            translator("uk").gettext(COMMAND_DESCRIPTIONS["owner"])
         subcommands = {o.name: o for o in group.options if isinstance(o, discord.app_commands.AppCommandGroup)}
         assert set(subcommands) == {"new", "daily", "resume", "play", "rules", "stats", "settings",
                                     "leaderboard", "subscribe", "unsubscribe", "round"}

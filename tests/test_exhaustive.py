@@ -33,6 +33,8 @@ NEW_CASES = {
     "NewTapped": ("bot/app/outcomes.py", "Tapped = ", ["bot/app/flow.py"]),
     "NewStart": ("bot/app/outcomes.py", "Start = ", ["bot/app/flow.py"]),
     "NewMishap": ("bot/app/outcomes.py", "Mishap = (", ["bot/render/replies.py"]),
+    "NewOwnerCommand": ("bot/app/commands.py", "OwnerCommand = ", ["bot/app/flow.py", "bot/app/owner.py"]),
+    "NewOwnerResult": ("bot/app/owner.py", "OwnerResult = ", ["bot/render/owner.py"]),
 }
 
 

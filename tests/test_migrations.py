@@ -206,7 +206,8 @@ async def test_a_downgrade_that_would_drop_columns_is_refused_and_changes_nothin
     head = await current_revision(fresh_url)
     with pytest.raises(DowngradeDrops) as refused:
         await downgrade_database(fresh_url, "0006", allow_drops=False)
-    assert refused.value.drops == ["player_shares", "rounds", "games.round_id", "outbox", "players.seen_locale",
+    assert refused.value.drops == ["blocked_accounts", "the owner's notice", "player_shares", "rounds",
+                                    "games.round_id", "outbox", "players.seen_locale",
                                     "board_relay", "once_marks", "games.hinted_version",
                                     "games.practice_of",
                                     "community_players"]
@@ -214,7 +215,8 @@ async def test_a_downgrade_that_would_drop_columns_is_refused_and_changes_nothin
     assert {"hinted_version", "practice_of"} <= await _columns(fresh_url, "games")
     assert "community_players" in await _tables(fresh_url)
     # the shares, the rounds, the outbox, the seen locales, the relay's waiting requests and the once-only marks
-    assert await downgrade_database(fresh_url, "0008") == ["player_shares", "rounds", "games.round_id", "outbox",
+    assert await downgrade_database(fresh_url, "0008") == ["blocked_accounts", "the owner's notice", "player_shares",
+                                                           "rounds", "games.round_id", "outbox",
                                                            "players.seen_locale", "board_relay", "once_marks"]
     assert await downgrade_database(fresh_url, "0007", allow_drops=False) == []  # indexes only: nothing to ask
     assert await current_revision(fresh_url) == "0007"
@@ -301,7 +303,36 @@ async def test_0014_keeps_the_players_shares_and_its_downgrade_drops_only_them(f
     nothing else (the shares start full again, in each process's memory), and upgrading brings it back empty."""
     await upgrade_database(fresh_url)
     assert "player_shares" in await _tables(fresh_url)
+    await downgrade_database(fresh_url, "0014", allow_drops=True)
     assert await downgrade_database(fresh_url, "0013") == ["player_shares"]
     assert "player_shares" not in await _tables(fresh_url) and "seen_locale" in await _columns(fresh_url, "players")
-    await upgrade_database(fresh_url)
+    await upgrade_database(fresh_url, "0014")
     assert await current_revision(fresh_url) == "0014" and "player_shares" in await _tables(fresh_url)
+
+
+async def test_0015_owner_keeps_the_blocked_accounts_and_its_downgrade_drops_them_and_the_notice(
+        fresh_url: URL) -> None:
+    """The owner's blocked accounts come with 0015_owner; downgrading drops them and the owner's notice (asked
+    first), never the daily secret; upgrading again brings the table back, empty."""
+    await upgrade_database(fresh_url)
+    engine = create_engine(fresh_url)
+    try:
+        async with engine.begin() as connection:
+            await connection.exec_driver_sql("INSERT INTO blocked_accounts (platform, user_id, blocked_at) "
+                                             "VALUES ('telegram', '7', CURRENT_TIMESTAMP)")
+            await connection.exec_driver_sql("INSERT INTO deployment (name, value) VALUES ('owner_notice', 'Soon')")
+    finally:
+        await engine.dispose()
+    with pytest.raises(DowngradeDrops):
+        await downgrade_database(fresh_url, "0014", allow_drops=False)
+    assert await downgrade_database(fresh_url, "0014", allow_drops=True) == ["blocked_accounts", "the owner's notice"]
+    assert "blocked_accounts" not in await _tables(fresh_url)
+    engine = create_engine(fresh_url)
+    try:
+        async with engine.connect() as connection:
+            names = {row[0] for row in await connection.exec_driver_sql("SELECT name FROM deployment")}
+    finally:
+        await engine.dispose()
+    assert names == {"daily_secret"}
+    await upgrade_database(fresh_url)
+    assert await current_revision(fresh_url) == "0015_owner" and "blocked_accounts" in await _tables(fresh_url)

@@ -316,3 +316,13 @@ async def test_on_postgresql_a_lost_listening_connection_is_opened_again(
             stored_relay.log.removeHandler(handler)
         stored_relay.log.setLevel(logging.NOTSET)
     assert chat.redrawn == [(snapshot.game_id, version, "fr")]
+
+
+async def test_a_chat_board_redrawn_through_the_outbox_carries_the_owners_notice(service: App) -> None:
+    """As the boards of commands do: a move at the table must not take the notice off the chat's board."""
+    snapshot = await on_a_board(service)
+    await service.owners.set_notice("Back at 18:00 UTC")
+    await at_table(service, ANN, snapshot)
+    (taken,) = await service.outbox.take({"telegram"})
+    (redraw,) = taken.effects
+    assert isinstance(redraw, RedrawBoard) and redraw.snapshot.owner_notice == "Back at 18:00 UTC"

@@ -30,7 +30,9 @@ from bot.app.commands import (
 )
 from bot.app.errors import (
     BadGameCode,
+    BadOwnerCommand,
     BadPayload,
+    Blocked,
     BotError,
     Busy,
     CardNotInPlay,
@@ -39,6 +41,7 @@ from bot.app.errors import (
     NoActiveGame,
     NotACard,
     NotAPlayer,
+    NotOwner,
     NotYourGame,
     NotYourMessage,
     NoWinnableDeal,
@@ -46,6 +49,7 @@ from bot.app.errors import (
 )
 from bot.app.model import BoardStyle, DealVerdict, GameSnapshot, Hint, PlayerKey, Settings, Stats
 from bot.app.outcomes import AlreadyStarted, DayOver, OldBoard, OutOfDate
+from bot.app.owner import OWNER_USAGE
 from bot.app.players import setting_changes
 from bot.i18n import LANGUAGE_NAMES, SUPPORTED_LOCALES, translator
 from bot.render.commands import (
@@ -274,7 +278,8 @@ def _errors() -> list[Exception | OutOfDate | OldBoard | AlreadyStarted]:
             InvalidCodeError("x"), NoWinnableDeal(), BotError("x"), RuntimeError("x"), OldBoard(midgame()),
             OldBoard(None), DailyCodeLocked(dt.date(2026, 11, 29)), Busy(), NotACard("zz"),
             CardNotInPlay("7D"), NotAPlayer(), TappedTwice(TappedTwice.SHARED), TappedTwice(TappedTwice.REVIEWED),
-            AlreadyStarted(), DayOver(dataclasses.replace(fresh(), daily=dt.date(2026, 11, 29), abandoned=True))]
+            AlreadyStarted(), DayOver(dataclasses.replace(fresh(), daily=dt.date(2026, 11, 29), abandoned=True)),
+            Blocked(), NotOwner(), BadOwnerCommand(OWNER_USAGE)]
 
 
 @pytest.mark.parametrize("locale", SUPPORTED_LOCALES)

@@ -457,3 +457,25 @@ async def test_a_challenge_ended_at_the_table_tells_the_challenger_in_their_chat
     (tell,) = chat.told
     assert tell.chat_id == "ann-chat" and isinstance(tell.content, ChallengeAnswered)
     assert tell.content.answer.owner == BOB
+
+
+async def test_a_blocked_account_is_refused_at_the_table_before_anything_is_read(
+        client: TestClient[Any, Any], service: App) -> None:
+    """Every request of an account the owner blocked: 403 with the one line in its language, nothing stored."""
+    board = await deal(client, tma(7))
+    await service.owners.block(ANN, True)
+    for method, path, body in (("GET", "/api/table", None), ("POST", "/api/act", {"payload": a_move(board)}),
+                               ("GET", "/api/events", None), ("GET", "/api/round?id=1", None)):
+        response = await client.request(method, path, json=body, headers=tma(7, language="de"))
+        assert (response.status, await response.text()) == (403, "Dieser Bot steht dir nicht zur Verfügung."), path
+    assert (await service.games.game(board["game"])).version == board["version"]  # the game as it was
+    await service.owners.block(ANN, False)
+    assert (await table(client, tma(7)))["board"]["game"] == board["game"]
+
+
+async def test_the_owners_notice_is_on_the_tables_board(client: TestClient[Any, Any], service: App) -> None:
+    await service.owners.set_notice("Back at 18:00 UTC")
+    board = await deal(client, tma(7, language="uk"))
+    assert board["status"].endswith("📢 Оголошення від власника бота: Back at 18:00 UTC")
+    await service.owners.set_notice(None)
+    assert "Back at" not in ((await table(client, tma(7)))["board"]["status"] or "")

@@ -59,6 +59,7 @@ from bot.app.effects import (
     NoticeOf,
     OffersOf,
     OldBoard,
+    OwnerAnswer,
     PlayAck,
     PlayerKey,
     PointerOf,
@@ -286,7 +287,7 @@ class ConsoleChat:
                     | RoundOf():
                 self._show(draw(content, self.locale, replay=_replay_of(content)),
                            numbered=not isinstance(content, ShareOf))
-            case Problem() | NoticeOf() | PointerOf():
+            case Problem() | NoticeOf() | PointerOf() | OwnerAnswer():
                 self._say(line(content, self.locale, NEW_COMMAND))
                 if isinstance(content, Problem) and isinstance(content.error, OldBoard) and \
                         content.error.current is not None:  # a new game started at the table: it is the one now

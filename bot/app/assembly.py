@@ -30,9 +30,11 @@ from bot.app.day_end import DayEnd
 from bot.app.games import Games
 from bot.app.leaderboards import Leaderboards
 from bot.app.measured import MeasuredFlow
+from bot.app.model import PlayerKey
 from bot.app.moves import Moves
 from bot.app.once import OnceOnly
 from bot.app.outbox import Outbox
+from bot.app.owner import Owners
 from bot.app.players import Players
 from bot.app.questions import DatabaseShares, Questions
 from bot.app.rounds import Rounds
@@ -81,6 +83,7 @@ class App:
         clock: Clock = utc_clock,
         post_time: dt.time = dt.time(9, 0),
         owns_database: bool = False,
+        owner_ids: frozenset[PlayerKey] = frozenset(),
     ) -> None:
         self.db = db
         pool = db.engine.pool
@@ -96,7 +99,8 @@ class App:
         self.starts = Starts(db, self.verdicts, self.daily_codes, winnable_budget)
         self.games = Games(db, today)
         self.challenges = Challenges(db, self.daily_codes)
-        self.outbox = Outbox(db, today, clock, sign=self.challenges.signed)
+        self.owners = Owners(db, owner_ids, clock)
+        self.outbox = Outbox(db, today, clock, sign=self.challenges.signed, notice=self.owners.notice)
         self.moves = Moves(db, self.verdicts, today, self.outbox)
         self.players = Players(db)
         self.leaderboards = Leaderboards(db, self.daily_codes)
@@ -108,21 +112,21 @@ class App:
                                  verdicts=self.verdicts, players=self.players, leaderboards=self.leaderboards,
                                  subscriptions=self.subscriptions, daily_codes=self.daily_codes, once=self.once,
                                  challenges=self.challenges, questions=self.questions, outbox=self.outbox,
-                                 rounds=self.rounds, post_time=post_time)
+                                 rounds=self.rounds, owners=self.owners, post_time=post_time)
 
     @classmethod
     async def open(cls, url: str | None = None, *, executor: Executor | None = None, workers: Workers = ONE_EACH,
                    hint_function: HintFunction = fair_hint, verdict_function: VerdictFunction = solver_verdict,
                    daily_code_function: DailyCodeFunction = daily_code_of, clock: Clock = utc_clock,
                    hint_budget: float = 0.8, verdict_budget: float = 5.0, winnable_budget: float = 3.0,
-                   post_time: dt.time = dt.time(9, 0)) -> App:
+                   post_time: dt.time = dt.time(9, 0), owner_ids: frozenset[PlayerKey] = frozenset()) -> App:
         """Open the database at ``url`` (default: the SQLite file), upgrading it to the latest schema first, and
         start the solver workers; :meth:`close` closes both."""
         db = await open_database(url)
         app = cls(db, owns_database=True, executor=executor, workers=workers, hint_function=hint_function,
                   verdict_function=verdict_function, daily_code_function=daily_code_function, clock=clock,
                   hint_budget=hint_budget, verdict_budget=verdict_budget, winnable_budget=winnable_budget,
-                  post_time=post_time)
+                  post_time=post_time, owner_ids=owner_ids)
         app.solver.start()
         return app
 

@@ -324,9 +324,43 @@ class Unreadable:
     reason: str
 
 
+# --- the deployment owner's commands (OWNER_IDS: bot/app/owner.py) -------------------------------------------
+
+
+@dataclass(frozen=True)
+class OwnerStats:
+    """``/owner stats``: the bot-wide figures."""
+
+
+@dataclass(frozen=True)
+class OwnerNotice:
+    """``/owner notice <text>``: the maintenance notice every player is shown from now on; ``text`` None
+    (``/owner notice off``): none."""
+
+    text: str | None
+
+
+@dataclass(frozen=True)
+class OwnerBlock:
+    """``/owner block <platform:id>`` (``on``) or ``/owner unblock <platform:id>``: the account's commands refused
+    from now on, or no longer; ``account`` as typed."""
+
+    account: str
+    on: bool
+
+
+@dataclass(frozen=True)
+class OwnerHelp:
+    """``/owner`` with words that name no owner command: how they are written (to the owner alone)."""
+
+
+#: What only the deployment's owner may ask.
+OwnerCommand = OwnerStats | OwnerNotice | OwnerBlock | OwnerHelp
+
 #: What a player types.
 TypedCommand = PlayCard | OpenLink | Welcome | ShowHelp | ShowStats | ShowSettings | SwitchWinnable \
-    | ShowLeaderboard | Subscribe | Invite | CompleteCard | OpenBoard | StartRound | OnBehalf | Unreadable
+    | ShowLeaderboard | Subscribe | Invite | CompleteCard | OpenBoard | StartRound | OnBehalf | Unreadable \
+    | OwnerCommand
 
 #: Everything the application's one door takes (:meth:`bot.app.flow.Flow.handle`).
 Command = ButtonCommand | TypedCommand

@@ -17,7 +17,8 @@ What a message shows (the renderer draws it in the player's language):
   a name being typed may mean (Discord's autocomplete); :class:`BoardLinkOf`: the player's own link to the board in
   the browser (Discord's);
 - :class:`Problem`, :class:`PlayAck`, :class:`NoticeOf`, :class:`PointerOf`: one line: why something was refused,
-  the answer to a card played by name, the answer to a daily command, the pointer to the help.
+  the answer to a card played by name, the answer to a daily command, the pointer to the help; :class:`OwnerAnswer`:
+  what an owner command did (a few lines: the bot-wide figures).
 
 What to do with it:
 
@@ -68,6 +69,7 @@ from bot.app.model import Settings as Settings
 from bot.app.outcomes import AlreadyStarted
 from bot.app.outcomes import OldBoard as OldBoard
 from bot.app.outcomes import OutOfDate as OutOfDate
+from bot.app.owner import OwnerResult
 from bot.app.round_effects import (
     PostRound as PostRound,  # a live round's effects, its message and what it showed
 )
@@ -231,6 +233,14 @@ class NoticeOf:
 
 
 @dataclass(frozen=True)
+class OwnerAnswer:
+    """What an owner command did (:mod:`bot.app.owner`), told to the owner."""
+
+    result: OwnerResult
+    settings: Settings
+
+
+@dataclass(frozen=True)
 class PointerOf:
     """Words that are neither a command nor a card: where to read how to play."""
 
@@ -241,7 +251,7 @@ class PointerOf:
 Shown = Board | Question | Kept | ReviewOf | ShareOf | SettingsOf | StatsOf | RulesOf | HelpOf | WelcomeOf \
     | LeaderboardOf | ChallengeAnswered | RoundOf
 #: A line.
-Note = Problem | PlayAck | NoticeOf | PointerOf
+Note = Problem | PlayAck | NoticeOf | PointerOf | OwnerAnswer
 #: What only one platform asks for, drawn by its executor.
 Data = OffersOf | CardChoices | BoardLinkOf
 Content = Shown | Note | Data
@@ -428,6 +438,8 @@ def settings_of(content: Shown | Note | OffersOf | BoardLinkOf) -> Settings:
         case SettingsOf(settings) | RulesOf(settings) | HelpOf(settings) | WelcomeOf(settings) | PointerOf(settings):
             return settings
         case StatsOf(_, settings) | OffersOf(_, settings) | Problem(_, settings) | NoticeOf(_, settings):
+            return settings
+        case OwnerAnswer(_, settings):
             return settings
         case BoardLinkOf(settings):
             return settings

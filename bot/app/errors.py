@@ -164,3 +164,27 @@ class RoundOver(BotError):
     def __init__(self, round: RoundSnapshot) -> None:
         super().__init__(f"round {round.round_id} is over")
         self.round = round
+
+
+class Blocked(BotError):
+    """A command from an account the deployment's owner blocked: refused, nothing stored from it."""
+
+    def __init__(self) -> None:
+        super().__init__("a blocked account")
+
+
+class NotOwner(BotError):
+    """An owner command from someone who is not among the deployment's owners (OWNER_IDS), or outside a private
+    chat: refused, telling nothing."""
+
+    def __init__(self) -> None:
+        super().__init__("not the deployment's owner")
+
+
+class BadOwnerCommand(BotError):
+    """An owner command the owner mistyped (``usage`` says how it is written): a notice too long, an account not
+    written as ``platform:id``."""
+
+    def __init__(self, usage: str) -> None:
+        super().__init__(usage)
+        self.usage = usage

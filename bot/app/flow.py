@@ -23,6 +23,8 @@ use cases and answers with effects (:mod:`bot.app.effects`) for the platform's e
   private line, nothing else changed. A game that is not the player's, or no game at all, gets one answer that
   names nobody.
 - The player's own things (rules, help, statistics, settings), leaderboards, daily posts and invitations too.
+- The deployment owner's commands (:mod:`bot.app.owner`), answered to the owners alone; an account they blocked gets
+  one line for every command, before anything is written; their notice is on every board the flow answers with.
 """
 
 from __future__ import annotations
@@ -58,6 +60,11 @@ from bot.app.commands import (
     OnBehalf,
     OpenBoard,
     OpenLink,
+    OwnerBlock,
+    OwnerCommand,
+    OwnerHelp,
+    OwnerNotice,
+    OwnerStats,
     PlayCard,
     PlayDaily,
     RandomDeal,
@@ -92,6 +99,7 @@ from bot.app.effects import (
     HelpOf,
     Kept,
     OffersOf,
+    OwnerAnswer,
     PlayAck,
     PointerOf,
     Post,
@@ -113,9 +121,11 @@ from bot.app.effects import (
 from bot.app.errors import (
     BadGameCode,
     BadPayload,
+    Blocked,
     BotError,
     NoActiveGame,
     NotAPlayer,
+    NotOwner,
     NotYourMessage,
     TappedTwice,
 )
@@ -127,6 +137,7 @@ from bot.app.moves import Moves, names_a_card, names_a_draw
 from bot.app.once import OnceOnly
 from bot.app.outbox import Outbox
 from bot.app.outcomes import AlreadyStarted, MustConfirm, OldBoard, OutOfDate, Tapped
+from bot.app.owner import Owners
 from bot.app.players import Players
 from bot.app.questions import Questions, asks_the_solver
 from bot.app.records import parse_code
@@ -154,7 +165,7 @@ class Flow:
     def __init__(self, *, starts: Starts, moves: Moves, games: Games, advice: Advice, verdicts: Verdicts,
                  players: Players, leaderboards: Leaderboards, subscriptions: Subscriptions,
                  daily_codes: DailyCodes, once: OnceOnly, challenges: Challenges, questions: Questions,
-                 outbox: Outbox, rounds: Rounds, post_time: dt.time = dt.time(9, 0),
+                 outbox: Outbox, rounds: Rounds, owners: Owners, post_time: dt.time = dt.time(9, 0),
                  fresh_budget: float = FRESH_DEAL_BUDGET) -> None:
         self.questions = questions
         self.starts = starts
@@ -172,6 +183,7 @@ class Flow:
         self.challenges = challenges
         self.outbox = outbox
         self.rounds = rounds  # live rounds: ``rounds.now`` draws one as it stands, ``rounds.due`` ends them
+        self.owners = owners  # the deployment's owners: their commands, the notice, the blocked accounts
         self.post_time = post_time
         self.fresh_budget = fresh_budget
 
@@ -179,6 +191,8 @@ class Flow:
         """What ``command`` from ``actor`` does, as effects; an error is a private line in the player's language. A
         tap about something other than what the tapped message shows (a forged payload) never edits that message."""
         try:
+            if await self.owners.blocked(actor.player):  # before anything is written: nothing stored from it
+                raise Blocked()
             if asks_the_solver(command) and not self.questions.admit(actor.player):
                 return []  # a flood of them: told once when to ask again, then not answered
             arrived = self.moves.clock()  # before the tap waits for its turn: a double tap is told by it
@@ -188,13 +202,18 @@ class Flow:
                 if surface.at_table:
                     await self._follow(command, effects, surface)
             shown = surface.buttons is None or subject(command) in {None, *map(subject, surface.buttons)}
-            return effects if shown else off_message(effects)
+            return with_notice(effects if shown else off_message(effects), await self.owners.notice())
         except (BotError, TriPeaksError) as error:
             return await self._problem(actor, error)
 
     async def game_now(self, game_id: int) -> GameSnapshot:
         """The game as it stands, for an executor to draw its board at the moment the edit is sent."""
-        return await self.games.game(game_id)
+        return replace(await self.games.game(game_id), owner_notice=await self.owners.notice())
+
+    async def refuses(self, player: PlayerKey) -> bool:
+        """Whether ``player``'s account is blocked by the deployment's owner (the table refuses it before reading
+        anything)."""
+        return await self.owners.blocked(player)
 
     async def record(self, reports: Sequence[Report]) -> None:
         """Keep what an executor reported: where each game's live board now is."""
@@ -297,8 +316,17 @@ class Flow:
                 raise BadPayload(reason)
             case OnBehalf():
                 raise NotAPlayer()
+            case OwnerStats() | OwnerNotice() | OwnerBlock() | OwnerHelp():
+                return await self._owner(actor, command)
             case unhandled:
                 assert_never(unhandled)
+
+    async def _owner(self, actor: Actor, command: OwnerCommand) -> list[Effect]:
+        """An owner command: answered to the deployment's owners alone, privately; anyone else is refused with one
+        line that tells nothing of the bot."""
+        if not self.owners.is_owner(actor.player):
+            raise NotOwner()
+        return [Answer(OwnerAnswer(await self.owners.answer(command), await self._settings(actor)))]
 
     async def _start(self, actor: Actor, request: StartRequest | ConfirmStart, surface: Surface) -> list[Effect]:
         """Start ``request`` (or what the player confirmed): the new board, or the question first when that would
@@ -447,3 +475,16 @@ class Flow:
         """The private line explaining ``error``, in the player's language."""
         return [Answer(Problem(error, await self._settings(actor)))]
 
+
+def with_notice(effects: list[Effect], notice: str | None) -> list[Effect]:
+    """``effects`` with the owner's ``notice`` on every board they show (the line under its status)."""
+    if notice is None:
+        return effects
+    noticed: list[Effect] = []
+    for effect in effects:
+        match effect:
+            case SendBoard(snapshot) | EditBoard(snapshot) | RedrawBoard(snapshot):
+                noticed.append(replace(effect, snapshot=replace(snapshot, owner_notice=notice)))
+            case _:
+                noticed.append(effect)
+    return noticed

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import enum
+import re
 import unicodedata
 from dataclasses import dataclass, field
 
@@ -61,6 +62,23 @@ class PlayerKey:
 
     platform: str
     user_id: str
+
+
+#: The platforms an account named by the deployment's owner may be on (OWNER_IDS, ``/owner block``).
+ACCOUNT_PLATFORMS = ("telegram", "discord", "console")
+_ACCOUNT_ID = re.compile(r"[0-9A-Za-z_-]{1,64}")
+
+
+def account_key(text: str) -> PlayerKey | None:
+    """An account written ``platform:id`` (``telegram:123``), or None when it is not one.
+
+    >>> account_key(" telegram:123 "), account_key("telegram"), account_key("icq:1")
+    (PlayerKey(platform='telegram', user_id='123'), None, None)
+    """
+    platform, _, user_id = text.strip().partition(":")
+    if platform not in ACCOUNT_PLATFORMS or not _ACCOUNT_ID.fullmatch(user_id):
+        return None
+    return PlayerKey(platform, user_id)
 
 
 class BoardStyle(enum.Enum):
@@ -164,6 +182,8 @@ class GameSnapshot:
     challenge_key: str | None = None
     #: the live round this game is its player's entry in (ranked: no undo, hints counted)
     round_id: int | None = None
+    #: the deployment owner's maintenance notice, shown under the board while it is set (:mod:`bot.app.owner`)
+    owner_notice: str | None = None
 
     @property
     def ranked(self) -> bool:

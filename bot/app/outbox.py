@@ -28,7 +28,7 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Awaitable, Callable, Collection, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import assert_never
 
 from bot.app.daily import Clock, utc_clock
@@ -107,14 +107,24 @@ async def _unsigned(snapshot: GameSnapshot) -> GameSnapshot:
     return snapshot
 
 
+#: The deployment owner's notice shown under boards now (:meth:`bot.app.owner.Owners.notice`), or None.
+Notice = Callable[[], Awaitable[str | None]]
+
+
+async def _no_notice() -> str | None:
+    return None
+
+
 class Outbox:
     """The outbox of ``db``, by ``clock``; each game is read as it stands when its row is claimed, on the day
-    ``today`` says (whose daily deal's code stays hidden); a shared result carries its challenge (``sign``)."""
+    ``today`` says (whose daily deal's code stays hidden); a shared result carries its challenge (``sign``), a board
+    the owner's ``notice``, as the boards of commands do."""
 
     def __init__(self, db: Database, today: Today, clock: Clock = utc_clock, lease: float = LEASE,
-                 stale_after: float = BOARD_STALE, sign: Sign = _unsigned) -> None:
+                 stale_after: float = BOARD_STALE, sign: Sign = _unsigned, notice: Notice = _no_notice) -> None:
         self.db = db
         self.sign = sign
+        self.notice = notice
         self.today = today
         self.clock = clock
         self.lease = lease
@@ -173,6 +183,7 @@ class Outbox:
         return taken
 
     async def _effects(self, row: OutboxRow) -> tuple[Effect, ...]:
+        notice = await self.notice() if row.kind == rows.BOARD else None
         async with self.db.reading() as tx:
             try:
                 record = await load_game(tx, row.game_id)
@@ -181,8 +192,8 @@ class Outbox:
             snapshot = snapshot_of(record, today=self.today())
             if row.kind == rows.BOARD:
                 latest = await stored_games.latest_of(tx, record.platform, record.user_id)
-                return RedrawBoard(snapshot, latest=latest is not None and latest.id == row.game_id,
-                                   chat_id=row.chat_id),
+                return RedrawBoard(replace(snapshot, owner_notice=notice),
+                                   latest=latest is not None and latest.id == row.game_id, chat_id=row.chat_id),
             shared = await stored_games.load(tx, record.challenge_of) if record.challenge_of is not None else None
         if row.chat_id is None:
             return ()

@@ -22,7 +22,9 @@ from bot.app.commands import StartRequest
 from bot.app.errors import (
     AmbiguousCard,
     BadGameCode,
+    BadOwnerCommand,
     BadPayload,
+    Blocked,
     BotError,
     Busy,
     CardNotInPlay,
@@ -34,6 +36,7 @@ from bot.app.errors import (
     NoSuchRound,
     NotACard,
     NotAPlayer,
+    NotOwner,
     NotYourGame,
     NotYourMessage,
     NoUndoInDaily,
@@ -104,7 +107,7 @@ class Unforeseen:
 #: What a player is told went wrong: each error with words of its own, a tap that found the game moved on, and any
 #: other exception as :class:`Unforeseen` (:func:`mishap`). Every :class:`~bot.app.errors.BotError` is a member
 #: (tests/test_exhaustive.py), so a new error left untold fails mypy where the renderer matches the family.
-Mishap = (NotAPlayer | NotYourMessage | NotYourGame | GameNotFound | NoActiveGame | OutOfDate | OldBoard
+Mishap = (Blocked | NotOwner | BadOwnerCommand | NotAPlayer | NotYourMessage | NotYourGame | GameNotFound | NoActiveGame | OutOfDate | OldBoard
           | AlreadyStarted | TappedTwice | NoUndoInRound | RoundsInGroupsOnly | RoundMinutes | RoundOver | NoSuchRound
           | DailyCodeLocked | DailyOver | NoUndoInDaily | GameNotOver | Busy
           | AmbiguousCard | CardNotInPlay | NotACard | InvalidCardError | BadGameCode | InvalidCodeError | BadPayload | NoWinnableDeal | OneAtATime | TryAgainIn

@@ -29,6 +29,16 @@ COMMAND_DESCRIPTIONS: dict[str, str] = {
     "round": N_("Start a live round here: everyone plays the same deal against the clock"),
     # TRANSLATORS: Discord's command that answers with the player's own link to their board in the browser
     "board": N_("Open your game's board in the browser: a link only you can use"),
+    # TRANSLATORS: Discord's command for the bot's owner (who runs it), hidden from other members
+    "owner": N_("For the bot's owner: its figures, a notice to players, blocked accounts"),
+    # TRANSLATORS: Discord: the owner's subcommand showing the whole bot's figures
+    "owner-stats": N_("The whole bot's figures: players, games, backlog"),
+    # TRANSLATORS: Discord: the owner's subcommand setting a notice every player sees under their boards
+    "owner-notice": N_("A notice every player sees under their boards (off: none)"),
+    # TRANSLATORS: Discord: the owner's subcommand refusing an account's commands from now on
+    "owner-block": N_("Refuse an account's commands from now on"),
+    # TRANSLATORS: Discord: the owner's subcommand undoing a block
+    "owner-unblock": N_("Let a blocked account play again"),
 }
 
 #: Telegram's command menu: :data:`COMMAND_DESCRIPTIONS` with Telegram's words (a group, not a server).
@@ -48,6 +58,10 @@ OPTION_DESCRIPTIONS: dict[str, str] = {
     "winnable": N_("Only a deal that can be won (default: your setting)"),
     # TRANSLATORS: the option of the round command: how long the round lasts
     "minutes": N_("How long the round lasts: 1 to 60 minutes (default 5)"),
+    # TRANSLATORS: the option of the owner's notice command; "off" stays in English (it is what to type)
+    "notice": N_("The notice, up to 120 characters; off to clear it"),
+    # TRANSLATORS: the option of the owner's block commands; the example stays as it is
+    "account": N_("The account, such as discord:123456 or telegram:123456"),
 }
 
 

@@ -17,6 +17,7 @@ from bot.app.effects import (
     LeaderboardOf,
     Note,
     NoticeOf,
+    OwnerAnswer,
     PlayAck,
     PointerOf,
     Problem,
@@ -35,6 +36,7 @@ from bot.render.challenges import render_answered
 from bot.render.endings import back_to_board, ending_buttons, render_review, render_share
 from bot.render.game import play_ack, render_game
 from bot.render.lifecycle import render_confirm_start, render_kept, render_welcome
+from bot.render.owner import owner_text
 from bot.render.replies import (
     daily_notice,
     error_text,
@@ -113,5 +115,7 @@ def line(content: Note, locale: str, new_command: str | None) -> str:
             return daily_notice(notice, locale, post_time)
         case PointerOf():
             return text_pointer(locale)
+        case OwnerAnswer(result):
+            return owner_text(result, locale)
         case unhandled:
             assert_never(unhandled)

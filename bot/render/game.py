@@ -24,6 +24,7 @@ from bot.i18n import N_, Translator, translator
 from bot.render.challenges import to_beat
 from bot.render.endings import deal_name, ending_buttons, ending_lines
 from bot.render.endings import share_line as share_line  # where tests/test_daily.py has always found it
+from bot.render.owner import notice_line
 from bot.render.table import seen_table, table_alt
 from bot.render.tableau import CARD_PLACES, card_label, card_place, narrow_tableau_text, tableau_text
 from bot.render.view import (
@@ -356,6 +357,8 @@ def render_game(snapshot: GameSnapshot, locale: str, settings: Settings, *, owne
     tr = translator(locale)
     game = snapshot.game
     lines = _status_lines(snapshot, settings, tr, latest=latest)
+    if snapshot.owner_notice is not None:
+        lines.append(notice_line(snapshot.owner_notice, tr))
     outcome = snapshot.outcome
     notice = None
     if outcome is not None and outcome.reason is not None and settings.explain_refusals:

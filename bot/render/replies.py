@@ -25,7 +25,9 @@ from bot.app.daily import DailyNotice, DailyResult, Recap, Standing
 from bot.app.errors import (
     AmbiguousCard,
     BadGameCode,
+    BadOwnerCommand,
     BadPayload,
+    Blocked,
     Busy,
     CardNotInPlay,
     DailyCodeLocked,
@@ -36,6 +38,7 @@ from bot.app.errors import (
     NoSuchRound,
     NotACard,
     NotAPlayer,
+    NotOwner,
     NotYourGame,
     NotYourMessage,
     NoUndoInDaily,
@@ -321,6 +324,15 @@ def error_text(error: Exception | OutOfDate | OldBoard | AlreadyStarted, locale:
     None: the table's 🆕 button."""
     tr = translator(locale)
     match mishap(error):
+        case Blocked():
+            # TRANSLATORS: the only answer to an account the bot's owner blocked, whatever it sends
+            return tr.gettext("This bot is not available to you.")
+        case NotOwner():
+            # TRANSLATORS: an owner command (/owner) sent by someone who is not the bot's owner
+            return tr.gettext("This command is not available to you.")
+        case BadOwnerCommand(usage=usage):
+            # TRANSLATORS: to the bot's owner, a mistyped /owner command; {usage} is how it is written (not translated)
+            return tr.gettext("Write it as: /owner {usage}").format(usage=usage)
         case NotAPlayer():
             # TRANSLATORS: Telegram: a command sent as the group (an anonymous administrator) or as a channel
             return tr.gettext("Games are played by people, not by a group or a channel: send it from your own account "

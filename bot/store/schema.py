@@ -219,6 +219,15 @@ player_shares = Table(
     Column("taken", Boolean, nullable=False),
 )
 
+#: The accounts the deployment's owner blocked (migration 0015): their commands are refused and nothing is stored
+#: from them (bot/app/owner.py).
+blocked_accounts = Table(
+    "blocked_accounts", metadata,
+    Column("platform", String(16), primary_key=True),
+    Column("user_id", String(64), primary_key=True),
+    Column("blocked_at", DateTime(timezone=True), nullable=False),
+)
+
 # Status values stored in daily_posts.status.
 POST_CLAIMED, POST_SENT, POST_FAILED = "claimed", "sent", "failed"
 

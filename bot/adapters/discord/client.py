@@ -21,7 +21,7 @@ from discord.ext import commands
 
 from bot.adapters.discord.activity import TriPeaksTree, is_entry_point, launch, sync_commands
 from bot.adapters.discord.base import BotContext
-from bot.adapters.discord.commands import TriPeaksCommands
+from bot.adapters.discord.commands import OwnerCommands, TriPeaksCommands
 from bot.adapters.discord.interactions import on_component
 from bot.adapters.discord.rounds import DiscordRounds
 from bot.adapters.discord.translator import CatalogueTranslator
@@ -55,6 +55,7 @@ class _TriPeaks:
     async def setup_hook(self: Any) -> None:
         await self.tree.set_translator(CatalogueTranslator())
         self.tree.add_command(TriPeaksCommands(self.ctx))
+        self.tree.add_command(OwnerCommands(self.ctx))
         synced = await sync_commands(self.tree, self.ctx.config)
         log.info("synced %d application command(s)", synced)
 

@@ -9,6 +9,10 @@ catalogues when the tree is synced: descriptions are the renderer's texts
 (:data:`bot.render.commands.COMMAND_DESCRIPTIONS`), command and option names are the msgids ``new``, ``code``... in
 the message context ``command``.
 
+``/tripeaks-owner stats | notice <text> | block <account> | unblock <account>`` is the deployment owner's
+(OWNER_IDS; :class:`OwnerCommands`): a command of its own, so that Discord hides it from a server's members who are
+not its administrators (default permissions hold for a whole top-level command); anyone else is refused by the flow.
+
 The commands work in servers, in the bot's DMs and in group DMs, installed to a server or to a player's own account
 (a user app: ``/tripeaks`` then works wherever the player is, also where the bot is no member; what such an install
 cannot do, posting the daily deal to a channel, is refused with a line), and need no privileged intent: everything
@@ -31,6 +35,9 @@ from bot.app.commands import (
     DailyDeal,
     DealByCode,
     OpenBoard,
+    OwnerBlock,
+    OwnerNotice,
+    OwnerStats,
     PlayCard,
     RandomDeal,
     Resume,
@@ -165,3 +172,38 @@ class TriPeaksCommands(app_commands.Group):
             await launch(interaction)
             return
         await serve(self.ctx, interaction, OpenBoard(), ephemeral=True)
+
+
+#: What ``/tripeaks-owner notice`` takes to clear the notice.
+NOTICE_OFF = "off"
+
+
+@app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
+@app_commands.allowed_installs(guilds=True, users=True)
+@app_commands.default_permissions(administrator=True)
+class OwnerCommands(app_commands.Group):
+    """``/tripeaks-owner``: the deployment owner's commands, answered privately; refused to anyone else."""
+
+    def __init__(self, ctx: BotContext) -> None:
+        super().__init__(name=f"{GROUP}-owner", description=describe("owner"))
+        self.ctx = ctx
+
+    @app_commands.command(name="stats", description=describe("owner-stats"))
+    async def stats(self, interaction: Interaction) -> None:
+        await serve(self.ctx, interaction, OwnerStats(), ephemeral=True)
+
+    @app_commands.command(name="notice", description=describe("owner-notice"))
+    @app_commands.describe(text=describe_option("notice"))
+    async def notice(self, interaction: Interaction, text: app_commands.Range[str, 1, 200]) -> None:
+        off = text.strip().lower() == NOTICE_OFF
+        await serve(self.ctx, interaction, OwnerNotice(None if off else text), ephemeral=True)
+
+    @app_commands.command(name="block", description=describe("owner-block"))
+    @app_commands.describe(account=describe_option("account"))
+    async def block(self, interaction: Interaction, account: app_commands.Range[str, 1, 100]) -> None:
+        await serve(self.ctx, interaction, OwnerBlock(account, True), ephemeral=True)
+
+    @app_commands.command(name="unblock", description=describe("owner-unblock"))
+    @app_commands.describe(account=describe_option("account"))
+    async def unblock(self, interaction: Interaction, account: app_commands.Range[str, 1, 100]) -> None:
+        await serve(self.ctx, interaction, OwnerBlock(account, False), ephemeral=True)

@@ -14,6 +14,9 @@ What a player does, and the command it becomes:
   carry (a tap about another game than the message shows, a forged one, changes nothing); a tapped message in a
   group that answers another member's command (their settings) is theirs alone;
 - words in a private chat: a card's name plays it, anything else points to /help;
+- ``/owner stats``, ``/owner notice <text>`` / ``off``, ``/owner block <platform:id>``, ``/owner unblock ...``:
+  the deployment owner's commands, in a private chat only and out of the command menu (anyone else is refused by
+  the flow; in a group the bot does not know the command);
 - a command sent on behalf of a chat (an anonymous group administrator, a channel's post: Telegram gives every
   such sender one and the same user) is answered and played by nobody.
 """
@@ -37,6 +40,10 @@ from bot.app.commands import (
     DealByCode,
     OnBehalf,
     OpenLink,
+    OwnerBlock,
+    OwnerHelp,
+    OwnerNotice,
+    OwnerStats,
     PlayCard,
     RandomDeal,
     Resume,
@@ -107,6 +114,28 @@ def read_winnable(args: list[str]) -> Command:
     return SwitchWinnable(SWITCH_WORDS[word])
 
 
+def read_owner(args: list[str]) -> Command:
+    """``/owner`` (``stats``): the bot-wide figures; ``notice <text>``, ``notice off``; ``block <platform:id>``,
+    ``unblock <platform:id>``; anything else: how they are written (to the owner alone).
+
+    >>> read_owner([]), read_owner(["notice", "Back", "at", "6"]), read_owner(["unblock", "telegram:5"])
+    (OwnerStats(), OwnerNotice(text='Back at 6'), OwnerBlock(account='telegram:5', on=False))
+    >>> read_owner(["block"]), read_owner(["stats", "now"])
+    (OwnerHelp(), OwnerHelp())
+    """
+    verb, rest = (args[0].lower(), " ".join(args[1:])) if args else ("stats", "")
+    match verb, rest:
+        case "stats", "":
+            return OwnerStats()
+        case "notice", "off":
+            return OwnerNotice(None)
+        case "notice", text if text:
+            return OwnerNotice(text)
+        case "block" | "unblock", account if account:
+            return OwnerBlock(account, verb == "block")
+    return OwnerHelp()
+
+
 #: Every command, by the name Telegram sends.
 READERS: dict[str, Reader] = {
     "tripeaks": read_new,
@@ -140,6 +169,15 @@ async def on_command(tg: TelegramContext, update: Update, context: Context) -> N
         command = OnBehalf()
     admin = isinstance(command, Subscribe) and await is_admin(context, message, user)
     await serve(tg, context, user, message, command, admin=admin)
+
+
+async def on_owner(tg: TelegramContext, update: Update, context: Context) -> None:
+    """``/owner ...`` in a private chat (the only place it is registered): the owner's command, for the flow to
+    refuse to anyone else."""
+    message, user = update.effective_message, update.effective_user
+    if message is None or user is None:
+        return
+    await serve(tg, context, user, message, read_owner(list(context.args or [])))
 
 
 async def on_text(tg: TelegramContext, update: Update, context: Context) -> None:

@@ -24,6 +24,9 @@ from bot.render.replies import error_text
 
 log = logging.getLogger(__name__)
 
+#: The owner's command (out of the command menu).
+OWNER_COMMAND = "owner"
+
 #: The updates the bot asks Telegram for.
 ALLOWED_UPDATES = [Update.MESSAGE, Update.CALLBACK_QUERY, Update.INLINE_QUERY]
 
@@ -46,6 +49,9 @@ def register(app: TelegramApp, tg: TelegramContext) -> None:
     (:mod:`bot.app.questions`)."""
     assert {name for name, _ in COMMANDS} <= set(commands.READERS)
     app.add_handler(CommandHandler(list(commands.READERS), bound(tg, commands.on_command), block=False))
+    # the deployment owner's commands: in a private chat only (an answer in a group would be for all to read)
+    app.add_handler(CommandHandler(OWNER_COMMAND, bound(tg, commands.on_owner), filters.ChatType.PRIVATE,
+                                   block=False))
     app.add_handler(CallbackQueryHandler(bound(tg, commands.on_callback), block=False))
     app.add_handler(InlineQueryHandler(bound(tg, inline.on_inline_query), block=False))
     # in a private chat, words that are no command: a card's name plays it, anything else points to /help

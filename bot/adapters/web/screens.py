@@ -26,6 +26,7 @@ from bot.app.effects import (
     Effect,
     GameSnapshot,
     NoticeOf,
+    OwnerAnswer,
     PlayAck,
     PointerOf,
     Post,
@@ -221,7 +222,7 @@ def respond(effects: list[Effect], platform_locale: str | None, *, inline: bool 
                 if isinstance(content, Data):  # what one chat platform draws itself (Telegram's inline mode...)
                     continue
                 locale = answer["locale"] = resolve_locale(settings_of(content).language, platform_locale)
-                if isinstance(content, Problem | PlayAck | NoticeOf | PointerOf):
+                if isinstance(content, Problem | PlayAck | NoticeOf | PointerOf | OwnerAnswer):
                     answer["notice"] = line(content, locale, None)
                 elif isinstance(content, Board):
                     answer["board"] = board_json(content.snapshot, locale)
