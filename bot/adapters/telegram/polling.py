@@ -6,7 +6,7 @@ same offset (telegram-bot-api's ``process_get_updates_query``), and a long poll 
 longer: the stop waited, and past the 5-s read timeout PTB logged an ERROR. That call confirms nothing new when the
 long poll that was cancelled carried the same offset and had been sent long enough ago to have reached Telegram
 (the offset of a getUpdates confirms the updates before it as soon as Telegram receives it), so it is skipped then;
-otherwise it is made with a short read timeout, and its timing out is no error (the updates are then at worst
+otherwise it is made with a short read timeout (half a second), and its timing out is no error (the updates are then at worst
 handed over again at the next start, where taps are counted once).
 """
 
@@ -29,7 +29,7 @@ log = logging.getLogger(__name__)
 #: A long poll open this long has reached Telegram, which then took its offset as confirmation.
 REACHED_AFTER = 1.0
 #: The read timeout of the last getUpdates, when it is made: Telegram answers it at once unless it holds it.
-LAST_POLL_READ_TIMEOUT = 1.0
+LAST_POLL_READ_TIMEOUT = 0.5
 
 
 def _seconds(timeout: TimePeriod | None) -> float:
