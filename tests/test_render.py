@@ -45,7 +45,7 @@ from bot.app.errors import (
     TappedTwice,
 )
 from bot.app.model import BoardStyle, DealVerdict, GameSnapshot, Hint, PlayerKey, Settings, Stats
-from bot.app.outcomes import AlreadyStarted, DayOver, OldBoard, OutOfDate
+from bot.app.outcomes import AlreadyStarted, DayOver, HintOvertaken, OldBoard, OutOfDate
 from bot.app.players import setting_changes
 from bot.i18n import LANGUAGE_NAMES, SUPPORTED_LOCALES, translator
 from bot.render.commands import (
@@ -274,7 +274,8 @@ def _errors() -> list[Exception | OutOfDate | OldBoard | AlreadyStarted]:
             InvalidCodeError("x"), NoWinnableDeal(), BotError("x"), RuntimeError("x"), OldBoard(midgame()),
             OldBoard(None), DailyCodeLocked(dt.date(2026, 11, 29)), Busy(), NotACard("zz"),
             CardNotInPlay("7D"), NotAPlayer(), TappedTwice(TappedTwice.SHARED), TappedTwice(TappedTwice.REVIEWED),
-            AlreadyStarted(), DayOver(dataclasses.replace(fresh(), daily=dt.date(2026, 11, 29), abandoned=True))]
+            AlreadyStarted(), DayOver(dataclasses.replace(fresh(), daily=dt.date(2026, 11, 29), abandoned=True)),
+            HintOvertaken(fresh())]
 
 
 @pytest.mark.parametrize("locale", SUPPORTED_LOCALES)
