@@ -163,8 +163,9 @@ class TelegramExecutor:
                         await self.in_live_board(shown, where)
                     case EditMessage(ReviewOf(in_board=Board()) | SettingsOf(in_board=int()) as shown):
                         await self.toast_first(None, self.in_tapped_board(shown))
-                    case EditMessage(Kept(game)) if self.tapped_in_group() and not game.private:
+                    case EditMessage(Kept(game) as kept) if self.tapped_in_group() and not game.private:
                         await self.send_board(game, reuse=True)  # No in a group: the question becomes the board
+                        notice = self.draw(kept).header  # "your game goes on", as a toast
                     case EditMessage(Board(snapshot, latest)):  # Back to a board no longer the latest
                         view = self.board(snapshot, self.tapped_in_group(), latest=latest)
                         await self.toast_first(None, self.edit_tapped(view, None))
