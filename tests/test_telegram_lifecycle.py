@@ -320,6 +320,24 @@ async def test_answered_questions_leave_the_group(api: FakeBotAPI, service: App,
     assert_all_answered(api)
 
 
+async def test_no_in_a_group_for_a_game_played_elsewhere_leaves_its_board_there(api: FakeBotAPI, service: App) -> None:
+    """The game's board is in the private chat, the question in a group: No leaves the board where it is and says
+    "Your game goes on" with Back to the game; Back brings the board into the group, and the note goes."""
+    alice = api.user("Alice")
+    group, chat = api.group(members=[alice]), api.private_chat(alice)
+    await board_with_a_move(api, alice, chat)
+    old = await current(service, alice)
+    asked = await command(api, alice, group, NEW)
+    _, kept = await tap(api, alice, group, asked, encode(KeepPlaying(old.game_id)))
+    assert_shows(kept, render_kept("en"))
+    assert (await current(service, alice)).board == old.board  # still in the private chat
+    await tap(api, alice, group, kept, kept.buttons[0][1] or "")
+    assert api.message(group, kept.message_id).deleted and live_questions(api, group) == []
+    back = await current(service, alice)
+    assert back.board == BoardRef(str(group.id), str(api.last_message(group).message_id))
+    assert_all_answered(api)
+
+
 @pytest.mark.parametrize("way", ["/tripeaks", "/tripeaks CODE", "/daily", "daily Play", "/start CODE",
                                  "welcome Play"])
 async def test_every_way_to_start_asks_first_while_a_game_is_in_progress(

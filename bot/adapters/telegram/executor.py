@@ -4,9 +4,9 @@ reported back (:class:`~bot.app.effects.BoardAt`: the message that now shows a g
 - a board sent answers the command or the tapped message (quoting it in groups); with ``reuse`` the tapped message
   itself is redrawn into it (Yes under the question, New game on a board with no move yet). It is reported as the
   game's live board, and the replaced game's board is redrawn as no longer the latest;
-- in a group an answered question leaves: No redraws it into the game's board (as Back would), Yes into the new
-  game's; one a picture cannot be drawn into is deleted, and so is "your game goes on" (a game played in private)
-  once Back to the game has been tapped on it;
+- in a group an answered question leaves: No redraws it into the game's board when that board is in the group (as
+  Back would), Yes into the new game's; one a picture cannot be drawn into is deleted, and so is "your game goes
+  on" (a game whose board is elsewhere, or played in private) once Back to the game has been tapped on it;
 - a board edited is the tapped message, at the chat's pace, drawing the game as it stands when the edit is sent
   (:class:`~bot.adapters.telegram.boards.BoardEdits`: taps meanwhile coalesce into one edit; never back to an older
   version of the game); the tap's toast is answered first, at once: what the tap did (the card played or drawn, a
@@ -163,7 +163,7 @@ class TelegramExecutor:
                         await self.in_live_board(shown, where)
                     case EditMessage(ReviewOf(in_board=Board()) | SettingsOf(in_board=int()) as shown):
                         await self.toast_first(None, self.in_tapped_board(shown))
-                    case EditMessage(Kept(game) as kept) if self.tapped_in_group() and not game.private:
+                    case EditMessage(Kept(game) as kept) if self.question_becomes_board(game):
                         await self.send_board(game, reuse=True)  # No in a group: the question becomes the board
                         notice = self.draw(kept).header  # "your game goes on", as a toast
                     case EditMessage(Board(snapshot, latest)):  # Back to a board no longer the latest
@@ -202,6 +202,13 @@ class TelegramExecutor:
         none, so one is sent here): then the board says what happened."""
         played = snapshot.outcome is not None and snapshot.outcome.ok
         return played and (snapshot.board is None or snapshot.board.chat_id == str(self.need_anchor().chat_id))
+
+    def question_becomes_board(self, game: GameSnapshot) -> bool:
+        """No tapped in a group on the question (still at hand) while ``game``'s live board is in that group (or it
+        has none yet): the question is redrawn into the board, rather than left in the group as an answer."""
+        anchor = self.anchor if self.query is not None else None
+        return (anchor is not None and in_group(anchor.chat) and not game.private
+                and (game.board is None or game.board.chat_id == str(anchor.chat_id)))
 
     async def delete_typed(self) -> bool:
         """Delete the command's message where the Bot API lets a bot: any incoming message in a private chat, in a
