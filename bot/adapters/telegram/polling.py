@@ -2,12 +2,12 @@
 
 On stopping, PTB's Updater cancels the long poll in flight and calls getUpdates once more with the same offset and
 no timeout, so that the updates it fetched are confirmed. Telegram holds a getUpdates repeated within 3 s with the
-same offset (telegram-bot-api's ``process_get_updates_query``), and a long poll it still believes open may hold it
-longer: the stop waited, and past the 5-s read timeout PTB logged an ERROR. That call confirms nothing new when the
-long poll that was cancelled carried the same offset and had been sent long enough ago to have reached Telegram
-(the offset of a getUpdates confirms the updates before it as soon as Telegram receives it), so it is skipped then;
-otherwise it is made with a short read timeout (half a second), and its timing out is no error (the updates are then at worst
-handed over again at the next start, where taps are counted once).
+same offset (telegram-bot-api's ``process_get_updates_query``), and was seen holding it past PTB's 5-s read timeout
+(a player's report: a stop of 5.3 s, and PTB's ERROR line). That call confirms nothing new when the long poll that
+was cancelled carried the same offset and had been sent long enough ago to have reached Telegram (the offset of a
+getUpdates confirms the updates before it as soon as Telegram receives it), so it is skipped then. Otherwise it is
+made with a short read timeout (half a second), and its timing out (or another network error) is logged as
+information, not as an error: the updates of the last batch may then be handed over again at the next start.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from telegram import Update
 from telegram._utils.defaultvalue import DEFAULT_NONE
 from telegram._utils.types import JSONDict, ODVInput, TimePeriod
-from telegram.error import TimedOut
+from telegram.error import NetworkError
 from telegram.ext import ExtBot
 from telegram.request import BaseRequest
 
@@ -73,8 +73,9 @@ class PollingBot(ExtBot[None]):
                 offset=offset, limit=limit, timeout=timeout, allowed_updates=allowed_updates,
                 read_timeout=read_timeout, write_timeout=write_timeout, connect_timeout=connect_timeout,
                 pool_timeout=pool_timeout, api_kwargs=api_kwargs)
-        except TimedOut:
+        except NetworkError as error:  # TimedOut among them
             if _seconds(timeout) > 0:
-                raise  # a long poll that timed out is tried again by the Updater
-            log.debug("Telegram held the last getUpdates; the updates up to %s may come again", offset)
+                raise  # a long poll that failed is tried again by the Updater
+            log.info("the last getUpdates failed (%s); the updates up to %s may come again at the next start",
+                     error.message, offset)
             return ()
