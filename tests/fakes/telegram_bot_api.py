@@ -58,7 +58,9 @@ Other helpers: ``api.messages(chat)``, ``api.last_message(chat)`` (the bot's lat
 ``api.commands(scope, language_code)`` and ``api.visible_commands(user, chat)`` for setMyCommands,
 ``api.fail_next(chat, retry_after=1)``/``api.inject_error(...)`` for failures (``polling=True`` fails the long
 polls too), ``api.delay_next(method, seconds=...)`` for requests that outlast the client's timeout,
-``api.revoke_token()`` for a token Telegram rejects (401 to everything), and for webhook mode
+``FakeBotAPI(hold_repeated_polls=True)`` to hold a getUpdates repeated with the same offset within 3 s, as
+Telegram does (what makes PTB's last getUpdates on stopping wait), ``api.revoke_token()`` for a token Telegram
+rejects (401 to everything), and for webhook mode
 ``api.webhook_url``/``api.webhook_secret_token`` (queued updates are then pushed to the webhook) and
 ``await api.post_update_to(url, update, secret_token=...)``. ``api.transcript()`` prints the calls.
 
