@@ -17,10 +17,11 @@ import pytest
 
 from bot.app.assembly import App
 from bot.app.codec import game_command
-from bot.app.commands import Actor, AskHint, Invite, OpenLink
+from bot.app.commands import Actor, AskHint, Invite, Move, OpenLink
 from bot.app.effects import Answer, EditBoard, OffersOf, Problem, ReviewOf
 from bot.app.errors import OneAtATime, TryAgainIn
 from bot.app.model import GameSnapshot, Hint, PlayerKey, Settings
+from bot.app.outcomes import HintOvertaken
 from bot.app.questions import ASKS_BURST, Questions
 from bot.app.solver_calls import solver_review
 from bot.app.solver_pool import SolverPool, Workers
@@ -30,7 +31,7 @@ from bot.i18n import SUPPORTED_LOCALES
 from bot.render.game import render_game
 from bot.render.replies import error_text
 from bot.store.engine import Database
-from core.game import Game
+from core.game import DRAW, Game
 from core.review import Review as GameReview
 from tests.app_helpers import act
 from tests.conftest import fake_hint, fake_verdict
@@ -160,6 +161,26 @@ async def test_a_repeated_hint_joins_the_one_being_worked_out_and_another_questi
     assert hint_calls() == 1  # five taps, one solver call
     assert {answer.hint for answer in answers if isinstance(answer, GameSnapshot)} == {
         fake_hint(game.game.to_text(), 1.0)}
+
+
+async def test_a_hint_overtaken_by_a_move_says_so_and_is_not_counted(gated: App) -> None:
+    """Issue 49: 💡, then a Draw before the advice came: the advice is about a position gone, so the board shows the
+    game as it stands with words for just that (not the generic "that board was behind the game"); no hint used."""
+    game = await started(gated, ALICE)
+    alice = Actor(ALICE, "Alice", "alice-chat")
+    GATE.clear()
+    asked = asyncio.ensure_future(gated.flow.handle(alice, AskHint(game.game_id, game.version)))
+    assert await asyncio.to_thread(ENTERED.wait, 30)  # the hint is being worked out
+    drawn = await act(gated, ALICE, "Alice", Move(game.game_id, game.version, DRAW))
+    assert isinstance(drawn, GameSnapshot) and drawn.version == game.version + 1
+    GATE.set()
+    (answer,) = await asked
+    assert isinstance(answer, EditBoard) and answer.snapshot.version == drawn.version
+    assert answer.snapshot.hint is None and answer.snapshot.hints_used == 0
+    assert answer.notice is not None and isinstance(answer.notice.error, HintOvertaken)
+    assert error_text(answer.notice.error, "en") == "You moved before the hint came: tap 💡 again"
+    for locale in SUPPORTED_LOCALES:  # in every language, with the Hint button's icon
+        assert "💡" in error_text(answer.notice.error, locale)
 
 
 async def test_the_same_hint_or_review_asked_again_is_answered_from_memory(counted: App) -> None:

@@ -435,9 +435,9 @@ def button_data(message: StoredMessage, label: str) -> str:
 async def reply_to_tap(api: FakeBotAPI, user: FakeUser, chat: FakeChat, message: StoredMessage,
                        data: str) -> StoredMessage:
     """Tap a button that makes the bot send a new message to the chat; that message."""
-    before = len(api.bot_messages(chat))
+    before = max(sent.message_id for sent in api.bot_messages(chat))
     await tap(api, user, chat, message, data)
-    return api.bot_messages(chat)[before]
+    return next(sent for sent in api.bot_messages(chat) if sent.message_id > before)  # the tapped one may be gone
 
 
 @pytest.mark.parametrize("inline", [False, True], ids=["share-posts", "inline-mode"])
@@ -490,6 +490,7 @@ async def test_the_days_code_reaches_no_player_while_the_day_runs(db_url: URL, i
             _, kept = await tap(api, alice, group, question, button_data(question, "Keep playing"))
             old = board
             await tap(api, alice, group, kept, button_data(kept, "Back to the game"))  # in private, again
+            assert api.message(group, kept.message_id).deleted  # the note, answered, leaves the group
             board = api.last_message(alice_chat)
             played = next(action for action in line[:3] if isinstance(action, Tap))
             # that card again from the old board: played already, which only brings the old board up to date

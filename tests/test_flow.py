@@ -6,6 +6,7 @@ database: two apps on one database (two processes) receiving the two taps act on
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import datetime as dt
 from collections.abc import AsyncIterator
 from concurrent.futures import ThreadPoolExecutor
@@ -137,6 +138,27 @@ async def test_a_double_tap_refreshes_the_board_and_says_what_the_first_did(serv
     assert isinstance(again, EditBoard) and again.snapshot.version == 1
     assert again.notice is not None and isinstance(again.notice.error, OutOfDate)
     assert again.notice.error.repeat == Draw()
+
+
+async def test_draw_on_two_boards_of_one_game_is_two_taps_and_on_one_board_twice_one(service: App) -> None:
+    """Issue 49: two messages showing one game at the same version (the board /resume replaced, still with its
+    buttons while a busy group's edits wait): Draw tapped on each within DOUBLE_TAP_WITHIN is the player's two
+    intents, and draws twice; Draw tapped twice on one message (or on one message seen on two devices: one
+    message, one id) within it is a double tap, and draws once."""
+    flow, times = service.flow, TapTimes(service)
+    game = game_of(await flow.handle(ANN, Begin(DealByCode(CODE))))
+    on_a, on_b = (dataclasses.replace(game_command(game.game_id, 0, "d"), board=board) for board in ("1/10", "1/11"))
+    (drawn,) = await tap(flow, ANN, on_a)
+    assert isinstance(drawn, EditBoard) and drawn.notice is None and drawn.snapshot.version == 1
+    times.wait(DOUBLE_TAP_WITHIN / 4)
+    (drawn_on_b,) = await tap(flow, ANN, on_b)  # the other board: a draw of its own
+    assert isinstance(drawn_on_b, EditBoard) and drawn_on_b.notice is None
+    assert drawn_on_b.snapshot.version == 2 and drawn_on_b.snapshot.game.stock_left == 21
+    times.wait(DOUBLE_TAP_WITHIN / 4)
+    (again_on_a,) = await tap(flow, ANN, on_a)  # the first board again, within the window: a double tap
+    assert isinstance(again_on_a, EditBoard) and again_on_a.snapshot.version == 2
+    assert again_on_a.notice is not None and isinstance(again_on_a.notice.error, OutOfDate)
+    assert again_on_a.notice.error.repeat == Draw()
 
 
 async def test_a_draw_or_undo_from_a_board_behind_the_game_is_a_tap_of_its_own(service: App) -> None:

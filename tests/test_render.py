@@ -48,7 +48,7 @@ from bot.app.errors import (
     TappedTwice,
 )
 from bot.app.model import BoardStyle, DealVerdict, GameSnapshot, Hint, PlayerKey, Settings, Stats
-from bot.app.outcomes import AlreadyStarted, DayOver, OldBoard, OutOfDate
+from bot.app.outcomes import AlreadyStarted, DayOver, HintOvertaken, OldBoard, OutOfDate
 from bot.app.owner import OWNER_USAGE
 from bot.app.players import setting_changes
 from bot.i18n import LANGUAGE_NAMES, SUPPORTED_LOCALES, translator
@@ -279,7 +279,7 @@ def _errors() -> list[Exception | OutOfDate | OldBoard | AlreadyStarted]:
             OldBoard(None), DailyCodeLocked(dt.date(2026, 11, 29)), Busy(), NotACard("zz"),
             CardNotInPlay("7D"), NotAPlayer(), TappedTwice(TappedTwice.SHARED), TappedTwice(TappedTwice.REVIEWED),
             AlreadyStarted(), DayOver(dataclasses.replace(fresh(), daily=dt.date(2026, 11, 29), abandoned=True)),
-            Blocked(), NotOwner(), BadOwnerCommand(OWNER_USAGE)]
+            Blocked(), NotOwner(), BadOwnerCommand(OWNER_USAGE), HintOvertaken(fresh())]
 
 
 @pytest.mark.parametrize("locale", SUPPORTED_LOCALES)

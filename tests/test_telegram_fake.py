@@ -637,6 +637,21 @@ async def test_get_updates_honours_offset_and_long_polling(api: FakeBotAPI) -> N
         assert updates[0].message is not None and updates[0].message.text == "wake up"
 
 
+async def test_a_poll_repeated_with_the_same_offset_is_held_as_telegram_holds_it() -> None:
+    """With ``hold_repeated_polls`` (Telegram's rule): getUpdates with no timeout, repeated within 3 s with the same
+    offset, is held like a long poll (an update wakes it), while a first one, or one with another offset, is
+    answered at once. PTB's last getUpdates on stopping is such a repeat (tests/test_polling_stop.py)."""
+    async with FakeBotAPI(hold_repeated_polls=True) as api, Bot(api.token, base_url=api.base_url) as bot:
+        alice = api.user()
+        chat = api.private_chat(alice)
+        assert await bot.get_updates(offset=5, timeout=0) == ()  # the first: at once
+        repeated = asyncio.create_task(bot.get_updates(offset=5, timeout=0))
+        await api.wait_until(lambda: bool(api.in_flight("getUpdates")))  # held
+        woken = api.send_text(alice, chat, "hello")
+        assert [u.update_id for u in await repeated] == [woken.update_id]
+        assert await bot.get_updates(offset=woken.update_id + 1, timeout=0) == ()  # another offset: at once
+
+
 async def test_a_second_poller_ends_the_first_with_conflict(api: FakeBotAPI) -> None:
     async with (
         Bot(api.token, base_url=api.base_url) as first,

@@ -39,7 +39,7 @@ from bot.app.commands import (
     StartRequest,
 )
 from bot.app.errors import CardNotInPlay, NotACard, NotYourGame
-from bot.app.model import BoardRef, GameSnapshot, PlayerKey
+from bot.app.model import BoardRef, BoardStyle, GameSnapshot, PlayerKey
 from bot.app.outcomes import OldBoard
 from bot.i18n import SUPPORTED_LOCALES, language_code
 from bot.render.commands import TELEGRAM_DESCRIPTIONS, command_description
@@ -50,6 +50,7 @@ from bot.render.replies import error_text, render_leaderboard, render_rules, ren
 from bot.render.view import View
 from core.deal import GameCode, Rules
 from core.game import DRAW, Game, Tap
+from tests.app_helpers import set_settings
 from tests.core_helpers import winning_line
 from tests.fakes.telegram_bot_api import FakeBotAPI, FakeChat, FakeUser, StoredMessage
 from tests.test_telegram_e2e import (  # noqa: F401 - the fixtures are used by name
@@ -279,6 +280,62 @@ async def test_yes_and_no_in_a_group_are_for_the_player_asked(api: FakeBotAPI, s
         assert answer.text == error_text(NotYourGame(), "en", NEW)
         assert shown.edit_count == 0
     assert (await current(service, alice)).game_id == old.game_id
+
+
+def live_questions(api: FakeBotAPI, chat: FakeChat) -> list[StoredMessage]:
+    """The bot's messages in ``chat`` that still ask "start a new game?" or say "your game goes on"."""
+    return [m for m in api.bot_messages(chat)
+            if {"Yes, start", "Keep playing", "Back to the game"} & {label for label, _ in m.buttons}
+            or m.text.startswith("Your game goes on")]
+
+
+@pytest.mark.parametrize("style", [BoardStyle.TEXT, BoardStyle.PICTURE])
+async def test_answered_questions_leave_the_group(api: FakeBotAPI, service: App, style: BoardStyle) -> None:
+    """Issue 54: in a group, a question once answered is no message of its own among everyone's: No makes it the
+    game's board (the older board closed, one live board), Yes the new game's board; a question a picture board
+    cannot be drawn into is deleted."""
+    alice = api.user("Alice")
+    group = api.group(members=[alice])
+    await set_settings(service, player_of(alice), board=style)
+    await board_with_a_move(api, alice, group)
+    old = await current(service, alice)
+    asked = await command(api, alice, group, NEW)
+    answer, _ = await tap(api, alice, group, asked, encode(KeepPlaying(old.game_id)))
+    assert answer.text == "Your game goes on"
+    kept = await current(service, alice)
+    assert kept.game_id == old.game_id and kept.version == old.version
+    assert live_questions(api, group) == []
+    assert kept.board is not None and kept.board.message_id == str(api.last_message(group).message_id)
+    if style == BoardStyle.TEXT:  # the question is the board now
+        assert kept.board.message_id == str(asked.message_id)
+    else:
+        assert api.message(group, asked.message_id).deleted and api.last_message(group).is_photo
+
+    asked = await command(api, alice, group, NEW)
+    await tap(api, alice, group, asked, encode(ConfirmStart(old.game_id, RandomDeal())))
+    new = await current(service, alice)
+    assert new.game_id != old.game_id and live_questions(api, group) == []
+    assert new.board is not None and new.board.message_id == str(api.last_message(group).message_id)
+    assert api.message(group, asked.message_id).deleted == (style == BoardStyle.PICTURE)
+    assert_all_answered(api)
+
+
+async def test_no_in_a_group_for_a_game_played_elsewhere_leaves_its_board_there(api: FakeBotAPI, service: App) -> None:
+    """The game's board is in the private chat, the question in a group: No leaves the board where it is and says
+    "Your game goes on" with Back to the game; Back brings the board into the group, and the note goes."""
+    alice = api.user("Alice")
+    group, chat = api.group(members=[alice]), api.private_chat(alice)
+    await board_with_a_move(api, alice, chat)
+    old = await current(service, alice)
+    asked = await command(api, alice, group, NEW)
+    _, kept = await tap(api, alice, group, asked, encode(KeepPlaying(old.game_id)))
+    assert_shows(kept, render_kept("en"))
+    assert (await current(service, alice)).board == old.board  # still in the private chat
+    await tap(api, alice, group, kept, kept.buttons[0][1] or "")
+    assert api.message(group, kept.message_id).deleted and live_questions(api, group) == []
+    back = await current(service, alice)
+    assert back.board == BoardRef(str(group.id), str(api.last_message(group).message_id))
+    assert_all_answered(api)
 
 
 @pytest.mark.parametrize("way", ["/tripeaks", "/tripeaks CODE", "/daily", "daily Play", "/start CODE",

@@ -429,3 +429,32 @@ async def test_share_at_the_table_posts_a_discord_players_challenge_in_the_chann
     assert await page.locator("#message").get_by_role("button", name="Share").count() == 0  # no picker here
     (row,) = [row for row in await service.outbox.undelivered() if row.kind == SHARE]
     assert (row.game_id, row.platform, row.chat_id) == (started.game_id, "discord", "900")
+
+
+#: The status box of the table as the page draws a status: its text fitted (the page's own ``fitText``), then how
+#: much it holds and needs, and the font size it came to.
+STATUS_FITTED = """(text) => {
+  const status = document.getElementById("status");
+  status.textContent = text;
+  fitText();
+  return { needed: [status.scrollWidth, status.scrollHeight], room: [status.clientWidth, status.clientHeight],
+           size: parseFloat(status.style.fontSize) };
+}"""
+
+
+@pytest.mark.parametrize("device", [UPRIGHT, SIDEWAYS], ids=["360x740", "740x360"])
+async def test_the_day_is_over_line_fits_the_tables_status_in_every_language(
+        table: Table, device: dict[str, object]) -> None:
+    """Issue 49: "The day is over: this attempt ended as it stood" under a daily attempt left open at midnight, the
+    longest status line (Polish, 81 columns), fits the table's status box on a 360-px phone held either way: none of
+    it cut off, in a font no smaller than 12 px (the page shrinks a status from 15 px to fit, down to 10)."""
+    from bot.i18n import SUPPORTED_LOCALES, translator
+
+    page = await table.page(mini_app_url(table.port, 7), device)
+    await start_deal(page, "TP1-E-AAAAAAB")
+    for locale in SUPPORTED_LOCALES:
+        line = translator(locale).gettext("The day is over: this attempt ended as it stood")
+        fitted = await page.evaluate(STATUS_FITTED, line)
+        (width, height), (room_width, room_height) = fitted["needed"], fitted["room"]
+        assert width <= room_width + 1 and height <= room_height + 1, (locale, fitted)
+        assert fitted["size"] >= 12, (locale, fitted)

@@ -8,7 +8,7 @@ version still allows (see :mod:`bot.app.moves`).
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from bot.app.model import BoardStyle, PlayerKey
 from bot.app.round_commands import RoundDeal as RoundDeal  # a live round's, named here with all the others
@@ -22,11 +22,14 @@ BoardAction = Tap | Draw | Undo
 
 @dataclass(frozen=True)
 class Move:
-    """A card, Draw or Undo tapped on a game message."""
+    """A card, Draw or Undo tapped on a game message; ``board``: which message (the platform's id for it, set by the
+    adapter, not in the payload), so that a double tap on one message is told from taps on two boards of the game,
+    which are two; None where there is no message (the table)."""
 
     game_id: int
     version: int
     action: BoardAction
+    board: str | None = field(default=None, repr=False, compare=False)
 
 
 @dataclass(frozen=True)

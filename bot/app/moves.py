@@ -6,7 +6,9 @@ it comes (in a busy group Telegram's pace keeps a board seconds behind the game)
 the player's current game applies when it is legal now (two quick taps from one keyboard both apply; the same card
 tapped twice is played once, and the second tap only shows the board as it stands; a card that no longer fits says
 the waste card changed). A Draw or Undo tapped on an older board applies too, unless it is a double tap: the same
-button on the same board version within :data:`DOUBLE_TAP_WITHIN` seconds of the tap of it that counted, which
+button on the same message and board version within :data:`DOUBLE_TAP_WITHIN` seconds of the tap of it that counted
+(one message seen on two devices is one board; two messages showing the game are two boards, and a tap on each is
+a tap of its own), which
 the database tells (``once_marks``: several processes share it), by when each tap came (before it waited for the
 player's earlier moves); a double tap answers :class:`~bot.app.outcomes.OutOfDate` with ``repeat`` and the game
 as it stands. A tap on the board of a game that is no longer the player's latest answers
@@ -76,6 +78,7 @@ class _Tap:
     version: int
     action: Action
     arrived: float  # when the tap came, before it waited for the player's moves before it
+    board: str | None = None  # the message tapped (:attr:`~bot.app.commands.Move.board`)
     #: made at the table in the browser: the game's chat board follows it (the outbox), drawn in this language
     #: where its player chose none
     follow: str | None = None
@@ -180,7 +183,7 @@ class Moves:
         it (drawn in that language where the player chose none)."""
         arrived = self.clock() if arrived is None else arrived
         return await self._taps.submit(_Tap(player, name, command.game_id, command.version, command.action, arrived,
-                                            follow))
+                                            board=command.board, follow=follow))
 
     async def play_card(self, player: PlayerKey, name: str, text: str) -> Tapped:
         """Tap, in the player's current game, the card named ``text`` (``7h``, ``10♥``, ``qs``), or draw (``d``).
@@ -326,6 +329,8 @@ def _marks(tap: _Tap, record: GameRecord | None) -> bool:
 
 
 def _mark(tap: _Tap) -> marks.Mark:
-    """The mark of a Draw or Undo: that button, on that board version, at the time the tap came."""
-    return marks.Mark(tap.game_id, marks.DRAW if isinstance(tap.action, Draw) else marks.UNDO, tap.version,
+    """The mark of a Draw or Undo: that button, on that message (a tap on another board of the game is a tap of its
+    own), on that board version, at the time the tap came."""
+    button = marks.DRAW if isinstance(tap.action, Draw) else marks.UNDO
+    return marks.Mark(tap.game_id, button if tap.board is None else marks.on_board(button, tap.board), tap.version,
                       tap.arrived)

@@ -8,7 +8,8 @@ tap that found the game moved on. Errors (a forged payload, a game that is not t
   board must not turn into another game.
 - :class:`OutOfDate`: a tap from an older version of the board that did nothing: a double tap of Draw or Undo
   (``repeat``: the first tap did it), or a tap on a board of a game that has ended since; ``current`` is the game
-  as it stands, to show. :class:`DayOver`: one on a daily attempt whose day is over.
+  as it stands, to show. :class:`DayOver`: one on a daily attempt whose day is over; :class:`HintOvertaken`: a hint whose
+  position the player moved on from before it came.
 
 What a player is told went wrong, an error or a tap that did nothing, is one family (:data:`Mishap`), which the
 renderer matches once and exhaustively: a member added and told nowhere fails ``mypy``.
@@ -88,6 +89,12 @@ class OutOfDate:
 class DayOver(OutOfDate):
     """A tap on a board of a daily attempt whose UTC day is over (the attempt ended as it stood, by the day's end or
     by this tap): nothing applied; ``current`` is the attempt as it ended."""
+
+
+@dataclass(frozen=True)
+class HintOvertaken(OutOfDate):
+    """💡 tapped, and the player moved before the advice came: it is about a position gone, so it is not given (nor
+    counted); ``current`` is the game as it stands."""
 
 
 #: What a start answers: the new game (or the daily attempt resumed), or why not yet.

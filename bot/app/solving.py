@@ -20,7 +20,7 @@ from collections.abc import Hashable
 
 from bot.app.errors import BotError, NoWinnableDeal
 from bot.app.model import DealVerdict, Hint, PlayerKey
-from bot.app.outcomes import OutOfDate, Tapped
+from bot.app.outcomes import HintOvertaken, Tapped
 from bot.app.questions import Questions
 from bot.app.records import Today, load_game, load_owned, moved_on, snapshot_of, verdict_of
 from bot.app.solver_calls import HintFunction, ReviewFunction, VerdictFunction
@@ -175,8 +175,8 @@ class Advice:
             return snapshot_of(record, game, today=today, hint=hint)  # nothing to suggest: not counted as a hint used
         async with self.db.transaction() as tx:
             used = await stored_games.count_hint(tx, game_id, version)
-            if used is None:
-                return OutOfDate(snapshot_of(await load_game(tx, game_id), today=today))
+            if used is None:  # a move meanwhile: the advice is about a position gone
+                return HintOvertaken(snapshot_of(await load_game(tx, game_id), today=today))
         return snapshot_of(dataclasses.replace(record, hints_used=used), game, today=today, hint=hint)
 
     async def review(self, player: PlayerKey, game_id: int) -> GameReview | None:

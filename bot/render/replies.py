@@ -52,7 +52,7 @@ from bot.app.errors import (
     TryAgainIn,
 )
 from bot.app.model import BoardStyle, GameSnapshot, Settings, Stats
-from bot.app.outcomes import AlreadyStarted, DayOver, OldBoard, OutOfDate, Unforeseen, mishap
+from bot.app.outcomes import AlreadyStarted, DayOver, HintOvertaken, OldBoard, OutOfDate, Unforeseen, mishap
 from bot.i18n import LANGUAGE_NAMES, N_, SUPPORTED_LOCALES, Translator, translator
 from bot.render.console import card_key
 from bot.render.endings import deal_name
@@ -304,6 +304,11 @@ def out_of_date_text(stale: OutOfDate, locale: str) -> str:
     tr = translator(locale)
     if isinstance(stale, DayOver) and stale.current.daily is not None:
         return error_text(DailyOver(stale.current.daily), locale)
+    if isinstance(stale, HintOvertaken):
+        # TRANSLATORS: the toast of 💡 (Hint) when the player made a move before the hint came: the hint was about
+        # the position before that move, so none is given (and none counted); 💡 is the Hint button (an icon: keep
+        # it as it is)
+        return tr.gettext("You moved before the hint came: tap 💡 again")
     if isinstance(stale.repeat, Draw):
         # TRANSLATORS: the toast of Draw tapped twice at once: the first tap drew a card, the second does nothing;
         # the board on screen has not shown the draw yet

@@ -3,6 +3,7 @@ of two concurrent taps can win, on SQLite and PostgreSQL alike."""
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -14,6 +15,16 @@ from bot.store.schema import once_marks
 SHARE, REVIEW, ASK, KEPT, TOLD = "share", "review", "ask", "kept", "told"
 #: A Draw or an Undo tapped on a board (the board's version, the tap's time): a double tap is told by it.
 DRAW, UNDO = "draw", "undo"
+
+
+def on_board(button: str, board: str) -> str:
+    """The kind of ``button``'s mark on the message ``board``: its initial and a digest of the message (the column
+    holds 8 characters; two boards of one game that shared a digest would only be told apart less well).
+
+    >>> on_board(DRAW, "-100123/45"), on_board(UNDO, "-100123/45") != on_board(UNDO, "-100123/46")
+    ('df90f972', True)
+    """
+    return button[0] + hashlib.blake2s(board.encode(), digest_size=4).hexdigest()[:7]
 
 
 @dataclass(frozen=True)

@@ -58,7 +58,9 @@ Other helpers: ``api.messages(chat)``, ``api.last_message(chat)`` (the bot's lat
 ``api.commands(scope, language_code)`` and ``api.visible_commands(user, chat)`` for setMyCommands,
 ``api.fail_next(chat, retry_after=1)``/``api.inject_error(...)`` for failures (``polling=True`` fails the long
 polls too), ``api.delay_next(method, seconds=...)`` for requests that outlast the client's timeout,
-``api.revoke_token()`` for a token Telegram rejects (401 to everything), and for webhook mode
+``FakeBotAPI(hold_repeated_polls=True)`` to hold a getUpdates repeated with the same offset within 3 s, as
+Telegram does (what makes PTB's last getUpdates on stopping wait), ``api.revoke_token()`` for a token Telegram
+rejects (401 to everything), and for webhook mode
 ``api.webhook_url``/``api.webhook_secret_token`` (queued updates are then pushed to the webhook) and
 ``await api.post_update_to(url, update, secret_token=...)``. ``api.transcript()`` prints the calls.
 
@@ -160,6 +162,8 @@ NOT_MODIFIED = (
     "message is not modified: specified new message content and reply markup are exactly the same "
     "as a current content and reply markup of the message"
 )
+#: How long Telegram holds a getUpdates repeated with the same offset (``FakeBotAPI(hold_repeated_polls=True)``).
+REPEATED_POLL_HOLD = 3.0
 QUERY_TOO_OLD = "query is too old and response timeout expired or query ID is invalid"
 
 #: How long the ``wait_*`` helpers wait by default (seconds) before they fail. What they wait for must happen; how
@@ -1591,8 +1595,14 @@ class FakeBotAPI:
         webhook_retry_delay: float = 0.2,
         supports_inline_queries: bool = False,
         flood_control: FloodLimits | None = None,
+        hold_repeated_polls: bool = False,
     ) -> None:
         self.token = token
+        #: Telegram's rule for a getUpdates repeated within 3 s with the same offset and a timeout under 3 s: it is
+        #: held 3 s (a long poll), so a client that polls in a loop does not spin (telegram-bot-api's
+        #: ``process_get_updates_query``). Off by default, so that a test's own short polls are answered at once.
+        self.hold_repeated_polls = hold_repeated_polls
+        self._previous_poll: tuple[int, float] | None = None  # (offset, the loop time it came)
         self.host = host
         self.bot_id = int(token.split(":", 1)[0])
         self.bot_user: dict[str, Any] = {
@@ -2563,6 +2573,11 @@ class FakeBotAPI:
         offset = int(params.get("offset") or 0)
         limit = min(max(int(params.get("limit") or 100), 1), 100)
         timeout = max(float(params.get("timeout") or 0), 0.0)
+        loop = asyncio.get_running_loop()
+        previous, self._previous_poll = self._previous_poll, (offset, loop.time())
+        if (self.hold_repeated_polls and previous is not None and previous[0] == offset and timeout < 3
+                and loop.time() < previous[1] + REPEATED_POLL_HOLD):
+            timeout = REPEATED_POLL_HOLD
         if "allowed_updates" in params:
             allowed = params["allowed_updates"]
             self._allowed_updates = list(allowed) if allowed else None
@@ -2573,7 +2588,6 @@ class FakeBotAPI:
         self._poll_generation += 1
         generation = self._poll_generation
         self._notify()  # an older long poll of another bot instance ends with 409
-        loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
         while True:
             updates = self._deliverable(self._allowed_updates)[:limit]

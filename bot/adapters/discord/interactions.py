@@ -13,6 +13,7 @@ records. How each interaction is answered:
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 import discord
@@ -29,7 +30,7 @@ from bot.adapters.discord.base import (
 from bot.adapters.discord.executor import DiscordExecutor
 from bot.adapters.discord.views import MENU_PREFIX
 from bot.app.codec import PREFIX, BadPayload, decode
-from bot.app.commands import ButtonCommand, Command, CompleteCard, Surface, Unreadable
+from bot.app.commands import ButtonCommand, Command, CompleteCard, Move, Surface, Unreadable
 from bot.app.effects import Answer, CardChoices
 from bot.i18n import match_locale
 from bot.render.tableau import card_label
@@ -108,6 +109,8 @@ async def on_component(ctx: BotContext, interaction: Interaction) -> None:
         command: Command = decode(payload)
     except BadPayload as error:
         command = Unreadable(str(error))
+    if isinstance(command, Move) and interaction.message is not None:  # which board: a double tap is on one
+        command = dataclasses.replace(command, board=str(interaction.message.id))
     await serve(ctx, interaction, command)
 
 

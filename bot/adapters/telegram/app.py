@@ -21,11 +21,13 @@ from urllib.parse import urlsplit
 from telegram import BotCommand, MenuButtonWebApp, WebAppInfo
 from telegram.error import InvalidToken, NetworkError, TelegramError
 from telegram.ext import Application, ApplicationBuilder
+from telegram.request import HTTPXRequest
 
 from bot.adapters.telegram.base import TelegramApp, TelegramContext
 from bot.adapters.telegram.handlers import ALLOWED_UPDATES, register
 from bot.adapters.telegram.menu import menu_commands
 from bot.adapters.telegram.pacing import TELEGRAM_PACE, Pace
+from bot.adapters.telegram.polling import PollingBot
 from bot.app.flow import Flow
 from bot.config import Config, ConfigError, TokenRejected, Unreachable
 from bot.i18n import DEFAULT_LOCALE, SUPPORTED_LOCALES, language_code
@@ -54,9 +56,9 @@ def build_application(flow: Flow, config: Config, pace: Pace | None = TELEGRAM_P
         raise ConfigError("TELEGRAM_TOKEN is not set: get a token from @BotFather")
     application = (
         ApplicationBuilder()
-        .token(config.telegram_token)
-        .base_url(config.telegram_api_url)
-        .base_file_url(file_url(config.telegram_api_url))
+        .bot(PollingBot(config.telegram_token, config.telegram_api_url, file_url(config.telegram_api_url),
+                        request=HTTPXRequest(connection_pool_size=256),
+                        get_updates_request=HTTPXRequest(connection_pool_size=1)))  # PTB's own pool sizes
         # taps of different players are handled side by side (each handler a task of its own: handlers.register);
         # the application keeps actions on one game in order
         .concurrent_updates(True)

@@ -38,6 +38,7 @@ from bot.app.commands import (
     Command,
     DailyDeal,
     DealByCode,
+    Move,
     OnBehalf,
     OpenLink,
     OwnerBlock,
@@ -206,6 +207,8 @@ async def on_callback(tg: TelegramContext, update: Update, context: Context) -> 
             # a message sent through inline mode: the bot gives those link buttons only, so the tap is a modified
             # client's, and whatever it names is neither drawn into that message nor played
             command = Unreadable("a tap on a message sent through inline mode")
+        if isinstance(command, Move) and query.message is not None:  # which board: a double tap is on one
+            command = dataclasses.replace(command, board=f"{query.message.chat.id}/{query.message.message_id}")
         chat = query.message.chat if query.message is not None else None
         surface = tg.surface(user, chat, reuse=True, addressee=addressee(anchor, chat), buttons=buttons_of(anchor))
         effects = await tg.flow.handle(tg.actor(user, chat), command, surface)

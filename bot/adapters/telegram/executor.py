@@ -4,6 +4,9 @@ reported back (:class:`~bot.app.effects.BoardAt`: the message that now shows a g
 - a board sent answers the command or the tapped message (quoting it in groups); with ``reuse`` the tapped message
   itself is redrawn into it (Yes under the question, New game on a board with no move yet). It is reported as the
   game's live board, and the replaced game's board is redrawn as no longer the latest;
+- in a group an answered question leaves: No redraws it into the game's board when that board is in the group (as
+  Back would), Yes into the new game's; one a picture cannot be drawn into is deleted, and so is "your game goes
+  on" (a game whose board is elsewhere, or played in private) once Back to the game has been tapped on it;
 - a board edited is the tapped message, at the chat's pace, drawing the game as it stands when the edit is sent
   (:class:`~bot.adapters.telegram.boards.BoardEdits`: taps meanwhile coalesce into one edit; never back to an older
   version of the game); the tap's toast is answered first, at once: what the tap did (the card played or drawn, a
@@ -51,9 +54,9 @@ from bot.adapters.telegram.drawing import TelegramDrawing, anchored
 from bot.adapters.telegram.inline import bot_link
 from bot.adapters.telegram.keyboard import keyboard, message_text, toast
 from bot.adapters.telegram.sending import is_not_modified, persist, post_once
-from bot.adapters.telegram.tapped import in_place_of_board, shown_game
+from bot.adapters.telegram.tapped import buttons_of, in_place_of_board, shown_game
 from bot.app.codec import BadPayload, review_parameter
-from bot.app.commands import DailyDeal
+from bot.app.commands import DailyDeal, Resume
 from bot.app.effects import (
     Answer,
     Board,
@@ -67,6 +70,7 @@ from bot.app.effects import (
     Effect,
     ExecutorFor,
     GameSnapshot,
+    Kept,
     Note,
     PlayAck,
     Post,
@@ -126,8 +130,10 @@ class TelegramExecutor:
                 match effect:
                     case SendBoard(snapshot, reuse) if snapshot.private and self.in_group():
                         notice = await self.board_in_private(snapshot, reuse=reuse)
+                        await self.retire_kept_note()
                     case SendBoard(snapshot, reuse):
                         await self.send_board(snapshot, reuse=reuse)
+                        await self.retire_kept_note()
                     case EditBoard(snapshot, problem):
                         await self.edit_board(snapshot, problem)
                     case RedrawBoard(snapshot, latest, chat_id):
@@ -157,6 +163,9 @@ class TelegramExecutor:
                         await self.in_live_board(shown, where)
                     case EditMessage(ReviewOf(in_board=Board()) | SettingsOf(in_board=int()) as shown):
                         await self.toast_first(None, self.in_tapped_board(shown))
+                    case EditMessage(Kept(game) as kept) if self.question_becomes_board(game):
+                        await self.send_board(game, reuse=True)  # No in a group: the question becomes the board
+                        notice = self.draw(kept).header  # "your game goes on", as a toast
                     case EditMessage(Board(snapshot, latest)):  # Back to a board no longer the latest
                         view = self.board(snapshot, self.tapped_in_group(), latest=latest)
                         await self.toast_first(None, self.edit_tapped(view, None))
@@ -193,6 +202,13 @@ class TelegramExecutor:
         none, so one is sent here): then the board says what happened."""
         played = snapshot.outcome is not None and snapshot.outcome.ok
         return played and (snapshot.board is None or snapshot.board.chat_id == str(self.need_anchor().chat_id))
+
+    def question_becomes_board(self, game: GameSnapshot) -> bool:
+        """No tapped in a group on the question (still at hand) while ``game``'s live board is in that group (or it
+        has none yet): the question is redrawn into the board, rather than left in the group as an answer."""
+        anchor = self.anchor if self.query is not None else None
+        return (anchor is not None and in_group(anchor.chat) and not game.private
+                and (game.board is None or game.board.chat_id == str(anchor.chat_id)))
 
     async def delete_typed(self) -> bool:
         """Delete the command's message where the Bot API lets a bot: any incoming message in a private chat, in a
@@ -262,7 +278,7 @@ class TelegramExecutor:
             self._reports.append(BoardAt(snapshot.game_id, message_ref(sent)))
             await self.close(snapshot.replaced, keep=message_ref(sent))
         if reuse and self.anchor is not None:
-            await self.take_buttons_off(message_ref(self.anchor), snapshot.game_id)
+            await self.retire_question(snapshot.game_id)
         if self.query is not None:
             if sent is None:
                 self._open_url = link
@@ -320,10 +336,22 @@ class TelegramExecutor:
                 self.bot, message_ref(anchor), view, game_key(snapshot)):
             shown = await self.tg.reply(anchor, view)
             if reuse and photo != bool(anchor.photo):
-                await self.take_buttons_off(message_ref(anchor), snapshot.game_id)
+                await self.retire_question(snapshot.game_id)
         self._reports.append(BoardAt(snapshot.game_id, message_ref(shown)))
         await self.close(snapshot.replaced, keep=message_ref(shown))
         await self.close(snapshot, keep=message_ref(shown))  # its older board (/resume): one live board
+
+    async def retire_question(self, game_id: int) -> None:
+        """The tapped question, answered and not redrawn into the board: deleted in a group, where answered
+        questions would pile up among everyone's messages (its buttons taken off where it cannot be deleted); in a
+        private chat it stays, without buttons, as the player's record of what they chose."""
+        if not (self.tapped_in_group() and await self.delete_typed()):
+            await self.take_buttons_off(message_ref(self.need_anchor()), game_id)
+
+    async def retire_kept_note(self) -> None:
+        """Back to the game tapped on "Your game goes on" in a group: the board is shown, so the note goes."""
+        if self.tapped_in_group() and buttons_of(self.anchor) == (Resume(),):
+            await self.delete_typed()
 
     async def take_buttons_off(self, where: BoardRef, game_id: int) -> None:
         """The message at ``where`` keeps its text but no buttons (best effort)."""
