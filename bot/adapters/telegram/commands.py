@@ -169,7 +169,7 @@ async def on_callback(tg: TelegramContext, update: Update, context: Context) -> 
             # client's, and whatever it names is neither drawn into that message nor played
             command = Unreadable("a tap on a message sent through inline mode")
         chat = query.message.chat if query.message is not None else None
-        surface = tg.surface(user, chat, reuse=True, addressee=addressee(anchor, chat), buttons=buttons_of(anchor))
+        surface = tg.surface(user, chat, addressee=addressee(anchor, chat), buttons=buttons_of(anchor))
         effects = await tg.flow.handle(tg.actor(user, chat), command, surface)
         await tg.flow.record(await executor.run(effects))
     except Exception:
