@@ -15,7 +15,6 @@ reuse              yes                yes              no              no       
 pictures           yes                yes              yes             yes          no       yes
 challenge          no                 no               yes             yes          no       no
 fixed_header       no                 no               yes             yes          no       no
-message_keys       no                 no               yes             yes          no       no
 verdict_wait       none               none             none            none         10 s     none
 =================  =================  ===============  ==============  ===========  =======  ======
 """
@@ -38,10 +37,9 @@ class Abilities:
     is a message in the chat, which may be redrawn into the new game's board. ``pictures``: a board may be a
     picture (the settings offer it). ``challenge``: anyone's tap on a button reaches the bot, so a shared result's
     button starts its deal as a challenge. ``fixed_header``: the platform shows a board's counters under its buttons,
-    so the header keeps its lines through the game (:func:`bot.render.game.render_game`). ``message_keys``: a new
-    message sent twice with one key is posted once (Discord's ``nonce`` with ``enforce_nonce``), so the outbox may
-    send a message again safely. ``verdict_wait``: how long a finished game waits for the solver's verdict on its
-    deal before it is shown (the console, whose board is printed once)."""
+    so the header keeps its lines through the game (:func:`bot.render.game.render_game`). ``verdict_wait``: how
+    long a finished game waits for the solver's verdict on its deal before it is shown (the console, whose board is
+    printed once)."""
 
     shared: bool = False
     toasts: bool = False
@@ -51,7 +49,6 @@ class Abilities:
     pictures: bool = True
     challenge: bool = False
     fixed_header: bool = False
-    message_keys: bool = False
     verdict_wait: float | None = None
 
     @property
@@ -65,7 +62,7 @@ class Abilities:
 PLAIN = Abilities()
 TELEGRAM_PRIVATE = Abilities(toasts=True, in_place=True, reuse=True)
 TELEGRAM_GROUP = Abilities(shared=True, toasts=True, reuse=True)
-DISCORD_DM = Abilities(ephemeral=True, challenge=True, fixed_header=True, message_keys=True)
+DISCORD_DM = Abilities(ephemeral=True, challenge=True, fixed_header=True)
 DISCORD_SERVER = dataclasses.replace(DISCORD_DM, shared=True)
 CONSOLE = Abilities(pictures=False, verdict_wait=10.0)
 #: The table in the browser: its board is redrawn on the page itself.
