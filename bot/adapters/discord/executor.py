@@ -199,11 +199,11 @@ class DiscordExecutor:
                     reports.append(BoardAt(snapshot.game_id, BoardRef(chat, str(message.id))))
                     if where is not None:
                         await self.edit(where, await self.drawn(snapshot, where.chat_id, False))
-                case Tell(chat_id, ChallengeAnswered() as told):
-                    await tell(self.ctx.client, chat_id, draw(told, told_locale(told, self.locale)))
-                case Tell(chat_id, ShareOf(snapshot) as shown):  # a result shared at the table, in its game's chat
+                case Tell(chat_id, ChallengeAnswered() as told, key):  # sent again after a stop: posted once
+                    await tell(self.ctx.client, chat_id, draw(told, told_locale(told, self.locale)), key)
+                case Tell(chat_id, ShareOf(snapshot) as shown, key):  # a result shared at the table, in its chat
                     await tell(self.ctx.client, chat_id,
-                               shared_view(shown, resolve_locale(snapshot.settings.language, self.locale)))
+                               shared_view(shown, resolve_locale(snapshot.settings.language, self.locale)), key)
                 case PostTo(chat_id, post):
                     reports.append(await self.post_to(chat_id, post))
                 case _:
