@@ -16,8 +16,10 @@ import simcord
 from bot.adapters.discord.executor import outbox_executor
 from bot.app import daily
 from bot.app.assembly import App
+from bot.app.effects import Effect, Executor, Report
 from bot.app.errors import DailyCodeLocked
 from bot.app.model import PlayerKey
+from bot.app.outbox import LEASE, Outbox
 from bot.i18n import translator
 from bot.render.endings import compared_line
 from bot.render.replies import DailyNotice, daily_notice, error_text
@@ -199,3 +201,42 @@ async def test_a_challenger_who_set_no_language_is_told_in_their_discords(
         (told,) = [message for message in channel.history()[told_before:] if title in text_of(message)]
         alice_score, bob_score = final_score(WIN_CODE, winning_line(WIN_CODE)), final_score(WIN_CODE, line)
         assert compared_line(alice_score, "bob", bob_score, ru) in text_of(told)
+
+
+async def test_a_result_sent_again_after_a_stop_carries_the_same_nonce(
+        game_service: App, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A result shared at the table, taken by Discord, whose process stopped before the outbox marked it delivered,
+    is sent again with the nonce of its first try, enforced: Discord posts a message sent again with the same nonce
+    within a few minutes once. SimCord keeps no nonces (it ignores them), so there both tries show: what is checked
+    is what Discord dedups by."""
+    Locales(monkeypatch)
+    async with simcord.run(make_bot(game_service)) as env:
+        guild = env.create_guild()
+        channel = guild.create_text_channel("general")
+        alice = guild.add_member(env.create_user("alice"))
+        board, _ = await slash(env, alice, channel, "tripeaks new", code=WIN_CODE)
+        await play_line(env, alice, board, winning_line(WIN_CODE))
+        won = await game_service.games.latest_game(PlayerKey("discord", str(alice.id)))
+        assert won is not None and won.game.is_over
+        assert await game_service.outbox.ask_share(won, "en", within=0)  # Share at the table: posted in the channel
+        executor_for = outbox_executor(env.bot.ctx)
+
+        def stopping(locale: str | None) -> Executor:
+            class TakenThenStopped:
+                async def run(self, effects: list[Effect]) -> list[Report]:
+                    await executor_for(locale).run(effects)
+                    raise RuntimeError("stopped after Discord took the message")
+
+            return TakenThenStopped()
+
+        mark = len(env.http_requests)
+        assert await game_service.outbox.deliver({"discord": stopping}) == 0
+        after_the_lease = Outbox(game_service.db, game_service.daily_codes.today, sign=game_service.outbox.sign,
+                                 clock=lambda: dt.datetime.now(dt.UTC) + dt.timedelta(seconds=LEASE + 1))
+        assert await after_the_lease.deliver({"discord": executor_for}) == 1
+        sent = [entry.json or {} for entry in env.http_requests[mark:]
+                if entry.method == "POST" and entry.path == f"/channels/{channel.id}/messages"]
+        assert len(sent) == 2
+        assert sent[0]["nonce"] == sent[1]["nonce"] and sent[0]["enforce_nonce"] is True
+        assert sent[0]["components"] == sent[1]["components"]  # the same message
+        assert await game_service.outbox.undelivered() == []

@@ -14,6 +14,7 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 from sqlalchemy.engine import URL
 
+from bot.app.abilities import TELEGRAM_GROUP, TELEGRAM_PRIVATE
 from bot.app.assembly import App
 from bot.app.codec import game_command
 from bot.app.commands import (
@@ -65,7 +66,7 @@ from tests.test_service import ALICE, BOB, WIN_CODE, win_game
 CODE = "TP1-E-AAAAAAB"
 ANN = Actor(ALICE, "Ann", chat_id="1")
 #: A platform whose tapped question may become the new board (Telegram)
-REUSING = Surface(reuse=True)
+REUSING = Surface(abilities=TELEGRAM_GROUP)
 
 
 def game_of(effects: list[Effect]) -> GameSnapshot:
@@ -334,12 +335,12 @@ async def test_a_tap_about_something_else_than_its_message_shows_edits_no_messag
     another board: nothing edits or becomes the tapped message; the board goes to its own live board, the settings
     privately to the player."""
     game = game_of(await service.flow.handle(ANN, Begin(DealByCode(CODE))))
-    post = Surface(reuse=True, buttons=(PlayDaily(dt.date(2026, 12, 6)),))
+    post = Surface(abilities=TELEGRAM_GROUP, buttons=(PlayDaily(dt.date(2026, 12, 6)),))
     settings, redrawn = await service.flow.handle(ANN, Language("ja"), post)
     assert isinstance(settings, Answer) and isinstance(settings.content, SettingsOf)
     # issue 54: the live board speaks the new language at once, not from the next tap
     assert isinstance(redrawn, RedrawBoard) and redrawn.snapshot.settings.language == "ja"
-    other_board = Surface(reuse=True, buttons=(game_command(game.game_id + 1, 0, "d"),))
+    other_board = Surface(abilities=TELEGRAM_GROUP, buttons=(game_command(game.game_id + 1, 0, "d"),))
     (moved,) = await service.flow.handle(ANN, game_command(game.game_id, 0, "d"), other_board)
     assert isinstance(moved, RedrawBoard) and moved.snapshot.version == 1
     (edited,) = await service.flow.handle(ANN, game_command(game.game_id, 1, "d"), REUSING)
@@ -352,7 +353,7 @@ async def test_settings_and_a_review_take_the_boards_place_where_the_surface_all
     deck changed too); Back shows the board, and nothing when the message shows it already; Review shows in the
     tapped board's message with its buttons, the board no longer the latest once replaced. Elsewhere: answers."""
     flow = service.flow
-    in_place = Surface(reuse=True, in_place=True)
+    in_place = Surface(abilities=TELEGRAM_PRIVATE)
     (alone,) = await flow.handle(ANN, ShowSettings(), in_place)
     assert alone == Answer(SettingsOf(await service.players.get_settings(ALICE)))  # no board: a message
     game = game_of(await flow.handle(ANN, Begin(DealByCode(CODE))))
@@ -365,20 +366,21 @@ async def test_settings_and_a_review_take_the_boards_place_where_the_surface_all
     elsewhere = Actor(ALICE, "Ann", chat_id="2")
     assert await flow.handle(elsewhere, ShowSettings(), in_place) == [Answer(SettingsOf(settings))]
 
-    panel = Surface(reuse=True, in_place=True, buttons=(BackToBoard(game.game_id), FourColour(True)))
+    panel = Surface(abilities=TELEGRAM_PRIVATE, buttons=(BackToBoard(game.game_id), FourColour(True)))
     changed = await flow.handle(ANN, FourColour(True), panel)
     after = await service.players.get_settings(ALICE)
     assert after.four_colour and changed == [EditMessage(SettingsOf(after, in_board=game.game_id))]
     (back,) = await flow.handle(ANN, BackToBoard(game.game_id), panel)
     assert isinstance(back, EditBoard) and back.snapshot.settings.four_colour and back.notice is None
-    board = Surface(reuse=True, in_place=True, buttons=(game_command(game.game_id, 0, "d"),))
+    board = Surface(abilities=TELEGRAM_PRIVATE, buttons=(game_command(game.game_id, 0, "d"),))
     assert await flow.handle(ANN, BackToBoard(game.game_id), board) == []  # Back tapped twice
 
     won_id = await win_game(service)
-    won = Surface(reuse=True, in_place=True, buttons=(Review(won_id),))
+    won = Surface(abilities=TELEGRAM_PRIVATE, buttons=(Review(won_id),))
     (review,) = await flow.handle(ANN, Review(won_id), won)
     assert isinstance(review, EditMessage) and isinstance(review.content, ReviewOf) and review.where is None
     assert review.content.in_board == Board(await service.games.game(won_id), latest=True)
     await flow.handle(ANN, Begin(DealByCode(CODE)))  # a new game: the won board is no longer the latest
-    (closed,) = await flow.handle(ANN, BackToBoard(won_id), Surface(in_place=True, buttons=(BackToBoard(won_id),)))
+    (closed,) = await flow.handle(ANN, BackToBoard(won_id),
+                                  Surface(abilities=TELEGRAM_PRIVATE, buttons=(BackToBoard(won_id),)))
     assert closed == EditMessage(Board(await service.games.game(won_id), latest=False))

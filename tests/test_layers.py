@@ -87,8 +87,8 @@ def test_the_app_imports_no_renderer_and_no_adapter(name: str) -> None:
 
 
 #: What an adapter may import of the application: the one door, what goes in (commands), what comes out (effects)
-#: and the button payloads.
-ADAPTER_DOOR = ("bot.app.flow", "bot.app.commands", "bot.app.effects", "bot.app.codec")
+#: the button payloads, and what each platform can do.
+ADAPTER_DOOR = ("bot.app.flow", "bot.app.commands", "bot.app.effects", "bot.app.codec", "bot.app.abilities")
 
 
 @pytest.mark.parametrize("name", sorted(n for n in MODULES if under(n, "bot.adapters")))

@@ -206,18 +206,20 @@ async def test_a_downgrade_that_would_drop_columns_is_refused_and_changes_nothin
     head = await current_revision(fresh_url)
     with pytest.raises(DowngradeDrops) as refused:
         await downgrade_database(fresh_url, "0006", allow_drops=False)
-    assert refused.value.drops == ["blocked_accounts", "the owner's notice", "player_shares", "rounds",
-                                    "games.round_id", "outbox", "players.seen_locale",
+    assert refused.value.drops == ["outbox.attempted_seq", "blocked_accounts", "the owner's notice", "player_shares",
+                                    "rounds", "games.round_id", "outbox", "players.seen_locale",
                                     "board_relay", "once_marks", "games.hinted_version",
                                     "games.practice_of",
                                     "community_players"]
     assert await current_revision(fresh_url) == head
     assert {"hinted_version", "practice_of"} <= await _columns(fresh_url, "games")
     assert "community_players" in await _tables(fresh_url)
-    # the shares, the rounds, the outbox, the seen locales, the relay's waiting requests and the once-only marks
-    assert await downgrade_database(fresh_url, "0008") == ["blocked_accounts", "the owner's notice", "player_shares",
-                                                           "rounds", "games.round_id", "outbox",
-                                                           "players.seen_locale", "board_relay", "once_marks"]
+    # the outbox's attempts, the owner's blocks and notice, the shares, the rounds, the outbox, the seen locales, the
+    # relay's waiting requests and the once-only marks
+    assert await downgrade_database(fresh_url, "0008") == ["outbox.attempted_seq", "blocked_accounts",
+                                                           "the owner's notice", "player_shares", "rounds",
+                                                           "games.round_id", "outbox", "players.seen_locale",
+                                                           "board_relay", "once_marks"]
     assert await downgrade_database(fresh_url, "0007", allow_drops=False) == []  # indexes only: nothing to ask
     assert await current_revision(fresh_url) == "0007"
 
@@ -303,11 +305,12 @@ async def test_0014_keeps_the_players_shares_and_its_downgrade_drops_only_them(f
     nothing else (the shares start full again, in each process's memory), and upgrading brings it back empty."""
     await upgrade_database(fresh_url)
     assert "player_shares" in await _tables(fresh_url)
-    await downgrade_database(fresh_url, "0014", allow_drops=True)
+    await downgrade_database(fresh_url, "0014", allow_drops=True)  # the later revisions' drops first
     assert await downgrade_database(fresh_url, "0013") == ["player_shares"]
     assert "player_shares" not in await _tables(fresh_url) and "seen_locale" in await _columns(fresh_url, "players")
-    await upgrade_database(fresh_url, "0014")
-    assert await current_revision(fresh_url) == "0014" and "player_shares" in await _tables(fresh_url)
+    await upgrade_database(fresh_url)
+    head = ScriptDirectory.from_config(alembic_config()).get_current_head()
+    assert await current_revision(fresh_url) == head and "player_shares" in await _tables(fresh_url)
 
 
 async def test_0015_owner_keeps_the_blocked_accounts_and_its_downgrade_drops_them_and_the_notice(
@@ -323,6 +326,7 @@ async def test_0015_owner_keeps_the_blocked_accounts_and_its_downgrade_drops_the
             await connection.exec_driver_sql("INSERT INTO deployment (name, value) VALUES ('owner_notice', 'Soon')")
     finally:
         await engine.dispose()
+    await downgrade_database(fresh_url, "0015_owner", allow_drops=True)  # the later revisions' drops first
     with pytest.raises(DowngradeDrops):
         await downgrade_database(fresh_url, "0014", allow_drops=False)
     assert await downgrade_database(fresh_url, "0014", allow_drops=True) == ["blocked_accounts", "the owner's notice"]
@@ -335,4 +339,17 @@ async def test_0015_owner_keeps_the_blocked_accounts_and_its_downgrade_drops_the
         await engine.dispose()
     assert names == {"daily_secret"}
     await upgrade_database(fresh_url)
-    assert await current_revision(fresh_url) == "0015_owner" and "blocked_accounts" in await _tables(fresh_url)
+    head = ScriptDirectory.from_config(alembic_config()).get_current_head()
+    assert await current_revision(fresh_url) == head and "blocked_accounts" in await _tables(fresh_url)
+
+
+async def test_0016_notes_the_outboxs_attempts_and_its_downgrade_drops_only_that(fresh_url: URL) -> None:
+    """The outbox's ``attempted_seq`` comes with 0016_door; downgrading to 0015_owner drops that column alone (a row waiting
+    to be delivered again is then sent as a first try), and upgrading brings it back."""
+    await upgrade_database(fresh_url)
+    assert "attempted_seq" in await _columns(fresh_url, "outbox")
+    assert await downgrade_database(fresh_url, "0015_owner") == ["outbox.attempted_seq"]
+    assert await _columns(fresh_url, "outbox") >= {"seq", "claimed_until", "delivered_at"}
+    assert "attempted_seq" not in await _columns(fresh_url, "outbox") and "blocked_accounts" in await _tables(fresh_url)
+    await upgrade_database(fresh_url)
+    assert "attempted_seq" in await _columns(fresh_url, "outbox")

@@ -215,6 +215,56 @@ async def test_a_challenger_waits_to_be_told_however_long(service: App) -> None:
     assert len(chat.told) == 1
 
 
+class TakenThenStopped:
+    """A platform that takes each message, whose process then stops before the outbox marks it delivered."""
+
+    def __init__(self) -> None:
+        self.told: list[Tell] = []
+
+    def __call__(self, locale: str | None) -> Executor:
+        taken = self
+
+        class Run:
+            async def run(self, effects: list[Effect]) -> list[Report]:
+                taken.told += [effect for effect in effects if isinstance(effect, Tell)]
+                raise RuntimeError("stopped after the platform took the message")
+
+        return Run()
+
+
+async def test_a_message_sent_again_after_a_stop_carries_the_same_key(
+        service: App, caplog: pytest.LogCaptureFixture) -> None:
+    _, answer = await a_challenge_taken(service)
+    await play(service, BOB, answer.game_id, answer.version, [DRAW] * 23)
+    (row,) = await service.outbox.undelivered()
+    assert not row.attempted
+    first = TakenThenStopped()
+    assert await service.outbox.deliver({"telegram": first}) == 0
+    (row,) = await service.outbox.undelivered()
+    assert row.attempted  # committed before the send: the next try knows it may be a second
+    again = Recorded()
+    with caplog.at_level("WARNING", logger="bot.app.outbox"):
+        assert await Outbox(service.db, service.daily_codes.today, clock=later(LEASE + 1)).deliver(
+            {"telegram": again}) == 1
+    ((told, _),) = [(effect, locale) for effect, locale in again.done]
+    assert isinstance(told, Tell) and told.key is not None and told.key == first.told[0].key
+    assert any("again: a process stopped while sending it" in record.getMessage() for record in caplog.records)
+    assert await service.outbox.undelivered() == []
+
+
+async def test_a_result_shared_again_later_is_a_new_message_with_a_new_key(service: App) -> None:
+    shared, _ = await a_challenge_taken(service)
+    keys = []
+    for _ in range(2):
+        assert await service.outbox.ask_share(shared, "en", within=0)
+        (row,) = await service.outbox.undelivered()
+        assert not row.attempted  # a new request, whatever became of the last
+        chat = Recorded()
+        assert await service.outbox.deliver({"telegram": chat}) == 1
+        keys += [tell.key for tell in chat.told]
+    assert len(set(keys)) == 2 and None not in keys
+
+
 async def test_a_database_out_of_reach_is_logged_once_until_it_answers_again(
         service: App, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
     stop = asyncio.Event()

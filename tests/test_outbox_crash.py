@@ -1,7 +1,7 @@
 """The outbox survives a crash: a real `tripeaks run` process (Telegram, on the fake Bot API) commits the end of a
 game started from a challenge, with its challenger's message in the outbox, and is killed (SIGKILL, its whole
-process group) while that message is on its way, before Telegram took it. Started again, the bot delivers it, once,
-on SQLite and PostgreSQL."""
+process group) while that message is on its way, before Telegram took it (the attempt noted before the send).
+Started again, the bot delivers it, once, on SQLite and PostgreSQL."""
 
 from __future__ import annotations
 
@@ -51,12 +51,13 @@ async def bot_process(api: FakeBotAPI, database: str, cwd: Path) -> AsyncIterato
         await asyncio.wait_for(process.communicate(), timeout=60)
 
 
-async def told_rows(url: str) -> list[tuple[str, bool]]:
-    """The outbox's challenger messages: (chat, delivered)."""
+async def told_rows(url: str, attempted: bool = False) -> list[tuple[str, bool]]:
+    """The outbox's challenger messages: (chat, delivered), or (``attempted``) (chat, handed to the platform)."""
     db = await open_database(url, migrate=False)
+    said = "attempted_seq = seq" if attempted else "delivered_at IS NOT NULL"
     try:
         async with db.reading() as tx:
-            rows = await tx.exec_driver_sql("SELECT chat_id, delivered_at IS NOT NULL FROM outbox WHERE kind = 'tell'")
+            rows = await tx.exec_driver_sql(f"SELECT chat_id, {said} FROM outbox WHERE kind = 'tell'")
             return [(str(chat), bool(done)) for chat, done in rows]
     finally:
         await db.close()
@@ -99,6 +100,7 @@ async def test_a_message_committed_then_cut_off_by_a_kill_is_delivered_once_afte
         assert first.returncode == -signal.SIGKILL
         assert api.bot_messages(alice_chat) == []  # Telegram never took it
         assert await told_rows(url) == [(str(alice.id), False)]  # but it is committed, waiting
+        assert await told_rows(url, attempted=True) == [(str(alice.id), True)]  # noted before the send
 
         # started again: delivered (once the dead process's claim has run out), once
         async with bot_process(api, url, tmp_path) as second:

@@ -17,6 +17,7 @@ import discord
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from bot.app.abilities import DISCORD_SERVER
 from bot.app.codec import decode
 from bot.app.commands import Move
 from bot.app.model import DealVerdict, GameSnapshot, Hint, PlayerKey, Settings, Stats
@@ -637,7 +638,7 @@ def test_discord_card_buttons_keep_their_place_in_every_state() -> None:
                     places = set()
                     for snapshot in one_game_in_every_state(daily):
                         shown = dataclasses.replace(snapshot, settings=Settings(board=board))
-                        view = draw(Board(shown), locale, named=named, fixed_header=True)
+                        view = draw(Board(shown), locale, DISCORD_SERVER, named=named)
                         places.add(discord_lines_above_the_cards(view))
                     assert len(places) == 1, (locale, daily, board, named, places)
 

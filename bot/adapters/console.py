@@ -26,6 +26,7 @@ from collections.abc import AsyncIterator
 from typing import TextIO, assert_never
 
 from bot.adapters.stdin import is_terminal, stdin_lines
+from bot.app.abilities import CONSOLE
 from bot.app.codec import game_command
 from bot.app.commands import (
     Actor,
@@ -89,7 +90,6 @@ from bot.render.commands import command_names
 from bot.render.console import console_back, console_help, console_rows, console_text, wrap_text
 from bot.render.effects import draw, line
 from bot.render.game import render_game
-from bot.render.replies import render_settings
 from bot.render.view import View, strip_variation
 
 PLATFORM = "console"
@@ -98,8 +98,6 @@ _COMMAND_WORDS = ("new", "daily", "resume", "rules", "stats", "settings")
 NEW_COMMAND = "new"
 #: How a console player starts the same deal: the share text's way back in.
 REPLAY_TEXT = "tripeaks console → new {code}"
-#: How long the console waits, at the end of a game, for the solver's verdict on the deal.
-VERDICT_WAIT = 10.0
 #: Where the player types, on a terminal (a script's output has none).
 PROMPT = "> "
 
@@ -116,7 +114,7 @@ class ConsoleChat:
         self._language_at_start: str | None = None
         self.player, self.name = console_player(user_id, name)
         self.actor = Actor(self.player, self.name)
-        self.surface = Surface(platform=PLATFORM, platform_locale=platform_locale, verdict_wait=VERDICT_WAIT)
+        self.surface = Surface(platform=PLATFORM, abilities=CONSOLE, platform_locale=platform_locale)
         self.platform_locale = platform_locale
         self.out = out
         self.snapshot: GameSnapshot | None = None
@@ -216,7 +214,7 @@ class ConsoleChat:
 
     def _settings_keys(self) -> dict[str, ButtonCommand]:
         """The settings' keys (``explain``, ``easy``, ``uk``...) and their commands, on every screen."""
-        return _commands(render_settings(self.settings, self.locale, pictures=False))
+        return _commands(draw(SettingsOf(self.settings), self.locale, CONSOLE))
 
     async def _show_again(self) -> None:
         """The player's game, printed again unless it is on screen as it stands (the table in the browser may have
@@ -255,22 +253,22 @@ class ConsoleChat:
                     self._say(strip_variation(line(ack, self.locale, NEW_COMMAND)))
                     await self._show_game(snapshot)
                 case Answer(Question() as question):
-                    view = draw(question, self.locale)
+                    view = draw(question, self.locale, CONSOLE)
                     self.question = _commands(view)
                     self._show(view)
                 case Answer(SettingsOf(settings)) | EditMessage(SettingsOf(settings)):
                     self.settings = settings
-                    self._show(render_settings(settings, self.locale, pictures=False))
+                    self._show(draw(SettingsOf(settings), self.locale, CONSOLE))
                 case Answer(RulesOf() | StatsOf() | HelpOf() as shown):
-                    self._show(draw(shown, self.locale), numbered=isinstance(shown, RulesOf) and shown.play)
+                    self._show(draw(shown, self.locale, CONSOLE), numbered=isinstance(shown, RulesOf) and shown.play)
                     self._say(console_back(self.locale))
                 case Answer(content) | Reply(content) | Post(content) | Tell(_, content):
                     self._print_content(content)
                 case EditMessage(Kept(game) as kept):
-                    self._show(draw(kept, self.locale), numbered=False)
+                    self._show(draw(kept, self.locale, CONSOLE), numbered=False)
                     await self._show_game(game)
                 case EditMessage(content):
-                    self._show(draw(content, self.locale))
+                    self._show(draw(content, self.locale, CONSOLE))
                 case PostRound() | RedrawRound():
                     pass  # a round is a group's or a channel's: the terminal starts none
                 case PostTo():
@@ -285,7 +283,7 @@ class ConsoleChat:
         match content:
             case Board() | Kept() | ReviewOf() | ShareOf() | WelcomeOf() | LeaderboardOf() | ChallengeAnswered() \
                     | RoundOf():
-                self._show(draw(content, self.locale, replay=_replay_of(content)),
+                self._show(draw(content, self.locale, CONSOLE, replay=_replay_of(content)),
                            numbered=not isinstance(content, ShareOf))
             case Problem() | NoticeOf() | PointerOf() | OwnerAnswer():
                 self._say(line(content, self.locale, NEW_COMMAND))

@@ -10,6 +10,8 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass, field
 
+from bot.app.abilities import PLAIN as PLAIN_ABILITIES
+from bot.app.abilities import Abilities
 from bot.app.model import BoardStyle, PlayerKey
 from bot.app.round_commands import RoundDeal as RoundDeal  # a live round's, named here with all the others
 from bot.app.round_commands import StartRound as StartRound
@@ -387,33 +389,29 @@ class Actor:
 class Surface:
     """What differs by platform and place for one command.
 
-    ``platform``: its name (the words of the daily notices differ: groups on Telegram, servers on Discord).
-    ``reuse``: a tapped question may be redrawn into the new game's board (Telegram, where the question is a message
-    in the chat; Discord's is private). ``addressee``: the player the tapped message answers, where the platform
-    says (a settings message in a group); nobody else may use its buttons. ``admin``: the actor may change the
-    chat's daily posts; ``installed``: the bot is a member of the server, not only of the player's account.
-    ``platform_locale``: the actor's language as the platform says; ``chat_locale``: the server's (the daily posts
-    speak it). ``verdict_wait``: how long a finished game waits for the solver's verdict on its deal before it is
-    shown (the console, whose board is printed once). ``buttons``: the commands the tapped message's buttons carry
-    now, where the platform hands them over and a client can send any payload (Telegram's callback data, Discord's
-    custom_id): a tap must be about what that message shows (its game, its question, its settings), else it
-    changes nothing. ``in_place``: the settings and a review may be shown in the board's own message, with a way
-    back to the board (a Telegram private chat: nothing new pushes the board off a phone's screen). ``at_table``:
-    the command comes from the table in the browser, whose game's chat board follows it (through the outbox).
-    ``picks_chat``: the player picks a chat to send a shared result to themselves (Telegram's chat picker, which
-    the table opens); elsewhere Share at the table posts the result in the game's chat (through the outbox).
+    ``platform``: the player's platform's name (the words of the daily notices differ: groups on Telegram, servers
+    on Discord). ``abilities``: what the place the command came from can do (:mod:`bot.app.abilities`: a tapped
+    question redrawn into the new game's board, the settings and a review in the board's own message, a verdict
+    waited for). ``addressee``: the player the tapped message answers, where the platform says (a settings message
+    in a group); nobody else may use its buttons. ``admin``: the actor may change the chat's daily posts;
+    ``installed``: the bot is a member of the server, not only of the player's account. ``platform_locale``: the
+    actor's language as the platform says; ``chat_locale``: the server's (the daily posts speak it). ``buttons``:
+    the commands the tapped message's buttons carry now, where the platform hands them over and a client can send
+    any payload (Telegram's callback data, Discord's custom_id): a tap must be about what that message shows (its
+    game, its question, its settings), else it changes nothing. ``at_table``: the command comes from the table in
+    the browser, whose game's chat board follows it (through the outbox). ``picks_chat``: the player picks a chat
+    to send a shared result to themselves (Telegram's chat picker, which the table opens); elsewhere Share at the
+    table posts the result in the game's chat (through the outbox).
     """
 
     platform: str = ""
-    reuse: bool = False
+    abilities: Abilities = PLAIN_ABILITIES
     addressee: PlayerKey | None = None
     admin: bool = False
     installed: bool = True
     platform_locale: str | None = None
     chat_locale: str | None = None
-    verdict_wait: float | None = None
     buttons: tuple[ButtonCommand, ...] | None = None
-    in_place: bool = False
     at_table: bool = False
     picks_chat: bool = False
 

@@ -321,10 +321,12 @@ class EditMessage:
 @dataclass(frozen=True)
 class Tell:
     """A new message in the chat ``chat_id``, another than the command's (the challenger's; a game's chat, where a
-    result shared at the table is posted)."""
+    result shared at the table is posted). ``key``: the outbox's for this request, the same on each delivery of it,
+    so a platform that dedups by one (Discord's nonce) posts it once however often it is sent."""
 
     chat_id: str
     content: ChallengeAnswered | ShareOf
+    key: str | None = None
 
 
 @dataclass(frozen=True)

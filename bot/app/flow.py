@@ -346,7 +346,8 @@ class Flow:
             case OldBoard():
                 return await self._problem(actor, started)
             case GameSnapshot():
-                return [SendBoard(started, reuse=confirmed and surface.reuse), *await self.rounds.moved(started)]
+                reuse = confirmed and surface.abilities.reuse
+                return [SendBoard(started, reuse=reuse), *await self.rounds.moved(started)]
             case unhandled:
                 assert_never(unhandled)
 
@@ -365,7 +366,7 @@ class Flow:
             case OldBoard():
                 return await self._problem(actor, started)
             case GameSnapshot(replaced=replaced):
-                reuse = (surface.reuse and isinstance(command, NewGame) and replaced is not None
+                reuse = (surface.abilities.reuse and isinstance(command, NewGame) and replaced is not None
                          and replaced.game_id == command.game_id and replaced.abandoned)
                 return [SendBoard(started, reuse=reuse)]
             case unhandled:
@@ -462,10 +463,10 @@ class Flow:
     async def _with_verdict(self, snapshot: GameSnapshot, surface: Surface) -> GameSnapshot:
         """``snapshot``, with the solver's verdict on its deal when the game just ended and the surface waits for
         one."""
-        if (surface.verdict_wait is None or not snapshot.game.is_over or snapshot.verdict is not None
-                or snapshot.outcome is None):
+        wait = surface.abilities.verdict_wait
+        if wait is None or not snapshot.game.is_over or snapshot.verdict is not None or snapshot.outcome is None:
             return snapshot
-        verdict = await self.verdicts.wait_for(snapshot.game_id, timeout=surface.verdict_wait)
+        verdict = await self.verdicts.wait_for(snapshot.game_id, timeout=wait)
         return replace(snapshot, verdict=verdict) if verdict is not None else snapshot
 
     async def _settings(self, actor: Actor) -> Settings:

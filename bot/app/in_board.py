@@ -1,6 +1,6 @@
 """The settings and a review shown in the board's own message, in place of the board, with Back to it (where the
-surface allows: :attr:`~bot.app.commands.Surface.in_place`, a Telegram private chat), so nothing new is posted under
-the board to push it off a phone's screen; elsewhere they are answers of their own.
+place allows: :attr:`~bot.app.abilities.Abilities.in_place`, a Telegram private chat), so nothing new is posted
+under the board to push it off a phone's screen; elsewhere they are answers of their own.
 
 - ``/settings`` with a live board in the same chat: that board's message shows the settings; without one, a new
   message as before;
@@ -38,7 +38,7 @@ class InBoard:
     async def settings(self, actor: Actor, settings: Settings, surface: Surface) -> list[Effect]:
         """``/settings``: in the latest game's board message when it is in this chat (a finished game's board too:
         it is the one at the bottom of the chat), else a message of their own."""
-        if surface.in_place:
+        if surface.abilities.in_place:
             current = await self.games.latest_game(actor.player)
             if current is not None and current.board is not None and current.board.chat_id == actor.chat_id:
                 return [EditMessage(SettingsOf(settings, in_board=current.game_id), where=current.board)]
@@ -51,7 +51,7 @@ class InBoard:
         if not await self.once.claim_review(game_id, once_within):
             raise TappedTwice(TappedTwice.REVIEWED)
         review = ReviewOf(snapshot, await self.advice.review(actor.player, game_id))
-        if not surface.in_place:
+        if not surface.abilities.in_place:
             return [Answer(review)]
         return [EditMessage(ReviewOf(snapshot, review.review, in_board=await self._board(actor, snapshot.game_id)))]
 

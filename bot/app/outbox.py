@@ -13,9 +13,13 @@ process dies on the way. Two kinds, one row a game each (``outbox``, :mod:`bot.s
 A process that runs the row's platform claims it for :data:`LEASE` seconds (held while it is being delivered: a
 Telegram chat's pace may hold it up), hands its effects (:class:`~bot.app.effects.RedrawBoard`,
 :class:`~bot.app.effects.Tell`: a challenger told, a result shared) to that platform's executor, records where a board was sent anew, then marks it
-delivered. A process that dies anywhere in between leaves the claim to run out and the row to be claimed again: a
-row committed is delivered; a redelivered board draws the game as it stands, and a tell is sent again only if the
-process died after the platform took it and before the mark (a window of one HTTP answer).
+delivered, in one commit right after the platform answers. A process that dies anywhere in between leaves the claim
+to run out and the row to be claimed again: a row committed is delivered; a redelivered board draws the game as it
+stands. A new message (a challenger told, a result shared) is noted as attempted in a commit of its own before it is
+sent, and carries a key (:func:`message_key`: the row's id and request), the same on every try: Discord, given it as
+an enforced nonce, posts a message sent again within a few minutes once. Telegram takes no such key: a message whose
+process died after Telegram took it (the HTTP answer on its way back) and before the mark's commit is sent again,
+the one case the chat sees it twice; the second try of an attempted row is logged as such.
 
 Rows are looked for every :data:`OUTBOX_EVERY` seconds, at once when this process wrote one, and on PostgreSQL when
 any process did (``NOTIFY``). A board asked for more than :data:`BOARD_STALE` seconds ago and never delivered (no
@@ -89,6 +93,12 @@ async def ask_tell(tx: Transaction, answer: GameRecord, at: float) -> bool:
         return False
     return await rows.put_tell(tx, OutboxRow(answer.id, rows.TELL, owner_of(shared).platform, shared.chat_id,
                                              _locale(answer.seen_locale), at))
+
+
+def message_key(row: OutboxRow) -> str:
+    """The key of ``row``'s request: the same on every delivery of it, another for the same game's result shared
+    again later (its ``seq``). Discord takes up to 25 characters as a nonce."""
+    return f"{row.id}.{row.seq}"
 
 
 @dataclass(frozen=True)
@@ -198,11 +208,11 @@ class Outbox:
         if row.chat_id is None:
             return ()
         if row.kind == rows.SHARE:
-            return Tell(row.chat_id, ShareOf(await self.sign(snapshot))),
+            return Tell(row.chat_id, ShareOf(await self.sign(snapshot)), message_key(row)),
         if shared is None:
             return ()
         content = ChallengeAnswered(snapshot_of(shared, today=self.today()), snapshot, shared.seen_locale)
-        return Tell(row.chat_id, content),
+        return Tell(row.chat_id, content, message_key(row)),
 
     async def done(self, row: OutboxRow) -> None:
         """Mark ``row`` delivered (unless its board was asked for again meanwhile: then it is claimed again)."""
@@ -218,6 +228,13 @@ class Outbox:
         return sum(delivered)
 
     async def _deliver(self, delivery: Delivery, executor_for: ExecutorFor) -> bool:
+        row = delivery.row
+        if row.kind != rows.BOARD:  # a new message: the attempt committed before the send
+            if row.attempted:
+                log.warning("sending %s of game %s again: a process stopped while sending it (posted once where the "
+                            "platform dedups by its key, else the chat may see it twice)", row.kind, row.game_id)
+            async with self.db.transaction() as tx:
+                await rows.attempt(tx, row)
         holding = asyncio.create_task(self._hold(delivery.row.id))
         try:
             reports = await executor_for(delivery.row.locale).run(list(delivery.effects))
@@ -228,7 +245,7 @@ class Outbox:
             holding.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await holding
-        async with self.db.transaction() as tx:  # a board sent anew: where it is, before the row is marked
+        async with self.db.transaction() as tx:  # at once, in one commit: a board sent anew, where it is; the mark
             for report in reports:
                 match report:
                     case BoardAt(game_id, where):
@@ -239,7 +256,9 @@ class Outbox:
                         pass  # the outbox asks for no post
                     case unhandled:
                         assert_never(unhandled)
-        await self.done(delivery.row)
+            marked = await rows.delivered(tx, row, self.now())
+        if not marked:  # asked for again meanwhile: claimed again
+            self.written()
         return True
 
     async def _hold(self, row_id: int) -> None:

@@ -9,6 +9,7 @@ import dataclasses
 from collections.abc import Sequence
 from typing import assert_never
 
+from bot.app.abilities import PLAIN, Abilities
 from bot.app.effects import (
     Board,
     ChallengeAnswered,
@@ -50,20 +51,19 @@ from bot.render.rounds import render_round
 from bot.render.view import View
 
 
-def draw(content: Shown, locale: str, *, named: bool = False, elsewhere: bool = False, replay: str | None = "",
-         link: str | None = None, challenge: bool = False, pictures: bool = True,
-         commands: Sequence[tuple[str, str]] = (), fixed_header: bool = False) -> View:
-    """The message showing ``content`` in ``locale``. ``named``: a board in a server or group carries its
-    player's name; ``elsewhere``: the question's game has its board in another chat; ``replay`` and ``link``: how
-    a shared result's reader deals the same cards here (a command, or None; a link button); ``challenge``: its
-    button starts the deal as a challenge (the platform's buttons reach the bot from anyone's tap: Discord);
-    ``pictures``: the settings offer the picture board (not in a terminal); ``commands``: the platform's commands
-    and what each does, listed under the help; ``fixed_header``: a board whose header keeps its lines through the
-    game, the counters apart (the platform shows them under the buttons: :func:`bot.render.game.render_game`)."""
+def draw(content: Shown, locale: str, abilities: Abilities = PLAIN, *, named: bool = False, elsewhere: bool = False,
+         replay: str | None = "", link: str | None = None, commands: Sequence[tuple[str, str]] = ()) -> View:
+    """The message showing ``content`` in ``locale``, as a platform with ``abilities`` shows it (a shared result's
+    button starts its deal as a challenge where anyone's tap reaches the bot; the settings offer the picture board
+    where a board may be a picture; a board's header keeps its lines through the game where the platform shows its
+    counters under the buttons: :func:`bot.render.game.render_game`). ``named``: a board in a server or group
+    carries its player's name; ``elsewhere``: the question's game has its board in another chat; ``replay`` and
+    ``link``: how a shared result's reader deals the same cards here (a command, or None; a link button);
+    ``commands``: the platform's commands and what each does, listed under the help."""
     match content:
         case Board(snapshot, latest):
             return render_game(snapshot, locale, snapshot.settings, owner_label=named, latest=latest,
-                               fixed_header=fixed_header)
+                               fixed_header=abilities.fixed_header)
         case Question(current, request):
             return render_confirm_start(current, request, locale, elsewhere=elsewhere)
         case Kept():
@@ -77,9 +77,9 @@ def draw(content: Shown, locale: str, *, named: bool = False, elsewhere: bool = 
                                                                               latest=in_board.latest)
             return dataclasses.replace(view, buttons=buttons)
         case ShareOf(snapshot):
-            return render_share(snapshot, locale, replay=replay, url=link, challenge=challenge)
+            return render_share(snapshot, locale, replay=replay, url=link, challenge=abilities.challenge)
         case SettingsOf(settings, in_board):
-            view = render_settings(settings, locale, pictures=pictures)
+            view = render_settings(settings, locale, pictures=abilities.pictures)
             if in_board is None:
                 return view
             return dataclasses.replace(view, buttons=((back_to_board(in_board, translator(locale)),), *view.buttons))

@@ -26,7 +26,8 @@ CHANNEL = "outbox"
 @dataclass(frozen=True)
 class OutboxRow:
     """One message to deliver as stored: ``at`` (when asked) in seconds since the epoch; ``seq`` tells a board asked
-    for again since it was claimed."""
+    for again since it was claimed; ``attempted``: this request was handed to the platform before (:func:`attempt`),
+    by a process that stopped before marking it delivered."""
 
     game_id: int
     kind: str
@@ -36,6 +37,7 @@ class OutboxRow:
     at: float
     id: int = 0
     seq: int = 0
+    attempted: bool = False
 
 
 async def put_board(tx: Transaction, row: OutboxRow, kind: str = BOARD) -> None:
@@ -70,6 +72,16 @@ async def _announce(tx: Transaction) -> None:
         await tx.execute(select(func.pg_notify(CHANNEL, "")))  # delivered when the transaction commits
 
 
+#: An :class:`OutboxRow`'s columns, in its fields' order.
+_COLUMNS = (outbox.c.game_id, outbox.c.kind, outbox.c.platform, outbox.c.chat_id, outbox.c.locale, outbox.c.at,
+            outbox.c.id, outbox.c.seq)
+
+
+def _row(game_id: int, kind: str, platform: str, chat_id: str | None, locale: str | None, at: float, id: int,
+         seq: int, attempted_seq: int | None) -> OutboxRow:
+    return OutboxRow(game_id, kind, platform, chat_id, locale, at, id, seq, attempted=attempted_seq == seq)
+
+
 def _open(platforms: Collection[str], now: float) -> ColumnElement[bool]:
     return and_(outbox.c.platform.in_(list(platforms)), outbox.c.delivered_at.is_(None),
                 or_(outbox.c.claimed_until.is_(None), outbox.c.claimed_until < now))
@@ -85,9 +97,14 @@ async def claim(tx: Transaction, platforms: Collection[str], now: float, until: 
     """Claim, until ``until``, the rows for ``platforms`` not delivered and not claimed (or whose claim ran out by
     ``now``): each goes to one caller only (PostgreSQL checks the condition again on the row it locks)."""
     claimed = await tx.execute(update(outbox).where(_open(platforms, now)).values(claimed_until=until).returning(
-        outbox.c.game_id, outbox.c.kind, outbox.c.platform, outbox.c.chat_id, outbox.c.locale, outbox.c.at,
-        outbox.c.id, outbox.c.seq))
-    return sorted((OutboxRow(*row) for row in claimed), key=lambda row: row.id)
+        *_COLUMNS, outbox.c.attempted_seq))
+    return sorted((_row(*row) for row in claimed), key=lambda row: row.id)
+
+
+async def attempt(tx: Transaction, row: OutboxRow) -> None:
+    """Note that ``row``'s request is being handed to its platform (committed before the send)."""
+    await tx.execute(update(outbox).where(outbox.c.id == row.id, outbox.c.seq == row.seq)
+                     .values(attempted_seq=row.seq))
 
 
 async def extend(tx: Transaction, ids: Collection[int], until: float) -> None:
@@ -114,10 +131,9 @@ async def drop_stale(tx: Transaction, stale_before: float) -> int:
 
 async def undelivered(tx: Transaction) -> list[OutboxRow]:
     """Every row not yet delivered (for the tests and the operator)."""
-    rows = await tx.execute(select(outbox.c.game_id, outbox.c.kind, outbox.c.platform, outbox.c.chat_id,
-                                   outbox.c.locale, outbox.c.at, outbox.c.id, outbox.c.seq)
+    rows = await tx.execute(select(*_COLUMNS, outbox.c.attempted_seq)
                             .where(outbox.c.delivered_at.is_(None)).order_by(outbox.c.id))
-    return [OutboxRow(*row) for row in rows]
+    return [_row(*row) for row in rows]
 
 
 def announced(db: Database, wake: Callable[[], None]) -> contextlib.AbstractAsyncContextManager[None]:
@@ -126,5 +142,5 @@ def announced(db: Database, wake: Callable[[], None]) -> contextlib.AbstractAsyn
     return listening(db, CHANNEL, wake)
 
 
-__all__ = ["BOARD", "CHANNEL", "SHARE", "TELL", "OutboxRow", "announced", "claim", "delivered", "drop_stale",
+__all__ = ["BOARD", "CHANNEL", "SHARE", "TELL", "OutboxRow", "announced", "attempt", "claim", "delivered", "drop_stale",
            "extend", "put_board", "put_tell", "undelivered", "waiting"]

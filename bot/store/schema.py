@@ -190,7 +190,8 @@ once_marks = Table(
 #: game's chat board to redraw as it stands (``board``) or a challenger to tell how it went (``tell``, at
 #: ``chat_id``), written in the transaction of the change that causes it, one row a game and kind. ``seq`` counts
 #: the times a board was asked for again; a process running ``platform`` claims a row until ``claimed_until`` and
-#: marks it ``delivered_at`` (bot/app/outbox.py). Times in seconds since the epoch.
+#: marks it ``delivered_at`` (bot/app/outbox.py); ``attempted_seq`` (migration 0015) is the ``seq`` last handed to
+#: the platform, committed before the send. Times in seconds since the epoch.
 outbox = Table(
     "outbox", metadata,
     Column("id", BigId, primary_key=True, autoincrement=True),
@@ -203,6 +204,7 @@ outbox = Table(
     Column("seq", Integer, nullable=False, default=0),
     Column("claimed_until", Float),
     Column("delivered_at", Float),
+    Column("attempted_seq", Integer),
     UniqueConstraint("game_id", "kind", name="uq_outbox_game_id_kind"),
     Index("ix_outbox_platform_delivered_at", "platform", "delivered_at"),
 )

@@ -231,11 +231,16 @@ async def post_once(client: discord.Client, chat_id: str, view: View) -> Posted:
     return Sent(str(message.id))
 
 
-async def tell(client: discord.Client, chat_id: str, view: View) -> None:
+async def tell(client: discord.Client, chat_id: str, view: View, key: str | None = None) -> None:
     """A new message in the channel ``chat_id``, not the one acted in (a challenger's): best effort, a channel out of
-    reach is logged."""
+    reach is logged. ``key``: its nonce, enforced (discord.py sends ``enforce_nonce`` with any nonce), so Discord
+    posts a message sent again with the same key within a few minutes once; without one discord.py makes one up."""
     channel = client.get_partial_messageable(int(chat_id))
     try:
-        await channel.send(view=layout(view), files=await files_of(view))
+        files = await files_of(view)
+        if key is None:
+            await channel.send(view=layout(view), files=files)
+        else:
+            await channel.send(view=layout(view), files=files, nonce=key)
     except (discord.HTTPException, ValueError) as error:
         log.info("could not tell channel %s: %s", chat_id, error)

@@ -41,6 +41,8 @@ from bot.adapters.discord.base import (
 from bot.adapters.discord.rounds import round_view
 from bot.adapters.discord.views import files_of, layout
 from bot.adapters.web.links import table_link
+from bot.app.abilities import DISCORD_SERVER, Abilities
+from bot.app.abilities import discord as discord_abilities
 from bot.app.effects import (
     Answer,
     Board,
@@ -197,11 +199,11 @@ class DiscordExecutor:
                     reports.append(BoardAt(snapshot.game_id, BoardRef(chat, str(message.id))))
                     if where is not None:
                         await self.edit(where, await self.drawn(snapshot, where.chat_id, False))
-                case Tell(chat_id, ChallengeAnswered() as told):
-                    await tell(self.ctx.client, chat_id, draw(told, told_locale(told, self.locale)))
-                case Tell(chat_id, ShareOf(snapshot) as shown):  # a result shared at the table, in its game's chat
+                case Tell(chat_id, ChallengeAnswered() as told, key):  # sent again after a stop: posted once
+                    await tell(self.ctx.client, chat_id, draw(told, told_locale(told, self.locale)), key)
+                case Tell(chat_id, ShareOf(snapshot) as shown, key):  # a result shared at the table, in its chat
                     await tell(self.ctx.client, chat_id,
-                               shared_view(shown, resolve_locale(snapshot.settings.language, self.locale)))
+                               shared_view(shown, resolve_locale(snapshot.settings.language, self.locale)), key)
                 case PostTo(chat_id, post):
                     reports.append(await self.post_to(chat_id, post))
                 case _:
@@ -216,8 +218,9 @@ class DiscordExecutor:
     async def drawn(self, snapshot: GameSnapshot, chat_id: str, latest: bool) -> View:
         """The board of ``snapshot`` in ``chat_id`` for what the outbox delivers: in its player's language, else
         :attr:`locale`; named in a server."""
-        return draw(Board(snapshot, latest), resolve_locale(snapshot.settings.language, self.locale),
-                    named=await self.server_channel(chat_id), fixed_header=True)
+        place = discord_abilities(await self.server_channel(chat_id))
+        return draw(Board(snapshot, latest), resolve_locale(snapshot.settings.language, self.locale), place,
+                    named=place.shared)
 
     async def server_channel(self, chat_id: str) -> bool:
         """Whether ``chat_id`` is a server's channel (its boards carry their player's name): from this process's
@@ -240,10 +243,10 @@ class DiscordExecutor:
                 return self.board(snapshot)
             case Question(current):
                 elsewhere = current.board is not None and current.board.chat_id != str(interaction.channel_id)
-                return draw(content, locale, elsewhere=elsewhere)
+                return draw(content, locale, self.place, elsewhere=elsewhere)
             case ShareOf():
                 return shared_view(content, locale)
-        return draw(content, locale)
+        return draw(content, locale, self.place)
 
     def board_link(self, settings: Settings) -> View:
         """The player's own link to the board in the browser, signed for them alone."""
@@ -253,8 +256,9 @@ class DiscordExecutor:
 
     def board(self, snapshot: GameSnapshot, chat_id: str | None = None, *, latest: bool = True) -> View:
         """The board of ``snapshot`` in the acting player's language, named in servers."""
-        return draw(Board(snapshot, latest), locale_for(self.interaction, snapshot.settings),
-                    named=self.in_server(chat_id), fixed_header=True)
+        place = discord_abilities(self.in_server(chat_id))
+        return draw(Board(snapshot, latest), locale_for(self.interaction, snapshot.settings), place,
+                    named=place.shared)
 
     def line(self, note: Note) -> str:
         locale = locale_for(self.interaction, settings_of(note))
@@ -271,7 +275,12 @@ class DiscordExecutor:
     def private(self, snapshot: GameSnapshot) -> bool:
         """Whether the board of ``snapshot`` is sent as an ephemeral message: the ranked daily attempt in play, in a
         server (an ephemeral board is edited by each tap's own response, as any other)."""
-        return snapshot.private and self.interaction.guild_id is not None
+        return snapshot.private and self.place.shared
+
+    @property
+    def place(self) -> Abilities:
+        """What Discord can do where the interaction happened (a DM's for what the outbox delivers)."""
+        return discord_abilities(self._interaction is not None and self._interaction.guild_id is not None)
 
     # --- messages elsewhere -------------------------------------------------------------------------------------
 
@@ -322,7 +331,7 @@ def shared_view(content: ShareOf, locale: str) -> View:
     canonical name (the readers' Discord clients may speak other languages); none for a daily deal, whose code would
     give the day's cards away (its Play button deals them)."""
     code = content.snapshot.shared_code
-    return draw(content, locale, replay=None if code is None else f"/{GROUP} new code:{code}", challenge=True)
+    return draw(content, locale, DISCORD_SERVER, replay=None if code is None else f"/{GROUP} new code:{code}")
 
 
 def outbox_executor(ctx: BotContext) -> ExecutorFor:

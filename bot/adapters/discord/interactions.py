@@ -29,6 +29,7 @@ from bot.adapters.discord.base import (
 )
 from bot.adapters.discord.executor import DiscordExecutor
 from bot.adapters.discord.views import MENU_PREFIX
+from bot.app.abilities import discord as discord_abilities
 from bot.app.codec import PREFIX, BadPayload, decode
 from bot.app.commands import ButtonCommand, Command, CompleteCard, Move, Surface, Unreadable
 from bot.app.effects import Answer, CardChoices
@@ -44,7 +45,8 @@ def surface_of(interaction: Interaction) -> Surface:
     but post nothing of its own)."""
     guild_locale = interaction.guild_locale
     clicked = interaction.message if interaction.type is discord.InteractionType.component else None
-    return Surface(platform=PLATFORM, admin=bool(interaction.permissions.manage_guild),
+    return Surface(platform=PLATFORM, abilities=discord_abilities(interaction.guild_id is not None),
+                   admin=bool(interaction.permissions.manage_guild),
                    installed=not (interaction.is_user_integration() and not interaction.is_guild_integration()),
                    platform_locale=str(interaction.locale),
                    chat_locale=match_locale(str(guild_locale) if guild_locale is not None else None),

@@ -24,6 +24,7 @@ from bot.adapters.telegram.keyboard import ViewTooLarge, caption_text, keyboard,
 from bot.adapters.telegram.pacing import TELEGRAM_PACE, BusyOffers, ChatPace, Pace
 from bot.adapters.telegram.rounds import RoundMessages
 from bot.adapters.telegram.sending import EditOrder, Paced, is_not_modified, persist
+from bot.app.abilities import telegram
 from bot.app.commands import Actor, ButtonCommand, Surface
 from bot.app.effects import BoardRef, GameSnapshot, PlayerKey, Settings
 from bot.app.flow import Flow
@@ -181,15 +182,13 @@ class TelegramContext:
         """The language Telegram says the player reads, or the configured default for one the bot does not speak."""
         return match_locale(user.language_code) or self.default_locale
 
-    def surface(self, user: User, chat: Chat | None, *, reuse: bool = False, addressee: PlayerKey | None = None,
-                admin: bool = False, buttons: tuple[ButtonCommand, ...] | None = None) -> Surface:
-        """What the flow needs to know of Telegram for ``user``'s command in ``chat`` (``reuse``: a tap, whose
-        message may be redrawn into a new game's board; ``buttons``: what the tapped message's buttons carry). In a
-        private chat the settings and a review take the board's place in its message (a group's go to the private
-        chat instead)."""
-        return Surface(platform=PLATFORM, reuse=reuse, addressee=addressee, admin=admin,
-                       platform_locale=self.platform_locale(user), buttons=buttons,
-                       in_place=chat is not None and not in_group(chat))
+    def surface(self, user: User, chat: Chat | None, *, addressee: PlayerKey | None = None, admin: bool = False,
+                buttons: tuple[ButtonCommand, ...] | None = None) -> Surface:
+        """What the flow needs to know of Telegram for ``user``'s command in ``chat`` (``buttons``: what the tapped
+        message's buttons carry): what Telegram can do there (:func:`bot.app.abilities.telegram`: in a private chat
+        the settings and a review take the board's place in its message; a group's go to the private chat)."""
+        return Surface(platform=PLATFORM, abilities=telegram(chat is None or in_group(chat)), addressee=addressee,
+                       admin=admin, platform_locale=self.platform_locale(user), buttons=buttons)
 
     # --- sending ----------------------------------------------------------------------------------------------
 

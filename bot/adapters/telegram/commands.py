@@ -210,7 +210,7 @@ async def on_callback(tg: TelegramContext, update: Update, context: Context) -> 
         if isinstance(command, Move) and query.message is not None:  # which board: a double tap is on one
             command = dataclasses.replace(command, board=f"{query.message.chat.id}/{query.message.message_id}")
         chat = query.message.chat if query.message is not None else None
-        surface = tg.surface(user, chat, reuse=True, addressee=addressee(anchor, chat), buttons=buttons_of(anchor))
+        surface = tg.surface(user, chat, addressee=addressee(anchor, chat), buttons=buttons_of(anchor))
         effects = await tg.flow.handle(tg.actor(user, chat), command, surface)
         await tg.flow.record(await executor.run(effects))
     except Exception:

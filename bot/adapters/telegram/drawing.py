@@ -8,6 +8,7 @@ from telegram import Bot, Message
 from bot.adapters.telegram.base import NEW_COMMAND, TelegramContext, in_group
 from bot.adapters.telegram.inline import deal_link
 from bot.adapters.telegram.menu import menu_commands, table_button_url
+from bot.app.abilities import Abilities, telegram
 from bot.app.codec import RESUME_START, BadPayload
 from bot.app.effects import (
     Board,
@@ -49,20 +50,25 @@ class TelegramDrawing:
         platform = match_locale(self.language_code) or self.tg.default_locale
         return resolve_locale(settings.language if settings is not None else None, platform)
 
+    @property
+    def place(self) -> Abilities:
+        """What Telegram can do where the command or tap came from (a private chat when none is known)."""
+        return telegram(self.anchor is not None and in_group(self.anchor.chat))
+
     def draw(self, content: Shown) -> View:
         """A message: ``content`` in the user's language."""
         locale = self.locale(settings_of(content))
         match content:
             case HelpOf():
-                return draw(content, locale, commands=menu_commands(locale))
+                return draw(content, locale, self.place, commands=menu_commands(locale))
             case Question(current):
                 anchor = anchored(self.anchor)
                 elsewhere = current.board is not None and current.board.chat_id != str(anchor.chat_id)
-                return draw(content, locale, elsewhere=elsewhere)
+                return draw(content, locale, self.place, elsewhere=elsewhere)
             case ShareOf(snapshot):
                 link = deal_link(self.bot.username, snapshot)
-                return draw(content, locale, replay=link, link=link)
-        return draw(content, locale)
+                return draw(content, locale, self.place, replay=link, link=link)
+        return draw(content, locale, self.place)
 
     def told(self, content: ChallengeAnswered) -> View:
         """What a challenger is told, in their language: their choice, else the ``language_code`` Telegram last
@@ -76,7 +82,8 @@ class TelegramDrawing:
         group the board names its player, and in a busy one offers them a board of their own once in a while (the
         table's, else their private chat's: ``/start resume`` brings the game there)."""
         locale = self.locale(snapshot.settings)
-        view = draw(Board(snapshot, latest), locale, named=group)
+        place = telegram(group)
+        view = draw(Board(snapshot, latest), locale, place, named=place.shared)
         playing = latest and not snapshot.game.is_over
         table = table_button_url(self.tg, self.bot.username, group) if playing else None
         if table is not None:

@@ -55,6 +55,7 @@ from bot.adapters.telegram.inline import bot_link
 from bot.adapters.telegram.keyboard import keyboard, message_text, toast
 from bot.adapters.telegram.sending import is_not_modified, persist, post_once
 from bot.adapters.telegram.tapped import buttons_of, in_place_of_board, shown_game
+from bot.app.abilities import telegram
 from bot.app.codec import BadPayload, review_parameter
 from bot.app.commands import DailyDeal, Resume
 from bot.app.effects import (
@@ -119,6 +120,8 @@ class TelegramExecutor:
         drawing = TelegramDrawing(tg, bot, user.language_code if user is not None else language_code, anchor)
         self.draw, self.board, self.line, self.told = drawing.draw, drawing.board, drawing.line, drawing.told
         self.locale = drawing.locale
+        #: what Telegram can do where the command or tap came from (a group routes the player's own to private)
+        self.place = telegram(self.in_group())
 
     async def run(self, effects: list[Effect]) -> list[Report]:
         """Carry out ``effects`` in order; a tap is answered (with the toast an effect gave, if any) by the end.
@@ -128,7 +131,7 @@ class TelegramExecutor:
         try:
             for effect in await self.tg.rounds.carry_out(self.bot, self.anchor, effects, self._reports):
                 match effect:
-                    case SendBoard(snapshot, reuse) if snapshot.private and self.in_group():
+                    case SendBoard(snapshot, reuse) if snapshot.private and self.place.private_routing:
                         notice = await self.board_in_private(snapshot, reuse=reuse)
                         await self.retire_kept_note()
                     case SendBoard(snapshot, reuse):
@@ -138,22 +141,22 @@ class TelegramExecutor:
                         await self.edit_board(snapshot, problem)
                     case RedrawBoard(snapshot, latest, chat_id):
                         await self.redraw(snapshot, latest=latest, chat_id=chat_id)
-                    case Answer(PlayAck(snapshot) as ack) if self.query is None and self.in_group() and (
+                    case Answer(PlayAck(snapshot) as ack) if self.query is None and self.place.private_routing and (
                             snapshot.private or not self.board_here(snapshot)):  # a refused /play too: the player's
                         await self.delete_typed()  # the ranked attempt's cards stay out of the group, the answer too
                         await self.send_privately(View(header=self.line(ack)))
                     case Answer(PlayAck(snapshot) as ack) if self.query is None and self.board_here(snapshot):
                         typed_move = ack  # the board, redrawn after this, shows it: the typed message goes then
-                    case Answer(ReviewOf() as review) if self.in_group():
+                    case Answer(ReviewOf() as review) if self.place.private_routing:
                         notice = await self.review_in_private(review)
-                    case Answer(SettingsOf() as shown) if self.query is None and self.in_group():
+                    case Answer(SettingsOf() as shown) if self.query is None and self.place.private_routing:
                         await self.settings_in_private(shown)
                     case Answer(content) | Reply(content):
                         if isinstance(content, Data):
                             continue  # inline mode draws the offers itself (:mod:`bot.adapters.telegram.inline`)
                         if not isinstance(content, Note):
                             await self.tg.reply(self.need_anchor(), self.draw(content))
-                        elif isinstance(effect, Answer) and self.query is not None:
+                        elif isinstance(effect, Answer) and self.query is not None and self.place.toasts:
                             notice = self.line(content)
                         else:
                             await self.tg.reply_text(self.need_anchor(), self.line(content))

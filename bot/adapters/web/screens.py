@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, assert_never
 
+from bot.app.abilities import TABLE
 from bot.app.codec import encode, share_query
 from bot.app.commands import AskHint, Begin, Blank, ButtonCommand, DailyDeal, Move, NewGame, RandomDeal
 from bot.app.effects import (
@@ -98,7 +99,7 @@ def _payload(command: ButtonCommand | None) -> str | None:
 def board_json(snapshot: GameSnapshot, locale: str) -> JSON:
     """The board of ``snapshot`` in ``locale``: what the page draws, nothing the player may not see."""
     tr = translator(locale)
-    view = draw(Board(snapshot), locale)
+    view = draw(Board(snapshot), locale, TABLE)
     # the table as the picture board shows it, whichever board the player has in the chat
     hinted = snapshot.hint.action if snapshot.hint is not None and not snapshot.game.is_over else None
     table = seen_table(snapshot.game, hinted, four_colour=snapshot.settings.four_colour)
@@ -232,7 +233,7 @@ def respond(effects: list[Effect], platform_locale: str | None, *, inline: bool 
                     if isinstance(content, ShareOf) and inline:
                         answer["share"] = {"query": share_query(content.snapshot.game_id),
                                            "label": translator(locale).pgettext("button", "Share")}
-                    answer["message"] = _view_json(draw(content, locale, replay=None), translator(locale))
+                    answer["message"] = _view_json(draw(content, locale, TABLE, replay=None), translator(locale))
             case Tell() | PostTo():
                 pass  # messages to a chat (a challenger told through the outbox, a daily post), never the page's
             case PostRound() | RedrawRound():

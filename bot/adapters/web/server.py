@@ -60,6 +60,7 @@ from bot.adapters.web.auth import SESSION_LIFETIME, Signer, Unauthorised, WebUse
 from bot.adapters.web.discord_auth import DiscordOAuth, SignIns
 from bot.adapters.web.gate import Gate, Seldom, connections_cap, open_files_limit
 from bot.adapters.web.screens import LAYOUT, refusal_words, respond, strings, watch_json
+from bot.app.abilities import TABLE
 from bot.app.codec import BadPayload, decode, start_request
 from bot.app.commands import Actor, Begin, Command, Resume, RoundDeal, Surface
 from bot.app.effects import PlayerKey
@@ -319,7 +320,7 @@ class TableServer:
         """``command`` through the one door, its effects as JSON; ``moved``: a tap at the table, which the chat's
         board of the game follows (the console's player has no chat board)."""
         inline = user.player.platform == "telegram"  # the Mini App opens Telegram's chat picker
-        surface = Surface(platform=user.player.platform, platform_locale=user.locale,
+        surface = Surface(platform=user.player.platform, abilities=TABLE, platform_locale=user.locale,
                           at_table=moved and user.player.platform != "console", picks_chat=inline)
         effects = await self.flow.handle(Actor(user.player, user.name), command, surface)
         return respond(effects, user.locale, inline=inline)
