@@ -231,6 +231,7 @@ def cmd_show(args: argparse.Namespace) -> int:
     """The game message exactly as a platform's adapter sends it, built without a database: the adapters' own text
     functions, :mod:`bot.render.platforms`' rows, labels and colour names and :mod:`bot.render.console`'s text; with the picture board, the PNG the
     platform would get (``--image``) and its size and alt text (``"image"`` in the JSON)."""
+    from bot.app.abilities import CONSOLE, DISCORD_DM, TELEGRAM_PRIVATE
     from bot.app.model import BoardStyle, GameSnapshot, PlayerKey, Settings
     from bot.i18n import SUPPORTED_LOCALES
     from bot.render import console, platforms
@@ -240,7 +241,8 @@ def cmd_show(args: argparse.Namespace) -> int:
     if args.lang not in SUPPORTED_LOCALES:
         raise UsageError(f"--lang must be one of {', '.join(SUPPORTED_LOCALES)}, not {args.lang!r}")
     style = BoardStyle(args.board)
-    pictured = style is BoardStyle.PICTURE and args.platform != "console"  # the console is always text
+    abilities = {"console": CONSOLE, "discord": DISCORD_DM, "telegram": TELEGRAM_PRIVATE}[args.platform]
+    pictured = style is BoardStyle.PICTURE and abilities.pictures
     if args.image is not None and not pictured:
         raise UsageError("--image needs the picture board: --board picture on discord or telegram")
     game = _start_game(args)
@@ -250,7 +252,7 @@ def cmd_show(args: argparse.Namespace) -> int:
     settings = Settings(board=style, four_colour=args.four_colour)
     snapshot = GameSnapshot(0, game.moves, PlayerKey(args.platform, "0"), "", game, outcome=outcome,
                             settings=settings)
-    view = render_game(snapshot, args.lang, settings, fixed_header=args.platform == "discord")
+    view = render_game(snapshot, args.lang, settings, fixed_header=abilities.fixed_header)
     image: dict[str, object] | None = None
     if pictured and view.table is not None:
         png = draw_table(view.table)
