@@ -240,3 +240,33 @@ async def test_a_result_sent_again_after_a_stop_carries_the_same_nonce(
         assert sent[0]["nonce"] == sent[1]["nonce"] and sent[0]["enforce_nonce"] is True
         assert sent[0]["components"] == sent[1]["components"]  # the same message
         assert await game_service.outbox.undelivered() == []
+
+
+async def test_a_result_discord_failed_to_take_is_sent_again_with_its_nonce(
+        game_service: App, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Discord failing (5xx) through all of discord.py's own tries leaves the shared result undelivered, not lost:
+    the outbox's next delivery sends it, with the same nonce (one message, should the first have been taken)."""
+    Locales(monkeypatch)
+    async with simcord.run(make_bot(game_service)) as env:
+        guild = env.create_guild()
+        channel = guild.create_text_channel("general")
+        alice = guild.add_member(env.create_user("alice"))
+        board, _ = await slash(env, alice, channel, "tripeaks new", code=WIN_CODE)
+        await play_line(env, alice, board, winning_line(WIN_CODE))
+        won = await game_service.games.latest_game(PlayerKey("discord", str(alice.id)))
+        assert won is not None and won.game.is_over
+        assert await game_service.outbox.ask_share(won, "en", within=0)
+        executor_for = outbox_executor(env.bot.ctx)
+        mark, posted = len(env.http_requests), len(channel.history())
+        env.inject_error("POST", f"/channels/{channel.id}/messages", status=500, times=None)
+        assert await game_service.outbox.deliver({"discord": executor_for}) == 0
+        assert len(await game_service.outbox.undelivered()) == 1
+        env.backend.faults.clear()
+        after_the_lease = Outbox(game_service.db, game_service.daily_codes.today, sign=game_service.outbox.sign,
+                                 clock=lambda: dt.datetime.now(dt.UTC) + dt.timedelta(seconds=LEASE + 1))
+        assert await after_the_lease.deliver({"discord": executor_for}) == 1
+        sent = [entry.json or {} for entry in env.http_requests[mark:]
+                if entry.method == "POST" and entry.path == f"/channels/{channel.id}/messages"]
+        assert len(sent) >= 2 and len({entry["nonce"] for entry in sent}) == 1  # every try, one key
+        assert len(channel.history()) == posted + 1
+        assert await game_service.outbox.undelivered() == []

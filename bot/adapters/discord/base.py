@@ -234,7 +234,9 @@ async def post_once(client: discord.Client, chat_id: str, view: View) -> Posted:
 async def tell(client: discord.Client, chat_id: str, view: View, key: str | None = None) -> None:
     """A new message in the channel ``chat_id``, not the one acted in (a challenger's): best effort, a channel out of
     reach is logged. ``key``: its nonce, enforced (discord.py sends ``enforce_nonce`` with any nonce), so Discord
-    posts a message sent again with the same key within a few minutes once; without one discord.py makes one up."""
+    posts a message sent again with the same key within a few minutes once; without one discord.py makes one up.
+    Discord failing (a 5xx after discord.py's own tries) is raised where there is a key: the outbox tries again, and
+    the key keeps it to one message."""
     channel = client.get_partial_messageable(int(chat_id))
     try:
         files = await files_of(view)
@@ -243,4 +245,6 @@ async def tell(client: discord.Client, chat_id: str, view: View, key: str | None
         else:
             await channel.send(view=layout(view), files=files, nonce=key)
     except (discord.HTTPException, ValueError) as error:
+        if key is not None and isinstance(error, discord.HTTPException) and error.status >= 500:
+            raise
         log.info("could not tell channel %s: %s", chat_id, error)
