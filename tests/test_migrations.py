@@ -206,7 +206,7 @@ async def test_a_downgrade_that_would_drop_columns_is_refused_and_changes_nothin
     head = await current_revision(fresh_url)
     with pytest.raises(DowngradeDrops) as refused:
         await downgrade_database(fresh_url, "0006", allow_drops=False)
-    assert refused.value.drops == ["player_shares", "rounds", "games.round_id", "outbox", "players.seen_locale",
+    assert refused.value.drops == ["rounds.reply_token", "player_shares", "rounds", "games.round_id", "outbox", "players.seen_locale",
                                     "board_relay", "once_marks", "games.hinted_version",
                                     "games.practice_of",
                                     "community_players"]
@@ -214,8 +214,9 @@ async def test_a_downgrade_that_would_drop_columns_is_refused_and_changes_nothin
     assert {"hinted_version", "practice_of"} <= await _columns(fresh_url, "games")
     assert "community_players" in await _tables(fresh_url)
     # the shares, the rounds, the outbox, the seen locales, the relay's waiting requests and the once-only marks
-    assert await downgrade_database(fresh_url, "0008") == ["player_shares", "rounds", "games.round_id", "outbox",
-                                                           "players.seen_locale", "board_relay", "once_marks"]
+    assert await downgrade_database(fresh_url, "0008") == ["rounds.reply_token", "player_shares", "rounds",
+                                                           "games.round_id", "outbox", "players.seen_locale",
+                                                           "board_relay", "once_marks"]
     assert await downgrade_database(fresh_url, "0007", allow_drops=False) == []  # indexes only: nothing to ask
     assert await current_revision(fresh_url) == "0007"
 
@@ -299,9 +300,21 @@ async def test_0012_puts_the_outbox_in_place_of_the_relay_and_back(fresh_url: UR
 async def test_0014_keeps_the_players_shares_and_its_downgrade_drops_only_them(fresh_url: URL) -> None:
     """The shares of new solver questions come with 0014; downgrading to 0013 drops the table and
     nothing else (the shares start full again, in each process's memory), and upgrading brings it back empty."""
-    await upgrade_database(fresh_url)
+    await upgrade_database(fresh_url, "0014")
     assert "player_shares" in await _tables(fresh_url)
     assert await downgrade_database(fresh_url, "0013") == ["player_shares"]
     assert "player_shares" not in await _tables(fresh_url) and "seen_locale" in await _columns(fresh_url, "players")
-    await upgrade_database(fresh_url)
+    await upgrade_database(fresh_url, "0014")
     assert await current_revision(fresh_url) == "0014" and "player_shares" in await _tables(fresh_url)
+
+
+async def test_0015_keeps_the_rounds_reply_tokens_and_its_downgrade_drops_only_them(fresh_url: URL) -> None:
+    """The token a round message that is an interaction's response is edited with comes with 0015; downgrading to
+    0014 drops that column and nothing else of the rounds, and upgrading brings it back, empty."""
+    await upgrade_database(fresh_url)
+    assert "reply_token" in await _columns(fresh_url, "rounds")
+    assert await downgrade_database(fresh_url, "0014") == ["rounds.reply_token"]
+    assert await _columns(fresh_url, "rounds") >= {"message_id", "results_at"}
+    assert "reply_token" not in await _columns(fresh_url, "rounds")
+    await upgrade_database(fresh_url)
+    assert await current_revision(fresh_url) == "0015_dms" and "reply_token" in await _columns(fresh_url, "rounds")

@@ -41,6 +41,7 @@ from bot.app.errors import (
     NoWinnableDeal,
     OneAtATime,
     RoundMinutes,
+    RoundMinutesCut,
     RoundOver,
     RoundsInGroupsOnly,
     TappedTwice,
@@ -105,8 +106,8 @@ class Unforeseen:
 #: other exception as :class:`Unforeseen` (:func:`mishap`). Every :class:`~bot.app.errors.BotError` is a member
 #: (tests/test_exhaustive.py), so a new error left untold fails mypy where the renderer matches the family.
 Mishap = (NotAPlayer | NotYourMessage | NotYourGame | GameNotFound | NoActiveGame | OutOfDate | OldBoard
-          | AlreadyStarted | TappedTwice | NoUndoInRound | RoundsInGroupsOnly | RoundMinutes | RoundOver | NoSuchRound
-          | DailyCodeLocked | DailyOver | NoUndoInDaily | GameNotOver | Busy
+          | AlreadyStarted | TappedTwice | NoUndoInRound | RoundsInGroupsOnly | RoundMinutes | RoundMinutesCut
+          | RoundOver | NoSuchRound | DailyCodeLocked | DailyOver | NoUndoInDaily | GameNotOver | Busy
           | AmbiguousCard | CardNotInPlay | NotACard | InvalidCardError | BadGameCode | InvalidCodeError | BadPayload | NoWinnableDeal | OneAtATime | TryAgainIn
           | Unforeseen)
 

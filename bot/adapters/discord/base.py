@@ -78,10 +78,22 @@ def player_of(interaction: Interaction) -> tuple[PlayerKey, str]:
 
 
 def actor_of(interaction: Interaction) -> Actor:
-    """Who acted and where: a daily deal started in a server counts on that server's leaderboard."""
+    """Who acted and where: a daily deal started in a server counts on that server's leaderboard; a group DM (where
+    the app is installed to its players' own accounts) is a community of its own, as a Telegram group is."""
     player, name = player_of(interaction)
-    community = str(interaction.guild_id) if interaction.guild_id is not None else None
+    community: str | None = None
+    if interaction.guild_id is not None:
+        community = str(interaction.guild_id)
+    elif interaction.context.private_channel:
+        community = str(interaction.channel_id)
     return Actor(player, name, str(interaction.channel_id), community)
+
+
+def bot_in_chat(interaction: Interaction) -> bool:
+    """Whether the bot is a member of the interaction's server (installed to it), not only of the player's account:
+    where it is not (a group DM, a server without the bot) it may only answer the interaction (its response and
+    followups, through the interaction's token, for 15 minutes), never post or edit a channel's message itself."""
+    return not (interaction.is_user_integration() and not interaction.is_guild_integration())
 
 
 def locale_for(interaction: Interaction, settings: Settings) -> str:

@@ -26,6 +26,7 @@ from bot.adapters.discord.base import (
     GROUP,
     BotContext,
     Interaction,
+    bot_in_chat,
     here,
     locale_for,
     new_command,
@@ -158,8 +159,9 @@ class DiscordExecutor:
                     reports.append(await self.post_to(chat_id, post))
                 case PostRound(round):  # a live round's message, with Join
                     message_id = await show_new(interaction, round_view(round))
-                    if message_id is not None:
-                        reports.append(RoundAt(round.round_id, here(interaction, message_id)))
+                    if message_id is not None:  # where the bot is no member, only the interaction's token edits it
+                        token = None if bot_in_chat(interaction) else interaction.token
+                        reports.append(RoundAt(round.round_id, here(interaction, message_id), token))
                 case RedrawRound():
                     self.ctx.rounds.redraw(effect)
                 case unhandled:
@@ -269,9 +271,11 @@ class DiscordExecutor:
         return text
 
     def private(self, snapshot: GameSnapshot) -> bool:
-        """Whether the board of ``snapshot`` is sent as an ephemeral message: the ranked daily attempt in play, in a
-        server (an ephemeral board is edited by each tap's own response, as any other)."""
-        return snapshot.private and self.interaction.guild_id is not None
+        """Whether the board of ``snapshot`` is sent as an ephemeral message: the ranked daily attempt or a round's
+        game in play, in a server or a group DM (an ephemeral board is edited by each tap's own response, as any
+        other)."""
+        interaction = self.interaction
+        return snapshot.private and (interaction.guild_id is not None or interaction.context.private_channel)
 
     # --- messages elsewhere -------------------------------------------------------------------------------------
 

@@ -23,6 +23,7 @@ from bot.adapters.discord.base import (
     BotContext,
     Interaction,
     actor_of,
+    bot_in_chat,
     guarded,
     in_time,
 )
@@ -44,7 +45,7 @@ def surface_of(interaction: Interaction) -> Surface:
     guild_locale = interaction.guild_locale
     clicked = interaction.message if interaction.type is discord.InteractionType.component else None
     return Surface(platform=PLATFORM, admin=bool(interaction.permissions.manage_guild),
-                   installed=not (interaction.is_user_integration() and not interaction.is_guild_integration()),
+                   installed=bot_in_chat(interaction),
                    platform_locale=str(interaction.locale),
                    chat_locale=match_locale(str(guild_locale) if guild_locale is not None else None),
                    buttons=shown_commands(clicked) if clicked is not None else None)
