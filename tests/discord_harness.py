@@ -144,7 +144,8 @@ class GroupDm:
     bot's DM) into every interaction and no ``authorizing_integration_owners``. So the first member's DM with the
     bot stands in for the group: every member's DM is pointed at it (each may run commands and click there), and
     every interaction in it is rewritten as Discord sends one from a group DM: the channel of type 3 with its
-    recipients, context 2, the app authorized by the acting user's own install. The bot is no member of a group DM:
+    recipients, context 2, the app authorized by the install of who ran the command (a click: who ran the clicked
+    message's command). The bot is no member of a group DM:
     any request it makes to the channel with its own token is refused (403 Missing Access) as Discord refuses it;
     only the interactions' responses and webhooks reach it."""
 
@@ -155,18 +156,20 @@ class GroupDm:
             env.backend.dm_channels[member.id] = self.channel.id
             if member.id not in stored.recipient_ids:
                 stored.recipient_ids.append(member.id)
-        original = simcord.interactions.base_payload
+        emit = env.backend.emit
 
-        def base_payload(*args: Any, **kwargs: Any) -> Any:
-            record, payload = original(*args, **kwargs)
-            if kwargs["channel_id"] == self.channel.id:
-                payload["context"] = PRIVATE_CHANNEL
+        def as_in_a_group(event: str, payload: Any) -> None:
+            if event == "INTERACTION_CREATE" and payload.get("channel_id") == str(self.channel.id):
+                user = payload["user"]["id"]
+                # the app as installed by who ran the command: the clicker's own, or the clicked message's command's
+                ran = (payload.get("message") or {}).get("interaction_metadata") or {}
+                payload = dict(payload, context=PRIVATE_CHANNEL, authorizing_integration_owners={
+                    "1": str((ran.get("user") or {}).get("id", user))})
                 payload["channel"] = dict(payload["channel"], type=GROUP_DM, name="friends",
                                           owner_id=str(members[0].id))
-                payload["authorizing_integration_owners"] = {"1": str(kwargs["user_id"])}
-            return record, payload
+            emit(event, payload)
 
-        monkeypatch.setattr(simcord.interactions, "base_payload", base_payload)
+        monkeypatch.setattr(env.backend, "emit", as_in_a_group)
         env.inject_error("*", f"/channels/{self.channel.id}*", status=403, code=50001, message="Missing Access",
                          times=None)
 

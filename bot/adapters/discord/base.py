@@ -90,9 +90,13 @@ def actor_of(interaction: Interaction) -> Actor:
 
 
 def bot_in_chat(interaction: Interaction) -> bool:
-    """Whether the bot is a member of the interaction's server (installed to it), not only of the player's account:
-    where it is not (a group DM, a server without the bot) it may only answer the interaction (its response and
-    followups, through the interaction's token, for 15 minutes), never post or edit a channel's message itself."""
+    """Whether the bot is a member of the interaction's chat: its own DM, or a server the app is installed to, not
+    only to the player's account. Where it is not (a group DM, which no bot joins; a server without the bot) it may
+    only answer the interaction (its response and followups, through the interaction's token, for 15 minutes), never
+    post or edit a channel's message itself. (A click in a server without the bot by a player who did not install the
+    app counts as in the chat: Discord names the installer, and discord.py tells only whether it is the clicker.)"""
+    if interaction.context.private_channel:
+        return False
     return not (interaction.is_user_integration() and not interaction.is_guild_integration())
 
 

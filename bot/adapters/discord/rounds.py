@@ -28,6 +28,9 @@ PLATFORM = "discord"
 #: Seconds between two looks for rounds whose time is up, between two edits of one round's message, and between
 #: two redraws of a running round's time left when nobody moves.
 DUE_EVERY, EDIT_EVERY, CLOCK_EVERY = 1.0, 1.5, 60.0
+#: What Discord answers an edit through an interaction's webhook whose token ran out (401 Invalid Webhook Token; 404
+#: Unknown Webhook) or whose message is gone (404) or closed (403): no later try can land.
+OUT_OF_REACH = frozenset({401, 403, 404})
 
 
 def round_view(round: RoundSnapshot) -> View:
@@ -100,7 +103,9 @@ class DiscordRounds:
         webhook = discord.Webhook.partial(self.client.application_id, token, client=self.client)
         try:
             await webhook.edit_message(int(where.message_id), view=layout(round_view(round)))
-        except (discord.NotFound, discord.Forbidden) as error:  # never the token, which the error does not hold
+        except discord.HTTPException as error:  # its text never holds the token
+            if error.status not in OUT_OF_REACH:
+                raise  # a 5xx, a rate limit: the results are tried again (Rounds.due)
             log.info("could not edit the message of round %s through its interaction: %s", round.round_id, error)
             if not round.ended:
                 return
