@@ -29,6 +29,7 @@ from tests.discord_harness import (
     button,
     buttons_of,
     click,
+    heading,
     make_bot,
     open_service,
     slash,
@@ -211,3 +212,29 @@ async def test_the_commands_in_the_bots_dm_with_a_user_installed_app(service: Ap
         assert sent.ephemeral
         rules, sent = await slash(env, alice, None, "tripeaks rules")
         assert sent.ephemeral and text_of(rules)
+
+
+async def test_the_commands_in_a_group_dm_answer_through_the_interactions(service: App,
+                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """In a group DM every answer is the interaction's own: a game is a public board its taps edit in place, the
+    leaderboard is the group's (a community of its own) for all to read, the daily posts are refused (no bot is a
+    member of a group DM), the rules are private; the bot never asks the channel for anything."""
+    async with simcord.run(make_bot(service)) as env:
+        alice, bob = env.create_user("alice"), env.create_user("bob")
+        group = GroupDm(env, monkeypatch, [alice, bob])
+
+        board, sent = await slash(env, alice, None, "tripeaks new", code="TP1-E-AAAAAAB")
+        assert sent.type == CHANNEL_MESSAGE and not sent.ephemeral and "TP1-E-AAAAAAB" in text_of(board)
+        assert heading(board).startswith("### alice's game\n")  # whose board it is, as in a server
+        edited, sent = await click(env, alice, board, button(board, command="d"))
+        assert sent.type == UPDATE_MESSAGE and "Moves: 1" in text_of(edited)
+        other, sent = await click(env, bob, edited, button(edited, command="d"))
+        assert sent.ephemeral and str(other.content).startswith("This is not your game")
+
+        standing, sent = await slash(env, bob, None, "tripeaks leaderboard")
+        assert sent.type == CHANNEL_MESSAGE and not sent.ephemeral
+        refused, sent = await slash(env, alice, None, "tripeaks subscribe")
+        assert sent.ephemeral and "a server the bot has been added to" in str(refused.content)
+        rules, sent = await slash(env, bob, None, "tripeaks rules")
+        assert sent.ephemeral and text_of(rules)
+        assert group.bot_requests(env) == []

@@ -274,17 +274,20 @@ class DiscordExecutor:
         """Whether the board of ``snapshot`` is sent as an ephemeral message: the ranked daily attempt or a round's
         game in play, in a server or a group DM (an ephemeral board is edited by each tap's own response, as any
         other)."""
-        interaction = self.interaction
-        return snapshot.private and (interaction.guild_id is not None or interaction.context.private_channel)
+        return snapshot.private and self.among_others()
+
+    def among_others(self) -> bool:
+        """Whether the interaction's chat is read by others than its player: a server's channel or a group DM."""
+        return self.interaction.guild_id is not None or self.interaction.context.private_channel
 
     # --- messages elsewhere -------------------------------------------------------------------------------------
 
     def in_server(self, chat_id: str | None = None) -> bool:
-        """Whether a board in ``chat_id`` (default: where the interaction happened) is in a server channel, where
-        the board carries the player's name, rather than a DM."""
+        """Whether a board in ``chat_id`` (default: where the interaction happened) is in a server channel (or, where
+        the interaction happened, a group DM), where the board carries the player's name, rather than a DM."""
         interaction = self.interaction
         if chat_id is None or chat_id == str(interaction.channel_id):
-            return interaction.guild_id is not None
+            return self.among_others()
         channel = self.ctx.client.get_channel(int(chat_id))
         return getattr(channel, "guild", None) is not None if channel is not None else interaction.guild_id is not None
 
