@@ -11,13 +11,11 @@ import datetime as dt
 import logging
 from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 import simcord
 from sqlalchemy import update
 
-from bot.adapters.discord.client import TriPeaksBot
 from bot.app.assembly import App
 from bot.store.schema import rounds
 from core.game import Game
@@ -35,6 +33,7 @@ from tests.discord_harness import (
     slash,
     text_of,
 )
+from tests.test_rounds_discord import bot_of, round_message, until
 
 pytestmark = pytest.mark.timeout(90)
 
@@ -50,27 +49,6 @@ async def service(sqlite_template: Path, tmp_path: Path) -> AsyncIterator[App]:
         yield opened
 
 
-def round_message(channel: simcord.ChannelHandle, shown: Any = None) -> Any:
-    """The round message in the group as it is now (the one the response ``shown`` showed, if given)."""
-    found = [m for m in channel.history() if m.author.bot and "TriPeaks round" in text_of(m)
-             and (shown is None or m.id == shown.id)]
-    assert len(found) == 1, [text_of(m) for m in channel.history()]
-    return found[0]
-
-
-async def until(env: simcord.Env, shown: Any, what: str) -> None:
-    """Let the bot's clock run (SimCord's virtual time) until ``shown()`` holds: at most a minute of it. Each look
-    first waits for the round messages' edits under way (their reads of the database take real time, which
-    SimCord's clock does not wait for)."""
-    for _ in range(120):
-        await bot_of(env).ctx.rounds.settled()
-        if shown():
-            return
-        await env.advance_time(0.5)
-    last = [f"{entry.method} {entry.path.split('/simcord_interaction_')[0]}" for entry in env.http_requests[-6:]]
-    raise AssertionError(f"never happened: {what}; the bot's last requests: {last}")
-
-
 def ephemeral_followups(env: simcord.Env, mark: int) -> list[str]:
     """The text of each ephemeral followup the bot sent through an interaction's webhook after ``mark``."""
     return [str(entry.json.get("content")) for entry in env.http_requests[mark:]
@@ -82,11 +60,6 @@ async def end_now(service: App) -> None:
     """The round's time is up (the database's clock is the real one, SimCord's is virtual)."""
     async with service.db.transaction() as tx:
         await tx.execute(update(rounds).values(ends_at=dt.datetime.now(dt.UTC) - dt.timedelta(seconds=1)))
-
-
-def bot_of(env: simcord.Env) -> TriPeaksBot:
-    assert isinstance(env.bot, TriPeaksBot)
-    return env.bot
 
 
 async def test_a_round_in_a_group_dm_from_start_to_results(service: App, monkeypatch: pytest.MonkeyPatch,
