@@ -89,6 +89,12 @@ def actor_of(interaction: Interaction) -> Actor:
     return Actor(player, name, str(interaction.channel_id), community)
 
 
+def read_by_others(interaction: Interaction) -> bool:
+    """Whether the interaction's chat is read by others than its player: a server's channel or a group DM (where a
+    board carries its player's name, and a ranked game in play goes to its player alone), not the bot's DM."""
+    return interaction.guild_id is not None or interaction.context.private_channel
+
+
 def bot_in_chat(interaction: Interaction) -> bool:
     """Whether the bot is a member of the interaction's chat: its own DM, or a server the app is installed to, not
     only to the player's account. Where it is not (a group DM, which no bot joins; a server without the bot) it may

@@ -33,6 +33,7 @@ from bot.adapters.discord.base import (
     player_of,
     post_once,
     quiet,
+    read_by_others,
     show_error,
     show_new,
     show_update,
@@ -274,11 +275,7 @@ class DiscordExecutor:
         """Whether the board of ``snapshot`` is sent as an ephemeral message: the ranked daily attempt or a round's
         game in play, in a server or a group DM (an ephemeral board is edited by each tap's own response, as any
         other)."""
-        return snapshot.private and self.among_others()
-
-    def among_others(self) -> bool:
-        """Whether the interaction's chat is read by others than its player: a server's channel or a group DM."""
-        return self.interaction.guild_id is not None or self.interaction.context.private_channel
+        return snapshot.private and read_by_others(self.interaction)
 
     # --- messages elsewhere -------------------------------------------------------------------------------------
 
@@ -287,7 +284,7 @@ class DiscordExecutor:
         the interaction happened, a group DM), where the board carries the player's name, rather than a DM."""
         interaction = self.interaction
         if chat_id is None or chat_id == str(interaction.channel_id):
-            return self.among_others()
+            return read_by_others(interaction)
         channel = self.ctx.client.get_channel(int(chat_id))
         return getattr(channel, "guild", None) is not None if channel is not None else interaction.guild_id is not None
 
