@@ -133,6 +133,52 @@ class Installs:
         monkeypatch.setattr(simcord.interactions, "base_payload", base_payload)
 
 
+#: Discord's channel type of a group DM, and an interaction's context in one (a private channel).
+GROUP_DM, PRIVATE_CHANNEL = 3, 2
+
+
+class GroupDm:
+    """A group DM of ``members`` where the app is installed to each member's own account (Discord's user install).
+
+    SimCord 3.2.1 simulates neither: it has no group DM channel (type 3), writes ``context`` 0 (a server) or 1 (the
+    bot's DM) into every interaction and no ``authorizing_integration_owners``. So the first member's DM with the
+    bot stands in for the group: every member's DM is pointed at it (each may run commands and click there), and
+    every interaction in it is rewritten as Discord sends one from a group DM: the channel of type 3 with its
+    recipients, context 2, the app authorized by the install of who ran the command (a click: who ran the clicked
+    message's command). The bot is no member of a group DM:
+    any request it makes to the channel with its own token is refused (403 Missing Access) as Discord refuses it;
+    only the interactions' responses and webhooks reach it."""
+
+    def __init__(self, env: simcord.Env, monkeypatch: pytest.MonkeyPatch, members: list[Any]) -> None:
+        self.channel = members[0].dm_channel
+        stored = env.backend.get_channel(self.channel.id)
+        for member in members:
+            env.backend.dm_channels[member.id] = self.channel.id
+            if member.id not in stored.recipient_ids:
+                stored.recipient_ids.append(member.id)
+        emit = env.backend.emit
+
+        def as_in_a_group(event: str, payload: Any) -> None:
+            if event == "INTERACTION_CREATE" and payload.get("channel_id") == str(self.channel.id):
+                user = payload["user"]["id"]
+                # the app as installed by who ran the command: the clicker's own, or the clicked message's command's
+                ran = (payload.get("message") or {}).get("interaction_metadata") or {}
+                payload = dict(payload, context=PRIVATE_CHANNEL, authorizing_integration_owners={
+                    "1": str((ran.get("user") or {}).get("id", user))})
+                payload["channel"] = dict(payload["channel"], type=GROUP_DM, name="friends",
+                                          owner_id=str(members[0].id))
+            emit(event, payload)
+
+        monkeypatch.setattr(env.backend, "emit", as_in_a_group)
+        env.inject_error("*", f"/channels/{self.channel.id}*", status=403, code=50001, message="Missing Access",
+                         times=None)
+
+    def bot_requests(self, env: simcord.Env) -> list[str]:
+        """The requests the bot made to the group's channel with its own token (each refused)."""
+        return [f"{entry.method} {entry.path}" for entry in env.http_requests
+                if entry.path.startswith(f"/channels/{self.channel.id}")]
+
+
 def _walk(components: list[dict[str, Any]]) -> Iterator[dict[str, Any]]:
     for component in components:
         yield component

@@ -206,18 +206,20 @@ async def test_a_downgrade_that_would_drop_columns_is_refused_and_changes_nothin
     head = await current_revision(fresh_url)
     with pytest.raises(DowngradeDrops) as refused:
         await downgrade_database(fresh_url, "0006", allow_drops=False)
-    assert refused.value.drops == ["outbox.attempted_seq", "blocked_accounts", "the owner's notice", "player_shares",
-                                    "rounds", "games.round_id", "outbox", "players.seen_locale",
+    assert refused.value.drops == ["rounds.reply_token", "outbox.attempted_seq", "blocked_accounts",
+                                    "the owner's notice", "player_shares", "rounds", "games.round_id", "outbox",
+                                    "players.seen_locale",
                                     "board_relay", "once_marks", "games.hinted_version",
                                     "games.practice_of",
                                     "community_players"]
     assert await current_revision(fresh_url) == head
     assert {"hinted_version", "practice_of"} <= await _columns(fresh_url, "games")
     assert "community_players" in await _tables(fresh_url)
-    # the outbox's attempts, the owner's blocks and notice, the shares, the rounds, the outbox, the seen locales, the
-    # relay's waiting requests and the once-only marks
-    assert await downgrade_database(fresh_url, "0008") == ["outbox.attempted_seq", "blocked_accounts",
-                                                           "the owner's notice", "player_shares", "rounds",
+    # a round reply's token, the outbox's attempts, the owner's blocks and notice, the shares, the rounds, the outbox,
+    # the seen locales, the relay's waiting requests and the once-only marks
+    assert await downgrade_database(fresh_url, "0008") == ["rounds.reply_token", "outbox.attempted_seq",
+                                                           "blocked_accounts", "the owner's notice", "player_shares",
+                                                           "rounds",
                                                            "games.round_id", "outbox", "players.seen_locale",
                                                            "board_relay", "once_marks"]
     assert await downgrade_database(fresh_url, "0007", allow_drops=False) == []  # indexes only: nothing to ask
@@ -303,7 +305,7 @@ async def test_0012_puts_the_outbox_in_place_of_the_relay_and_back(fresh_url: UR
 async def test_0014_keeps_the_players_shares_and_its_downgrade_drops_only_them(fresh_url: URL) -> None:
     """The shares of new solver questions come with 0014; downgrading to 0013 drops the table and
     nothing else (the shares start full again, in each process's memory), and upgrading brings it back empty."""
-    await upgrade_database(fresh_url)
+    await upgrade_database(fresh_url, "0014")
     assert "player_shares" in await _tables(fresh_url)
     await downgrade_database(fresh_url, "0014", allow_drops=True)  # the later revisions' drops first
     assert await downgrade_database(fresh_url, "0013") == ["player_shares"]
@@ -344,12 +346,26 @@ async def test_0015_owner_keeps_the_blocked_accounts_and_its_downgrade_drops_the
 
 
 async def test_0016_notes_the_outboxs_attempts_and_its_downgrade_drops_only_that(fresh_url: URL) -> None:
-    """The outbox's ``attempted_seq`` comes with 0016_door; downgrading to 0015_owner drops that column alone (a row waiting
-    to be delivered again is then sent as a first try), and upgrading brings it back."""
+    """The outbox's ``attempted_seq`` comes with 0016_door; downgrading to 0015_owner drops that column alone (a row
+    waiting to be delivered again is then sent as a first try), and upgrading brings it back."""
     await upgrade_database(fresh_url)
+    await downgrade_database(fresh_url, "0016_door")  # the later revisions' drops first
     assert "attempted_seq" in await _columns(fresh_url, "outbox")
     assert await downgrade_database(fresh_url, "0015_owner") == ["outbox.attempted_seq"]
     assert await _columns(fresh_url, "outbox") >= {"seq", "claimed_until", "delivered_at"}
     assert "attempted_seq" not in await _columns(fresh_url, "outbox") and "blocked_accounts" in await _tables(fresh_url)
     await upgrade_database(fresh_url)
     assert "attempted_seq" in await _columns(fresh_url, "outbox")
+
+
+async def test_0017_keeps_the_rounds_reply_tokens_and_its_downgrade_drops_only_them(fresh_url: URL) -> None:
+    """The token a round message that is an interaction's response is edited with comes with 0017_dms; downgrading
+    to 0016_door drops that column and nothing else of the rounds, and upgrading brings it back, empty."""
+    await upgrade_database(fresh_url)
+    assert "reply_token" in await _columns(fresh_url, "rounds")
+    assert await downgrade_database(fresh_url, "0016_door") == ["rounds.reply_token"]
+    assert await _columns(fresh_url, "rounds") >= {"message_id", "results_at"}
+    assert "reply_token" not in await _columns(fresh_url, "rounds")
+    await upgrade_database(fresh_url)
+    head = ScriptDirectory.from_config(alembic_config()).get_current_head()
+    assert await current_revision(fresh_url) == head and "reply_token" in await _columns(fresh_url, "rounds")

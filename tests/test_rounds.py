@@ -34,7 +34,14 @@ from bot.app.effects import (
     SendBoard,
     StatsOf,
 )
-from bot.app.errors import NotYourGame, NoUndoInRound, RoundMinutes, RoundOver, RoundsInGroupsOnly
+from bot.app.errors import (
+    NotYourGame,
+    NoUndoInRound,
+    RoundMinutes,
+    RoundMinutesCut,
+    RoundOver,
+    RoundsInGroupsOnly,
+)
 from bot.app.model import BoardRef, GameSnapshot, PlayerKey, RoundSnapshot
 from bot.render.effects import draw
 from bot.render.replies import error_text
@@ -279,3 +286,31 @@ def test_round_is_read_from_its_words() -> None:
     assert read_round([]) == StartRound()
     assert read_round(["10", "classic"]) == StartRound(10, Rules.CLASSIC)
     assert read_round(["TP1-E-AAAAAAB", "3"]) == StartRound(3, code="TP1-E-AAAAAAB")
+
+
+async def test_a_round_edited_as_a_reply_runs_ten_minutes_and_keeps_its_token_secret(service: App) -> None:
+    """Where the bot is no member of the chat (Discord: a group DM, or a server, where the app is installed to a
+    player's own account), the round message is the command's response, edited with the interaction's token for its
+    15 minutes: a round there lasts at most 10 (its host told when they asked for more); the token, kept with the
+    round for any process to use, is in no value's repr and forgotten once the results landed."""
+    discord_group = Surface(platform="discord", platform_locale="en", installed=False)
+    asked = await service.flow.handle(in_group(ALICE), StartRound(45), discord_group)
+    assert isinstance(asked[0], PostRound) and asked[0].round.minutes == 10
+    told = asked[1]
+    assert isinstance(told, Answer) and isinstance(told.content, Problem)
+    assert isinstance(told.content.error, RoundMinutesCut)
+    assert error_text(told.content.error, "en") == "Here a round lasts at most 10 minutes, so this one runs 10"
+    within = await service.flow.handle(in_group(BOB), StartRound(7), discord_group)
+    assert [type(effect) for effect in within] == [PostRound]
+    assert isinstance(within[0], PostRound) and within[0].round.minutes == 7
+
+    round = asked[0].round
+    token = "interaction-token-not-for-the-logs"
+    shown = RoundAt(round.round_id, BoardRef(GROUP, "78"), token)
+    assert token not in repr(shown)
+    await service.flow.record([shown])
+    assert await service.flow.rounds.reply_token(round.round_id) == token
+    assert token not in repr(await service.flow.rounds.now(round.round_id))
+    assert await service.flow.rounds.reply_token(within[0].round.round_id) is None  # not shown yet
+    await service.flow.rounds.results_shown(round.round_id)
+    assert await service.flow.rounds.reply_token(round.round_id) is None

@@ -30,20 +30,30 @@ async def service(sqlite_template: Path, tmp_path: Path) -> AsyncIterator[App]:
         yield opened
 
 
-def round_message(channel: simcord.ChannelHandle) -> Any:
-    """The round message in the channel, as it is now."""
-    found = [m for m in channel.history() if m.author.bot and "TriPeaks round" in text_of(m)]
+def round_message(channel: simcord.ChannelHandle, shown: Any = None) -> Any:
+    """The round message in the channel as it is now (the one the response ``shown`` showed, if given)."""
+    found = [m for m in channel.history() if m.author.bot and "TriPeaks round" in text_of(m)
+             and (shown is None or m.id == shown.id)]
     assert len(found) == 1, [text_of(m) for m in channel.history()]
     return found[0]
 
 
+def bot_of(env: simcord.Env) -> TriPeaksBot:
+    assert isinstance(env.bot, TriPeaksBot)
+    return env.bot
+
+
 async def until(env: simcord.Env, shown: Any, what: str) -> None:
-    """Let the bot's clock run (SimCord's virtual time) until ``shown()`` holds: at most a minute of it."""
+    """Let the bot's clock run (SimCord's virtual time) until ``shown()`` holds: at most a minute of it. Each look
+    first waits for the round messages' edits under way (their reads of the database take real time, which
+    SimCord's clock does not wait for: without it the minute could pass before an edit was made)."""
     for _ in range(120):
+        await bot_of(env).ctx.rounds.settled()
         if shown():
             return
         await env.advance_time(0.5)
-    raise AssertionError(f"never happened: {what}")
+    last = [f"{entry.method} {entry.path.split('/simcord_interaction_')[0]}" for entry in env.http_requests[-6:]]
+    raise AssertionError(f"never happened: {what}; the bot's last requests: {last}")
 
 
 def every_request_text(env: simcord.Env) -> str:
@@ -83,8 +93,7 @@ async def test_a_round_on_discord_from_start_to_results(service: App) -> None:
 
         async with service.db.transaction() as tx:
             await tx.execute(update(rounds).values(ends_at=dt.datetime.now(dt.UTC) - dt.timedelta(seconds=1)))
-        assert isinstance(env.bot, TriPeaksBot)
-        await env.bot.ctx.rounds.tick()  # the loop's look, which the runner makes every second
+        await bot_of(env).ctx.rounds.tick()  # the loop's look, which the runner makes every second
         await until(env, lambda: "The round is over" in text_of(round_message(channel)), "the results")
         results = text_of(round_message(channel))
         assert "Winner: alice, score 499" in results and code in results

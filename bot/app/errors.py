@@ -154,6 +154,15 @@ class RoundMinutes(BotError):
         self.low, self.high = low, high
 
 
+class RoundMinutesCut(BotError):
+    """Not raised: told beside a round started for longer than it may last where its message is an interaction's
+    response (``high`` minutes: Discord lets the bot edit that message for 15), which runs ``high`` minutes."""
+
+    def __init__(self, high: int) -> None:
+        super().__init__(f"a round here lasts at most {high} minutes")
+        self.high = high
+
+
 class NoSuchRound(BadPayload):
     """A link to a round that does not exist (a forged or damaged link)."""
 

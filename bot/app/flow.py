@@ -221,8 +221,8 @@ class Flow:
             match report:
                 case BoardAt(game_id, where):
                     await self.games.show_board(game_id, where)
-                case RoundAt(round_id, where):  # where a round's message is
-                    await self.rounds.shown(round_id, where)
+                case RoundAt(round_id, where, reply_token):  # where a round's message is
+                    await self.rounds.shown(round_id, where, reply_token)
                 case PostedTo():
                     pass  # no command posts: the daily poster acts on these (bot.app.daily_posts)
                 case unhandled:

@@ -45,6 +45,7 @@ from bot.app.errors import (
     NoWinnableDeal,
     OneAtATime,
     RoundMinutes,
+    RoundMinutesCut,
     RoundOver,
     RoundsInGroupsOnly,
     TappedTwice,
@@ -114,11 +115,11 @@ class Unforeseen:
 #: What a player is told went wrong: each error with words of its own, a tap that found the game moved on, and any
 #: other exception as :class:`Unforeseen` (:func:`mishap`). Every :class:`~bot.app.errors.BotError` is a member
 #: (tests/test_exhaustive.py), so a new error left untold fails mypy where the renderer matches the family.
-Mishap = (Blocked | NotOwner | BadOwnerCommand | NotAPlayer | NotYourMessage | NotYourGame | GameNotFound | NoActiveGame | OutOfDate | OldBoard
-          | AlreadyStarted | TappedTwice | NoUndoInRound | RoundsInGroupsOnly | RoundMinutes | RoundOver | NoSuchRound
-          | DailyCodeLocked | DailyOver | NoUndoInDaily | GameNotOver | Busy
-          | AmbiguousCard | CardNotInPlay | NotACard | InvalidCardError | BadGameCode | InvalidCodeError | BadPayload | NoWinnableDeal | OneAtATime | TryAgainIn
-          | Unforeseen)
+Mishap = (Blocked | NotOwner | BadOwnerCommand | NotAPlayer | NotYourMessage | NotYourGame | GameNotFound
+          | NoActiveGame | OutOfDate | OldBoard | AlreadyStarted | TappedTwice | NoUndoInRound | RoundsInGroupsOnly
+          | RoundMinutes | RoundMinutesCut | RoundOver | NoSuchRound | DailyCodeLocked | DailyOver | NoUndoInDaily
+          | GameNotOver | Busy | AmbiguousCard | CardNotInPlay | NotACard | InvalidCardError | BadGameCode
+          | InvalidCodeError | BadPayload | NoWinnableDeal | OneAtATime | TryAgainIn | Unforeseen)
 
 
 def mishap(error: Exception | OutOfDate | OldBoard | AlreadyStarted) -> Mishap:

@@ -3,7 +3,7 @@ message as content, posting it, bringing it up to date, and where it was posted 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from bot.app.model import BoardRef, RoundSnapshot, Settings
 
@@ -35,7 +35,10 @@ class RedrawRound:
 
 @dataclass(frozen=True)
 class RoundAt:
-    """The message ``where`` shows the round ``round_id`` (its message, posted)."""
+    """The message ``where`` shows the round ``round_id`` (its message, posted); ``reply_token``: where that message
+    is an interaction's response that only its token edits (Discord, where the bot is no member of the chat), that
+    token (a secret: kept out of the value's repr, so out of the logs)."""
 
     round_id: int
     where: BoardRef
+    reply_token: str | None = field(default=None, repr=False)

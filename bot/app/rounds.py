@@ -20,7 +20,8 @@ import dataclasses
 import datetime as dt
 
 from bot.app.commands import Actor, StartRound, Surface
-from bot.app.errors import NoSuchRound, RoundMinutes, RoundsInGroupsOnly
+from bot.app.effects import Answer, Problem
+from bot.app.errors import NoSuchRound, RoundMinutes, RoundMinutesCut, RoundsInGroupsOnly
 from bot.app.model import BoardRef, GameSnapshot, PlayerKey, RoundEntry, RoundSnapshot, Settings, Stats
 from bot.app.records import parse_code
 from bot.app.round_effects import PostRound, RedrawRound
@@ -35,11 +36,15 @@ from core.deal import GameCode, Rules
 from core.game import Game
 from core.layout import SLOT_COUNT
 
-#: An effect on a round's message.
-Effect = PostRound | RedrawRound
+#: An effect on a round's message, and a line to its host.
+Effect = PostRound | RedrawRound | Answer
 
 #: How long a round may last (minutes), and how long one lasts when not said.
 MINUTES_MIN, MINUTES_MAX, MINUTES_DEFAULT = 1, 60, 5
+#: How long a round may last where its message is the command's response, edited through the interaction (Discord,
+#: where the bot is no member of the chat): Discord takes edits with the interaction's token for 15 minutes, and the
+#: results' edit must land within them.
+REPLY_MINUTES_MAX = 10
 #: How long after a round ended its results are shown again when no process reported them shown.
 RESULTS_AGAIN_AFTER = dt.timedelta(seconds=30)
 #: Seconds the search for a random winnable deal may take.
@@ -89,11 +94,15 @@ class Rounds:
 
     async def start(self, actor: Actor, command: StartRound, surface: Surface, settings: Settings) -> list[Effect]:
         """A new round in the actor's chat (a group or a server's channel: :class:`RoundsInGroupsOnly` elsewhere)
-        of ``command.minutes`` (:class:`RoundMinutes` outside 1-60): its message, in the host's language."""
+        of ``command.minutes`` (:class:`RoundMinutes` outside 1-60): its message, in the host's language. Where the
+        bot is no member of the chat (``surface.installed`` false: the message is the command's response, edited
+        through the interaction) a round lasts at most :data:`REPLY_MINUTES_MAX` minutes, which its host is told
+        when they asked for more."""
         if actor.community is None or actor.chat_id is None:
             raise RoundsInGroupsOnly()
         if not MINUTES_MIN <= command.minutes <= MINUTES_MAX:
             raise RoundMinutes(MINUTES_MIN, MINUTES_MAX)
+        minutes = command.minutes if surface.installed else min(command.minutes, REPLY_MINUTES_MAX)
         if command.code is not None:
             code, chosen = parse_code(command.code), True
         else:
@@ -103,9 +112,12 @@ class Rounds:
         async with self.db.transaction() as tx:
             record = await stored_rounds.insert_round(tx, platform=surface.platform, chat_id=actor.chat_id,
                                                       code=str(code), chosen=chosen, host=actor.name[:100],
-                                                      locale=locale, minutes=command.minutes, now=utcnow())
+                                                      locale=locale, minutes=minutes, now=utcnow())
         self.verdicts.schedule(str(code))  # its par, for the results
-        return [PostRound(round_snapshot(record, [], utcnow()))]
+        posted: list[Effect] = [PostRound(round_snapshot(record, [], utcnow()))]
+        if minutes < command.minutes:
+            posted.append(Answer(Problem(RoundMinutesCut(minutes), settings)))
+        return posted
 
     async def now(self, round_id: int) -> RoundSnapshot:
         """The round as it stands (:class:`NoSuchRound` for none)."""
@@ -117,10 +129,17 @@ class Rounds:
         self._drawn[round_id] = (len(round.entries), sum(entry.version for entry in round.entries))
         return round
 
-    async def shown(self, round_id: int, where: BoardRef) -> None:
-        """The round's message is at ``where`` (reported by the executor that posted it)."""
+    async def shown(self, round_id: int, where: BoardRef, reply_token: str | None = None) -> None:
+        """The round's message is at ``where`` (reported by the executor that posted it); ``reply_token``: the
+        token it is edited with, where it is an interaction's response the bot cannot edit with its own."""
         async with self.db.transaction() as tx:
-            await stored_rounds.set_message(tx, round_id, where.message_id)
+            await stored_rounds.set_message(tx, round_id, where.message_id, reply_token)
+
+    async def reply_token(self, round_id: int) -> str | None:
+        """The token the round's message is edited with, where it is an interaction's response (a secret: never
+        logged); None where the platform edits it with the bot's own."""
+        async with self.db.transaction() as tx:
+            return await stored_rounds.reply_token(tx, round_id)
 
     async def moved(self, snapshot: GameSnapshot) -> list[Effect]:
         """After a join or a move in an entry of a round: its message brought up to date (the round ended when that

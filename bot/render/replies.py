@@ -46,6 +46,7 @@ from bot.app.errors import (
     NoWinnableDeal,
     OneAtATime,
     RoundMinutes,
+    RoundMinutesCut,
     RoundOver,
     RoundsInGroupsOnly,
     TappedTwice,
@@ -352,7 +353,8 @@ def error_text(error: Exception | OutOfDate | OldBoard | AlreadyStarted, locale:
                 return tr.gettext("This is not your game; tap 🆕 to start your own")
             # TRANSLATORS: a tap or a link naming a game that is not the player's (or no game): names nobody
             return tr.gettext("This is not your game; start your own with {command}").format(command=new_command)
-        case NoUndoInRound() | RoundsInGroupsOnly() | RoundMinutes() | RoundOver() | NoSuchRound() as about_a_round:
+        case (NoUndoInRound() | RoundsInGroupsOnly() | RoundMinutes() | RoundMinutesCut() | RoundOver()
+              | NoSuchRound() as about_a_round):
             return round_error_text(about_a_round, tr)
         case OutOfDate() as stale:
             return out_of_date_text(stale, locale)

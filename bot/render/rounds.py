@@ -7,7 +7,14 @@ from __future__ import annotations
 from typing import assert_never
 
 from bot.app.commands import Begin, RoundDeal
-from bot.app.errors import NoSuchRound, NoUndoInRound, RoundMinutes, RoundOver, RoundsInGroupsOnly
+from bot.app.errors import (
+    NoSuchRound,
+    NoUndoInRound,
+    RoundMinutes,
+    RoundMinutesCut,
+    RoundOver,
+    RoundsInGroupsOnly,
+)
 from bot.app.model import RoundEntry, RoundSnapshot
 from bot.i18n import Translator, translator
 from bot.render.game import RULE_NAMES
@@ -88,8 +95,8 @@ def _standing(at: int, entry: RoundEntry, tr: Translator) -> str:
     return f"{at}. {owner_name(entry.name)}: {progress}{mark}"
 
 
-def round_error_text(error: NoUndoInRound | RoundsInGroupsOnly | RoundMinutes | RoundOver | NoSuchRound,
-                     tr: Translator) -> str:
+def round_error_text(error: NoUndoInRound | RoundsInGroupsOnly | RoundMinutes | RoundMinutesCut | RoundOver
+                     | NoSuchRound, tr: Translator) -> str:
     """The reply to an error about a round (:func:`bot.render.replies.error_text`)."""
     match error:
         case NoUndoInRound():
@@ -102,6 +109,11 @@ def round_error_text(error: NoUndoInRound | RoundsInGroupsOnly | RoundMinutes | 
         case RoundMinutes(low=low, high=high):
             # TRANSLATORS: /round with a length it cannot have ({low} is 1, {high} is 60)
             return tr.gettext("A round lasts {low} to {high} minutes").format(low=low, high=high)
+        case RoundMinutesCut(high=high):
+            # TRANSLATORS: Discord: /tripeaks round asked for longer than {high} minutes (10) in a group DM (or a
+            # server) where the app is installed to the player's own account: Discord lets the bot update the round's
+            # message for 15 minutes only, so the round runs {high} minutes. Told to the host alone
+            return tr.gettext("Here a round lasts at most {high} minutes, so this one runs {high}").format(high=high)
         case RoundOver(round=round):  # a join after the end: the results
             view = render_round(round, tr.locale)
             return f"{view.header}\n{view.status}"

@@ -40,6 +40,10 @@ class RoundRecord:
         return cls(**_aware_values(row))
 
 
+#: The columns a round's record reads: all but the secret its message may be edited with (:func:`reply_token`).
+_COLUMNS = [column for column in rounds.c if column.name != "reply_token"]
+
+
 def _aware_values(row: Any) -> dict[str, Any]:
     """A row's values, its moments in UTC (SQLite reads one back without its zone)."""
     return {name: value.replace(tzinfo=dt.UTC) if isinstance(value, dt.datetime) and value.tzinfo is None else value
@@ -65,7 +69,7 @@ class EntryRecord:
     finished_at: dt.datetime | None
 
 
-_ROUND = select(*rounds.c)
+_ROUND = select(*_COLUMNS)
 
 
 async def insert_round(tx: Transaction, *, platform: str, chat_id: str, code: str, chosen: bool, host: str,
@@ -75,7 +79,7 @@ async def insert_round(tx: Transaction, *, platform: str, chat_id: str, code: st
         platform=platform, chat_id=chat_id, code=code, chosen=chosen, host=host, locale=locale, minutes=minutes,
         started_at=now,
         ends_at=now + dt.timedelta(minutes=minutes), ended_at=None, results_at=None, message_id=None)
-        .returning(*rounds.c))).one()
+        .returning(*_COLUMNS))).one()
     return RoundRecord.from_row(row)
 
 
@@ -84,9 +88,16 @@ async def load_round(tx: Transaction, round_id: int) -> RoundRecord | None:
     return None if row is None else RoundRecord.from_row(row)
 
 
-async def set_message(tx: Transaction, round_id: int, message_id: str) -> None:
-    """Where the round's message is (in its chat)."""
-    await tx.execute(update(rounds).where(rounds.c.id == round_id).values(message_id=message_id))
+async def set_message(tx: Transaction, round_id: int, message_id: str, reply_token: str | None = None) -> None:
+    """Where the round's message is (in its chat), and the token it is edited with where the bot edits it as an
+    interaction's response (None: with the bot's own)."""
+    await tx.execute(update(rounds).where(rounds.c.id == round_id).values(message_id=message_id,
+                                                                           reply_token=reply_token))
+
+
+async def reply_token(tx: Transaction, round_id: int) -> str | None:
+    """The token the round's message is edited with, where it is an interaction's response (a secret)."""
+    return (await tx.execute(select(rounds.c.reply_token).where(rounds.c.id == round_id))).scalar_one_or_none()
 
 
 async def entries(tx: Transaction, round_id: int) -> list[EntryRecord]:
@@ -135,8 +146,9 @@ async def results_unshown(tx: Transaction, platform: str, ended_before: dt.datet
 
 
 async def results_shown(tx: Transaction, round_id: int, now: dt.datetime) -> None:
-    """The round's message shows its results."""
-    await tx.execute(update(rounds).where(rounds.c.id == round_id).values(results_at=now))
+    """The round's message shows its results (or never will: the token it was edited with ran out); the token, no
+    longer needed, is forgotten."""
+    await tx.execute(update(rounds).where(rounds.c.id == round_id).values(results_at=now, reply_token=None))
 
 
 async def end_if_all_finished(tx: Transaction, round_id: int, now: dt.datetime) -> bool:

@@ -155,6 +155,10 @@ rounds = Table(
     Column("ended_at", DateTime(timezone=True)),
     #: when its message last showed its results (NULL: an ended round whose results are still to land)
     Column("results_at", DateTime(timezone=True)),
+    #: the token of the interaction whose response is its message, where the bot edits it through the interaction's
+    #: webhook (Discord, where the bot is no member of the chat: migration 0015); a secret, cleared once the results
+    #: have landed
+    Column("reply_token", String(512)),
     Index(None, "ended_at", "ends_at"),
 )
 

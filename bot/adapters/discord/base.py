@@ -78,10 +78,32 @@ def player_of(interaction: Interaction) -> tuple[PlayerKey, str]:
 
 
 def actor_of(interaction: Interaction) -> Actor:
-    """Who acted and where: a daily deal started in a server counts on that server's leaderboard."""
+    """Who acted and where: a daily deal started in a server counts on that server's leaderboard; a group DM (where
+    the app is installed to its players' own accounts) is a community of its own, as a Telegram group is."""
     player, name = player_of(interaction)
-    community = str(interaction.guild_id) if interaction.guild_id is not None else None
+    community: str | None = None
+    if interaction.guild_id is not None:
+        community = str(interaction.guild_id)
+    elif interaction.context.private_channel:
+        community = str(interaction.channel_id)
     return Actor(player, name, str(interaction.channel_id), community)
+
+
+def read_by_others(interaction: Interaction) -> bool:
+    """Whether the interaction's chat is read by others than its player: a server's channel or a group DM (where a
+    board carries its player's name, and a ranked game in play goes to its player alone), not the bot's DM."""
+    return interaction.guild_id is not None or interaction.context.private_channel
+
+
+def bot_in_chat(interaction: Interaction) -> bool:
+    """Whether the bot is a member of the interaction's chat: its own DM, or a server the app is installed to, not
+    only to the player's account. Where it is not (a group DM, which no bot joins; a server without the bot) it may
+    only answer the interaction (its response and followups, through the interaction's token, for 15 minutes), never
+    post or edit a channel's message itself. (A click in a server without the bot by a player who did not install the
+    app counts as in the chat: Discord names the installer, and discord.py tells only whether it is the clicker.)"""
+    if interaction.context.private_channel:
+        return False
+    return not (interaction.is_user_integration() and not interaction.is_guild_integration())
 
 
 def locale_for(interaction: Interaction, settings: Settings) -> str:

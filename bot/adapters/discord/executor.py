@@ -26,12 +26,14 @@ from bot.adapters.discord.base import (
     GROUP,
     BotContext,
     Interaction,
+    bot_in_chat,
     here,
     locale_for,
     new_command,
     player_of,
     post_once,
     quiet,
+    read_by_others,
     show_error,
     show_new,
     show_update,
@@ -160,8 +162,9 @@ class DiscordExecutor:
                     reports.append(await self.post_to(chat_id, post))
                 case PostRound(round):  # a live round's message, with Join
                     message_id = await show_new(interaction, round_view(round))
-                    if message_id is not None:
-                        reports.append(RoundAt(round.round_id, here(interaction, message_id)))
+                    if message_id is not None:  # where the bot is no member, only the interaction's token edits it
+                        token = None if bot_in_chat(interaction) else interaction.token
+                        reports.append(RoundAt(round.round_id, here(interaction, message_id), token))
                 case RedrawRound():
                     self.ctx.rounds.redraw(effect)
                 case unhandled:
@@ -273,23 +276,24 @@ class DiscordExecutor:
         return text
 
     def private(self, snapshot: GameSnapshot) -> bool:
-        """Whether the board of ``snapshot`` is sent as an ephemeral message: the ranked daily attempt in play, in a
-        server (an ephemeral board is edited by each tap's own response, as any other)."""
+        """Whether the board of ``snapshot`` is sent as an ephemeral message: the ranked daily attempt or a round's
+        game in play, in a server or a group DM (an ephemeral board is edited by each tap's own response, as any
+        other)."""
         return snapshot.private and self.place.shared
 
     @property
     def place(self) -> Abilities:
         """What Discord can do where the interaction happened (a DM's for what the outbox delivers)."""
-        return discord_abilities(self._interaction is not None and self._interaction.guild_id is not None)
+        return discord_abilities(self._interaction is not None and read_by_others(self._interaction))
 
     # --- messages elsewhere -------------------------------------------------------------------------------------
 
     def in_server(self, chat_id: str | None = None) -> bool:
-        """Whether a board in ``chat_id`` (default: where the interaction happened) is in a server channel, where
-        the board carries the player's name, rather than a DM."""
+        """Whether a board in ``chat_id`` (default: where the interaction happened) is in a server channel (or, where
+        the interaction happened, a group DM), where the board carries the player's name, rather than a DM."""
         interaction = self.interaction
         if chat_id is None or chat_id == str(interaction.channel_id):
-            return interaction.guild_id is not None
+            return read_by_others(interaction)
         channel = self.ctx.client.get_channel(int(chat_id))
         return getattr(channel, "guild", None) is not None if channel is not None else interaction.guild_id is not None
 

@@ -24,8 +24,10 @@ from bot.adapters.discord.base import (
     BotContext,
     Interaction,
     actor_of,
+    bot_in_chat,
     guarded,
     in_time,
+    read_by_others,
 )
 from bot.adapters.discord.executor import DiscordExecutor
 from bot.adapters.discord.views import MENU_PREFIX
@@ -45,9 +47,8 @@ def surface_of(interaction: Interaction) -> Surface:
     but post nothing of its own)."""
     guild_locale = interaction.guild_locale
     clicked = interaction.message if interaction.type is discord.InteractionType.component else None
-    return Surface(platform=PLATFORM, abilities=discord_abilities(interaction.guild_id is not None),
-                   admin=bool(interaction.permissions.manage_guild),
-                   installed=not (interaction.is_user_integration() and not interaction.is_guild_integration()),
+    return Surface(platform=PLATFORM, abilities=discord_abilities(read_by_others(interaction)),
+                   admin=bool(interaction.permissions.manage_guild), installed=bot_in_chat(interaction),
                    platform_locale=str(interaction.locale),
                    chat_locale=match_locale(str(guild_locale) if guild_locale is not None else None),
                    buttons=shown_commands(clicked) if clicked is not None else None)

@@ -1,7 +1,13 @@
 """Live rounds' messages on Discord: posted in the channel as the command's answer, with a Join button (its click
-answers with the player's board, ephemeral in a server); then edited with the bot's token, the moves made
-meanwhile coalescing into one edit that draws the round as the database has it then; and the loop that ends the
-rounds whose time is up (once, in the database) and shows their results."""
+answers with the player's board, ephemeral in a server and a group DM); then edited with the bot's token, the moves
+made meanwhile coalescing into one edit that draws the round as the database has it then; and the loop that ends
+the rounds whose time is up (once, in the database) and shows their results.
+
+Where the bot is no member of the chat (a group DM, or a server, where the app is installed to a player's own account
+only) it cannot edit a channel's message: the round message is the command's response, edited through the
+interaction's webhook with the interaction's token (kept with the round in the database, so any process can make
+the edit; Discord takes it for 15 minutes, so such a round lasts at most 10: :data:`bot.app.rounds.REPLY_MINUTES_MAX`).
+"""
 
 from __future__ import annotations
 
@@ -22,6 +28,9 @@ PLATFORM = "discord"
 #: Seconds between two looks for rounds whose time is up, between two edits of one round's message, and between
 #: two redraws of a running round's time left when nobody moves.
 DUE_EVERY, EDIT_EVERY, CLOCK_EVERY = 1.0, 1.5, 60.0
+#: What Discord answers an edit through an interaction's webhook whose token ran out (401 Invalid Webhook Token; 404
+#: Unknown Webhook) or whose message is gone (404) or closed (403): no later try can land.
+OUT_OF_REACH = frozenset({401, 403, 404})
 
 
 def round_view(round: RoundSnapshot) -> View:
@@ -73,6 +82,10 @@ class DiscordRounds:
             self._clocks.pop(round.round_id, None)
         else:
             self._clocks[round.round_id] = asyncio.get_running_loop().time()
+        token = await self.flow.rounds.reply_token(round.round_id)
+        if token is not None:
+            await self._show_reply(token, where, round)
+            return
         channel = self.client.get_partial_messageable(int(where.chat_id))
         try:
             await channel.get_partial_message(int(where.message_id)).edit(view=layout(round_view(round)))
@@ -80,6 +93,22 @@ class DiscordRounds:
             if not round.ended:
                 return
             await channel.send(view=layout(round_view(round)))  # the results must land: posted anew
+        if round.ended:
+            await self.flow.rounds.results_shown(round.round_id)
+
+    async def _show_reply(self, token: str, where: BoardRef, round: RoundSnapshot) -> None:
+        """Edit the round message that is an interaction's response, through that interaction's webhook. Once the
+        token has run out (or the message is gone) nothing can edit it: the results are given up, not tried again."""
+        assert self.client.application_id is not None, "the client has not logged in"
+        webhook = discord.Webhook.partial(self.client.application_id, token, client=self.client)
+        try:
+            await webhook.edit_message(int(where.message_id), view=layout(round_view(round)))
+        except discord.HTTPException as error:  # its text never holds the token
+            if error.status not in OUT_OF_REACH:
+                raise  # a 5xx, a rate limit: the results are tried again (Rounds.due)
+            log.info("could not edit the message of round %s through its interaction: %s", round.round_id, error)
+            if not round.ended:
+                return
         if round.ended:
             await self.flow.rounds.results_shown(round.round_id)
 
