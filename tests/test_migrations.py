@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import shutil
 import sqlite3
 import subprocess
@@ -369,3 +370,16 @@ async def test_0017_keeps_the_rounds_reply_tokens_and_its_downgrade_drops_only_t
     await upgrade_database(fresh_url)
     head = ScriptDirectory.from_config(alembic_config()).get_current_head()
     assert await current_revision(fresh_url) == head and "reply_token" in await _columns(fresh_url, "rounds")
+
+
+def test_operating_guide_names_what_each_downgrade_drops() -> None:
+    """docs/operating.md lists, for every revision whose downgrade drops values, what it drops: an operator reads it
+    before ``tripeaks db downgrade --yes``."""
+    from alembic.script import ScriptDirectory
+
+    guide = (Path(__file__).resolve().parents[1] / "docs" / "operating.md").read_text()
+    listed = set(re.findall(r"^\| (\d{4}) \|", guide, re.M))
+    script = ScriptDirectory.from_config(alembic_config())
+    dropping = {revision.revision[:4] for revision in script.walk_revisions()
+                if getattr(revision.module, "downgrade_drops", ())}
+    assert dropping and dropping == listed
