@@ -17,7 +17,7 @@ from aiohttp.test_utils import TestClient, TestServer
 from sqlalchemy import update
 
 from bot.adapters.web.auth import Signer, sign_init_data
-from bot.adapters.web.screens import watch_json
+from bot.adapters.web.screens import round_event, watch_json
 from bot.adapters.web.server import TableServer
 from bot.app.assembly import App
 from bot.app.commands import Actor, StartRound, Surface
@@ -34,13 +34,15 @@ AT = dt.datetime(2026, 12, 7, 22, tzinfo=dt.UTC)
 
 
 def watched(games: list[Game], *, ended: bool = False) -> bytes:
-    """The bytes a watcher gets for a round whose players stand at ``games``."""
+    """The bytes a watcher gets for a round whose players stand at ``games`` (the JSON, and the stream's events)."""
     entries = tuple(RoundEntry(PlayerKey("telegram", str(n)), f"P{n}", n, 28 - game.cards_left,
                                game.peaks_cleared(), game.score, game.moves, 0, False, game.is_over, None, game)
                     for n, game in enumerate(games))
     round = RoundSnapshot(1, "telegram", "-1", None, GameCode.parse("TP1-E-AAAAAAB"), False, "Host", "en", 5,
                           AT + dt.timedelta(minutes=5), ended, AT, entries)
-    return json.dumps(watch_json(round, "en"), sort_keys=True).encode()
+    # what the page receives through the round's event stream too (GET /api/round/events), watching or beside
+    return b"".join((json.dumps(watch_json(round, "en"), sort_keys=True).encode(), round_event(round, "en"),
+                     round_event(round, "en", tables=False, viewer=PlayerKey("telegram", "0"))))
 
 
 def test_a_watchers_view_reveals_no_hidden_card() -> None:

@@ -46,6 +46,11 @@ RESULTS_AGAIN_AFTER = dt.timedelta(seconds=30)
 ROUND_DEAL_BUDGET = 3.0
 
 
+def instance_chat(instance_id: str) -> str:
+    """Where the round of a Discord Activity instance is played, as a round's chat (no channel has this id)."""
+    return f"activity:{instance_id}"[:64]
+
+
 def entry_of(record: EntryRecord) -> RoundEntry:
     game = Game.from_text(record.state)
     return RoundEntry(PlayerKey(record.platform, record.user_id), record.name, record.game_id,
@@ -107,15 +112,40 @@ class Rounds:
         self.verdicts.schedule(str(code))  # its par, for the results
         return [PostRound(round_snapshot(record, [], utcnow()))]
 
-    async def now(self, round_id: int) -> RoundSnapshot:
-        """The round as it stands (:class:`NoSuchRound` for none)."""
+    async def in_instance(self, instance_id: str, player: PlayerKey, host: str, locale: str) -> int:
+        """The round of the Discord Activity instance ``instance_id``: the one running there, else a new one (a
+        random winnable Easy deal for :data:`MINUTES_DEFAULT` minutes from now: the first player to open the
+        Activity starts it, ``player`` named ``host``, whose language it speaks; one ended, the next player starts the next). Started
+        once in the database however many players open it at once; it has no message in a channel."""
+        chat_id = instance_chat(instance_id)
+        async with self.db.reading() as tx:
+            running = await stored_rounds.running_in(tx, "discord", chat_id, utcnow())
+        if running is not None:
+            return running.id
+        code = await self.verdicts.winnable_code(Rules.EASY, self.deal_budget, player)
         async with self.db.transaction() as tx:
+            await stored_rounds.lock_chat(tx, "discord", chat_id)
+            running = await stored_rounds.running_in(tx, "discord", chat_id, utcnow())
+            if running is None:
+                running = await stored_rounds.insert_round(
+                    tx, platform="discord", chat_id=chat_id, code=str(code), chosen=False, host=host[:100],
+                    locale=locale, minutes=MINUTES_DEFAULT, now=utcnow())
+                self.verdicts.schedule(str(code))
+        return running.id
+
+    async def now(self, round_id: int) -> RoundSnapshot:
+        """The round as it stands (:class:`NoSuchRound` for none), to draw its message: drawn as it is now."""
+        round = await self.read(round_id)
+        self._drawn[round_id] = (len(round.entries), sum(entry.version for entry in round.entries))
+        return round
+
+    async def read(self, round_id: int) -> RoundSnapshot:
+        """The round as it stands (:class:`NoSuchRound` for none), for a watcher: its message is not drawn by it."""
+        async with self.db.reading() as tx:
             record = await stored_rounds.load_round(tx, round_id)
             if record is None:
                 raise NoSuchRound()
-            round = await read_round(tx, record)
-        self._drawn[round_id] = (len(round.entries), sum(entry.version for entry in round.entries))
-        return round
+            return await read_round(tx, record)
 
     async def shown(self, round_id: int, where: BoardRef) -> None:
         """The round's message is at ``where`` (reported by the executor that posted it)."""
