@@ -172,6 +172,8 @@ def watch_words(locale: str) -> JSON:
     """What the watcher's page and the standings beside a round's table say of their own, in ``locale``."""
     tr = translator(locale)
     return {
+        # the round's clock, as its message says it ({time}: the page counts it down), and its end
+        "time": tr.gettext("Time left: {time}"), "over": tr.gettext("The round is over"),
         # TRANSLATORS: the board in the browser, after the player's game of a live round ended: a button that shows
         # the other players' boards live (read only). At most 18 columns
         "watch": tr.gettext("👀 Watch the others"),
@@ -276,6 +278,7 @@ def strings(locale: str) -> JSON:
     return {"lang": language_code(locale), "title": "TriPeaks",
             # TRANSLATORS: the board in the browser: the name, for screen readers, of the × that closes a message
             "close": tr.gettext("Close"),
+            "watch": watch_words(locale)["watch"],
             **failure_words(tr),
             "starts": [{"label": label, "payload": encode(command)} for label, command in starts]}
 

@@ -1,0 +1,86 @@
+"""A live round at the table in a real browser (headless chromium, Playwright; issue 51): beside a player's table of
+a round, the others' progress (names, cards left, score) moves as they play; once the player's game is over,
+"Watch the others" shows every player's table live, read only; and a Discord Activity opened in an instance puts its
+player in the instance's round."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from bot.app.assembly import App
+from bot.app.commands import StartRound
+from bot.app.model import PlayerKey
+from bot.render.table import seen_table
+from bot.render.view import SlotState
+from core.game import Action, Tap
+from tests.activity_harness import activity_in_browser
+from tests.core_helpers import winning_line
+from tests.test_rounds import ALICE, BOB, WIN_CODE, edited, join, start_round, tap
+from tests.web_harness import CHROMIUM, Table, mini_app_url, play_line, table_in_browser, until
+
+if not Path(CHROMIUM).exists() and not os.environ.get("CI"):
+    pytest.skip(f"no chromium at {CHROMIUM} (apt-get install chromium; .ci/run installs it)", allow_module_level=True)
+
+pytestmark = pytest.mark.timeout(120)
+
+
+@pytest.fixture
+async def table(service: App) -> AsyncIterator[Table]:
+    async with table_in_browser(service.flow) as opened:
+        yield opened
+
+
+def up_to_first_tap(line: tuple[Action, ...]) -> tuple[Action, ...]:
+    """The moves of ``line`` up to and including its first card played from the peaks."""
+    first = next(at for at, action in enumerate(line) if isinstance(action, Tap))
+    return line[:first + 1]
+
+
+async def test_the_others_progress_moves_beside_the_table_and_a_finished_player_watches_them(
+        table: Table, service: App) -> None:
+    round = await start_round(service, StartRound(code=WIN_CODE))
+    await join(service, ALICE, round)
+    bob, _ = await join(service, BOB, round)
+    page = await table.page(mini_app_url(table.port, 1, name="Alice"))
+    assert "live round: no undo" in await page.locator("#header").inner_text()
+    await until(page, "document.querySelectorAll('#standings .chip:not(.clock)').length === 2")
+    bob_chip = page.locator("#standings .chip", has_text="Bob")
+    assert "28 left" in await bob_chip.inner_text()
+    assert await page.locator("#standings .chip[data-you]").inner_text() == "Alice 28 left · 500 pts"
+
+    line = winning_line(WIN_CODE)
+    for action in up_to_first_tap(line):  # Bob plays in his chat: no reload here
+        bob = edited(await tap(service, BOB, bob, action))
+    await until(page, "document.querySelector('#standings').textContent.includes('Bob 27 left')")
+
+    await play_line(page, line)  # Alice wins at the table: the round's others may be watched
+    watch = page.locator("#ending button[data-watch]")
+    assert await watch.inner_text() == "👀 Watch the others"
+    await watch.click()
+    await until(page, "document.querySelectorAll('#watch .player').length === 2")
+    assert await page.locator("#table").is_hidden()
+    bobs = page.locator("#watch .player", has_text="Bob")
+    assert "27 left" in await bobs.locator("h2").inner_text()
+    face_up = sum(seen.state is SlotState.UP for seen in seen_table(bob.game).slots)
+    assert await bobs.locator("svg.mini use").count() == face_up + 1  # his face-up cards and the waste: no other
+    for action in up_to_first_tap(line[len(up_to_first_tap(line)):]):  # Bob plays on: it shows, live
+        bob = edited(await tap(service, BOB, bob, action))
+    await until(page, "document.querySelector('#watch').textContent.includes('Bob26 left')")
+    await page.locator("#watch .top button").click()  # back to the player's own table
+    assert await page.locator("#table").is_visible()
+
+
+async def test_a_discord_activity_opened_in_an_instance_plays_its_round(service: App) -> None:
+    async with activity_in_browser(service.flow) as activity:
+        _, frame = await activity.launch(activity.api.code_for("111", "Dana"))
+        assert "live round: no undo" in await frame.locator("#header").inner_text()
+        _, other = await activity.launch(activity.api.code_for("222", "Eve"))
+        assert "live round: no undo" in await other.locator("#header").inner_text()
+    games = [await service.games.current_game(PlayerKey("discord", user_id)) for user_id in ("111", "222")]
+    assert all(game is not None for game in games)
+    rounds = {game.round_id for game in games if game is not None}
+    assert len(rounds) == 1 and None not in rounds
