@@ -13,7 +13,7 @@ import logging
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 
-from bot.app.model import PlayerKey
+from bot.app.model import PlayerKey, RoundKey
 from bot.store import changes
 from bot.store import rounds as stored_rounds
 from bot.store.engine import Database
@@ -29,13 +29,6 @@ LOOK_AT_MOST = 0.1
 Shown = tuple[int, int] | None
 #: A round as a stream last showed it (:func:`bot.store.rounds.marks`: ended, entries, their versions), or None.
 RoundShown = tuple[bool, int, int] | None
-
-
-@dataclass(frozen=True)
-class RoundKey:
-    """A live round followed (by a watcher, or a player beside their table)."""
-
-    round_id: int
 
 
 @dataclass(eq=False)

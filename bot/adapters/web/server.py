@@ -62,9 +62,8 @@ from bot.adapters.web.gate import Gate, Seldom, connections_cap, open_files_limi
 from bot.adapters.web.screens import LAYOUT, refusal_words, respond, round_event, strings, watch_json
 from bot.app.codec import BadPayload, decode, start_request, watched_round
 from bot.app.commands import Actor, Begin, Command, Resume, RoundDeal, Surface
-from bot.app.effects import PlayerKey, RoundSnapshot
+from bot.app.effects import PlayerKey, RoundKey, RoundSnapshot
 from bot.app.flow import Flow
-from bot.app.following import RoundKey
 from bot.i18n import resolve_locale
 from bot.metrics import REQUESTS_REFUSED, STREAMS_OPEN, exposition
 
@@ -237,10 +236,12 @@ class TableServer:
         joined = _round_started(request) or await self._instance_round(request, user)
         if joined is not None:  # a group's direct link to a round: the player's game of it (one entry a player)
             answer = await self._through_the_door(user, Begin(joined))
-        if answer["board"] is None:  # the round is over (its results are the notice), or no round was asked
-            notice = answer.get("notice")
+        if answer["board"] is None:  # the round is over (its results are the notice), the player is asked first
+            # whether to leave their game in progress for it (the question), or no round was asked
+            notice, question = answer.get("notice"), answer.get("message")
             answer = await self._through_the_door(user, Resume(start_if_none=True))
             answer["notice"] = answer.get("notice") or notice
+            answer["message"] = answer.get("message") or question
         # the round message's Watch link (``startapp=watch-<id>``): the page shows the round watched
         return web.json_response({**answer, "layout": LAYOUT, "strings": strings(answer["locale"]),
                                   "watch": watched_round(_start_param(request))})
