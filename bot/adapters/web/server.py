@@ -20,6 +20,10 @@ Telegram Mini App, or ``Bearer <session>``, a session token the server signed wh
   (:func:`bot.adapters.web.screens.respond`).
 - ``GET /api/round?id=``: a live round watched, read only (:func:`bot.adapters.web.screens.watch_json`): its
   standings and each player's table as that player sees it; refused to a player of the round still playing.
+- ``GET /api/round/events?id=[&view=standings]``: the same, as server-sent events, one whenever the round moves
+  (pushed as ``/api/events`` is); ``view=standings``: the standings alone, never a card, for a player beside
+  their table. ``GET /api/table?instance=``: a Discord Activity's instance, whose round the player joins (or
+  starts) by opening it, once Discord lists them in it (:class:`~bot.adapters.web.discord_auth.ActivityInstances`).
 - ``GET /api/events``: server-sent events, one ``data:`` line of the board (as ``/api/table`` answers it) whenever
   the player's game changes elsewhere (a tap in the chat, another tab, another process): one watcher for the whole
   process tells each stream when its game moved (:class:`~bot.app.following.Following`, woken by the database), and
