@@ -927,7 +927,10 @@ function drawWatched(round) {
     if (player.table) box.append(miniTable(player.table));
     return box;
   });
-  $("watch").replaceChildren(top, status, ...boards);
+  const grid = document.createElement("div");
+  grid.className = "players";
+  grid.replaceChildren(...boards);
+  $("watch").replaceChildren(top, status, grid);
   $("watch").dataset.round = round.round;
   $("watch").dataset.ended = round.ended ? "1" : "";
 }
