@@ -20,6 +20,7 @@ from core.game import Action, Tap
 from tests.activity_harness import activity_in_browser
 from tests.core_helpers import winning_line
 from tests.test_rounds import ALICE, BOB, WIN_CODE, edited, join, start_round, tap
+from tests.test_web_streams import until as eventually
 from tests.web_harness import CHROMIUM, Table, mini_app_url, play_line, table_in_browser, until
 
 if not Path(CHROMIUM).exists() and not os.environ.get("CI"):
@@ -63,6 +64,9 @@ async def test_the_others_progress_moves_beside_the_table_and_a_finished_player_
     await watch.click()
     await until(page, "document.querySelectorAll('#watch .player').length === 2")
     assert await page.locator("#table").is_hidden()
+    # the tab holds two streams, its own board's and the round's (the standings' closed meanwhile): a player's
+    # streams are capped, and a second tab must not close this one's
+    await eventually(lambda: table.server.streams_open == 2)
     bobs = page.locator("#watch .player", has_text="Bob")
     assert "27 left" in await bobs.locator("h2").inner_text()
     face_up = sum(seen.state is SlotState.UP for seen in seen_table(bob.game).slots)
@@ -70,8 +74,10 @@ async def test_the_others_progress_moves_beside_the_table_and_a_finished_player_
     for action in up_to_first_tap(line[len(up_to_first_tap(line)):]):  # Bob plays on: it shows, live
         bob = edited(await tap(service, BOB, bob, action))
     await until(page, "document.querySelector('#watch').textContent.includes('Bob26 left')")
-    await page.locator("#watch .top button").click()  # back to the player's own table
+    await page.locator("#watch .top button").click()  # back to the player's own table, the standings beside it
     assert await page.locator("#table").is_visible()
+    await until(page, "document.querySelector('#standings').textContent.includes('Bob 26 left')")
+    await eventually(lambda: table.server.streams_open == 2)
 
 
 async def test_a_discord_activity_opened_in_an_instance_plays_its_round(service: App) -> None:

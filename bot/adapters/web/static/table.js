@@ -842,7 +842,7 @@ function stopFollowing(follower) {
 //: The round of the board shown: its standings followed beside the table.
 function followRound(board) {
   const round = board ? board.round : null;  // kept after the game ends: the strip never moves the table
-  if (round === (state.beside && state.beside.round)) return;
+  if (state.watching || round === (state.beside && state.beside.round)) return;
   stopFollowing(state.beside);
   state.beside = round ? { round } : null;
   document.body.dataset.round = round ? "1" : "";
@@ -887,6 +887,8 @@ function drawStandings(round) {
 //: The round ``id`` watched: every player's table as they see it, live, read only.
 function watchRound(id) {
   stopFollowing(state.watching);
+  stopFollowing(state.beside);  // a tab holds two streams at most (a player's streams are capped): its own board's
+  state.beside = null;          // and this one; the standings beside the table come back with it
   state.watching = { round: id };
   document.body.dataset.mode = "watch";
   $("watch").replaceChildren();
@@ -897,6 +899,7 @@ function stopWatching() {
   stopFollowing(state.watching);
   state.watching = null;
   delete document.body.dataset.mode;
+  followRound(state.board);
   applyLayout();
 }
 
