@@ -869,16 +869,20 @@ function drawStandings(round) {
   const clock = document.createElement("span");
   clock.className = "chip clock";
   showClock(clock, round);
-  const chips = round.players.map((player) => {
+  // each player: their place, name, cards left (by a small card back) and score; the player's own first
+  const chips = round.players.map((player, at) => {
     const chip = document.createElement("span");
     chip.className = "chip";
     if (player.you) chip.dataset.you = "1";
     if (player.finished) chip.dataset.finished = player.won ? "won" : "over";
+    chip.setAttribute("aria-label", `${at + 1}. ${player.name}: ${
+      round.words.line.replace("{left}", player.cards_left).replace("{score}", player.score)}`);
     const name = document.createElement("b");
-    name.textContent = player.name;
-    chip.append(name, " ", round.words.line.replace("{left}", player.cards_left).replace("{score}", player.score));
+    name.textContent = `${at + 1}. ${player.name}`;
+    const back = drawBack(el("svg", { viewBox: "0 0 64 90", class: "back", "aria-hidden": "true" }));
+    chip.append(name, " ", back, `${player.cards_left} · ${player.score}`);
     return chip;
-  });
+  }).sort((a, b) => (b.dataset.you ? 1 : 0) - (a.dataset.you ? 1 : 0));
   clearInterval(($("standings").querySelector(".clock") || {}).clockTimer);
   $("standings").replaceChildren(clock, ...chips);
   $("standings").dataset.players = round.players.length;
