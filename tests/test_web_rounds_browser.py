@@ -130,3 +130,13 @@ async def test_the_round_strip_watch_button_and_watched_round_fit_a_phone_in_eve
             assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 360, (
                 locale, await part.inner_text())
         await page.close()
+
+
+async def test_a_player_still_playing_who_opens_a_watch_link_is_back_at_their_table(
+        table: Table, service: App) -> None:
+    round = await start_round(service, StartRound(code=WIN_CODE))
+    await join(service, BOB, round)
+    page = await table.page(mini_app_url(table.port, 2, name="Bob") + f"&watch={round.round_id}")
+    await until(page, "!document.body.dataset.mode && !!document.querySelector('#standings .chip[data-you]')")
+    assert await page.locator("#table").is_visible() and await page.locator("#watch .player").count() == 0
+    assert "live round: no undo" in await page.locator("#header").inner_text()

@@ -802,13 +802,13 @@ function tapStock(event) {
 // --- moves made elsewhere (the chat, another tab): the server's event stream ----------------------------------------
 
 // An event stream read until it ends or ``follower.stopped`` (opened again after a drop): each event's JSON to
-// ``onEvent``; a refusal (401, 403, 404) ends it.
+// ``onEvent``; a refusal (401, 403, 404) ends it, answered with its status.
 async function readEvents(path, onEvent, follower) {
   while (!follower.stopped) {
     try {
       follower.abort = new AbortController();
       const response = await fetch(path, { headers: { Authorization: state.auth }, signal: follower.abort.signal });
-      if ([401, 403, 404].includes(response.status)) return;
+      if ([401, 403, 404].includes(response.status)) return response.status;
       const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
       let buffer = "";
       for (;;) {
@@ -896,7 +896,11 @@ function watchRound(id) {
   state.watching = { round: id };
   document.body.dataset.mode = "watch";
   $("watch").replaceChildren();
-  readEvents(`/api/round/events?id=${id}`, drawWatched, state.watching);
+  const watching = state.watching;
+  readEvents(`/api/round/events?id=${id}`, drawWatched, watching).then((refused) => {
+    // no such round, or the player's own game of it still playing: back to their table
+    if (refused && state.watching === watching) stopWatching();
+  });
 }
 
 function stopWatching() {
