@@ -21,8 +21,10 @@ from bot.adapters.web.server import STREAMS_PER_PLAYER, TableServer
 from bot.app.assembly import App
 from bot.app.commands import StartRound
 from bot.app.model import PlayerKey
-from bot.app.rounds import MINUTES_DEFAULT
+from bot.app.rounds import MINUTES_DEFAULT, Rounds, instance_chat
+from bot.store import rounds as stored_rounds
 from bot.store.schema import rounds
+from core.deal import GameCode, Rules
 from core.game import Draw
 from tests.core_helpers import winning_line
 from tests.test_rounds import ALICE, BOB, WIN_CODE, edited, join, start_round, tap
@@ -179,13 +181,30 @@ async def test_players_in_one_activity_instance_play_one_round_and_see_each_othe
     assert later["board"]["round"] not in (None, round.round_id)
 
 
-async def test_opening_the_activity_at_once_starts_one_round(service: App) -> None:
-    """Many players opening one instance together: one round, started once in the database."""
+async def test_opening_the_activity_at_once_starts_one_round(service: App, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Many players opening one instance together: one round, started once in the database; this process searches
+    for its deal once, not once a player."""
     import asyncio
 
+    searches: list[PlayerKey] = []
+    search = service.flow.rounds.verdicts.winnable_code
+
+    async def counted(rules: Rules, budget: float, owner: PlayerKey) -> GameCode:
+        searches.append(owner)
+        return await search(rules, budget, owner)
+
+    monkeypatch.setattr(service.flow.rounds.verdicts, "winnable_code", counted)
     players = [PlayerKey("discord", str(n)) for n in range(20, 28)]
     found = await asyncio.gather(*(service.flow.rounds.in_instance("i-2", player, "P", "en") for player in players))
-    assert len(set(found)) == 1
+    assert len(set(found)) == 1 and len(searches) == 1
+    # two processes (each its own Rounds over the one database) opening another instance at once: one round
+    processes = [Rounds(service.db, service.flow.rounds.verdicts) for _ in range(2)]
+    found = await asyncio.gather(*(processes[n % 2].in_instance("i-3", player, "P", "en")
+                                   for n, player in enumerate(players)))
+    assert len(set(found)) == 1 and len(searches) <= 3  # at most a search a process; one round started
+    async with service.db.transaction() as tx:
+        assert (await stored_rounds.running_in(tx, "discord", instance_chat("i-3"), dt.datetime.now(dt.UTC))
+                is not None)
 
 
 async def test_discords_list_of_an_instances_users_decides_who_is_in_it() -> None:
