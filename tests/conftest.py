@@ -163,7 +163,7 @@ E2E_MODULES = frozenset({
     "test_crowd_telegram", "test_discord_pace", "test_telegram_pacing", "test_telegram_in_board",
     "test_discord_activity", "test_web_activity", "test_outbox_crash",
     "test_one_game_everywhere", "test_cli_copy", "test_exhaustive", "test_newcomer", "test_platform_down",
-    "test_rounds_discord", "test_rounds_telegram", "test_telegram_taps",
+    "test_rounds_discord", "test_rounds_telegram", "test_telegram_taps", "test_web_rounds_browser",
 })
 
 
