@@ -155,7 +155,8 @@ class Activity:
     async def _proxy(self, route: Any) -> None:
         request = route.request
         path = request.url.removeprefix(ORIGIN)
-        if path.startswith("/api/events"):  # a stream: a route cannot forward it (see the module's docstring)
+        if path.startswith(("/api/events", "/api/round/events")):  # a stream: a route cannot forward it (see the
+            # module's docstring)
             await route.fulfill(status=204)
             return
         response = await route.fetch(url=f"http://127.0.0.1:{self.server.port}{path}")

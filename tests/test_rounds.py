@@ -263,7 +263,8 @@ def test_the_round_message_fits_a_phone_and_telegram_in_every_language() -> None
             round = RoundSnapshot(10**17, "telegram", "-1", BoardRef("-1", "1"), GameCode.parse("TP1-C-ZZZZZZZ"),
                                   False, "Host", locale, 60, at, ended, at, entries, 772)
             for view in (render_round(round, locale, join="https://t.me/tripeaks_bot?start=round-1",
-                                      table="https://t.me/tripeaks_bot/table?startapp=round-1"),
+                                      table="https://t.me/tripeaks_bot/table?startapp=round-1",
+                                      watch="https://t.me/tripeaks_bot/table?startapp=watch-1"),
                          render_round(round, locale)):
                 heading, under = discord_header(view.header)
                 assert display_width(heading) <= DISCORD_HEADING_COLUMNS, (locale, heading)

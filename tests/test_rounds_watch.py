@@ -17,7 +17,7 @@ from aiohttp.test_utils import TestClient, TestServer
 from sqlalchemy import update
 
 from bot.adapters.web.auth import Signer, sign_init_data
-from bot.adapters.web.screens import watch_json
+from bot.adapters.web.screens import round_event, watch_json
 from bot.adapters.web.server import TableServer
 from bot.app.assembly import App
 from bot.app.commands import Actor, StartRound, Surface
@@ -34,13 +34,15 @@ AT = dt.datetime(2026, 12, 7, 22, tzinfo=dt.UTC)
 
 
 def watched(games: list[Game], *, ended: bool = False) -> bytes:
-    """The bytes a watcher gets for a round whose players stand at ``games``."""
+    """The bytes a watcher gets for a round whose players stand at ``games`` (the JSON, and the stream's events)."""
     entries = tuple(RoundEntry(PlayerKey("telegram", str(n)), f"P{n}", n, 28 - game.cards_left,
                                game.peaks_cleared(), game.score, game.moves, 0, False, game.is_over, None, game)
                     for n, game in enumerate(games))
     round = RoundSnapshot(1, "telegram", "-1", None, GameCode.parse("TP1-E-AAAAAAB"), False, "Host", "en", 5,
                           AT + dt.timedelta(minutes=5), ended, AT, entries)
-    return json.dumps(watch_json(round, "en"), sort_keys=True).encode()
+    # what the page receives through the round's event stream too (GET /api/round/events), watching or beside
+    return b"".join((json.dumps(watch_json(round, "en"), sort_keys=True).encode(), round_event(round, "en"),
+                     round_event(round, "en", tables=False, viewer=PlayerKey("telegram", "0"))))
 
 
 def test_a_watchers_view_reveals_no_hidden_card() -> None:
@@ -116,3 +118,33 @@ async def test_the_groups_direct_link_opens_the_round_at_the_table_and_its_moves
     await service.flow.rounds.due("telegram")
     again = await (await client.get("/api/table", headers=linked)).json()
     assert again["board"] is not None and "The round is over" in again["notice"]
+
+
+async def test_the_round_messages_watch_link_opens_the_table_watching_the_round(
+        client: TestClient[Any, Any], service: App) -> None:
+    """Where the Mini App is set up, the round message has a Watch button on a row of its own: the Mini App's direct
+    link with ``startapp=watch-<id>``, signed by Telegram into the launch data; the table, opened by it, says which
+    round to watch (and deals nothing for it)."""
+    from bot.adapters.telegram.rounds import RoundMessages
+    from bot.app.codec import watch_parameter
+
+    host = Actor(PlayerKey("telegram", "9"), "Host", "-100", "-100")
+    (posted,) = await service.flow.handle(host, StartRound(code="TP1-E-AAAAAAB"), Surface(platform="telegram"))
+    assert isinstance(posted, PostRound)
+    round_id = posted.round.round_id
+    messages = RoundMessages(service.flow, None, None, None)  # type: ignore[arg-type]  # only its view is drawn
+    messages.mini_app = "table"
+
+    class Bot:
+        username = "tripeaks_bot"
+
+    view = messages.view(Bot(), posted.round, "en")  # type: ignore[arg-type]
+    (watch,) = view.buttons[-1]
+    assert watch.label == "👀 Watch" and watch.url == f"https://t.me/tripeaks_bot/table?startapp=watch-{round_id}"
+
+    user = json.dumps({"id": 8, "first_name": "Bea", "language_code": "en"})
+    opened = {"Authorization": "tma " + sign_init_data(
+        {"auth_date": str(int(time.time())), "user": user, "start_param": watch_parameter(round_id)}, TOKEN)}
+    answer = await (await client.get("/api/table", headers=opened)).json()
+    assert answer["watch"] == round_id and "live round" not in answer["board"]["header"]
+    assert (await service.flow.rounds.read(round_id)).entries == ()

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from bot.app.assembly import App
-from bot.app.commands import Actor, Begin, DealByCode
+from bot.app.commands import Actor, Begin, DealByCode, Move
 from bot.app.effects import PlayerKey
 from bot.app.model import GameSnapshot
 from core.game import Game, Tap
@@ -52,11 +52,19 @@ async def sent(page: Any) -> list[tuple[int, Any]]:
 
 async def test_the_activity_signs_in_with_discord_and_plays_the_players_own_game(
         activity: Activity, service: App) -> None:
+    """Ann has a game in progress, a move made in the channel: the Activity shows it, and asks first whether to
+    leave it for the instance's round (closed: she plays on)."""
     game = await chat_game(service, ANN, "Ann")
+    first = next(s for s in game.game.playable_slots() if game.game.fits(s))
+    await service.flow.handle(Actor(ANN, "Ann", "43", "42"), Move(game.game_id, game.version, Tap(first)))
     page, table = await activity.launch(activity.api.code_for(ANN.user_id, "Ann"))
     assert await table.evaluate("document.body.dataset.ready") == "1"
     assert await table.locator("#table").get_attribute("data-game") == str(game.game_id)
-    assert "Moves: 0" in await table.locator("#header").inner_text()
+    assert "Moves: 1" in await table.locator("#header").inner_text()
+    assert await table.locator("#message").is_visible()  # leave it for the round? no: closed
+    await table.locator("#message button").last.click()
+    game = await service.games.current_game(ANN)
+    assert game is not None and game.round_id is None
     # the SDK's handshake named our application and Discord's frame, then asked for the identify scope alone
     messages = await sent(page)
     handshake = next(payload for opcode, payload in messages if opcode == 0)
@@ -71,9 +79,10 @@ async def test_the_activity_signs_in_with_discord_and_plays_the_players_own_game
     # a click on a card that fits plays it, in the game the chat shows
     slot = next(s for s in game.game.playable_slots() if game.game.fits(s))
     await tap(table, Tap(slot))
-    assert "Moves: 1" in await table.locator("#header").inner_text()
+    assert "Moves: 2" in await table.locator("#header").inner_text()
     played = await service.games.current_game(ANN)
     expected = Game.from_code(CODE)
+    expected.apply(Tap(first))
     expected.apply(Tap(slot))
     assert played is not None and played.game_id == game.game_id and played.game.to_text() == expected.to_text()
 
@@ -98,7 +107,7 @@ async def test_a_forged_or_declined_sign_in_is_refused_and_the_page_says_so(
 async def test_a_player_can_only_act_on_their_own_game(activity: Activity, service: App) -> None:
     bobs = await chat_game(service, BOB, "Bob")
     page, table = await activity.launch(activity.api.code_for(ANN.user_id, "Ann"))
-    anns = await service.games.current_game(ANN)  # the Activity found Ann no game, and started one
+    anns = await service.games.current_game(ANN)  # the Activity found Ann no game: the instance's round dealt one
     assert anns is not None and anns.game_id != bobs.game_id
     assert await table.locator("#table").get_attribute("data-game") == str(anns.game_id)
     slot = next(s for s in bobs.game.playable_slots() if bobs.game.fits(s))

@@ -249,6 +249,23 @@ def review_of(parameter: str) -> int | None:
 
 #: A round in a bot link's start parameter: ``round-<id>``, joining it.
 _ROUND_START_RE = re.compile(r"^round-(\d{1,18})$")
+_WATCH_START_RE = re.compile(r"^watch-(\d{1,18})$")
+
+
+def watch_parameter(round_id: int) -> str:
+    """The start parameter of a link that opens the table watching the round ``round_id`` (a Mini App's
+    ``startapp``).
+
+    >>> watch_parameter(12), watched_round("watch-12"), watched_round("round-12")
+    ('watch-12', 12, None)
+    """
+    return f"watch-{round_id}"
+
+
+def watched_round(text: str) -> int | None:
+    """The round a start parameter asks to watch (:func:`watch_parameter`), if it asks that."""
+    asked = _WATCH_START_RE.match(text)
+    return int(asked.group(1)) if asked else None
 
 
 def start_parameter(request: ChallengeDeal | DealByCode | DailyDeal | RoundDeal) -> str:

@@ -64,6 +64,7 @@ from bot.app.model import BoardRef as BoardRef  # the values effects carry, for 
 from bot.app.model import GameSnapshot as GameSnapshot
 from bot.app.model import Offers, Stats
 from bot.app.model import PlayerKey as PlayerKey
+from bot.app.model import RoundKey as RoundKey
 from bot.app.model import RoundSnapshot as RoundSnapshot
 from bot.app.model import Settings as Settings
 from bot.app.outcomes import AlreadyStarted

@@ -13,8 +13,9 @@ import logging
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 
-from bot.app.model import PlayerKey
+from bot.app.model import PlayerKey, RoundKey
 from bot.store import changes
+from bot.store import rounds as stored_rounds
 from bot.store.engine import Database
 
 log = logging.getLogger(__name__)
@@ -26,19 +27,21 @@ LOOK_AT_MOST = 0.1
 
 #: A game as a stream last showed it: (game id, version), or None when the player had no current game.
 Shown = tuple[int, int] | None
+#: A round as a stream last showed it (:func:`bot.store.rounds.marks`: ended, entries, their versions), or None.
+RoundShown = tuple[bool, int, int] | None
 
 
 @dataclass(eq=False)
 class Watch:
-    """One stream's view of its player's game: :attr:`moved` (and :attr:`changed` set) once the game is no longer
-    :attr:`shown`."""
+    """One stream's view of its player's game (or of a round: :class:`RoundKey`): :attr:`moved` (and
+    :attr:`changed` set) once the game (the round) is no longer :attr:`shown`."""
 
-    player: PlayerKey
-    shown: Shown
+    player: PlayerKey | RoundKey
+    shown: Shown | RoundShown
     changed: asyncio.Event = field(default_factory=asyncio.Event)
     moved: bool = False
 
-    def saw(self, shown: Shown) -> None:
+    def saw(self, shown: Shown | RoundShown) -> None:
         """The stream has shown ``shown``: told again only when the game moves past it."""
         self.shown = shown
         self.moved = False
@@ -51,7 +54,7 @@ class Following:
         self.db = db
         self.every = every
         self.at_most = at_most
-        self._watches: dict[PlayerKey, set[Watch]] = {}
+        self._watches: dict[PlayerKey | RoundKey, set[Watch]] = {}
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         #: the watcher's rounds, and how many of them read the games (one statement each, whoever follows)
@@ -68,10 +71,10 @@ class Following:
             self._wake.set()
 
     @contextlib.asynccontextmanager
-    async def follow(self, player: PlayerKey, shown: Shown, changed: asyncio.Event | None = None
-                     ) -> AsyncIterator[Watch]:
-        """A watch of ``player``'s game while open, told when the game is no longer ``shown`` (``changed`` set: the
-        caller's own event, or a new one)."""
+    async def follow(self, player: PlayerKey | RoundKey, shown: Shown | RoundShown,
+                     changed: asyncio.Event | None = None) -> AsyncIterator[Watch]:
+        """A watch of ``player``'s game (or of a round) while open, told when it is no longer ``shown`` (``changed``
+        set: the caller's own event, or a new one)."""
         watch = Watch(player, shown, changed or asyncio.Event())
         self._watches.setdefault(player, set()).add(watch)
         if self._task is None or self._task.done():
@@ -92,10 +95,14 @@ class Following:
         if not watched:
             return
         async with self.db.reading() as tx:
-            now = await changes.current_versions(tx, {(player.platform, player.user_id) for player, _ in watched})
+            now: dict[object, object] = dict(await changes.current_versions(
+                tx, {(key.platform, key.user_id) for key, _ in watched if isinstance(key, PlayerKey)}))
+            followed_rounds = {key.round_id for key, _ in watched if isinstance(key, RoundKey)}
+            now.update({RoundKey(round_id): mark
+                        for round_id, mark in (await stored_rounds.marks(tx, followed_rounds)).items()})
         self.looks += 1
-        for player, watches in watched:
-            current = now.get((player.platform, player.user_id))
+        for key, watches in watched:
+            current = now.get((key.platform, key.user_id) if isinstance(key, PlayerKey) else key)
             for watch in watches:
                 if watch.shown != current and not watch.moved:
                     watch.moved = True

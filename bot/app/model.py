@@ -236,6 +236,13 @@ class Stats:
 
 
 @dataclass(frozen=True)
+class RoundKey:
+    """A live round followed at the table (by a watcher, or a player beside their own board)."""
+
+    round_id: int
+
+
+@dataclass(frozen=True)
 class RoundEntry:
     """One player's game in a round as it stands: cards cleared from the peaks, peaks cleared, score, moves,
     hints, whether it is won or over, and when it ended."""

@@ -16,6 +16,7 @@ fewer moves, then who finished first), the winner's score, the deal's code and i
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import datetime as dt
 
@@ -51,6 +52,11 @@ RESULTS_AGAIN_AFTER = dt.timedelta(seconds=30)
 ROUND_DEAL_BUDGET = 3.0
 
 
+def instance_chat(instance_id: str) -> str:
+    """Where the round of a Discord Activity instance is played, as a round's chat (no channel has this id)."""
+    return f"activity:{instance_id}"[:64]
+
+
 def entry_of(record: EntryRecord) -> RoundEntry:
     game = Game.from_text(record.state)
     return RoundEntry(PlayerKey(record.platform, record.user_id), record.name, record.game_id,
@@ -81,6 +87,13 @@ async def read_round(tx: Transaction, record: RoundRecord) -> RoundSnapshot:
     return round_snapshot(record, entries, utcnow(), verdict[1] if verdict is not None else None)
 
 
+async def _loaded(tx: Transaction, round_id: int) -> RoundSnapshot:
+    record = await stored_rounds.load_round(tx, round_id)
+    if record is None:
+        raise NoSuchRound()
+    return await read_round(tx, record)
+
+
 class Rounds:
     """Live rounds over ``db``; ``verdicts`` deals a random winnable deal. Each use case answers with the effects on
     the round's message (:mod:`bot.app.round_effects`)."""
@@ -91,6 +104,8 @@ class Rounds:
         self.deal_budget = deal_budget
         #: each running round's mark (:func:`bot.store.rounds.running_changes`) as this process last drew it
         self._drawn: dict[int, tuple[int, int]] = {}
+        #: the Activity instances whose round this process is looking for or starting
+        self._searching: dict[str, asyncio.Lock] = {}
 
     async def start(self, actor: Actor, command: StartRound, surface: Surface, settings: Settings) -> list[Effect]:
         """A new round in the actor's chat (a group or a server's channel: :class:`RoundsInGroupsOnly` elsewhere)
@@ -119,15 +134,47 @@ class Rounds:
             posted.append(Answer(Problem(RoundMinutesCut(minutes), settings)))
         return posted
 
+    async def in_instance(self, instance_id: str, player: PlayerKey, host: str, locale: str) -> int:
+        """The round of the Discord Activity instance ``instance_id``: the one running there, else a new one (a
+        random winnable Easy deal for :data:`MINUTES_DEFAULT` minutes from now: the first player to open the
+        Activity starts it, ``player`` named ``host``, whose language it speaks; one ended, the next player starts
+        the next). Started once in the database however many players open it at once; it has no message in a
+        channel."""
+        chat_id = instance_chat(instance_id)
+        # the players of this process who open it together wait for one deal search (the database's lock below
+        # is what starts the round once, across processes)
+        searching = self._searching.setdefault(chat_id, asyncio.Lock())
+        try:
+            async with searching:
+                async with self.db.reading() as tx:
+                    running = await stored_rounds.running_in(tx, "discord", chat_id, utcnow())
+                if running is not None:
+                    return running.id
+                code = await self.verdicts.winnable_code(Rules.EASY, self.deal_budget, player)
+                async with self.db.transaction() as tx:
+                    await stored_rounds.lock_chat(tx, "discord", chat_id)
+                    running = await stored_rounds.running_in(tx, "discord", chat_id, utcnow())
+                    if running is None:
+                        running = await stored_rounds.insert_round(
+                            tx, platform="discord", chat_id=chat_id, code=str(code), chosen=False,
+                            host=host[:100], locale=locale, minutes=MINUTES_DEFAULT, now=utcnow())
+                        self.verdicts.schedule(str(code))
+                return running.id
+        finally:
+            if not searching.locked():
+                self._searching.pop(chat_id, None)
+
     async def now(self, round_id: int) -> RoundSnapshot:
-        """The round as it stands (:class:`NoSuchRound` for none)."""
+        """The round as it stands (:class:`NoSuchRound` for none), to draw its message: drawn as it is now."""
         async with self.db.transaction() as tx:
-            record = await stored_rounds.load_round(tx, round_id)
-            if record is None:
-                raise NoSuchRound()
-            round = await read_round(tx, record)
+            round = await _loaded(tx, round_id)
         self._drawn[round_id] = (len(round.entries), sum(entry.version for entry in round.entries))
         return round
+
+    async def read(self, round_id: int) -> RoundSnapshot:
+        """The round as it stands (:class:`NoSuchRound` for none), for a watcher: its message is not drawn by it."""
+        async with self.db.reading() as tx:
+            return await _loaded(tx, round_id)
 
     async def shown(self, round_id: int, where: BoardRef, reply_token: str | None = None) -> None:
         """The round's message is at ``where`` (reported by the executor that posted it); ``reply_token``: the

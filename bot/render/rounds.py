@@ -29,10 +29,11 @@ WON_MARK, OVER_MARK = "✓", "■"
 
 
 def render_round(round: RoundSnapshot, locale: str, *, join: str | None = None, table: str | None = None,
-                 command: str = "/tripeaks") -> View:
+                 watch: str | None = None, command: str = "/tripeaks") -> View:
     """The round's message in ``locale``: while it runs, with a Join button (``join``: the link that deals the
     round to a player; None: a button that joins where it is tapped) and, where set up, one that opens the table
-    (``table``); ``command``: how a player deals a code here (the results say how to play the deal again)."""
+    (``table``) and one that opens it watching the round (``watch``, on a row of its own); ``command``: how a
+    player deals a code here (the results say how to play the deal again)."""
     tr = translator(locale)
     rules = tr.gettext(RULE_NAMES[round.code.rules])
     # TRANSLATORS: the title of a live round's message in a group: {rules} the rule set (Easy or Classic),
@@ -82,6 +83,10 @@ def render_round(round: RoundSnapshot, locale: str, *, join: str | None = None, 
         if table is not None:  # the table in the app, where the player plays their game of the round
             row.append(Button(open_table_label(tr.locale), None, url=table))
         buttons = (tuple(row),) if row else ()
+        if watch is not None:  # every player's board live, read only, at the table
+            # TRANSLATORS: the button under a live round's message that opens the board in the app watching every
+            # player's board live (read only). Short: at most 16 columns
+            buttons += ((Button(tr.pgettext("button", "👀 Watch"), None, url=watch),),)
     return View(header=header, status="\n".join(lines).strip(), buttons=buttons)
 
 

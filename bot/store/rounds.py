@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
+from collections.abc import Collection
 from typing import Any
 
 from sqlalchemy import Row, case, exists, func, insert, select, update
@@ -83,6 +84,22 @@ async def insert_round(tx: Transaction, *, platform: str, chat_id: str, code: st
     return RoundRecord.from_row(row)
 
 
+async def running_in(tx: Transaction, platform: str, chat_id: str, now: dt.datetime) -> RoundRecord | None:
+    """The round running in ``chat_id`` (not ended, its time not up), if any; the caller holds the chat's lock
+    (:func:`lock_chat`), so that two callers never both start one there."""
+    row = (await tx.execute(_ROUND.where(rounds.c.platform == platform, rounds.c.chat_id == chat_id,
+                                         rounds.c.ended_at.is_(None), rounds.c.ends_at > now)
+                            .order_by(rounds.c.id.desc()).limit(1))).one_or_none()
+    return None if row is None else RoundRecord.from_row(row)
+
+
+async def lock_chat(tx: Transaction, platform: str, chat_id: str) -> None:
+    """Hold the rounds of ``chat_id`` until ``tx`` ends (PostgreSQL: an advisory lock on its name; SQLite: the
+    transaction already holds the database's write lock)."""
+    if tx.dialect.name == "postgresql":
+        await tx.execute(select(func.pg_advisory_xact_lock(func.hashtextextended(f"round {platform} {chat_id}", 0))))
+
+
 async def load_round(tx: Transaction, round_id: int) -> RoundRecord | None:
     row = (await tx.execute(_ROUND.where(rounds.c.id == round_id))).one_or_none()
     return None if row is None else RoundRecord.from_row(row)
@@ -134,6 +151,20 @@ async def running_changes(tx: Transaction, platform: str) -> dict[int, tuple[int
         select(games.c.round_id, func.count().label("n"), func.sum(games.c.version).label("versions"))
         .where(games.c.round_id.in_(running)).group_by(games.c.round_id))).all()
     return {int(row.round_id): (int(row.n), int(row.versions)) for row in rows}
+
+
+async def marks(tx: Transaction, round_ids: Collection[int]) -> dict[int, tuple[bool, int, int]]:
+    """Each of the rounds ``round_ids`` with a mark of its state (ended, how many entries, the sum of their
+    versions): a mark that changed says the round moved (a join, a move, its end), in any process."""
+    if not round_ids:
+        return {}
+    counted = (select(games.c.round_id, func.count().label("n"), func.sum(games.c.version).label("versions"))
+               .where(games.c.round_id.in_(round_ids)).group_by(games.c.round_id).subquery())
+    rows = (await tx.execute(
+        select(rounds.c.id, rounds.c.ended_at, counted.c.n, counted.c.versions)
+        .select_from(rounds.outerjoin(counted, counted.c.round_id == rounds.c.id))
+        .where(rounds.c.id.in_(round_ids)))).all()
+    return {int(row.id): (row.ended_at is not None, int(row.n or 0), int(row.versions or 0)) for row in rows}
 
 
 async def results_unshown(tx: Transaction, platform: str, ended_before: dt.datetime) -> list[int]:

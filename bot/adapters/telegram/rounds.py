@@ -16,7 +16,7 @@ from telegram import Bot, Chat, Message
 from telegram.constants import ChatType
 
 from bot.adapters.telegram.pacing import ChatPace
-from bot.app.codec import BadPayload, start_parameter
+from bot.app.codec import BadPayload, start_parameter, watch_parameter
 from bot.app.commands import RoundDeal
 from bot.app.effects import (
     Answer,
@@ -80,9 +80,12 @@ class RoundMessages:
 
     def view(self, bot: Bot, round: RoundSnapshot, locale: str) -> View:
         """The round's message as the group sees it, with its join link (and the Mini App's direct link)."""
-        table = (f"https://t.me/{bot.username}/{self.mini_app}?startapp={start_parameter(RoundDeal(round.round_id))}"
-                 if self.mini_app else None)
-        return render_round(round, locale, join=join_link(bot.username, round.round_id), table=table)
+        table = watch = None
+        if self.mini_app:
+            app = f"https://t.me/{bot.username}/{self.mini_app}?startapp="
+            table = app + start_parameter(RoundDeal(round.round_id))
+            watch = app + watch_parameter(round.round_id)  # the table opened watching the round
+        return render_round(round, locale, join=join_link(bot.username, round.round_id), table=table, watch=watch)
 
     async def carry_out(self, bot: Bot, anchor: Message | None, effects: list[Effect],
                         reports: list[Report]) -> list[ChatEffect]:

@@ -1,6 +1,8 @@
 """Who opened the table as a Discord Activity: the OAuth2 code the Embedded App SDK's ``authorize`` gave the page,
 exchanged on the server with the application's client secret (``POST {api}/oauth2/token``), then the user it names
-(``GET {api}/users/@me``). The API's address is a setting, so tests answer it locally."""
+(``GET {api}/users/@me``); and whether they are in the Activity instance the page names
+(``GET {api}/applications/{id}/activity-instances/{instance}``, with the bot's token). The API's address is a
+setting, so tests answer it locally."""
 
 from __future__ import annotations
 
@@ -8,6 +10,7 @@ import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Protocol
 
 import aiohttp
 
@@ -22,6 +25,8 @@ CODE_SHAPE = re.compile(r"[A-Za-z0-9_-]{1,64}")
 #: must not become a flood of calls on the application's behalf (Discord would limit or ban it).
 SIGN_IN_BURST = 20
 SIGN_IN_RATE = 5.0
+#: What an Activity instance's id can look like (Discord's are like ``i-1234567890123456789-gc-...``).
+INSTANCE_SHAPE = re.compile(r"[A-Za-z0-9_-]{1,48}")
 
 
 class SignIns:
@@ -72,3 +77,33 @@ class DiscordOAuth:
             raise Unauthorised("Discord named no user")
         name = str(me.get("global_name") or me.get("username") or "")
         return WebUser(PlayerKey("discord", str(me["id"])), name, me.get("locale")), token
+
+
+class InstanceCheck(Protocol):
+    """Whether a Discord user is in an Activity instance now."""
+
+    async def __call__(self, instance_id: str, user_id: str) -> bool: ...
+
+
+@dataclass(frozen=True)
+class ActivityInstances:
+    """The application's Activity instances on Discord's API at ``api_url``, asked with the bot's token."""
+
+    application_id: str
+    bot_token: str
+    api_url: str
+
+    async def __call__(self, instance_id: str, user_id: str) -> bool:
+        """Whether Discord lists ``user_id`` among the users of the instance ``instance_id`` (False for an instance
+        it does not know, or an answer it could not give)."""
+        if not INSTANCE_SHAPE.fullmatch(instance_id):
+            return False
+        url = f"{self.api_url}/applications/{self.application_id}/activity-instances/{instance_id}"
+        try:
+            async with (aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=API_TIMEOUT)) as session,
+                        session.get(url, headers={"Authorization": f"Bot {self.bot_token}"}) as response):
+                instance = await response.json() if response.status == 200 else {}
+        except (aiohttp.ClientError, TimeoutError, ValueError):
+            return False
+        users = instance.get("users") if isinstance(instance, dict) else None
+        return isinstance(users, list) and user_id in map(str, users)

@@ -7,7 +7,7 @@ import logging
 from typing import TextIO
 
 from bot.adapters.web.auth import WebUser
-from bot.adapters.web.discord_auth import DiscordOAuth
+from bot.adapters.web.discord_auth import ActivityInstances, DiscordOAuth
 from bot.adapters.web.gate import connections_cap, raise_open_files_limit
 from bot.adapters.web.links import table_signer
 from bot.adapters.web.server import Ready, TableServer
@@ -22,12 +22,15 @@ async def start_table(flow: Flow, config: Config, ready: Ready | None = None) ->
     """The table served for the chats' players on WEB_HOST:WEB_PORT; a move there redraws the chat's board through
     the outbox (a process that runs the platform delivers it). ``ready``: what ``GET /readyz`` answers. A port taken
     by another program is :class:`~bot.config.ConfigError`, naming the port and its setting."""
-    discord = None
+    discord = instances = None
     if config.discord_client_id and config.discord_client_secret:
         discord = DiscordOAuth(config.discord_client_id, config.discord_client_secret, config.discord_api_url)
+        if config.discord_token:
+            instances = ActivityInstances(config.discord_client_id, config.discord_token, config.discord_api_url)
     cap = connections_cap(raise_open_files_limit())  # the table's connections leave the rest of the bot its files
     server = TableServer(flow, table_signer(config), telegram_token=config.telegram_token, host=config.web_host,
-                         port=config.web_port, discord=discord, connections=cap, ready=ready)
+                         port=config.web_port, discord=discord, instances=instances, connections=cap,
+                         ready=ready)
     try:
         await server.start()
     except OSError as error:

@@ -12,6 +12,7 @@ as before.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from typing import Any, assert_never
 
@@ -29,6 +30,7 @@ from bot.app.effects import (
     NoticeOf,
     OwnerAnswer,
     PlayAck,
+    PlayerKey,
     PointerOf,
     Post,
     PostRound,
@@ -130,6 +132,7 @@ def board_json(snapshot: GameSnapshot, locale: str) -> JSON:
         "waste": {**card_json(table.waste),
                   "label": tr.gettext("Waste card: {card}.").format(card=table.waste.symbol())},
         "buttons": controls, "over": snapshot.game.is_over, "daily": snapshot.daily is not None,
+        "round": snapshot.round_id,
         # a won table, as the picture draws it: the last cards played, each whole, and the banner with the score
         "won": {"played": [{**card_json(card), "at": list(at)} for card, at in zip(fan_shown(table.played),
                                                                                    fanned(fan_shown(table.played)),
@@ -139,16 +142,18 @@ def board_json(snapshot: GameSnapshot, locale: str) -> JSON:
     }
 
 
-def watch_json(round: RoundSnapshot, locale: str) -> JSON:
+def watch_json(round: RoundSnapshot, locale: str, *, tables: bool = True, viewer: PlayerKey | None = None) -> JSON:
     """A round as a watcher sees it, read only: its message (the standings; the results once it ended) and each
-    player's table as that player sees it (face-down cards as backs, the stock as a count): nothing hidden."""
+    player's table as that player sees it (face-down cards as backs, the stock as a count): nothing hidden.
+    ``tables`` False: the standings alone (names, cards left, score: never a card), for a player beside their own
+    table; ``viewer``: the player who looks, whose line is marked ``you``."""
     view = render_round(round, locale)
     players = []
     for entry in round.entries:
-        table = seen_table(entry.game) if entry.game is not None else None
+        table = seen_table(entry.game) if entry.game is not None and tables else None
         players.append({
             "name": entry.name, "cleared": entry.cleared, "cards_left": entry.cards_left, "peaks": entry.peaks,
-            "score": entry.score, "won": entry.won, "finished": entry.finished,
+            "score": entry.score, "won": entry.won, "finished": entry.finished, "you": entry.player == viewer,
             "table": None if table is None else {
                 "slots": [{"state": seen.state.value, **(card_json(seen.card) if seen.card is not None else {})}
                           for seen in table.slots],
@@ -156,7 +161,31 @@ def watch_json(round: RoundSnapshot, locale: str) -> JSON:
                 "alt": table_alt(table, locale)},
         })
     return {"round": round.round_id, "ended": round.ended, "seconds_left": round.seconds_left,
-            "header": view.header, "status": view.status, "players": players}
+            "header": view.header, "status": view.status, "players": players, "words": watch_words(locale)}
+
+
+def round_event(round: RoundSnapshot, locale: str, *, tables: bool = True, viewer: PlayerKey | None = None) -> bytes:
+    """One event of a round's stream (``GET /api/round/events``): the bytes the page receives, as
+    :func:`watch_json` draws the round."""
+    return f"data: {json.dumps(watch_json(round, locale, tables=tables, viewer=viewer))}\n\n".encode()
+
+
+def watch_words(locale: str) -> JSON:
+    """What the watcher's page and the standings beside a round's table say of their own, in ``locale``."""
+    tr = translator(locale)
+    return {
+        # the round's clock, as its message says it ({time}: the page counts it down), and its end
+        "time": tr.gettext("Time left: {time}"), "over": tr.gettext("The round is over"),
+        # TRANSLATORS: the board in the browser, after the player's game of a live round ended: a button that shows
+        # the other players' boards live (read only). At most 18 columns
+        "watch": tr.gettext("👀 Watch the others"),
+        # TRANSLATORS: the board in the browser, watching a live round: the button back to the player's own board.
+        # At most 18 columns
+        "back": tr.gettext("↩ My board"),
+        # TRANSLATORS: watching a live round in the browser: one player's line over their board: cards left in the
+        # peaks ({left}, 0-28) and score ({score}). At most 24 columns
+        "line": tr.gettext("{left} left · {score} pts"),
+    }
 
 
 def _is_draw(button: Button) -> bool:
@@ -251,6 +280,7 @@ def strings(locale: str) -> JSON:
     return {"lang": language_code(locale), "title": "TriPeaks",
             # TRANSLATORS: the board in the browser: the name, for screen readers, of the × that closes a message
             "close": tr.gettext("Close"),
+            "watch": watch_words(locale)["watch"],
             **failure_words(tr),
             "starts": [{"label": label, "payload": encode(command)} for label, command in starts]}
 

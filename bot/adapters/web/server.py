@@ -20,6 +20,10 @@ Telegram Mini App, or ``Bearer <session>``, a session token the server signed wh
   (:func:`bot.adapters.web.screens.respond`).
 - ``GET /api/round?id=``: a live round watched, read only (:func:`bot.adapters.web.screens.watch_json`): its
   standings and each player's table as that player sees it; refused to a player of the round still playing.
+- ``GET /api/round/events?id=[&view=standings]``: the same, as server-sent events, one whenever the round moves
+  (pushed as ``/api/events`` is); ``view=standings``: the standings alone, never a card, for a player beside
+  their table. ``GET /api/table?instance=``: a Discord Activity's instance, whose round the player joins (or
+  starts) by opening it, once Discord lists them in it (:class:`~bot.adapters.web.discord_auth.ActivityInstances`).
 - ``GET /api/events``: server-sent events, one ``data:`` line of the board (as ``/api/table`` answers it) whenever
   the player's game changes elsewhere (a tap in the chat, another tab, another process): one watcher for the whole
   process tells each stream when its game moved (:class:`~bot.app.following.Following`, woken by the database), and
@@ -57,13 +61,13 @@ from urllib.parse import parse_qsl
 from aiohttp import web
 
 from bot.adapters.web.auth import SESSION_LIFETIME, Signer, Unauthorised, WebUser, telegram_user
-from bot.adapters.web.discord_auth import DiscordOAuth, SignIns
+from bot.adapters.web.discord_auth import INSTANCE_SHAPE, DiscordOAuth, InstanceCheck, SignIns
 from bot.adapters.web.gate import Gate, Seldom, connections_cap, open_files_limit
-from bot.adapters.web.screens import LAYOUT, refusal_words, respond, strings, watch_json
+from bot.adapters.web.screens import LAYOUT, refusal_words, respond, round_event, strings, watch_json
 from bot.app.abilities import TABLE
-from bot.app.codec import BadPayload, decode, start_request
+from bot.app.codec import BadPayload, decode, start_request, watched_round
 from bot.app.commands import Actor, Begin, Command, Resume, RoundDeal, Surface
-from bot.app.effects import PlayerKey
+from bot.app.effects import PlayerKey, RoundKey, RoundSnapshot
 from bot.app.flow import Flow
 from bot.i18n import resolve_locale
 from bot.metrics import REQUESTS_REFUSED, STREAMS_OPEN, exposition
@@ -92,9 +96,11 @@ class TableServer:
 
     def __init__(self, flow: Flow, signer: Signer, *, telegram_token: str | None = None,
                  host: str = "127.0.0.1", port: int = 8080, discord: DiscordOAuth | None = None,
-                 sign_ins: SignIns | None = None, connections: int | None = None,
-                 ready: Ready | None = None) -> None:
+                 sign_ins: SignIns | None = None, instances: InstanceCheck | None = None,
+                 connections: int | None = None, ready: Ready | None = None) -> None:
         self.flow = flow
+        #: who is in a Discord Activity instance (None: no bot token to ask with: the instance named is taken)
+        self.instances = instances
         #: the Discord Activity's OAuth2 client (None: no Activity), and the codes it may forward
         self.discord = discord
         self.sign_ins = sign_ins or SignIns()
@@ -132,6 +138,7 @@ class TableServer:
         app.router.add_post("/api/act", self._act)
         app.router.add_get("/api/events", self._events)
         app.router.add_get("/api/round", self._round)
+        app.router.add_get("/api/round/events", self._round_events)
         app.router.add_get("/healthz", self._alive)
         app.router.add_get("/readyz", self._ready)
         app.router.add_get("/metrics", self._metrics)
@@ -231,14 +238,33 @@ class TableServer:
     async def _table(self, request: web.Request) -> web.StreamResponse:
         user = await self._user(request)
         answer: dict[str, Any] = {"board": None}
-        joined = _round_started(request)
+        joined = _round_started(request) or await self._instance_round(request, user)
         if joined is not None:  # a group's direct link to a round: the player's game of it (one entry a player)
             answer = await self._through_the_door(user, Begin(joined))
-        if answer["board"] is None:  # the round is over (its results are the notice), or no round was asked
-            notice = answer.get("notice")
+        if answer["board"] is None:  # the round is over (its results are the notice), the player is asked first
+            # whether to leave their game in progress for it (the question), or no round was asked
+            notice, question = answer.get("notice"), answer.get("message")
             answer = await self._through_the_door(user, Resume(start_if_none=True))
             answer["notice"] = answer.get("notice") or notice
-        return web.json_response({**answer, "layout": LAYOUT, "strings": strings(answer["locale"])})
+            answer["message"] = answer.get("message") or question
+        # the round message's Watch link (``startapp=watch-<id>``): the page shows the round watched
+        return web.json_response({**answer, "layout": LAYOUT, "strings": strings(answer["locale"]),
+                                  "watch": watched_round(_start_param(request))})
+
+    async def _instance_round(self, request: web.Request, user: WebUser) -> RoundDeal | None:
+        """The round of the Discord Activity instance the page was opened in (``?instance=``: the Embedded App
+        SDK's ``instanceId``), which the player joins by opening it (:meth:`bot.app.rounds.Rounds.in_instance`);
+        None for no instance, or one Discord does not list the player in (403 then: nothing is joined)."""
+        instance_id = request.query.get("instance", "")
+        if not instance_id or user.player.platform != "discord":
+            return None
+        if not INSTANCE_SHAPE.fullmatch(instance_id):
+            raise web.HTTPBadRequest(text="not an instance")
+        if self.instances is not None and not await self.instances(instance_id, user.player.user_id):
+            _REFUSED.info("table request refused: not in the Activity instance it names")
+            raise web.HTTPForbidden(text="not in that Activity")
+        locale = resolve_locale(None, user.locale)
+        return RoundDeal(await self.flow.rounds.in_instance(instance_id, user.player, user.name, locale))
 
     async def _act(self, request: web.Request) -> web.StreamResponse:
         user = await self._user(request)
@@ -254,16 +280,55 @@ class TableServer:
         """A live round watched (``?id=``), read only: the standings and every player's table as that player sees
         it. Not for a player of the round still playing it (the others' boards show cards of the same deal)."""
         user = await self._user(request)
+        round = await self._watched(user, _round_id(request), standings=False)
+        return web.json_response(watch_json(round, resolve_locale(None, user.locale), viewer=user.player))
+
+    async def _watched(self, user: WebUser, round_id: int, *, standings: bool) -> RoundSnapshot:
+        """The round ``round_id`` as it stands, for ``user`` to watch (404: no such round; 403: its tables, to a
+        player of it still playing)."""
         try:
-            round = await self.flow.rounds.now(int(request.query.get("id", "")))
-        except (ValueError, BadPayload):
+            round = await self.flow.rounds.read(round_id)
+        except BadPayload:
             raise web.HTTPNotFound(text="no such round") from None
-        if not round.ended and any(entry.player == user.player and not entry.finished for entry in round.entries):
+        if not standings and _still_playing(round, user.player):
             raise web.HTTPForbidden(text="finish your own game of the round first")
-        return web.json_response(watch_json(round, resolve_locale(None, user.locale)))
+        return round
 
     async def _events(self, request: web.Request) -> web.StreamResponse:
         user = await self._user(request)
+
+        async def send(stream: web.StreamResponse, shown: Any) -> Any:
+            return await self._send_board(stream, user, shown)
+
+        return await self._stream(request, user, user.player, send)
+
+    async def _round_events(self, request: web.Request) -> web.StreamResponse:
+        """A live round followed (``?id=``): an event of it (:func:`~bot.adapters.web.screens.round_event`) whenever
+        it moves (a join, a move, its end), pushed as the player's own board is. ``&view=standings``: the standings
+        alone (never a card), which a player of the round sees beside their table; else every player's table, as
+        ``GET /api/round`` (refused to a player of the round still playing)."""
+        user = await self._user(request)
+        round_id = _round_id(request)
+        standings = request.query.get("view") == "standings"
+        await self._watched(user, round_id, standings=standings)
+        locale = resolve_locale(None, user.locale)
+
+        async def send(stream: web.StreamResponse, shown: Any) -> Any:
+            round = await self.flow.rounds.read(round_id)
+            now = (round.ended, len(round.entries), sum(entry.version for entry in round.entries))
+            if now != shown:
+                # a watcher who joined the round meanwhile sees the standings alone until they finish
+                tables = not standings and not _still_playing(round, user.player)
+                await stream.write(round_event(round, locale, tables=tables, viewer=user.player))
+            return now
+
+        return await self._stream(request, user, RoundKey(round_id), send)
+
+    async def _stream(self, request: web.Request, user: WebUser, followed: PlayerKey | RoundKey,
+                      send: Callable[[web.StreamResponse, Any], Awaitable[Any]]) -> web.StreamResponse:
+        """An event stream of the player ``user``: ``send`` writes what ``followed`` (their game, a round) shows
+        now unless the stream shows it already, and answers what it shows; called at once and whenever it moved.
+        The player's streams, of their game and of rounds, count together against the caps."""
         following = self.flow.games.following
         own = self._streams.setdefault(user.player, [])
         if len(own) < STREAMS_PER_PLAYER and self.streams_open >= self.streams_cap:
@@ -285,8 +350,8 @@ class TableServer:
                                                  "X-Accel-Buffering": "no"})
             stream.force_close()  # a stream's connection is never taken for another request
             await stream.prepare(request)
-            shown = await self._send_board(stream, user, None)
-            async with following.follow(user.player, shown, opened.stirred) as watch:
+            shown = await send(stream, None)
+            async with following.follow(followed, shown, opened.stirred) as watch:
                 while not (opened.ended or self._closing):
                     try:
                         async with asyncio.timeout(HEARTBEAT):
@@ -296,7 +361,7 @@ class TableServer:
                         continue
                     opened.stirred.clear()
                     if watch.moved and not opened.ended:
-                        watch.saw(shown := await self._send_board(stream, user, shown))
+                        watch.saw(shown := await send(stream, shown))
         except ConnectionError:  # the page went away while an event was written
             pass
         finally:
@@ -370,13 +435,31 @@ _REFUSED = Seldom()
 _TOO_MANY = Seldom()
 
 
-def _round_started(request: web.Request) -> RoundDeal | None:
-    """The round a Mini App was opened for: its signed ``start_param`` (a group's direct link,
-    ``t.me/<bot>/<app>?startapp=round-<id>``); None for any other opening (the caller has checked the signature)."""
+def _round_id(request: web.Request) -> int:
+    """The round a request names (``?id=``): 404 for no number."""
+    try:
+        return int(request.query.get("id", ""))
+    except ValueError:
+        raise web.HTTPNotFound(text="no such round") from None
+
+
+def _still_playing(round: RoundSnapshot, player: PlayerKey) -> bool:
+    """Whether ``player`` plays in ``round``, which runs, and has not finished (the others' tables show cards of
+    their deal)."""
+    return not round.ended and any(entry.player == player and not entry.finished for entry in round.entries)
+
+
+def _start_param(request: web.Request) -> str:
+    """A Mini App's signed ``start_param`` (its direct link's ``startapp``; the caller has checked the signature),
+    empty for any other opening."""
     scheme, _, credentials = request.headers.get("Authorization", "").partition(" ")
-    if scheme != "tma":
-        return None
-    asked = start_request(dict(parse_qsl(credentials)).get("start_param", ""))
+    return dict(parse_qsl(credentials)).get("start_param", "") if scheme == "tma" else ""
+
+
+def _round_started(request: web.Request) -> RoundDeal | None:
+    """The round a Mini App was opened for: a group's direct link, ``t.me/<bot>/<app>?startapp=round-<id>``; None
+    for any other opening."""
+    asked = start_request(_start_param(request))
     return asked if isinstance(asked, RoundDeal) else None
 
 

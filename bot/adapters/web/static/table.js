@@ -98,6 +98,7 @@ async function discordActivity() {
   const { DiscordSDK } = await import("/static/vendor/embedded-app-sdk/index.mjs");
   const sdk = new DiscordSDK(clientId);
   await sdk.ready();
+  state.instance = sdk.instanceId;  // the Activity's instance: its players play one round (the server checks it)
   const { code } = await sdk.commands.authorize({
     client_id: clientId, response_type: "code", state: "", prompt: "none", scope: ["identify"],
   });
@@ -249,11 +250,13 @@ function computeLayout() {
   const bottom = H - pad - inset("--tg-safe-bottom");
   const line = 19;
   const geo = { landscape: W > H };
+  const inRound = !!state.beside;  // a round's game: the others' progress in a strip of its own
   if (!geo.landscape) {
     geo.header = { x: pad, y: top, w: W - 2 * pad, h: 3 * line };
     geo.controls = { x: pad, y: bottom - 48, w: W - 2 * pad, h: 48 };
     geo.starts = { x: pad, y: geo.controls.y - 6 - 40, w: W - 2 * pad, h: 40 };
-    const feltTop = geo.header.y + geo.header.h + 4;
+    geo.standings = { x: pad, y: geo.header.y + geo.header.h + 2, w: W - 2 * pad, h: inRound ? 24 : 0 };
+    const feltTop = geo.standings.y + geo.standings.h + (inRound ? 4 : 2);
     geo.table = { x: 0, y: feltTop, w: W, h: geo.starts.y - 6 - feltTop };
     const bands = 8 + 3 * line + 6 + 44 + 8;  // the status lines and the ending's buttons, between peaks and piles
     const inner = Math.min(W, 760) - 8;
@@ -282,6 +285,8 @@ function computeLayout() {
     geo.ending = { x: left, y: geo.controls.y + geo.controls.h + 12, w: side, h: 4 * button + 3 * 6, column: true,
                    button };
     geo.starts = { x: right, y: top, w: side, h: 3 * button + 2 * 6, column: true };
+    const below = geo.starts.y + geo.starts.h + 12;
+    geo.standings = { x: right, y: below, w: side, h: inRound ? bottom - below : 0, column: true };
   }
   // the peaks, centred on the felt, from the slots' grid (columns in half card steps, rows half a card apart)
   const w = geo.card;
@@ -305,7 +310,8 @@ function applyLayout() {
   if (!state.layout) return;
   const geo = state.geo = computeLayout();
   document.body.dataset.layout = geo.landscape ? "landscape" : "portrait";
-  for (const name of ["header", "table", "status", "controls", "ending", "starts"]) put($(name), geo[name]);
+  for (const name of ["header", "table", "status", "controls", "ending", "starts", "standings"]) put($(name), geo[name]);
+  $("standings").classList.toggle("column", !!geo.standings.column);
   $("status").classList.toggle("on-felt", !!geo.status.onFelt);
   for (const name of ["controls", "ending", "starts"]) $(name).classList.toggle("column", !!geo[name].column);
   // a line for a moment where it hides nothing the thumb needs: above the stock upright, over the peaks' tops
@@ -685,8 +691,16 @@ function render(answer) {
     const header = answer.board.header || "";
     $("header").textContent = state.geo && state.geo.header.joined ? header.split("\n").join(" · ") : header;
     $("status").textContent = answer.board.status || "";
+    followRound(answer.board);
     drawTable(answer.board, previous && previous.game === answer.board.game ? previous : null);
     drawButtons(answer.board.buttons);
+    if (answer.board.round && answer.board.over && state.strings.watch) {  // the player's game of a round ended
+      const watch = controlButton({ label: state.strings.watch, payload: null, style: "primary" });
+      watch.disabled = false;
+      watch.dataset.watch = answer.board.round;
+      watch.addEventListener("click", () => watchRound(answer.board.round));
+      $("ending").prepend(watch);
+    }
     fitText();
   }
   if (answer.notice) toast(answer.notice);
@@ -787,11 +801,14 @@ function tapStock(event) {
 
 // --- moves made elsewhere (the chat, another tab): the server's event stream ----------------------------------------
 
-async function follow() {
-  for (;;) {
+// An event stream read until it ends or ``follower.stopped`` (opened again after a drop): each event's JSON to
+// ``onEvent``; a refusal (401, 403, 404) ends it, answered with its status.
+async function readEvents(path, onEvent, follower) {
+  while (!follower.stopped) {
     try {
-      const response = await fetch("/api/events", { headers: { Authorization: state.auth } });
-      if (response.status === 401) return;
+      follower.abort = new AbortController();
+      const response = await fetch(path, { headers: { Authorization: state.auth }, signal: follower.abort.signal });
+      if ([401, 403, 404].includes(response.status)) return response.status;
       const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
       let buffer = "";
       for (;;) {
@@ -802,12 +819,157 @@ async function follow() {
         while ((end = buffer.indexOf("\n\n")) >= 0) {
           const event = buffer.slice(0, end);
           buffer = buffer.slice(end + 2);
-          if (event.startsWith("data: ")) caughtUp(JSON.parse(event.slice(6)));
+          if (event.startsWith("data: ") && !follower.stopped) onEvent(JSON.parse(event.slice(6)));
         }
       }
-    } catch (error) { /* the connection dropped: open it again */ }
-    await new Promise((resolve) => setTimeout(resolve, 2000));
+    } catch (error) { /* the connection dropped (or was stopped): open it again */ }
+    if (!follower.stopped) await new Promise((resolve) => setTimeout(resolve, 2000));
   }
+}
+
+function follow() {
+  readEvents("/api/events", caughtUp, {});
+}
+
+function stopFollowing(follower) {
+  if (!follower) return;
+  follower.stopped = true;
+  if (follower.abort) follower.abort.abort();
+}
+
+// --- a live round: the standings beside the player's table, and the others' tables watched -------------------------
+
+//: The round of the board shown: its standings followed beside the table.
+function followRound(board) {
+  const round = board ? board.round : null;  // kept after the game ends: the strip never moves the table
+  if (state.watching || round === (state.beside && state.beside.round)) return;
+  stopFollowing(state.beside);
+  state.beside = round ? { round } : null;
+  document.body.dataset.round = round ? "1" : "";
+  $("standings").replaceChildren();
+  applyLayout();
+  if (round) readEvents(`/api/round/events?id=${round}&view=standings`, drawStandings, state.beside);
+}
+
+//: The round's clock, counted down on the page from what the server last said (``node``'s text), or its end.
+function showClock(node, round) {
+  clearInterval(node.clockTimer);
+  const ends = performance.now() + round.seconds_left * 1000;
+  const tick = () => {
+    const left = Math.max(0, Math.round((ends - performance.now()) / 1000));
+    const time = `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
+    node.textContent = round.ended ? round.words.over : round.words.time.replace("{time}", time);
+  };
+  tick();
+  if (!round.ended) node.clockTimer = setInterval(tick, 1000);
+}
+
+//: The others' progress beside the table: their names, cards left and scores (never a card), after the clock.
+function drawStandings(round) {
+  const clock = document.createElement("span");
+  clock.className = "chip clock";
+  showClock(clock, round);
+  // each player: their place, name, cards left (by a small card back) and score; the player's own first
+  const chips = round.players.map((player, at) => {
+    const chip = document.createElement("span");
+    chip.className = "chip";
+    if (player.you) chip.dataset.you = "1";
+    if (player.finished) chip.dataset.finished = player.won ? "won" : "over";
+    chip.setAttribute("aria-label", `${at + 1}. ${player.name}: ${
+      round.words.line.replace("{left}", player.cards_left).replace("{score}", player.score)}`);
+    const name = document.createElement("b");
+    name.textContent = `${at + 1}. ${player.name}`;
+    const back = drawBack(el("svg", { viewBox: "0 0 64 90", class: "back", "aria-hidden": "true" }));
+    chip.append(name, " ", back, `${player.cards_left} · ${player.score}`);
+    return chip;
+  }).sort((a, b) => (b.dataset.you ? 1 : 0) - (a.dataset.you ? 1 : 0));
+  clearInterval(($("standings").querySelector(".clock") || {}).clockTimer);
+  $("standings").replaceChildren(clock, ...chips);
+  $("standings").dataset.players = round.players.length;
+}
+
+//: The round ``id`` watched: every player's table as they see it, live, read only.
+function watchRound(id) {
+  stopFollowing(state.watching);
+  stopFollowing(state.beside);  // a tab holds two streams at most (a player's streams are capped): its own board's
+  state.beside = null;          // and this one; the standings beside the table come back with it
+  state.watching = { round: id };
+  document.body.dataset.mode = "watch";
+  $("watch").replaceChildren();
+  const watching = state.watching;
+  readEvents(`/api/round/events?id=${id}`, drawWatched, watching).then((refused) => {
+    // no such round, or the player's own game of it still playing: back to their table
+    if (refused && state.watching === watching) stopWatching();
+  });
+}
+
+function stopWatching() {
+  stopFollowing(state.watching);
+  state.watching = null;
+  delete document.body.dataset.mode;
+  followRound(state.board);
+  applyLayout();
+}
+
+function drawWatched(round) {
+  const top = document.createElement("div");
+  top.className = "top";
+  const back = document.createElement("button");
+  back.textContent = round.words.back;
+  back.addEventListener("click", stopWatching);
+  const title = document.createElement("h1");
+  title.textContent = round.header;
+  top.append(title, back);
+  const status = document.createElement("p");
+  status.className = "time";
+  clearInterval(($("watch").querySelector(".time") || {}).clockTimer);
+  showClock(status, round);
+  const boards = round.players.map((player, at) => {
+    const box = document.createElement("article");
+    box.className = "player";
+    if (player.finished) box.dataset.finished = player.won ? "won" : "over";
+    const line = document.createElement("h2");
+    const name = document.createElement("b");
+    name.textContent = `${at + 1}. ${player.name}`;
+    const score = document.createElement("span");
+    score.textContent = round.words.line.replace("{left}", player.cards_left).replace("{score}", player.score);
+    line.append(name, score);
+    box.append(line);
+    if (player.table) box.append(miniTable(player.table));
+    return box;
+  });
+  const grid = document.createElement("div");
+  grid.className = "players";
+  grid.replaceChildren(...boards);
+  $("watch").replaceChildren(top, status, grid);
+  $("watch").dataset.round = round.round;
+  $("watch").dataset.ended = round.ended ? "1" : "";
+}
+
+//: A player's table, small: the peaks from the layout's grid, the stock's count and the waste card.
+function miniTable(table) {
+  const gap = 4;
+  const width = 10 * 64 + 9 * gap;
+  const svg = el("svg", { viewBox: `-6 -6 ${width + 12} ${225 + 24 + 90 + 12}`, role: "img",
+                          "aria-label": table.alt || "", class: "mini" });
+  el("rect", { x: -6, y: -6, width: width + 12, height: 225 + 24 + 90 + 12, rx: 10, fill: "#35654D" }, svg);
+  table.slots.forEach((slot, index) => {
+    if (slot.state === "gone") return;
+    const [column, row] = state.layout.grid[index];
+    const card = el("svg", { x: column * (64 + gap) / 2, y: row * 45, width: 64, height: 90, viewBox: "0 0 64 90" },
+                    svg);
+    if (slot.state === "up") drawFace(card, slot, null);
+    else drawBack(card);
+  });
+  const pileY = 225 + 24;
+  const stock = el("svg", { x: width / 2 - 64 - 10, y: pileY, width: 64, height: 90, viewBox: "0 0 64 90" }, svg);
+  if (table.stock) drawBack(stock);
+  const count = el("text", { x: width / 2 - 32 - 10, y: pileY + 56, "text-anchor": "middle", class: "count",
+                             fill: "#FFFFFF" }, svg);
+  count.textContent = table.stock;
+  drawFace(el("svg", { x: width / 2 + 10, y: pileY, width: 64, height: 90, viewBox: "0 0 64 90" }, svg),
+           table.waste, null);
+  return svg;
 }
 
 function caughtUp(board) {
@@ -823,7 +985,8 @@ async function start() {
   fetchWords();
   state.auth = await authenticate(params);
   if (!state.auth) { await refused(); return; }
-  const answer = await api("/api/table");
+  const asked = state.instance ? `/api/table?instance=${encodeURIComponent(state.instance)}` : "/api/table";
+  const answer = await api(asked);
   state.layout = answer.layout;
   state.strings = answer.strings;
   document.documentElement.lang = answer.strings.lang;
@@ -834,6 +997,8 @@ async function start() {
   window.addEventListener("resize", applyLayout);
   document.body.dataset.ready = "1";
   follow();
+  const watched = answer.watch || parseInt(params.get("watch"), 10);  // the round message's Watch link
+  if (watched) watchRound(watched);
 }
 
 start().catch((error) => {
