@@ -114,13 +114,15 @@ async def _close_when_open(opening: asyncio.Future[App]) -> None:
 
 
 async def _open_service(database_url: str, stop: StopSignals, stack: contextlib.AsyncExitStack, *,
-                        post_time: dt.time = dt.time(9, 0), workers: tuple[int, int] = (1, 1)) -> App | None:
+                        post_time: dt.time = dt.time(9, 0), workers: tuple[int, int] = (1, 1),
+                        redis_url: str | None = None) -> App | None:
     """Open the service (migrating the database, starting ``workers`` solver workers for players and the background)
     and have ``stack`` close it; None when a stop comes first (then closed once open: :func:`_close_when_open`)."""
     from bot.app.assembly import App
     from bot.app.solver_pool import Workers
 
-    opening = asyncio.ensure_future(App.open(database_url, post_time=post_time, workers=Workers(*workers)))
+    opening = asyncio.ensure_future(App.open(database_url, post_time=post_time, workers=Workers(*workers),
+                                             redis_url=redis_url))
     if not await _first_of(stop.event, opening):
         await _close_when_open(opening)
         return None
@@ -229,7 +231,8 @@ async def _open_bot_service(config: Config, stop: StopSignals, stack: contextlib
     """:func:`_open_service`, a database server that cannot be reached being :class:`Unreachable`."""
     try:
         return await _open_service(config.database_url, stop, stack, post_time=config.daily_post_time,
-                                   workers=(config.solver_workers, config.solver_background_workers))
+                                   workers=(config.solver_workers, config.solver_background_workers),
+                                   redis_url=config.redis_url)
     except _DATABASE_UNREACHABLE as error:
         raise Unreachable(f"the database {redact_url(config.database_url)} cannot be reached ({error})") from None
 

@@ -214,7 +214,7 @@ async def _empty_tables(url: URL) -> None:
 
     connection = await asyncpg.connect(_asyncpg_dsn(url), timeout=10)
     try:
-        await connection.execute("TRUNCATE games, players, daily_subscriptions, rounds, player_shares RESTART "
+        await connection.execute("TRUNCATE games, players, daily_subscriptions, rounds, player_shares, kept_answers RESTART "
                                  "IDENTITY CASCADE")
     finally:
         await connection.close()

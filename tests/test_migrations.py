@@ -206,7 +206,7 @@ async def test_a_downgrade_that_would_drop_columns_is_refused_and_changes_nothin
     head = await current_revision(fresh_url)
     with pytest.raises(DowngradeDrops) as refused:
         await downgrade_database(fresh_url, "0006", allow_drops=False)
-    assert refused.value.drops == ["player_shares", "rounds", "games.round_id", "outbox", "players.seen_locale",
+    assert refused.value.drops == ["kept_answers", "player_shares", "rounds", "games.round_id", "outbox", "players.seen_locale",
                                     "board_relay", "once_marks", "games.hinted_version",
                                     "games.practice_of",
                                     "community_players"]
@@ -214,7 +214,8 @@ async def test_a_downgrade_that_would_drop_columns_is_refused_and_changes_nothin
     assert {"hinted_version", "practice_of"} <= await _columns(fresh_url, "games")
     assert "community_players" in await _tables(fresh_url)
     # the shares, the rounds, the outbox, the seen locales, the relay's waiting requests and the once-only marks
-    assert await downgrade_database(fresh_url, "0008") == ["player_shares", "rounds", "games.round_id", "outbox",
+    assert await downgrade_database(fresh_url, "0008") == ["kept_answers", "player_shares", "rounds",
+                                                           "games.round_id", "outbox",
                                                            "players.seen_locale", "board_relay", "once_marks"]
     assert await downgrade_database(fresh_url, "0007", allow_drops=False) == []  # indexes only: nothing to ask
     assert await current_revision(fresh_url) == "0007"
@@ -301,7 +302,19 @@ async def test_0014_keeps_the_players_shares_and_its_downgrade_drops_only_them(f
     nothing else (the shares start full again, in each process's memory), and upgrading brings it back empty."""
     await upgrade_database(fresh_url)
     assert "player_shares" in await _tables(fresh_url)
+    await downgrade_database(fresh_url, "0014")  # the later revisions' drops first
     assert await downgrade_database(fresh_url, "0013") == ["player_shares"]
     assert "player_shares" not in await _tables(fresh_url) and "seen_locale" in await _columns(fresh_url, "players")
-    await upgrade_database(fresh_url)
+    await upgrade_database(fresh_url, "0014")
     assert await current_revision(fresh_url) == "0014" and "player_shares" in await _tables(fresh_url)
+
+
+async def test_0015_keeps_the_answers_for_every_process_and_its_downgrade_drops_only_them(fresh_url: URL) -> None:
+    """The answers kept for every process come with 0015 (issue 53); downgrading to 0014 drops that table and
+    nothing else (each process keeps its own answers in memory again), and upgrading brings it back empty."""
+    await upgrade_database(fresh_url)
+    assert "kept_answers" in await _tables(fresh_url)
+    assert await downgrade_database(fresh_url, "0014") == ["kept_answers"]
+    assert "kept_answers" not in await _tables(fresh_url) and "player_shares" in await _tables(fresh_url)
+    await upgrade_database(fresh_url)
+    assert await current_revision(fresh_url) == "0015_scale" and "kept_answers" in await _tables(fresh_url)

@@ -219,6 +219,17 @@ player_shares = Table(
     Column("taken", Boolean, nullable=False),
 )
 
+#: Answers to solver questions every process of a deployment may reuse (migration 0015): a ``key`` naming the
+#: question (a hint: its game and version; a review: its game), the ``answer`` as text, and when it is forgotten
+#: (``expires``, seconds since the epoch; bot/store/answers.py).
+kept_answers = Table(
+    "kept_answers", metadata,
+    Column("key", String(128), primary_key=True),
+    Column("answer", Text, nullable=False),
+    Column("expires", Float, nullable=False),
+    Index("ix_kept_answers_expires", "expires"),
+)
+
 # Status values stored in daily_posts.status.
 POST_CLAIMED, POST_SENT, POST_FAILED = "claimed", "sent", "failed"
 

@@ -228,7 +228,7 @@ class TableServer:
         return web.json_response(refusal_words(resolve_locale(None, request.query.get("lang"))))
 
     async def _table(self, request: web.Request) -> web.StreamResponse:
-        user = self._user(request)
+        user = await self._user(request)
         answer: dict[str, Any] = {"board": None}
         joined = _round_started(request)
         if joined is not None:  # a group's direct link to a round: the player's game of it (one entry a player)
@@ -240,7 +240,7 @@ class TableServer:
         return web.json_response({**answer, "layout": LAYOUT, "strings": strings(answer["locale"])})
 
     async def _act(self, request: web.Request) -> web.StreamResponse:
-        user = self._user(request)
+        user = await self._user(request)
         try:
             command: Command = decode(str((await _body(request)).get("payload", "")))
         except BadPayload:
@@ -252,7 +252,7 @@ class TableServer:
     async def _round(self, request: web.Request) -> web.StreamResponse:
         """A live round watched (``?id=``), read only: the standings and every player's table as that player sees
         it. Not for a player of the round still playing it (the others' boards show cards of the same deal)."""
-        user = self._user(request)
+        user = await self._user(request)
         try:
             round = await self.flow.rounds.now(int(request.query.get("id", "")))
         except (ValueError, BadPayload):
@@ -262,7 +262,7 @@ class TableServer:
         return web.json_response(watch_json(round, resolve_locale(None, user.locale)))
 
     async def _events(self, request: web.Request) -> web.StreamResponse:
-        user = self._user(request)
+        user = await self._user(request)
         following = self.flow.games.following
         own = self._streams.setdefault(user.player, [])
         if len(own) < STREAMS_PER_PLAYER and self.streams_open >= self.streams_cap:
@@ -324,10 +324,10 @@ class TableServer:
         effects = await self.flow.handle(Actor(user.player, user.name), command, surface)
         return respond(effects, user.locale, inline=inline)
 
-    def _user(self, request: web.Request) -> WebUser:
+    async def _user(self, request: web.Request) -> WebUser:
         """Who sends ``request``, which comes out of their share (past it: 429, nothing read)."""
         user = self._credentials(request)
-        wait = self.flow.questions.request_wait(user.player)
+        wait = await self.flow.questions.request_wait(user.player)
         if wait:
             _TOO_MANY.info("table requests past a player's share: refused for %.1f s", wait)
             REQUESTS_REFUSED.labels("share").inc()
