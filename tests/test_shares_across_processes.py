@@ -259,3 +259,50 @@ async def test_a_redis_out_of_reach_at_start_leaves_the_shares_to_the_database(
         assert any("REDIS_URL cannot be reached" in record.getMessage() for record in caplog.records)
     finally:
         await app.close()
+
+
+async def test_a_take_that_comes_late_neither_refills_twice_nor_moves_the_share_back(
+        two_processes: tuple[App, App]) -> None:
+    """A bucket of 2 refilled every 10 s, taken by two processes whose statements may arrive out of their clocks'
+    order: the one read at 5 s arriving after the one read at 10 s finds nothing, and credits nothing again."""
+    one, other = two_processes
+    shared = [app.questions.shared for app in (one, other)]
+    clocks = [0.0, 0.0]
+    for turn, share in enumerate(shared):
+        assert isinstance(share, DatabaseShares | RedisShares)
+        (share if isinstance(share, DatabaseShares) else share.fallback).clock = (
+            lambda turn=turn: clocks[turn])  # type: ignore[misc]
+    taken = []
+    for turn, when in [(0, 0.0), (1, 0.0), (0, 10.0), (1, 5.0), (0, 20.0), (1, 25.0)]:
+        clocks[turn] = when
+        share = shared[turn]
+        assert share is not None
+        taken.append(await share.take(ANN, "requests", 2, 10.0) == 0.0)
+    assert taken == [True, True, True, False, True, False]
+
+
+async def test_a_flood_of_table_requests_takes_from_the_shared_share_one_at_a_time() -> None:
+    """However many requests of one player a process holds at once, one of them at a time asks the shared share:
+    a flood holds one database connection of the process, not its pool."""
+    gate = asyncio.Event()
+
+    class Slow(DatabaseShares):
+        def __init__(self) -> None:
+            self.at_once = self.most = 0
+
+        async def take(self, player: PlayerKey, kind: str, burst: int, refill_seconds: float) -> float:
+            self.at_once += 1
+            self.most = max(self.most, self.at_once)
+            await gate.wait()
+            self.at_once -= 1
+            return 0.0
+
+    shared = Slow()
+    questions = Questions(clock=lambda: 5.0, shared=shared)
+    asking = [asyncio.create_task(questions.request_wait(ANN)) for _ in range(20)]
+    bob = asyncio.create_task(questions.request_wait(BOB))
+    while shared.at_once < 2:  # Ann's first and Bob's: each player's turn is their own
+        await asyncio.sleep(0)
+    gate.set()
+    assert await asyncio.gather(*asking, bob) == [0.0] * 21
+    assert shared.most == 2 and not questions._taking

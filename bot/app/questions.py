@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import logging
 import math
 import time
@@ -109,6 +110,14 @@ class _Bucket:
         return self.tokens + (now - self.at) / refill_seconds >= burst
 
 
+@dataclass
+class _Turn:
+    """A player's turn to take from the deployment's share in this process, and how many wait for it."""
+
+    lock: asyncio.Lock = dataclasses.field(default_factory=asyncio.Lock)
+    users: int = 0
+
+
 class Questions:
     """The solver questions of every player of this process; ``clock`` tells seconds (monotonic)."""
 
@@ -124,6 +133,7 @@ class Questions:
         self._buckets: dict[PlayerKey, _Bucket] = {}
         self._asks: dict[PlayerKey, _Bucket] = {}
         self._requests: dict[PlayerKey, _Bucket] = {}
+        self._taking: dict[PlayerKey, _Turn] = {}
 
     def admit(self, player: PlayerKey) -> bool:
         """Whether a command of ``player``'s that asks the solver is answered at all: True within their share,
@@ -148,7 +158,16 @@ class Questions:
         self._forget_full(self._requests, REQUESTS_BURST, REQUESTS_REFILL_SECONDS, now)
         if wait or self.shared is None:
             return wait
-        return await self.shared.take(player, "requests", REQUESTS_BURST, REQUESTS_REFILL_SECONDS)
+        # one take at a time for a player in this process: a flood holds one database connection, not the pool
+        held = self._taking.setdefault(player, _Turn())
+        held.users += 1
+        try:
+            async with held.lock:
+                return await self.shared.take(player, "requests", REQUESTS_BURST, REQUESTS_REFILL_SECONDS)
+        finally:
+            held.users -= 1
+            if not held.users:
+                del self._taking[player]
 
     async def ask(self, player: PlayerKey, question: Hashable, answer: Callable[[], Awaitable[T | None]], *,
                   keep: bool = True, text: AnswerText[T] | None = None) -> T | None:

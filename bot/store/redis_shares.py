@@ -23,6 +23,7 @@ local held = redis.call('HMGET', KEYS[1], 'tokens', 'at')
 local tokens = tonumber(held[1]) or burst
 local at = tonumber(held[2]) or now
 tokens = math.min(burst, tokens + math.max(0, now - at) / refill)
+now = math.max(now, at)
 local taken = 0
 if tokens >= 1 then
   tokens = tokens - 1
