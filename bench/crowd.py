@@ -355,7 +355,7 @@ async def hints_capacity(api: Any, args: argparse.Namespace) -> dict[str, Any]:
     elapsed = loop.time() - begin
     per_second = len(phase.hint_latencies) / elapsed
     return {"capacity_hints_per_s": round(per_second, 1),
-            "capacity_hints_per_s_per_worker": round(per_second / args.workers, 1),
+            "capacity_hints_per_s_per_worker": round(per_second / (args.workers * args.processes), 1),
             "capacity_hints_busy": phase.busy, "capacity_hint_p50_ms": round(percentile(phase.hint_latencies, 0.5) * 1000, 1),
             "outcome": outcome}
 
@@ -504,7 +504,8 @@ def show(result: dict[str, Any]) -> str:
                  f"{result['capacity_hint_p50_ms']:.0f} ms, busy {result['capacity_hints_busy']})")
     lines.append(f"  consistency over {result['games_checked']} games: lost {result['lost']}, doubled "
                  f"{result['doubled']}, mismatched {result['mismatched']} "
-                 f"({'OK' if result['consistent'] else 'FAILED'}); the bot processes' CPU {result['bot_cpu_s']:g} s")
+                 f"({'OK' if result['consistent'] else 'FAILED'}); the bot processes' CPU {result['bot_cpu_s']:g} s; "
+                 f"errors {result['errors']} {result['error_kinds'] or ''}")
     return "\n".join(lines)
 
 
