@@ -324,9 +324,13 @@ async def play_crowd(api: Any, args: argparse.Namespace, table_port: int | None 
     everyone = Outcome()
     for player in [*honest, hostile]:
         everyone.merge(player.own)
-    everyone.merge(capacity.pop("outcome"))
-    errors = everyone.error_kinds
-    result.update(flood_sent=sent, errors=sum(errors.values()), error_kinds=errors, outcome=everyone, **capacity)
+    errors = dict(everyone.error_kinds)
+    # the capacity players tap the moment a hint's toast comes, which may be before the hint's own edit of the
+    # board: a board at the version before their tap is theirs to read again, counted apart
+    capacity_outcome: Outcome = capacity.pop("outcome")
+    everyone.merge(capacity_outcome)
+    result.update(flood_sent=sent, errors=sum(errors.values()), error_kinds=errors, outcome=everyone,
+                  capacity_errors=capacity_outcome.error_kinds, **capacity)
     if table is not None:
         result["flood_answers"] = table.statuses
     return result
@@ -505,7 +509,8 @@ def show(result: dict[str, Any]) -> str:
     lines.append(f"  consistency over {result['games_checked']} games: lost {result['lost']}, doubled "
                  f"{result['doubled']}, mismatched {result['mismatched']} "
                  f"({'OK' if result['consistent'] else 'FAILED'}); the bot processes' CPU {result['bot_cpu_s']:g} s; "
-                 f"errors {result['errors']} {result['error_kinds'] or ''}")
+                 f"errors {result['errors']} {result['error_kinds'] or ''}, the capacity players' "
+                 f"{result['capacity_errors'] or 'none'}")
     return "\n".join(lines)
 
 
