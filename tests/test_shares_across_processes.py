@@ -310,3 +310,12 @@ async def test_a_flood_of_table_requests_takes_from_the_shared_share_one_at_a_ti
     gate.set()
     assert await asyncio.gather(*asking, bob) == [0.0] * 21
     assert shared.most == 2 and not questions._taking
+
+
+async def test_a_redis_that_answers_at_start_holds_the_shares(db_url: URL) -> None:
+    app = await App.open(db_url.render_as_string(hide_password=False), redis_url=REDIS_URL,
+                         executor=ThreadPoolExecutor(1), hint_function=fake_hint, verdict_function=fake_verdict)
+    try:
+        assert app.redis is not None and isinstance(app.questions.shared, RedisShares)
+    finally:
+        await app.close()
