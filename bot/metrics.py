@@ -38,6 +38,9 @@ OUTBOX_UNDELIVERED = Gauge("tripeaks_outbox_undelivered", "Outbox rows not yet d
                            "every process: take the max, not the sum)", ["platform"])
 OUTBOX_OLDEST_SECONDS = Gauge("tripeaks_outbox_oldest_seconds", "Age of the oldest outbox row not yet delivered, by "
                               "platform (0: none waits)", ["platform"])
+ANSWERS_SHARED = Counter("tripeaks_answers_shared_total", "Solver questions answered from the answers another "
+                         "process kept (database or Redis), the solver not asked")
+REDIS_FAILURES = Counter("tripeaks_redis_failures_total", "Calls to Redis that failed (the database answered instead)")
 POOL_IN_USE = Gauge("tripeaks_database_pool_in_use", "Database connections taken from the pool")
 POOL_SIZE = Gauge("tripeaks_database_pool_size", "Database connections the pool keeps")
 

@@ -15,6 +15,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 import redis.asyncio as redis
+from prometheus_client import REGISTRY
 from sqlalchemy.engine import URL
 
 from bot.app.assembly import App
@@ -35,6 +36,11 @@ BOB = PlayerKey("telegram", "8")
 REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
 #: The hints the solver was asked for, by position (the fake solver runs in this process's threads).
 ASKED: list[str] = []
+
+
+def counted(metric: str) -> float:
+    """What this process's /metrics says of ``metric`` now."""
+    return REGISTRY.get_sample_value(metric) or 0.0
 
 
 def counted_hint(state: str, budget: float) -> Hint:
@@ -134,7 +140,9 @@ async def test_a_hint_worked_out_through_one_process_is_answered_from_the_kept_o
     one, other = two_processes
     game = await one.starts.new_game(ANN, "Ann")
     first = await one.advice.hint(ANN, game.game_id, game.version)
+    shared_before = counted('tripeaks_answers_shared_total')
     again = await other.advice.hint(ANN, game.game_id, game.version)  # another process, nothing in its memory
+    assert counted('tripeaks_answers_shared_total') == shared_before + 1  # counted for /metrics
     assert again.hint == first.hint and first.hint is not None and first.hint.action is not None
     assert len(ASKED) == 1  # the solver was asked once in the deployment
     await one.flow.handle(Actor(ANN, "Ann"), decode(f"tp:g:{game.game_id}:{game.version}:d"),
@@ -196,13 +204,14 @@ async def test_a_redis_that_fails_leaves_the_shares_and_answers_to_the_database(
     try:
         down = RedisStore(redis.Redis.from_url("redis://127.0.0.1:1/0", socket_connect_timeout=1))
         shared = RedisShares(down, DatabaseShares(db))
+        failures_before = counted('tripeaks_redis_failures_total')
         with caplog.at_level(logging.WARNING, logger="bot.app.questions"):
             assert await shared.take(ANN, "questions", 1, 60) == 0.0
             assert await shared.take(ANN, "questions", 1, 60) > 0  # the database's bucket, taken before
             await shared.keep("('hint', 1, 0)", "kept")
             assert await shared.answer("('hint', 1, 0)") == "kept"
-        assert [r.getMessage() for r in caplog.records if "Redis failed" in r.getMessage()][:1] and sum(
-            "Redis failed" in r.getMessage() for r in caplog.records) == 1
+        assert sum("Redis failed" in r.getMessage() for r in caplog.records) == 1  # once, not once a call
+        assert counted('tripeaks_redis_failures_total') == failures_before + 4  # every call counted
         await down.close()
     finally:
         await db.close()

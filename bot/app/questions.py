@@ -49,6 +49,7 @@ from bot.app.codec import review_of
 from bot.app.commands import AskHint, Command, Invite, OpenLink, Review
 from bot.app.errors import OneAtATime, TryAgainIn
 from bot.app.model import PlayerKey
+from bot.metrics import ANSWERS_SHARED, REDIS_FAILURES
 from bot.store import answers, shares
 from bot.store.engine import Database
 from bot.store.redis_shares import RedisDown, RedisStore
@@ -184,6 +185,7 @@ class Questions:
             if written is not None:
                 kept: T = text.read(written)
                 self._keep(question, kept)
+                ANSWERS_SHARED.inc()
                 return kept
         asking = self._asking.get(player)
         if asking is not None:
@@ -340,6 +342,7 @@ class RedisShares:
             await self.fallback.keep(key, text)
 
     def _warn(self, down: RedisDown) -> None:
+        REDIS_FAILURES.inc()
         now = time.monotonic()
         if self._warned_at is None or now - self._warned_at >= REDIS_WARNING_SECONDS:
             self._warned_at = now
