@@ -4,6 +4,7 @@ to end through Telegram, with the real solver. Run by hand:
     .venv/bin/python bench/crowd.py [--players 10] [--period 2] [--hint-every 5] [--phase 15] [--flood 30]
                                     [--workers N] [--capacity-players 6] [--json]
                                     [--table-flood streams|requests] [--files 1024]
+                                    [--processes 1] [--db sqlite|postgres] [--postgres-url URL]
 
 The bench starts the fake Bot API server of the tests (``tests/fakes/telegram_bot_api.py``) and the bot in a process
 of its own (its Telegram Application long polling the fake, the real solver in ``--workers`` worker processes: by
@@ -27,6 +28,13 @@ process then serves too (its Mini App's launch data signed for the fake's token)
 3x their p90 before it, and the hints answered. ``--files`` gives the bot's process that many open files and no
 more (systemd's default is 1,024): the table's connections are capped below it.
 
+With ``--processes N`` (on ``--db postgres``: one PostgreSQL database for all) the bot runs as N processes, as
+behind nginx (docs/operating.md): each serves Telegram's webhook and the table on ports of its own, and the bench
+puts a round-robin balancer in front of each (a connection to the next process in turn: each update the fake
+delivers, each request at the table), so one player's updates reach every process. Afterwards every game of the
+run is read back and compared with the taps acknowledged (``lost``, ``doubled``, ``mismatched``, as in
+bench/load.py).
+
 Last, with no flood, ``--capacity-players`` players ask for hints as fast as they are answered (a move, a hint,
 a move...) for ``--phase`` seconds: the hints a second the bot sustains, and that divided by its solver workers
 (hints a second per core). The bench's own process (the fake server and every player) shares the machine with the
@@ -37,7 +45,9 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import dataclasses
+import itertools
 import json
 import logging
 import os
@@ -52,10 +62,13 @@ if __package__ in (None, ""):  # run as a script: make the repository importable
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.load import (
+    DEFAULT_POSTGRES_URL,
     REPLY_TIMEOUT,
+    TELEGRAM,
     Outcome,
     TelegramPlayer,
     bot_process,
+    check_consistency,
     cpu_seconds,
     fresh_database,
     percentile,
@@ -308,11 +321,16 @@ async def play_crowd(api: Any, args: argparse.Namespace, table_port: int | None 
     sent = await flooding
     capacity = await hints_capacity(api, args)
     result: dict[str, Any] = {name: phase.summary() for name, phase in phases.items()}
-    errors: dict[str, int] = {}
+    everyone = Outcome()
     for player in [*honest, hostile]:
-        for kind, count in player.own.error_kinds.items():
-            errors[kind] = errors.get(kind, 0) + count
-    result.update(flood_sent=sent, errors=sum(errors.values()), error_kinds=errors, **capacity)
+        everyone.merge(player.own)
+    errors = dict(everyone.error_kinds)
+    # the capacity players tap the moment a hint's toast comes, which may be before the hint's own edit of the
+    # board: a board at the version before their tap is theirs to read again, counted apart
+    capacity_outcome: Outcome = capacity.pop("outcome")
+    everyone.merge(capacity_outcome)
+    result.update(flood_sent=sent, errors=sum(errors.values()), error_kinds=errors, outcome=everyone,
+                  capacity_errors=capacity_outcome.error_kinds, **capacity)
     if table is not None:
         result["flood_answers"] = table.statuses
     return result
@@ -341,14 +359,16 @@ async def hints_capacity(api: Any, args: argparse.Namespace) -> dict[str, Any]:
     elapsed = loop.time() - begin
     per_second = len(phase.hint_latencies) / elapsed
     return {"capacity_hints_per_s": round(per_second, 1),
-            "capacity_hints_per_s_per_worker": round(per_second / args.workers, 1),
-            "capacity_hints_busy": phase.busy, "capacity_hint_p50_ms": round(percentile(phase.hint_latencies, 0.5) * 1000, 1)}
+            "capacity_hints_per_s_per_worker": round(per_second / (args.workers * args.processes), 1),
+            "capacity_hints_busy": phase.busy, "capacity_hint_p50_ms": round(percentile(phase.hint_latencies, 0.5) * 1000, 1),
+            "outcome": outcome}
 
 
 async def serve(url: str, api_url: str, token: str, workers: int, until: Any, ready: Any,
-                table_port: int | None = None) -> None:
+                table_port: int | None = None, webhook: tuple[str, int] | None = None) -> None:
     """The bot as ``tripeaks run`` starts it on Telegram, the real solver in ``workers`` worker processes; with
-    ``table_port``, the table served there too (as with PUBLIC_URL set)."""
+    ``table_port``, the table served there too (as with PUBLIC_URL set); with ``webhook`` (its public URL, the local
+    port), a webhook instead of long polling."""
     from bot.adapters.web.auth import Signer
     from bot.adapters.web.gate import connections_cap, raise_open_files_limit
     from bot.adapters.web.server import TableServer
@@ -362,7 +382,7 @@ async def serve(url: str, api_url: str, token: str, workers: int, until: Any, re
             table = TableServer(service.flow, Signer(b"crowd bench secret" * 2), telegram_token=token,
                                 port=table_port, connections=connections_cap(raise_open_files_limit()))
             await table.start()
-        await run_application(service, api_url, token, until, ready)
+        await run_application(service, api_url, token, until, ready, webhook)
     finally:
         if table is not None:
             await table.stop()
@@ -370,7 +390,7 @@ async def serve(url: str, api_url: str, token: str, workers: int, until: Any, re
 
 
 def _bot_process(url: str, api_url: str, token: str, workers: int, table_port: int | None, files: int | None,
-                 ready: Any, stop: Any) -> None:
+                 webhook: tuple[str, int] | None, ready: Any, stop: Any) -> None:
     logging.basicConfig(level=logging.ERROR, format="bot process: %(levelname)s %(name)s: %(message)s")
     if files is not None:  # as a service whose unit allows this many open files, and no more
         resource.setrlimit(resource.RLIMIT_NOFILE, (files, files))
@@ -378,7 +398,7 @@ def _bot_process(url: str, api_url: str, token: str, workers: int, table_port: i
     async def main() -> None:
         loop = asyncio.get_running_loop()
         await serve(url, api_url, token, workers, until=lambda: loop.run_in_executor(None, stop.wait),
-                    ready=ready.set, table_port=table_port)
+                    ready=ready.set, table_port=table_port, webhook=webhook)
 
     asyncio.run(main())
 
@@ -389,21 +409,69 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
+class RoundRobin:
+    """A balancer on a port of its own: each connection goes to the next of ``ports`` in turn, bytes piped both
+    ways (as nginx's upstream with several servers, without keep-alive to the clients)."""
+
+    def __init__(self, ports: list[int]) -> None:
+        self.port = free_port()
+        self._next = itertools.cycle(ports)
+        self._server: asyncio.Server | None = None
+
+    async def __aenter__(self) -> RoundRobin:
+        self._server = await asyncio.start_server(self._pass, "127.0.0.1", self.port)
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        assert self._server is not None
+        self._server.close()
+
+    async def _pass(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        try:
+            upstream_reader, upstream_writer = await asyncio.open_connection("127.0.0.1", next(self._next))
+        except OSError:
+            writer.close()
+            return
+        await asyncio.gather(_pipe(reader, upstream_writer), _pipe(upstream_reader, writer))
+
+
+async def _pipe(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+    with contextlib.suppress(OSError):
+        while chunk := await reader.read(65536):
+            writer.write(chunk)
+            await writer.drain()
+    with contextlib.suppress(OSError):
+        writer.close()
+
+
 async def run(args: argparse.Namespace) -> dict[str, Any]:
     """One run of the bench (see the module docstring)."""
-    async with fresh_database("sqlite") as url:
+    async with fresh_database(args.db, args.postgres_url) as url, contextlib.AsyncExitStack() as stack:
         api = timed_bot_api()
         await api.start()
-        try:
+        stack.push_async_callback(api.stop)
+        rendered = url.render_as_string(hide_password=False)
+        if args.processes == 1:
             table_port = None if args.table_flood is None else free_port()
-            async with bot_process(_bot_process, url.render_as_string(hide_password=False), api.base_url,
-                                   api.token, args.workers, table_port, args.files) as child:
-                bot_cpu = cpu_seconds(child.pid) if child.pid is not None else None
-                result = await play_crowd(api, args, table_port)
-                if bot_cpu is not None and child.pid is not None:
-                    result["bot_cpu_s"] = round((cpu_seconds(child.pid) or 0.0) - bot_cpu, 1)
-        finally:
-            await api.stop()
+            places: list[tuple[int | None, tuple[str, int] | None]] = [(table_port, None)]
+        else:
+            hooks, tables = [free_port() for _ in range(args.processes)], [free_port() for _ in range(args.processes)]
+            hook = await stack.enter_async_context(RoundRobin(hooks))
+            table = await stack.enter_async_context(RoundRobin(tables))
+            table_port = table.port
+            places = [(tables[k], (f"http://127.0.0.1:{hook.port}/hook", hooks[k])) for k in range(args.processes)]
+        children = [await stack.enter_async_context(bot_process(
+            _bot_process, rendered, api.base_url, api.token, args.workers, place_table, args.files, place_hook))
+            for place_table, place_hook in places]
+        pids = [child.pid for child in children if child.pid is not None]
+        bot_cpu = sum(cpu_seconds(pid) or 0.0 for pid in pids)
+        result = await play_crowd(api, args, table_port)
+        result["bot_cpu_s"] = round(sum(cpu_seconds(pid) or 0.0 for pid in pids) - bot_cpu, 1)
+        await stack.aclose()  # the bot processes stopped: every tap they acknowledged is in the database
+        outcome: Outcome = result.pop("outcome")
+        check = await check_consistency(url, outcome.acked, outcome.uncertain, platform=TELEGRAM)
+    result.update(games_checked=check.games, lost=check.lost, doubled=check.doubled, mismatched=check.mismatched,
+                  consistent=check.consistent, processes=args.processes, db=args.db)
     before, during = result["before"], result["flood"]
     tail = "tap_p99_ms" if args.table_flood is None else "tap_p90_ms"
     result["aim_taps_within_3x"] = during[tail] <= TAP_AIM * before[tail]
@@ -411,6 +479,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     result.update(players=args.players, period_s=args.period, hint_every=args.hint_every, phase_s=args.phase,
                   flood_per_s=args.flood, table_flood=args.table_flood, files=args.files, workers=args.workers, cores=machine_cores(),
                   load_average=round(os.getloadavg()[0], 1))
+    result["errors"] += 0 if check.consistent else 1
     return result
 
 
@@ -420,8 +489,8 @@ def show(result: dict[str, Any]) -> str:
              f"{result['hint_every']}th a hint); a {kind} flood of {result['flood_per_s']:g}/s "
              f"({result['flood_sent']} sent{', answered ' + str(result['flood_answers']) if 'flood_answers' in result else ''}"
              f"{', the bot allowed ' + str(result['files']) + ' open files' if result['files'] else ''}); "
-             f"{result['workers']} solver worker(s) on {result['cores']} cores (load average "
-             f"{result['load_average']:g})"]
+             f"{result['workers']} solver worker(s) in each of {result['processes']} bot process(es) on "
+             f"{result['cores']} cores, {result['db']} (load average {result['load_average']:g})"]
     for name in PHASES:
         phase = result[name]
         share = "-" if phase["hints_answered_share"] is None else f"{100 * phase['hints_answered_share']:.0f}%"
@@ -437,6 +506,11 @@ def show(result: dict[str, Any]) -> str:
     lines.append(f"  no flood: {result['capacity_hints_per_s']:g} hints/s sustained, "
                  f"{result['capacity_hints_per_s_per_worker']:g} per solver worker (p50 "
                  f"{result['capacity_hint_p50_ms']:.0f} ms, busy {result['capacity_hints_busy']})")
+    lines.append(f"  consistency over {result['games_checked']} games: lost {result['lost']}, doubled "
+                 f"{result['doubled']}, mismatched {result['mismatched']} "
+                 f"({'OK' if result['consistent'] else 'FAILED'}); the bot processes' CPU {result['bot_cpu_s']:g} s; "
+                 f"errors {result['errors']} {result['error_kinds'] or ''}, the capacity players' "
+                 f"{result['capacity_errors'] or 'none'}")
     return "\n".join(lines)
 
 
@@ -457,9 +531,17 @@ def main() -> None:
                         help="the bot's solver workers for what players wait on (default: as the bot sizes them)")
     parser.add_argument("--capacity-players", type=int, default=6,
                         help="players asking for hints as fast as they are answered, at the end")
+    parser.add_argument("--processes", type=int, default=1,
+                        help="bot processes behind a round-robin balancer (webhook and table); more than 1 needs "
+                             "--db postgres")
+    parser.add_argument("--db", choices=("sqlite", "postgres"), default="sqlite")
+    parser.add_argument("--postgres-url", default=DEFAULT_POSTGRES_URL,
+                        help="the PostgreSQL server on which the bench's database is created (and dropped after)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args()
+    if args.processes > 1 and args.db != "postgres":
+        parser.error("--processes above 1 needs --db postgres (processes share one PostgreSQL database)")
     if args.flood is None:
         args.flood = {None: 30.0, "streams": 50.0, "requests": 300.0}[args.table_flood]
     result = asyncio.run(run(args))

@@ -2,7 +2,7 @@
 PostgreSQL. Run by hand:
 
     .venv/bin/python bench/load.py [--players 1000] [--rate 500] [--seconds 20] [--db sqlite|postgres]
-                                   [--processes 1] [--json] [--sweep] [--memory]
+                                   [--processes 1] [--hint-every 0] [--json] [--sweep] [--memory]
                                    [--telegram [--bot-in-process] [--board picture|text]]
                                    [--telegram --flood [--taps 20] [--scenario group:3:1.5 ...]]
 
@@ -73,9 +73,10 @@ from sqlalchemy.engine import URL, make_url
 
 from bot.app.assembly import App
 from bot.app.codec import game_command
-from bot.app.commands import Actor, Command
+from bot.app.commands import Actor, AskHint, Command
 from bot.app.effects import Answer, EditBoard, Problem, SendBoard
 from bot.app.model import DealVerdict, GameSnapshot, Hint, PlayerKey
+from bot.app.solver_pool import Workers
 from bot.store.database import open_database
 from bot.store.migrate import upgrade_database
 from bot.store.schema import ABANDONED, WON, games, players
@@ -87,6 +88,8 @@ PLATFORM = "bench"
 TELEGRAM = "telegram"  # the platform the Telegram adapter stores its players under
 DEFAULT_POSTGRES_URL = "postgresql+asyncpg://postgres@127.0.0.1:5432/postgres"
 P99_TARGET_MS = 30.0
+#: The webhook's secret when the bench runs the bot in webhook mode (bench/crowd.py --processes).
+WEBHOOK_SECRET = "bench-webhook-secret"
 
 
 # --- a solver that answers nothing, at once ------------------------------------------------------------------------
@@ -150,11 +153,33 @@ async def tap(service: App, player: Any, command: Command) -> GameSnapshot:
     raise Refused("nothing")
 
 
-def open_service(db: Any) -> tuple[App, ThreadPoolExecutor]:
+def open_service(db: Any, hints: bool = False) -> tuple[App, ThreadPoolExecutor]:
+    """The service on ``db``: the solver answering nothing at once, or with ``hints`` the real fair advisor in one
+    worker process for hints (the verdicts still answer nothing)."""
     executor = ThreadPoolExecutor(1)
+    if hints:
+        service = App(db, workers=Workers(interactive=1, background=1),
+                      verdict_function=no_verdict)  # type: ignore[arg-type]
+        service.solver.start()
+        return service, executor
     service = App(db, executor=executor, hint_function=no_hint,
                           verdict_function=no_verdict)  # type: ignore[arg-type]
     return service, executor
+
+
+async def ask_hint(service: App, player: Any, outcome: Outcome, due: float) -> None:
+    """Hint pressed on the player's board: answered (advice shown), busy, or refused (counted by reason)."""
+    loop = asyncio.get_running_loop()
+    outcome.hints += 1
+    effects = await service.flow.handle(Actor(player.key, player.name), AskHint(player.game_id, player.version))
+    for effect in effects:
+        if isinstance(effect, EditBoard) and effect.notice is None and effect.snapshot.hint is not None:
+            if effect.snapshot.hint.busy:
+                outcome.hints_busy += 1
+            else:
+                outcome.hint_latencies.append(loop.time() - due)
+            return
+    outcome.hints_refused += 1
 
 
 # --- the players -------------------------------------------------------------------------------------------------
@@ -171,9 +196,18 @@ class Outcome:
     #: an action whose tap failed: it may or may not have been applied (game id -> action)
     uncertain: dict[int, str] = dataclasses.field(default_factory=dict)
     elapsed: float = 0.0
+    #: hints pressed, and of them: answered (their latencies), busy, refused (one at a time, a share used up)
+    hints: int = 0
+    hint_latencies: list[float] = dataclasses.field(default_factory=list)
+    hints_busy: int = 0
+    hints_refused: int = 0
 
     def merge(self, other: Outcome) -> None:
         self.latencies += other.latencies
+        self.hints += other.hints
+        self.hint_latencies += other.hint_latencies
+        self.hints_busy += other.hints_busy
+        self.hints_refused += other.hints_refused
         self.errors += other.errors
         for kind, count in other.error_kinds.items():
             self.error_kinds[kind] = self.error_kinds.get(kind, 0) + count
@@ -213,8 +247,9 @@ def choose(game: Game, rng: random.Random) -> str:
 
 
 async def play(service: App, indices: list[int], total_players: int, rate: float, seconds: float,
-               seed: int, ready: Any = None) -> Outcome:
-    """Players ``indices`` (of ``total_players``) each start a game, then tap on schedule for ``seconds``."""
+               seed: int, ready: Any = None, hint_every: int = 0) -> Outcome:
+    """Players ``indices`` (of ``total_players``) each start a game, then tap on schedule for ``seconds``; with
+    ``hint_every`` n, every n-th action of a player is a press of Hint instead."""
     outcome = Outcome()
     people = [Player(i, seed) for i in indices]
     semaphore = asyncio.Semaphore(50)
@@ -233,10 +268,16 @@ async def play(service: App, indices: list[int], total_players: int, rate: float
 
     async def run(player: Player, index: int) -> None:
         due = begin + (index % total_players) / rate
+        action = index
         while due < end:
             delay = due - loop.time()
             if delay > 0:
                 await asyncio.sleep(delay)
+            action += 1
+            if hint_every and action % hint_every == 0 and player.game is not None and not player.game.is_over:
+                await ask_hint(service, player, outcome, due)
+                due += period
+                continue
             command = player.choose()
             game_id = player.game_id
             try:
@@ -342,12 +383,12 @@ async def check_consistency(url: URL, acked: dict[int, list[str]],
 # --- running it ---------------------------------------------------------------------------------------------------
 
 def _child(url: str, indices: list[int], total: int, rate: float, seconds: float, seed: int, barrier: Any,
-           results: Any) -> None:
+           results: Any, hint_every: int = 0) -> None:
     async def main() -> Outcome:
         db = await open_database(url, migrate=False)
-        service, executor = open_service(db)
+        service, executor = open_service(db, hints=hint_every > 0)
         try:
-            return await play(service, indices, total, rate, seconds, seed, barrier)
+            return await play(service, indices, total, rate, seconds, seed, barrier, hint_every)
         finally:
             await service.close()
             await db.close()
@@ -361,15 +402,15 @@ def _child(url: str, indices: list[int], total: int, rate: float, seconds: float
 
 
 async def run_once(kind: str, total_players: int, rate: float, seconds: float, processes: int, seed: int,
-                   postgres_url: str, tamper: bool = False) -> dict[str, Any]:
+                   postgres_url: str, tamper: bool = False, hint_every: int = 0) -> dict[str, Any]:
     async with fresh_database(kind, postgres_url) as url:
         outcome = Outcome()
         shares = [list(range(k, total_players, processes)) for k in range(processes)]
         if processes == 1:
             db = await open_database(url, migrate=False)
-            service, executor = open_service(db)
+            service, executor = open_service(db, hints=hint_every > 0)
             try:
-                outcome = await play(service, shares[0], total_players, rate, seconds, seed)
+                outcome = await play(service, shares[0], total_players, rate, seconds, seed, hint_every=hint_every)
             finally:
                 await service.close()
                 await db.close()
@@ -380,7 +421,8 @@ async def run_once(kind: str, total_players: int, rate: float, seconds: float, p
             results = context.Queue()
             rendered = url.render_as_string(hide_password=False)
             children = [context.Process(target=_child, args=(rendered, share, total_players, rate, seconds, seed,
-                                                             barrier, results)) for share in shares]
+                                                             barrier, results, hint_every))
+                        for share in shares]
             for child in children:
                 child.start()
             loop = asyncio.get_running_loop()
@@ -578,8 +620,8 @@ class TelegramPlayer:
                 self.fail(outcome, "NoNewGame")
                 return
         else:
-            if (self.game_id, self.version) != (game_id, version + 1):  # the bot refused a legal action
-                self.fail(outcome, "Refused")
+            if (self.game_id, self.version) != (game_id, version + 1):  # refused, or an older board shown since
+                self.fail(outcome, "Refused", command)
                 return
             if not self.game.apply(Action.parse(command)).ok:
                 raise AssertionError(f"the bench's engine copy refused its own choice {command}")
@@ -621,13 +663,16 @@ async def play_telegram(api: Any, total_players: int, rate: float, seconds: floa
 
 
 async def run_application(service: App, api_url: str, token: str, until: Callable[[], Awaitable[Any]],
-                          ready: Callable[[], None]) -> None:
-    """The bot's Telegram adapter over ``service`` as ``tripeaks run`` starts it (long polling), until ``until()``
-    returns."""
+                          ready: Callable[[], None], webhook: tuple[str, int] | None = None) -> None:
+    """The bot's Telegram adapter over ``service`` as ``tripeaks run`` starts it (long polling; with ``webhook``, the
+    public URL and the local port, a webhook as behind a reverse proxy), until ``until()`` returns."""
     from bot.adapters.telegram.app import build_application, start, stop
     from bot.config import Config
 
-    application = build_application(service.flow, Config(telegram_token=token, telegram_api_url=api_url))
+    hook = {} if webhook is None else {
+        "telegram_webhook_url": webhook[0], "telegram_webhook_secret": WEBHOOK_SECRET,
+        "telegram_webhook_listen": "127.0.0.1", "telegram_webhook_port": webhook[1]}
+    application = build_application(service.flow, Config(telegram_token=token, telegram_api_url=api_url, **hook))
     try:
         await start(application)
         ready()
@@ -775,6 +820,11 @@ def summarise(kind: str, total_players: int, rate: float, seconds: float, proces
         "errors": outcome.errors, "lost": check.lost, "doubled": check.doubled,
         "mismatched": check.mismatched, "games_checked": check.games, "consistent": check.consistent,
         "rate": rate, "seconds": seconds, "processes": processes, "error_kinds": outcome.error_kinds,
+        "hints": outcome.hints, "hints_answered": len(outcome.hint_latencies), "hints_busy": outcome.hints_busy,
+        "hints_refused": outcome.hints_refused,
+        "hint_p50_ms": round(percentile(outcome.hint_latencies, 0.50) * 1000, 1),
+        "hint_p99_ms": round(percentile(outcome.hint_latencies, 0.99) * 1000, 1),
+        "load_average": [round(load, 2) for load in os.getloadavg()],
     }
 
 
@@ -786,7 +836,11 @@ def show(result: dict[str, Any]) -> str:
         inside = "fake Bot API + players + bot" if result["bot"] == "in-process" else "fake Bot API + players"
         return (f"telegram ({where}, {result['board']} board), {result['db']}, {show_taps(result)}; CPU: bench ({inside}) "
                 f"{result['bench_cpu_s']:.1f} s ({result['bench_cpu_percent']:.0f}% of a core){bot_cpu}")
-    return f"{result['db']}, {result['processes']} process(es), {show_taps(result)}"
+    hints = "" if not result.get("hints") else (
+        f"; hints {result['hints']}: answered {result['hints_answered']} (p50 {result['hint_p50_ms']:.0f} ms, p99 "
+        f"{result['hint_p99_ms']:.0f} ms), busy {result['hints_busy']}, refused {result['hints_refused']}")
+    return (f"{result['db']}, {result['processes']} process(es), {show_taps(result)}{hints}; load average "
+            f"{' '.join(f'{load:g}' for load in result['load_average'])}")
 
 
 def show_taps(result: dict[str, Any]) -> str:
@@ -833,7 +887,8 @@ async def run_args(args: argparse.Namespace, rate: float) -> dict[str, Any]:
     if args.telegram:
         return await run_telegram(args.db, args.players, rate, args.seconds, args.seed, args.postgres_url,
                                   in_process=args.bot_in_process, board=args.board)
-    return await run_once(args.db, args.players, rate, args.seconds, args.processes, args.seed, args.postgres_url)
+    return await run_once(args.db, args.players, rate, args.seconds, args.processes, args.seed, args.postgres_url,
+                          hint_every=args.hint_every)
 
 
 # --- memory -------------------------------------------------------------------------------------------------------
@@ -886,6 +941,9 @@ def main() -> None:
     parser.add_argument("--postgres-url", default=DEFAULT_POSTGRES_URL,
                         help="a database on the server where the bench creates its own")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--hint-every", type=int, default=0,
+                        help="every n-th action of a player is a press of Hint, answered by the real fair advisor "
+                             "(one solver worker in each process); 0: no hints")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--sweep", action="store_true",
                         help=f"raise the rate until p99 exceeds {P99_TARGET_MS:g} ms; report the highest that held")

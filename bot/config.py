@@ -128,6 +128,9 @@ class Config:
     solver_background_workers: int = 1
     #: OWNER_IDS: the deployment's owners, who may use the owner commands (``/owner``): platform-qualified ids
     owner_ids: frozenset[PlayerKey] = frozenset()
+    #: REDIS_URL: where every process of a deployment holds the players' shares and the answers kept (None: in the
+    #: database; a Redis that cannot be reached at start is a warning, and the database holds them)
+    redis_url: str | None = None
 
     def __repr__(self) -> str:  # never show a token, not even in a traceback or a log line
         return (f"Config(discord={'set' if self.discord_token else 'unset'}, "
@@ -215,6 +218,7 @@ def load_config(env: Mapping[str, str] | None = None, *, dotenv_path: Path | Non
     register_secret(_get(env, "DISCORD_TOKEN"), _get(env, "TELEGRAM_TOKEN"), _get(env, "TELEGRAM_WEBHOOK_SECRET"),
                     _get(env, "WEB_SECRET"), _get(env, "DISCORD_CLIENT_SECRET"))
     register_secret(*_url_passwords(_get(env, "DATABASE_URL") or ""))
+    register_secret(*_url_passwords(_get(env, "REDIS_URL") or ""))
     discord_token = _get(env, "DISCORD_TOKEN")
     if discord_token and not _DISCORD_TOKEN_RE.match(discord_token):
         raise ConfigError("DISCORD_TOKEN is malformed: expected the bot token from the Discord developer portal "
@@ -280,6 +284,10 @@ def load_config(env: Mapping[str, str] | None = None, *, dotenv_path: Path | Non
     discord_api = (_get(env, "DISCORD_API_URL") or Config.discord_api_url).rstrip("/")
     if not re.match(r"^https?://", discord_api):
         raise ConfigError(f"DISCORD_API_URL must be an http(s) URL, not {discord_api!r}")
+    redis_url = _get(env, "REDIS_URL")
+    if redis_url and not _redis_url_ok(redis_url):
+        raise ConfigError(f"REDIS_URL is malformed: {redact_url(redis_url)!r}: use redis://host:6379/0 "
+                          "(rediss:// for TLS, unix:///path/to/redis.sock)")
     interactive, background = default_solver_workers(machine_cores())
     return Config(
         owner_ids=owner_ids(_get(env, "OWNER_IDS") or ""),
@@ -297,6 +305,7 @@ def load_config(env: Mapping[str, str] | None = None, *, dotenv_path: Path | Non
         solver_workers=_int(env, "SOLVER_WORKERS", interactive, 1, MAX_SOLVER_WORKERS) or interactive,
         solver_background_workers=_int(env, "SOLVER_BACKGROUND_WORKERS", background, 1, MAX_SOLVER_WORKERS)
         or background,
+        redis_url=redis_url or None,
     )
 
 
@@ -314,6 +323,22 @@ def owner_ids(text: str) -> frozenset[PlayerKey]:
             raise ConfigError(f"OWNER_IDS must be comma-separated platform:id (telegram:123,discord:456), not {part!r}")
         owners.add(key)
     return frozenset(owners)
+
+
+def _redis_url_ok(url: str) -> bool:
+    """Whether ``url`` reads as a Redis address: redis:// or rediss:// with a host, a port if any and a database
+    number if any, or unix:// with a path."""
+    from urllib.parse import urlsplit
+
+    try:
+        parts = urlsplit(url)
+        parts.port  # noqa: B018 - raises ValueError on a port that is not a number
+    except ValueError:
+        return False
+    if parts.scheme == "unix":
+        return bool(parts.path)
+    database = parts.path.lstrip("/")
+    return parts.scheme in ("redis", "rediss") and bool(parts.hostname) and (not database or database.isdigit())
 
 
 def machine_cores() -> int:

@@ -116,14 +116,14 @@ async def _close_when_open(opening: asyncio.Future[App]) -> None:
 
 async def _open_service(database_url: str, stop: StopSignals, stack: contextlib.AsyncExitStack, *,
                         post_time: dt.time = dt.time(9, 0), workers: tuple[int, int] = (1, 1),
-                        owner_ids: frozenset[PlayerKey] = frozenset()) -> App | None:
+                        owner_ids: frozenset[PlayerKey] = frozenset(), redis_url: str | None = None) -> App | None:
     """Open the service (migrating the database, starting ``workers`` solver workers for players and the background)
     and have ``stack`` close it; None when a stop comes first (then closed once open: :func:`_close_when_open`)."""
     from bot.app.assembly import App
     from bot.app.solver_pool import Workers
 
     opening = asyncio.ensure_future(App.open(database_url, post_time=post_time, workers=Workers(*workers),
-                                             owner_ids=owner_ids))
+                                             owner_ids=owner_ids, redis_url=redis_url))
     if not await _first_of(stop.event, opening):
         await _close_when_open(opening)
         return None
@@ -233,7 +233,7 @@ async def _open_bot_service(config: Config, stop: StopSignals, stack: contextlib
     try:
         return await _open_service(config.database_url, stop, stack, post_time=config.daily_post_time,
                                    workers=(config.solver_workers, config.solver_background_workers),
-                                   owner_ids=config.owner_ids)
+                                   owner_ids=config.owner_ids, redis_url=config.redis_url)
     except _DATABASE_UNREACHABLE as error:
         raise Unreachable(f"the database {redact_url(config.database_url)} cannot be reached ({error})") from None
 

@@ -216,7 +216,7 @@ async def _empty_tables(url: URL) -> None:
     connection = await asyncpg.connect(_asyncpg_dsn(url), timeout=10)
     try:
         await connection.execute("TRUNCATE games, players, daily_subscriptions, rounds, player_shares, "
-                                 "blocked_accounts RESTART IDENTITY CASCADE")
+                                 "blocked_accounts, kept_answers RESTART IDENTITY CASCADE")
         await connection.execute("DELETE FROM deployment WHERE name = 'owner_notice'")
     finally:
         await connection.close()

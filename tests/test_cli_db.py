@@ -75,8 +75,8 @@ def test_an_unknown_revision_or_an_impossible_move_is_one_line(migrated: Path, t
 
 def test_one_step_down_then_up_and_base_with_yes(migrated: Path) -> None:
     head = revision(migrated)
-    refused = tripeaks(migrated, "db", "downgrade", "-1")  # the newest step drops the rounds' reply tokens: asked first
-    assert refused.returncode == 2 and "it would drop rounds.reply_token" in refused.stderr
+    refused = tripeaks(migrated, "db", "downgrade", "-1")  # the newest step drops the answers kept: asked first
+    assert refused.returncode == 2 and "it would drop kept_answers" in refused.stderr
     assert revision(migrated) == head
     done = tripeaks(migrated, "db", "downgrade", "-1", "--yes")
     assert done.returncode == 0, done.stderr
@@ -167,18 +167,19 @@ def test_a_downgrade_that_drops_columns_asks_first_and_the_daily_deals_outlive_i
     before, head, held = codes(), revision(migrated), (tables(migrated), columns(migrated, "games"))
     refused = tripeaks(migrated, "db", "downgrade", "0006")
     assert refused.returncode == 2 and refused.stderr.count("\n") == 1 and "Traceback" not in refused.stderr
-    assert refused.stderr.startswith("tripeaks: db downgrade 0006: it would drop rounds.reply_token, "
-                                     "outbox.attempted_seq, blocked_accounts, the owner's notice, player_shares, "
-                                     "rounds, games.round_id, outbox, players.seen_locale, board_relay, once_marks, "
+    assert refused.stderr.startswith("tripeaks: db downgrade 0006: it would drop kept_answers, "
+                                     "rounds.reply_token, outbox.attempted_seq, blocked_accounts, "
+                                     "the owner's notice, player_shares, rounds, games.round_id, outbox, "
+                                     "players.seen_locale, board_relay, once_marks, "
                                      "games.hinted_version, games.practice_of, community_players with their values")
     assert refused.stderr.rstrip().endswith("add --yes if you mean it") and refused.stdout == ""
     assert revision(migrated) == head and (tables(migrated), columns(migrated, "games")) == held
 
     done = tripeaks(migrated, "db", "downgrade", "0006", "--yes")
     assert done.returncode == 0, done.stderr
-    assert done.stdout == ("dropped rounds.reply_token, outbox.attempted_seq, blocked_accounts, the owner's notice, "
-                           "player_shares, rounds, games.round_id, outbox, players.seen_locale, board_relay, "
-                           "once_marks, games.hinted_version, games.practice_of, "
+    assert done.stdout == ("dropped kept_answers, rounds.reply_token, outbox.attempted_seq, blocked_accounts, "
+                           "the owner's notice, player_shares, rounds, games.round_id, outbox, "
+                           "players.seen_locale, board_relay, once_marks, games.hinted_version, games.practice_of, "
                            "community_players\ndatabase at revision 0006\n")
     assert "practice_of" not in columns(migrated, "games") and "deployment" in tables(migrated)
     assert tripeaks(migrated, "db", "upgrade").returncode == 0 and revision(migrated) == head

@@ -120,3 +120,69 @@ def test_the_systemd_unit_knows_the_bots_exit_statuses() -> None:
     service = unit()["Service"]
     assert set(service["SuccessExitStatus"].split()) == {str(128 + signum) for signum in STOP_SIGNALS}
     assert service["RestartPreventExitStatus"].split() == [str(EXIT_USAGE)]
+
+
+# --- several processes: the "scaled" profile, nginx, Discord's shards ----------------------------------------------
+
+NGINX = (REPO / "deploy" / "nginx.conf").read_text()
+
+
+def test_the_scaled_profile_runs_webhook_processes_by_a_number_behind_nginx() -> None:
+    yaml = pytest.importorskip("yaml")
+    services = yaml.safe_load(COMPOSE)["services"]
+    webhook = services["telegram-webhook"]
+    assert webhook["profiles"] == ["scaled"] and webhook["deploy"]["replicas"] == "${TELEGRAM_PROCESSES:-2}"
+    assert webhook["environment"]["DISCORD_TOKEN"] == ""  # Discord is the shards'
+    assert webhook["environment"]["DATABASE_URL"].startswith("postgresql+asyncpg://")
+    assert "ports" not in webhook  # reached through nginx only
+    assert webhook["healthcheck"]["test"] == ["CMD", "tripeaks", "health"]
+    assert {"postgres", "migrate"} <= {name for name, service in services.items()
+                                       if "scaled" in service.get("profiles", [])}
+    assert "scaled" not in services["bot-pg"]["profiles"]  # it would poll Telegram beside the webhook
+    nginx = services["nginx"]
+    assert "./deploy/nginx.conf:/etc/nginx/nginx.conf:ro" in nginx["volumes"]
+    assert nginx["ports"] == ["127.0.0.1:${TELEGRAM_WEBHOOK_PORT:-8443}:8443", "127.0.0.1:${WEB_PORT:-8080}:8080"]
+
+
+def test_nginx_spreads_the_webhook_and_the_table_over_the_processes_and_streams_unbuffered() -> None:
+    upstreams = dict(re.findall(r"upstream (\w+) \{(.*?)\}", NGINX, re.S))
+    assert "server telegram-webhook:8443" in upstreams["telegram_webhook"]
+    assert "server telegram-webhook:8080" in upstreams["table"] and "least_conn" in upstreams["table"]
+    assert re.findall(r"listen (\d+);", NGINX) == ["8443", "8080"]
+    events = NGINX.split("location /api/events")[1].split("}")[0]
+    assert "proxy_buffering off" in events and "proxy_read_timeout 1h" in events
+    assert "non_idempotent" not in NGINX  # an update is never posted twice by nginx
+
+
+def test_the_nginx_config_passes_nginx_t(tmp_path: Path) -> None:
+    """``nginx -t`` on the config, the Compose service's name (resolved only inside Compose) read as 127.0.0.1."""
+    import shutil
+    import subprocess
+
+    nginx = shutil.which("nginx") or ("/usr/sbin/nginx" if Path("/usr/sbin/nginx").exists() else None)
+    if nginx is None:
+        pytest.skip("nginx is not installed here (apt-get install nginx-light)")
+    (tmp_path / "nginx.conf").write_text(NGINX.replace("server telegram-webhook:", "server 127.0.0.1:"))
+    checked = subprocess.run([nginx, "-t", "-c", str(tmp_path / "nginx.conf"), "-p", str(tmp_path), "-g",
+                              f"pid {tmp_path}/nginx.pid; error_log {tmp_path}/error.log;"],
+                             capture_output=True, text=True, timeout=30, check=False)
+    assert checked.returncode == 0 and "syntax is ok" in checked.stderr, checked.stderr
+
+
+@pytest.mark.parametrize(("count", "per_process"), [(1, 1), (4, 1), (8, 2)])
+def test_the_discord_shards_file_runs_every_shard_once_without_telegram(count: int, per_process: int) -> None:
+    yaml = pytest.importorskip("yaml")
+    from deploy.discord_shards import shards_file
+
+    services = yaml.safe_load(shards_file(count, per_process))["services"]
+    assert len(services) == count // per_process
+    ids = [int(shard) for service in services.values()
+           for shard in service["environment"]["DISCORD_SHARD_IDS"].split(",")]
+    assert sorted(ids) == list(range(count))
+    for service in services.values():
+        assert service["environment"]["DISCORD_SHARD_COUNT"] == str(count)
+        assert service["environment"]["TELEGRAM_TOKEN"] == "" and service["profiles"] == ["scaled"]
+        assert service["restart"] == "unless-stopped"
+        assert service["depends_on"]["migrate"]["condition"] == "service_completed_successfully"
+    with pytest.raises(ValueError):
+        shards_file(3, 2)

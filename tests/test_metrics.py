@@ -5,6 +5,7 @@ the database pool, the solver's waits and busy answers, Telegram's flood control
 from __future__ import annotations
 
 import asyncio
+import datetime as dt
 import logging
 import time
 from collections.abc import AsyncIterator
@@ -20,6 +21,7 @@ from bot.adapters.telegram.sending import persist
 from bot.adapters.web.auth import Signer
 from bot.adapters.web.server import TableServer
 from bot.app.assembly import App
+from bot.app.model import PlayerKey
 from bot.app.solver_pool import INTERACTIVE, SolverPool, Workers
 from tests.web_harness import TOKEN, init_data_header
 
@@ -105,3 +107,23 @@ def _wait_for(event: Any) -> str:
     while event is not None and not event.is_set():
         time.sleep(0.001)
     return "done"
+
+
+async def test_the_outbox_backlog_is_read_from_the_database_at_each_scrape(
+        client: TestClient[Any, Any], service: App) -> None:
+    """A chat board waiting in the outbox (a move at the table, no process delivering Telegram yet) shows as one row
+    undelivered, its age growing; delivered, none."""
+    game = await service.starts.new_game(PlayerKey("telegram", "7"), "Ann")
+    now = [service.outbox.now()]
+    service.outbox.clock = lambda: dt.datetime.fromtimestamp(now[0], dt.UTC)
+    await service.outbox.ask_boards([(game.game_id, "7")], "en")
+    now[0] += 42
+    waiting = await samples(client)
+    assert value(waiting, "tripeaks_outbox_undelivered", platform="telegram") == 1
+    assert value(waiting, "tripeaks_outbox_oldest_seconds", platform="telegram") == pytest.approx(42, abs=1)
+    assert value(waiting, "tripeaks_outbox_undelivered", platform="discord") == 0  # reported, not left out
+    for delivery in await service.outbox.take(["telegram"]):
+        await service.outbox.done(delivery.row)
+    delivered = await samples(client)
+    assert value(delivered, "tripeaks_outbox_undelivered", platform="telegram") == 0
+    assert value(delivered, "tripeaks_outbox_oldest_seconds", platform="telegram") == 0

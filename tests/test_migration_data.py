@@ -36,6 +36,8 @@ Rows = dict[str, Counter[tuple[Any, ...]]]
 DAY = dt.date(2026, 12, 1)
 #: The columns a step down renames (their values kept): no drop.
 RENAMED = {"0006": {"games.community", "daily_subscriptions.community"}}
+#: What a step down drops that is a row of the deployment's, not a table or a column (test_migrations checks it).
+ROWS_DROPPED = {"0015_owner": {"the owner's notice"}}
 
 
 async def snapshot(url: URL) -> tuple[Schema, dict[str, list[tuple[Any, ...]]]]:
@@ -162,7 +164,8 @@ async def test_every_step_up_and_down_keeps_the_rows_its_schema_can_hold(fresh_u
             vanished = {table for table in before_schema if table not in after_schema} | {
                 f"{table}.{column}" for table, columns in before_schema.items() if table in after_schema
                 for column in columns if column not in after_schema[table]}
-            assert set(dropped) == (vanished - RENAMED.get(start, set()) if direction == "down" else set()), \
+            assert set(dropped) - ROWS_DROPPED.get(start, set()) == (
+                vanished - RENAMED.get(start, set()) if direction == "down" else set()), \
                 f"{start} -> {target}: dropped {sorted(vanished)}, said {dropped}"
             kept = projected(after_schema, after_rows, before_schema)
             expected = projected(before_schema, before_rows, after_schema)

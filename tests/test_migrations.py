@@ -207,7 +207,7 @@ async def test_a_downgrade_that_would_drop_columns_is_refused_and_changes_nothin
     head = await current_revision(fresh_url)
     with pytest.raises(DowngradeDrops) as refused:
         await downgrade_database(fresh_url, "0006", allow_drops=False)
-    assert refused.value.drops == ["rounds.reply_token", "outbox.attempted_seq", "blocked_accounts",
+    assert refused.value.drops == ["kept_answers", "rounds.reply_token", "outbox.attempted_seq", "blocked_accounts",
                                     "the owner's notice", "player_shares", "rounds", "games.round_id", "outbox",
                                     "players.seen_locale",
                                     "board_relay", "once_marks", "games.hinted_version",
@@ -216,11 +216,11 @@ async def test_a_downgrade_that_would_drop_columns_is_refused_and_changes_nothin
     assert await current_revision(fresh_url) == head
     assert {"hinted_version", "practice_of"} <= await _columns(fresh_url, "games")
     assert "community_players" in await _tables(fresh_url)
-    # a round reply's token, the outbox's attempts, the owner's blocks and notice, the shares, the rounds, the outbox,
-    # the seen locales, the relay's waiting requests and the once-only marks
-    assert await downgrade_database(fresh_url, "0008") == ["rounds.reply_token", "outbox.attempted_seq",
-                                                           "blocked_accounts", "the owner's notice", "player_shares",
-                                                           "rounds",
+    # the answers kept, a round reply's token, the outbox's attempts, the owner's blocks and notice, the shares, the
+    # rounds, the outbox, the seen locales, the relay's waiting requests and the once-only marks
+    assert await downgrade_database(fresh_url, "0008") == ["kept_answers", "rounds.reply_token",
+                                                           "outbox.attempted_seq", "blocked_accounts",
+                                                           "the owner's notice", "player_shares", "rounds",
                                                            "games.round_id", "outbox", "players.seen_locale",
                                                            "board_relay", "once_marks"]
     assert await downgrade_database(fresh_url, "0007", allow_drops=False) == []  # indexes only: nothing to ask
@@ -363,6 +363,7 @@ async def test_0017_keeps_the_rounds_reply_tokens_and_its_downgrade_drops_only_t
     """The token a round message that is an interaction's response is edited with comes with 0017_dms; downgrading
     to 0016_door drops that column and nothing else of the rounds, and upgrading brings it back, empty."""
     await upgrade_database(fresh_url)
+    await downgrade_database(fresh_url, "0017_dms")  # the later revisions' drops first
     assert "reply_token" in await _columns(fresh_url, "rounds")
     assert await downgrade_database(fresh_url, "0016_door") == ["rounds.reply_token"]
     assert await _columns(fresh_url, "rounds") >= {"message_id", "results_at"}
@@ -370,6 +371,18 @@ async def test_0017_keeps_the_rounds_reply_tokens_and_its_downgrade_drops_only_t
     await upgrade_database(fresh_url)
     head = ScriptDirectory.from_config(alembic_config()).get_current_head()
     assert await current_revision(fresh_url) == head and "reply_token" in await _columns(fresh_url, "rounds")
+
+
+async def test_0018_keeps_the_answers_for_every_process_and_its_downgrade_drops_only_them(fresh_url: URL) -> None:
+    """The answers kept for every process come with 0018_scale (issue 53); downgrading to 0017_dms drops that table
+    and nothing else (each process keeps its own answers in memory again), and upgrading brings it back empty."""
+    await upgrade_database(fresh_url)
+    assert "kept_answers" in await _tables(fresh_url)
+    assert await downgrade_database(fresh_url, "0017_dms") == ["kept_answers"]
+    assert "kept_answers" not in await _tables(fresh_url) and "player_shares" in await _tables(fresh_url)
+    await upgrade_database(fresh_url)
+    head = ScriptDirectory.from_config(alembic_config()).get_current_head()
+    assert await current_revision(fresh_url) == head and "kept_answers" in await _tables(fresh_url)
 
 
 def test_operating_guide_names_what_each_downgrade_drops() -> None:

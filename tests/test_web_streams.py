@@ -20,6 +20,7 @@ from bot.app.assembly import App
 from bot.app.codec import decode
 from bot.app.commands import Actor, Move, Resume, Surface
 from bot.app.model import PlayerKey
+from bot.app.questions import DatabaseShares
 from core.game import Draw
 from tests.web_harness import TOKEN, init_data_header
 
@@ -43,6 +44,12 @@ class Fast:
 
     def __call__(self) -> float:
         return self.now
+
+    def runs(self, service: App) -> None:
+        """The requests share is taken by this clock, in this process and in the deployment's (the database)."""
+        service.questions.clock = self
+        assert isinstance(service.questions.shared, DatabaseShares)  # no REDIS_URL in the tests' App
+        service.questions.shared.clock = self
 
 
 @pytest.fixture
@@ -116,7 +123,7 @@ async def test_a_stream_ends_with_its_client_and_leaves_nothing_to_do(server: Ta
     following = service.games.following
     following.every = 0.01
     clock = Fast()
-    service.questions.clock = clock
+    clock.runs(service)
     (await open_table(http, 7))[0].close()
     for _ in range(300):
         clock.now += 1.0
@@ -163,7 +170,7 @@ async def test_a_thousand_streams_from_one_account_leave_it_three(server: TableS
     """One account opening 1,000 streams (its share refilled each time): it holds its newest few, each older one is
     closed by the server, and another player's stream and taps go on as before."""
     clock = Fast()
-    service.questions.clock = clock
+    clock.runs(service)
     bob, bob_board = await open_table(http, 8)
     held = [(await open_table(http, 7))[0]]
     for _ in range(1000):
@@ -225,7 +232,7 @@ async def test_a_flood_of_requests_comes_out_of_its_players_share(server: TableS
     """300 requests in a burst from one account: past its share they are refused with when to come back, before
     anything is read; another player is served meanwhile, and the account is served again once its share refills."""
     clock = Fast()
-    service.questions.clock = clock
+    clock.runs(service)
     handled: list[int] = []
     for _ in range(300):
         async with http.get("/api/table", headers=init_data_header(7)) as answer:

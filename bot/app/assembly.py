@@ -21,6 +21,7 @@ runner, the daily poster and the tests take the parts they need from here.
 from __future__ import annotations
 
 import datetime as dt
+import logging
 from concurrent.futures import Executor
 
 from bot.app.challenges import Challenges
@@ -36,7 +37,7 @@ from bot.app.once import OnceOnly
 from bot.app.outbox import Outbox
 from bot.app.owner import Owners
 from bot.app.players import Players
-from bot.app.questions import DatabaseShares, Questions
+from bot.app.questions import DatabaseShares, Questions, RedisShares
 from bot.app.rounds import Rounds
 from bot.app.solver_calls import (
     DailyCodeFunction,
@@ -55,6 +56,9 @@ from bot.app.subscriptions import Subscriptions
 from bot.metrics import watch_pool
 from bot.store.database import open_database
 from bot.store.engine import Database
+from bot.store.redis_shares import RedisDown, RedisStore
+
+log = logging.getLogger(__name__)
 
 
 class App:
@@ -64,7 +68,8 @@ class App:
     ``hint_function``,
     ``verdict_function``, ``review_function`` and ``daily_code_function`` are the calls into the solver
     (module-level functions, so a process pool can run them); ``clock`` tells the time (the daily deal's date);
-    ``post_time`` is when the daily posts are made (UTC).
+    ``post_time`` is when the daily posts are made (UTC); ``redis``: where the players' shares and the answers
+    kept are held for every process (None: in the database).
     """
 
     def __init__(
@@ -84,13 +89,16 @@ class App:
         post_time: dt.time = dt.time(9, 0),
         owns_database: bool = False,
         owner_ids: frozenset[PlayerKey] = frozenset(),
+        redis: RedisStore | None = None,
     ) -> None:
         self.db = db
         pool = db.engine.pool
         watch_pool(getattr(pool, "checkedout", lambda: 0), getattr(pool, "size", lambda: 0))
         self.solver = SolverPool(executor, workers)
         self._owns_database = owns_database
-        self.questions = Questions(shared=DatabaseShares(db))
+        self.redis = redis
+        in_database = DatabaseShares(db)
+        self.questions = Questions(shared=in_database if redis is None else RedisShares(redis, in_database))
         self.verdicts = Verdicts(db, self.solver, verdict_function, verdict_budget, self.questions)
         self.daily_codes = DailyCodes(db, self.solver, daily_code_function, clock)
         today = self.daily_codes.today
@@ -119,14 +127,23 @@ class App:
                    hint_function: HintFunction = fair_hint, verdict_function: VerdictFunction = solver_verdict,
                    daily_code_function: DailyCodeFunction = daily_code_of, clock: Clock = utc_clock,
                    hint_budget: float = 0.8, verdict_budget: float = 5.0, winnable_budget: float = 3.0,
-                   post_time: dt.time = dt.time(9, 0), owner_ids: frozenset[PlayerKey] = frozenset()) -> App:
+                   post_time: dt.time = dt.time(9, 0), owner_ids: frozenset[PlayerKey] = frozenset(),
+                   redis_url: str | None = None) -> App:
         """Open the database at ``url`` (default: the SQLite file), upgrading it to the latest schema first, and
-        start the solver workers; :meth:`close` closes both."""
+        start the solver workers; :meth:`close` closes both. With ``redis_url`` the players' shares and the answers
+        kept are in that Redis; one that cannot be reached now is said in a warning, and the database holds them."""
         db = await open_database(url)
+        redis = None
+        if redis_url is not None:
+            try:
+                redis = await RedisStore.connect(redis_url)
+            except RedisDown as down:
+                log.warning("REDIS_URL cannot be reached (%s): the players' shares and the answers kept are in the "
+                            "database instead", down)
         app = cls(db, owns_database=True, executor=executor, workers=workers, hint_function=hint_function,
                   verdict_function=verdict_function, daily_code_function=daily_code_function, clock=clock,
                   hint_budget=hint_budget, verdict_budget=verdict_budget, winnable_budget=winnable_budget,
-                  post_time=post_time, owner_ids=owner_ids)
+                  post_time=post_time, owner_ids=owner_ids, redis=redis)
         app.solver.start()
         return app
 
@@ -139,6 +156,8 @@ class App:
         self.solver.close()
         if self._owns_database:
             await self.db.close()
+            if self.redis is not None:
+                await self.redis.close()
 
     async def __aenter__(self) -> App:
         return self

@@ -50,6 +50,7 @@ from bot.app.effects import (
 )
 from bot.app.errors import GameNotFound
 from bot.app.records import Today, load_game, owner_of, snapshot_of
+from bot.metrics import outbox_backlog
 from bot.store import games as stored_games
 from bot.store import once as marks
 from bot.store import outbox as rows
@@ -291,6 +292,13 @@ class Outbox:
                 await asyncio.wait(waiting, timeout=every, return_when=asyncio.FIRST_COMPLETED)
                 for waiter in waiting:
                     waiter.cancel()
+
+    async def measure_backlog(self) -> None:
+        """Set the outbox's metrics (:func:`bot.metrics.outbox_backlog`): the rows not yet delivered by platform,
+        and the age of the oldest, as the database has them now (the same in every process)."""
+        async with self.db.reading() as tx:
+            waiting = await rows.backlog(tx)
+        outbox_backlog(waiting, self.now())
 
     async def undelivered(self) -> list[OutboxRow]:
         """Every row not yet delivered."""

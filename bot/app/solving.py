@@ -18,6 +18,7 @@ import logging
 import secrets
 from collections.abc import Hashable
 
+from bot.app.answer_texts import HINT_TEXT, REVIEW_TEXT
 from bot.app.errors import BotError, NoWinnableDeal
 from bot.app.model import DealVerdict, Hint, PlayerKey
 from bot.app.outcomes import HintOvertaken, Tapped
@@ -165,7 +166,7 @@ class Advice:
             return snapshot_of(record, game, today=today, hint=Hint(None, True, game.score))
         hint = await self.questions.ask(player, ("hint", game_id, version), lambda: self.solver.run_for(
             player, INTERACTIVE, HINT_WAIT, self.hint_budget + HINT_GRACE, self.hint_function, record.state,
-            self.hint_budget))
+            self.hint_budget), text=HINT_TEXT)
         if hint is None:
             return snapshot_of(record, game, today=today, hint=BUSY_HINT)
         HINTS.inc()
@@ -188,4 +189,4 @@ class Advice:
         if record.status == PLAYING:
             return None
         return await self.questions.ask(player, ("review", game_id), lambda: self.solver.run_for(
-            player, INTERACTIVE, REVIEW_WAIT, REVIEW_TIMEOUT, self.review_function, record.state))
+            player, INTERACTIVE, REVIEW_WAIT, REVIEW_TIMEOUT, self.review_function, record.state), text=REVIEW_TEXT)

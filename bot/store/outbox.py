@@ -136,11 +136,19 @@ async def undelivered(tx: Transaction) -> list[OutboxRow]:
     return [_row(*row) for row in rows]
 
 
+async def backlog(tx: Transaction) -> dict[str, tuple[int, float]]:
+    """The rows not yet delivered, by platform: how many, and when the oldest was asked for (seconds since the
+    epoch)."""
+    rows = await tx.execute(select(outbox.c.platform, func.count(), func.min(outbox.c.at))
+                            .where(outbox.c.delivered_at.is_(None)).group_by(outbox.c.platform))
+    return {platform: (int(count), float(oldest)) for platform, count, oldest in rows}
+
+
 def announced(db: Database, wake: Callable[[], None]) -> contextlib.AbstractAsyncContextManager[None]:
     """While open, ``wake`` is called each time a row is written to the outbox, by any process (PostgreSQL's
     ``LISTEN``: :func:`bot.store.changes.listening`). Never on SQLite; the caller also looks now and then."""
     return listening(db, CHANNEL, wake)
 
 
-__all__ = ["BOARD", "CHANNEL", "SHARE", "TELL", "OutboxRow", "announced", "attempt", "claim", "delivered", "drop_stale",
-           "extend", "put_board", "put_tell", "undelivered", "waiting"]
+__all__ = ["BOARD", "CHANNEL", "SHARE", "TELL", "OutboxRow", "announced", "attempt", "backlog", "claim", "delivered",
+           "drop_stale", "extend", "put_board", "put_tell", "undelivered", "waiting"]

@@ -156,7 +156,7 @@ rounds = Table(
     #: when its message last showed its results (NULL: an ended round whose results are still to land)
     Column("results_at", DateTime(timezone=True)),
     #: the token of the interaction whose response is its message, where the bot edits it through the interaction's
-    #: webhook (Discord, where the bot is no member of the chat: migration 0015); a secret, cleared once the results
+    #: webhook (Discord, where the bot is no member of the chat: migration 0017); a secret, cleared once the results
     #: have landed
     Column("reply_token", String(512)),
     Index(None, "ended_at", "ends_at"),
@@ -194,7 +194,7 @@ once_marks = Table(
 #: game's chat board to redraw as it stands (``board``) or a challenger to tell how it went (``tell``, at
 #: ``chat_id``), written in the transaction of the change that causes it, one row a game and kind. ``seq`` counts
 #: the times a board was asked for again; a process running ``platform`` claims a row until ``claimed_until`` and
-#: marks it ``delivered_at`` (bot/app/outbox.py); ``attempted_seq`` (migration 0015) is the ``seq`` last handed to
+#: marks it ``delivered_at`` (bot/app/outbox.py); ``attempted_seq`` (migration 0016) is the ``seq`` last handed to
 #: the platform, committed before the send. Times in seconds since the epoch.
 outbox = Table(
     "outbox", metadata,
@@ -232,6 +232,17 @@ blocked_accounts = Table(
     Column("platform", String(16), primary_key=True),
     Column("user_id", String(64), primary_key=True),
     Column("blocked_at", DateTime(timezone=True), nullable=False),
+)
+
+#: Answers to solver questions every process of a deployment may reuse (migration 0018): a ``key`` naming the
+#: question (a hint: its game and version; a review: its game), the ``answer`` as text, and when it is forgotten
+#: (``expires``, seconds since the epoch; bot/store/answers.py).
+kept_answers = Table(
+    "kept_answers", metadata,
+    Column("key", String(128), primary_key=True),
+    Column("answer", Text, nullable=False),
+    Column("expires", Float, nullable=False),
+    Index("ix_kept_answers_expires", "expires"),
 )
 
 # Status values stored in daily_posts.status.

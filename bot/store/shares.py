@@ -19,11 +19,15 @@ async def take(tx: Transaction, platform: str, user_id: str, kind: str, *, burst
     """Take one of the player's ``kind`` tokens: 0 when one was there, else the seconds until one will be."""
     statement = conflict_insert(tx, player_shares).values(
         platform=platform, user_id=user_id, kind=kind, tokens=float(burst - 1), at=now, taken=True)
-    refilled = _least(literal(float(burst)),
-                      player_shares.c.tokens + (literal(now) - player_shares.c.at) / literal(refill_seconds))
+    # a process whose statement comes late (its clock read before another's) neither refills twice the same time
+    # nor moves the bucket's time back
+    since = case((player_shares.c.at < now, literal(now) - player_shares.c.at), else_=literal(0.0))
+    refilled = _least(literal(float(burst)), player_shares.c.tokens + since / literal(refill_seconds))
     statement = statement.on_conflict_do_update(
         index_elements=["platform", "user_id", "kind"],
-        set_={"tokens": case((refilled >= 1, refilled - 1), else_=refilled), "at": now, "taken": refilled >= 1})
+        set_={"tokens": case((refilled >= 1, refilled - 1), else_=refilled),
+              "at": case((player_shares.c.at < now, literal(now)), else_=player_shares.c.at),
+              "taken": refilled >= 1})
     row = (await tx.execute(statement.returning(player_shares.c.tokens, player_shares.c.taken))).one()
     return 0.0 if row.taken else (1 - float(row.tokens)) * refill_seconds
 

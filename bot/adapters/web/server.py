@@ -194,6 +194,10 @@ class TableServer:
         return web.json_response(parts, status=200 if all(parts.values()) else 503)
 
     async def _metrics(self, request: web.Request) -> web.StreamResponse:
+        try:
+            await self.flow.outbox.measure_backlog()
+        except Exception:  # the database away: the other metrics are still worth reading (the backlog as last read)
+            log.warning("could not read the outbox's backlog for /metrics", exc_info=True)
         body, content_type = exposition()
         return web.Response(body=body, headers={"Content-Type": content_type})
 
@@ -398,7 +402,7 @@ class TableServer:
             REQUESTS_REFUSED.labels("blocked").inc()
             refused = await self._through_the_door(user, Resume())  # the door's refusal, in the player's language
             raise web.HTTPForbidden(text=refused["notice"])
-        wait = self.flow.questions.request_wait(user.player)
+        wait = await self.flow.questions.request_wait(user.player)
         if wait:
             _TOO_MANY.info("table requests past a player's share: refused for %.1f s", wait)
             REQUESTS_REFUSED.labels("share").inc()
