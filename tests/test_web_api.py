@@ -468,6 +468,7 @@ async def test_a_blocked_account_is_refused_at_the_table_before_anything_is_read
                                ("GET", "/api/events", None), ("GET", "/api/round?id=1", None)):
         response = await client.request(method, path, json=body, headers=tma(7, language="de"))
         assert (response.status, await response.text()) == (403, "Dieser Bot steht dir nicht zur Verfügung."), path
+        assert response.headers["X-Refused"] == "blocked"  # the page shows the line itself
     assert (await service.games.game(board["game"])).version == board["version"]  # the game as it was
     await service.owners.block(ANN, False)
     assert (await table(client, tma(7)))["board"]["game"] == board["game"]

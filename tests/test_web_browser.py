@@ -116,6 +116,16 @@ async def test_a_tampered_launch_is_refused_and_changes_nothing(table: Table, se
     assert await service.games.current_game(ANN) is None
 
 
+async def test_a_blocked_account_reads_why_in_its_language(table: Table, service: App) -> None:
+    """An account the deployment's owner blocked opens the table: the one line the chats give it, in its language,
+    not a server failure; its game stays as it was."""
+    await service.owners.block(ANN, True)
+    page = await table.page(mini_app_url(table.port, 7, language="de"))
+    await page.wait_for_function("document.body.dataset.ready === 'failed'")
+    assert (await page.locator("#header").inner_text()).startswith("Dieser Bot steht dir nicht zur Verfügung.")
+    assert await service.games.current_game(ANN) is None
+
+
 async def test_another_players_game_is_refused(table: Table, service: App) -> None:
     ann = await table.page(mini_app_url(table.port, 7))
     await start_deal(ann, "TP1-E-AAAAAAB")

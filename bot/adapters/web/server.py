@@ -82,6 +82,9 @@ BODY_MAX = 4096
 STREAMS_PER_PLAYER = 3
 #: Seconds between two comment lines on a quiet event stream (nginx closes a proxied answer silent for 60 s).
 HEARTBEAT = 25.0
+#: The header marking a refusal whose text is the player's own line in their language (a blocked account's): the
+#: page shows it.
+REFUSED_HEADER = "X-Refused"
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 #: Each part of the bot (database, telegram, discord, table) and whether it is up.
@@ -401,7 +404,7 @@ class TableServer:
         if await self.flow.refuses(user.player):
             REQUESTS_REFUSED.labels("blocked").inc()
             refused = await self._through_the_door(user, Resume())  # the door's refusal, in the player's language
-            raise web.HTTPForbidden(text=refused["notice"])
+            raise web.HTTPForbidden(text=refused["notice"], headers={REFUSED_HEADER: "blocked"})
         wait = await self.flow.questions.request_wait(user.player)
         if wait:
             _TOO_MANY.info("table requests past a player's share: refused for %.1f s", wait)

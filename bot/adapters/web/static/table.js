@@ -154,7 +154,10 @@ async function refused() {
   document.body.dataset.ready = "refused";
 }
 
-class Failure extends Error {}
+//: What went wrong: its kind (a key of the table's words), or the server's own line for the player (``said``).
+class Failure extends Error {
+  constructor(kind, said) { super(kind); this.said = said; }
+}
 
 async function api(path, body) {
   let response;
@@ -167,12 +170,14 @@ async function api(path, body) {
     throw new Failure("offline");  // no answer at all: the network ("Failed to fetch", "Load failed", ...)
   }
   if (response.status === 401) { await refused(); throw new Error("unauthorised"); }
+  if (response.status === 403 && response.headers.get("X-Refused")) throw new Failure("refused", await response.text());
   if (!response.ok) throw new Failure("server");
   return response.json().catch(() => { throw new Failure("server"); });
 }
 
 //: A failure as the player's language says it (the table's words, else the browser's), never the browser's English.
 function failureText(error) {
+  if (error instanceof Failure && error.said) return error.said;
   const words = state.strings || state.words;
   const kind = error instanceof Failure ? error.message : "server";
   return (words && words[kind]) || "⚠";
