@@ -109,11 +109,11 @@ class BoardEdits:
                     self._settle(board, failed=True)
                     break
                 board.shown = max(board.shown, snapshot.version)
-                self._settle(board)
                 if not board.changed and await self.version(snapshot.game_id) > snapshot.version:
                     # moved on through another process while this edit was drawn and sent: that process's edit
                     # may have reached the chat first, and this one drew over it; drawn again at its next turn
                     self._changed(board)
+                self._settle(board)  # the taps shown are answered once their board knows whether it is behind
         except Exception as error:  # the taps waiting get it: each handler reports it as its own
             for _, done in board.waiting:
                 if not done.done():
