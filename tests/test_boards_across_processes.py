@@ -4,22 +4,30 @@ before a move can arrive after process B's edit of the move, and the board is th
 elsewhere, each tap edits the board once.
 
 End to end: the real python-telegram-bot Applications on the fake Bot API, each update posted to the process
-chosen, on SQLite and PostgreSQL."""
+chosen, on SQLite and PostgreSQL. On Discord (the real bot on SimCord, SQLite) a board the outbox redraws whose
+edit a tap's own response overtook is drawn again; with no move meanwhile it is edited once."""
 
 # ruff: noqa: F811 - the fixtures imported from test_telegram_e2e are named as parameters
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from contextlib import AsyncExitStack
+from typing import Any
 
 import pytest
 from sqlalchemy.engine import URL
 
+from bot.adapters.discord.executor import DiscordExecutor, outbox_executor
 from bot.adapters.telegram.pacing import TELEGRAM_PACE
+from bot.app.assembly import App
 from bot.app.codec import encode
 from bot.app.commands import AskHint
-from core.game import DRAW
+from bot.app.model import BoardRef, PlayerKey
+from bot.render.view import View
+from core.game import DRAW, Game
+from tests.discord_harness import button, click, shows, text_of
 from tests.fakes.telegram_bot_api import FakeBotAPI, FakeChat, FakeUser, RecordedRequest, UpdateHandle
+from tests.test_discord_e2e import game_service, table  # noqa: F401 - the fixture is used by name
 from tests.test_telegram_e2e import (  # noqa: F401 - the fixtures are used by name
     CODE,
     HANDLED,
@@ -121,3 +129,47 @@ async def test_with_no_move_elsewhere_each_tap_edits_the_board_once(
         assert game_of(api.message(chat, board)) == (game_id, version + tap + 1)
     edits = board_edits(api, chat, board)
     assert len(edits) == TAPS and all(r.ok for r in edits)
+
+
+# --- Discord: a board the outbox redraws (the tap's own response is Discord's to order) --------------------------
+
+
+async def redrawn_by_the_outbox(service: App, monkeypatch: pytest.MonkeyPatch, *, move_meanwhile: bool
+                                ) -> tuple[list[View], Any, Game]:
+    """Alice's Discord board redrawn through the outbox (as after a start at the table); with ``move_meanwhile``
+    she taps Draw on the board (an interaction another process may answer) while that edit is on its way, so
+    her tap's own response reaches Discord first. The edits the outbox's executor made, the board as it ends, and
+    the game as it stands."""
+    game = Game.from_code(CODE)
+    async with table(service, monkeypatch) as t:
+        board = await t.new_game()
+        current = await service.games.current_game(PlayerKey("discord", str(t.alice.id)))
+        assert current is not None
+        await service.outbox.ask_boards([(current.game_id, None)], None)
+        edits: list[View] = []
+        edit = DiscordExecutor.edit
+
+        async def late_edit(executor: DiscordExecutor, where: BoardRef, view: View) -> bool:
+            edits.append(view)
+            if move_meanwhile and len(edits) == 1:
+                await click(t.env, t.alice, board, button(board, command=str(DRAW)))
+                game.apply(DRAW)
+                assert shows(t.message(board.id), game)  # the tap's own response: the Draw
+            return await edit(executor, where, view)
+
+        monkeypatch.setattr(DiscordExecutor, "edit", late_edit)
+        assert await service.outbox.deliver({"discord": outbox_executor(t.env.bot.ctx)}) == 1
+        return edits, t.message(board.id), game
+
+
+async def test_a_discord_board_the_outbox_redraws_is_drawn_again_when_a_tap_overtook_its_edit(
+        game_service: App, monkeypatch: pytest.MonkeyPatch) -> None:
+    edits, board, game = await redrawn_by_the_outbox(game_service, monkeypatch, move_meanwhile=True)
+    assert len(edits) == 2  # the outbox's edit of the game before the Draw landed last: drawn again
+    assert shows(board, game) and "Moves: 1" in text_of(board)
+
+
+async def test_a_discord_board_the_outbox_redraws_with_no_move_meanwhile_is_edited_once(
+        game_service: App, monkeypatch: pytest.MonkeyPatch) -> None:
+    edits, board, game = await redrawn_by_the_outbox(game_service, monkeypatch, move_meanwhile=False)
+    assert len(edits) == 1 and shows(board, game) and "Moves: 0" in text_of(board)
