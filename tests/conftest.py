@@ -164,6 +164,7 @@ E2E_MODULES = frozenset({
     "test_discord_activity", "test_web_activity", "test_outbox_crash",
     "test_one_game_everywhere", "test_cli_copy", "test_exhaustive", "test_newcomer", "test_platform_down",
     "test_rounds_discord", "test_rounds_discord_group", "test_rounds_telegram", "test_telegram_taps",
+    "test_boards_across_processes",
     "test_telegram_owner", "test_discord_owner", "test_cli_owner", "test_polling_stop", "test_web_rounds_browser",
 })
 

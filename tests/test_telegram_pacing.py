@@ -388,25 +388,55 @@ def snapshot_at(version: int) -> GameSnapshot:
     return GameSnapshot(1, version, PlayerKey("telegram", "1"), "Alice", Game.from_code(CODE))
 
 
-async def test_an_edit_draws_the_game_as_the_database_has_it_when_sent_and_follows_another_process() -> None:
-    """The writer asks for the game as it stands when the chat's turn comes; after an edit it asks again, and an
-    edit another process made meanwhile (the game moved on there) is followed by one showing the newer state."""
-    stored = [3]
-    drawn: list[int] = []
+class StoredGame:
+    """The game as the database has it, for the board writer on its own: its version, and the reads made of it
+    (``full``: the game, to draw it; ``versions``: its version alone)."""
 
-    async def latest(game_id: int) -> GameSnapshot:
-        return snapshot_at(stored[0])
+    def __init__(self, version: int) -> None:
+        self.version, self.full, self.versions = version, 0, 0
+
+    async def latest(self, game_id: int) -> GameSnapshot:
+        self.full += 1
+        return snapshot_at(self.version)
+
+    async def version_of(self, game_id: int) -> int:
+        self.versions += 1
+        return self.version
+
+
+async def test_an_edit_draws_the_game_as_the_database_has_it_when_sent_and_follows_another_process() -> None:
+    """The writer asks for the game as it stands when the chat's turn comes; after an edit it asks how far the game
+    is (its version alone), and an edit another process made meanwhile (the game moved on there) is followed by one
+    showing the newer state: one read of the game and one of its version an edit."""
+    stored = StoredGame(3)
+    drawn: list[int] = []
 
     async def edit(where: BoardRef, view: View, game: tuple[int, int]) -> bool:
         drawn.append(game[1])
         if game[1] == 3:
-            stored[0] = 5  # another process applied two moves while this edit was on its way
+            stored.version = 5  # another process applied two moves while this edit was on its way
         return True
 
-    edits = BoardEdits(ChatPace(None), latest)
+    edits = BoardEdits(ChatPace(None), stored.latest, stored.version_of)
     shown = await edits.show(BoardRef("1", "10"), snapshot_at(1), lambda s: View(header=str(s.version)), edit)
     assert shown
     assert drawn == [3, 5]  # never version 1: the database had 3 when the edit went; then 5 followed
+    assert (stored.full, stored.versions) == (2, 2)
+
+
+async def test_a_board_whose_game_did_not_move_is_edited_once() -> None:
+    """With no move elsewhere, a tap's board is edited once, at the cost of one read of the game (to draw it) and
+    one of its version (to learn that nothing moved since): never a second edit of the same state."""
+    stored = StoredGame(1)
+    drawn: list[int] = []
+
+    async def edit(where: BoardRef, view: View, game: tuple[int, int]) -> bool:
+        drawn.append(game[1])
+        return True
+
+    edits = BoardEdits(ChatPace(None), stored.latest, stored.version_of)
+    assert await edits.show(BoardRef("1", "10"), snapshot_at(1), lambda s: View(header=""), edit)
+    assert drawn == [1] and (stored.full, stored.versions) == (1, 1)
 
 
 async def test_taps_while_an_edit_waits_are_shown_by_one_edit() -> None:
@@ -417,6 +447,9 @@ async def test_taps_while_an_edit_waits_are_shown_by_one_edit() -> None:
         await gate.wait()
         return snapshot_at(0)
 
+    async def version(game_id: int) -> int:
+        return 3  # the three taps' moves
+
     async def edit(where: BoardRef, view: View, game: tuple[int, int]) -> bool:
         drawn.append(game[1])
         return True
@@ -424,7 +457,7 @@ async def test_taps_while_an_edit_waits_are_shown_by_one_edit() -> None:
     async def open_gate() -> None:
         gate.set()
 
-    edits = BoardEdits(ChatPace(None), latest)
+    edits = BoardEdits(ChatPace(None), latest, version)
     where = BoardRef("1", "10")
     # three taps register while the writer waits (the gate), then it goes: tasks start in the order given
     shown = await asyncio.gather(*(edits.show(where, snapshot_at(v), lambda s: View(header=''), edit) for v in (1, 2, 3)),
@@ -447,7 +480,7 @@ async def test_stopping_leaves_a_board_waiting_out_a_pause_as_it_is() -> None:
 
     pace = ChatPace(None)
     pace.paused(1, 3600.0)  # Telegram asked for an hour
-    edits = BoardEdits(pace, latest)
+    edits = BoardEdits(pace, latest, StoredGame(1).version_of)
 
     async def stop() -> None:
         await edits.close()

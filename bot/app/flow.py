@@ -210,6 +210,11 @@ class Flow:
         """The game as it stands, for an executor to draw its board at the moment the edit is sent."""
         return replace(await self.games.game(game_id), owner_notice=await self.owners.notice())
 
+    async def game_version(self, game_id: int) -> int:
+        """The game's version as it stands (one cheap read): whether a board drawn at an older one must be drawn
+        again."""
+        return await self.games.version(game_id)
+
     async def refuses(self, player: PlayerKey) -> bool:
         """Whether ``player``'s account is blocked by the deployment's owner (the table refuses it before reading
         anything)."""

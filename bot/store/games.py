@@ -162,6 +162,11 @@ async def load(tx: Transaction, game_id: int) -> GameRecord | None:
     return None if row is None else GameRecord.from_row(row)
 
 
+async def version_of(tx: Transaction, game_id: int) -> int | None:
+    """The game's version alone (one column of one row, by its key), or None when there is no such game."""
+    return cast(int | None, (await tx.execute(select(games.c.version).where(games.c.id == game_id))).scalar())
+
+
 async def load_for_update(tx: Transaction, game_ids: Sequence[int], *, lock_rows: bool) -> dict[int, GameRecord]:
     """The games ``game_ids``; with ``lock_rows`` (PostgreSQL) their rows are locked in id order until the commit, so
     the versions read stay the versions written against."""

@@ -1396,6 +1396,23 @@ class _InjectedDelay:
     answer_late: bool = False
 
 
+@dataclass
+class HeldRequest:
+    """A request the fake holds before handling it (:meth:`FakeBotAPI.hold_next`) until the test releases it: as
+    one that took longer on its way than a later request of another process."""
+
+    method: str
+    chat_id: int | None
+    #: set once the request arrived and is being held; ``request`` is then its record
+    arrived: asyncio.Event = field(default_factory=asyncio.Event)
+    released: asyncio.Event = field(default_factory=asyncio.Event)
+    request: RecordedRequest | None = None
+
+    def release(self) -> None:
+        """Let the request be handled (and answered)."""
+        self.released.set()
+
+
 class UpdateHandle:
     """An update the simulated users queued; await the bot's reaction through it."""
 
@@ -1641,6 +1658,7 @@ class FakeBotAPI:
         self._webhook: _Webhook | None = None
         self._injected: list[_InjectedError] = []
         self._delays: list[_InjectedDelay] = []
+        self._holds: list[HeldRequest] = []
         #: ``revoke_token()``: every request is answered 401 Unauthorized, as Telegram does for a revoked token
         self.token_revoked = False
         self._waiters: set[asyncio.Future[None]] = set()
@@ -2248,6 +2266,20 @@ class FakeBotAPI:
         chat_id = None if chat is None else self._chat(chat).id
         self._delays.append(_InjectedDelay(method, chat_id, seconds, count, answer_late))
 
+    def hold_next(self, method: str, *, chat: ChatRef | None = None) -> HeldRequest:
+        """The next ``method`` request (to ``chat``) is held, not handled, until the test releases it; the requests
+        after it go on meanwhile. Waiting on its ``arrived`` says it came."""
+        held = HeldRequest(method, None if chat is None else self._chat(chat).id)
+        self._holds.append(held)
+        return held
+
+    def _take_hold(self, method: str, params: Mapping[str, Any]) -> HeldRequest | None:
+        for held in self._holds:
+            if self._matches(method, params, held.method, held.chat_id):
+                self._holds.remove(held)
+                return held
+        return None
+
     def revoke_token(self, revoked: bool = True) -> None:
         """Answer every request 401 Unauthorized, as Telegram does once a token is revoked."""
         self.token_revoked = revoked
@@ -2434,6 +2466,11 @@ class FakeBotAPI:
                     raise BotAPIError("Unauthorized", 401)
                 if handler_name is None:
                     raise BotAPIError("Not Found", 404)
+                held = self._take_hold(method, record.params)
+                if held is not None:
+                    held.request = record
+                    held.arrived.set()
+                    await held.released.wait()
                 delay, answer_late = self._take_delay(method, record.params)
                 if delay and not answer_late:
                     await asyncio.sleep(delay)

@@ -132,7 +132,9 @@ class DiscordExecutor:
                         reports.append(BoardAt(snapshot.game_id, here(interaction, message.id)))
                 case RedrawBoard(snapshot, _, _):
                     board = snapshot.board
-                    if board is None or not await self.edit(board, self.board(snapshot, board.chat_id)):
+                    if board is not None and await self.edit(board, self.board(snapshot, board.chat_id)):
+                        await self.caught_up(snapshot, board)
+                    else:
                         message_id = await show_new(interaction, self.board(snapshot),
                                                     ephemeral=self.private(snapshot))
                         if message_id is not None:
@@ -187,6 +189,8 @@ class DiscordExecutor:
                 case RedrawBoard(snapshot, latest, chat_id):
                     where = snapshot.board
                     if where is not None and await self.edit(where, await self.drawn(snapshot, where.chat_id, latest)):
+                        if latest:
+                            await self.caught_up(snapshot, where)
                         continue
                     chat = chat_id or (where.chat_id if where is not None else None)
                     if not latest or snapshot.private or chat is None:
@@ -320,6 +324,21 @@ class DiscordExecutor:
             log.info("could not edit the board %s/%s: %s", board.chat_id, board.message_id, error)
             return False
         return True
+
+    async def caught_up(self, drawn: GameSnapshot, board: BoardRef) -> None:
+        """After an edit of the live board ``board`` to ``drawn``, outside a tap's own response: when the game moved
+        on meanwhile (through another process, whose edit of the move may have reached Discord first, and been drawn
+        over), the board is drawn again as the game stands, until it shows the latest version. One read of the
+        game's version an edit; a game that did not move is not drawn twice."""
+        flow = self.ctx.flow
+        while await flow.game_version(drawn.game_id) > drawn.version:
+            drawn = await flow.game_now(drawn.game_id)
+            if drawn.board != board:
+                return  # the live board is another message now: whoever moved it there draws it
+            view = (self.board(drawn, board.chat_id) if self._interaction is not None
+                    else await self.drawn(drawn, board.chat_id, True))
+            if not await self.edit(board, view):
+                return
 
     async def close(self, replaced: GameSnapshot | None, *, keep: BoardRef | None = None) -> None:
         """The board of the game a new one replaced, redrawn as no longer the latest (an abandoned game: no

@@ -143,7 +143,7 @@ class TelegramContext:
         self.edits = EditOrder()
         #: every chat's allowance of messages (``pace`` None: only the pauses Telegram asks for)
         self.pace = ChatPace(pace)
-        self.boards = BoardEdits(self.pace, flow.game_now)
+        self.boards = BoardEdits(self.pace, flow.game_now, flow.game_version)
         #: the players offered a board of their own in a busy group
         self.offers = BusyOffers(self.pace)
         #: the live rounds' messages, brought up to date at their group's pace

@@ -7,9 +7,12 @@ their oldest change has waited, so in a busy group each board is edited in its t
 once it holds the turn reads the game as it stands through the flow (the database: another process may have moved
 it on), draws it and edits the message; every change that came meanwhile is shown by that one edit, never a replay
 of moves (an edit Telegram asked to wait, a 429, is drawn anew when the pause is over). After each edit the writer
-reads the game again and edits once more if it moved on, so the board always ends on the game's latest state,
-whichever process sent which edit last; an edit never draws an older version over a newer one this process showed
-(the versions compare). A tap waits until its board shows its move (or a later one), so whoever handled it knows
+reads the game's version alone (one cheap read through the flow): when the game moved on through another process
+while the edit was drawn and sent, that process's edit may have reached the chat first and this one drawn over it,
+so the board is drawn again at its next turn; the chat ends on the game as it stands, whichever process sent
+which edit last, and a board whose game did not move is never edited twice. An edit never draws an older version
+over a newer one this process showed (the versions compare). The cost: one read of the game (to draw it) and one
+of its version, an edit sent. A tap waits until its board shows its move (or a later one), so whoever handled it knows
 the board caught up.
 """
 
@@ -34,6 +37,8 @@ log = logging.getLogger(__name__)
 Drawing = Callable[[GameSnapshot], View]
 #: The game ``game_id`` as it stands (through the flow).
 Latest = Callable[[int], Awaitable[GameSnapshot]]
+#: How far the game ``game_id`` has moved (its version, one cheap read through the flow).
+Version = Callable[[int], Awaitable[int]]
 #: Edit a message to a view of a game (id, version); False when it can no longer be edited.
 Edit = Callable[[BoardRef, View, tuple[int, int]], Awaitable[bool]]
 
@@ -57,9 +62,10 @@ class _Board:
 class BoardEdits:
     """The boards this process is bringing up to date, one writer a message."""
 
-    def __init__(self, pace: ChatPace, latest: Latest) -> None:
+    def __init__(self, pace: ChatPace, latest: Latest, version: Version) -> None:
         self.pace = pace
         self.latest = latest
+        self.version = version
         self._boards: dict[BoardRef, _Board] = {}
 
     async def show(self, where: BoardRef, snapshot: GameSnapshot, drawing: Drawing, edit: Edit, *,
@@ -85,10 +91,7 @@ class BoardEdits:
         chat_id = int(where.chat_id)
         floods = 0
         try:
-            while True:
-                await self._catch_up(board)
-                if not board.changed and board.snapshot.version <= board.shown:
-                    break  # the message shows the game as it stands
+            while board.changed or board.snapshot.version > board.shown:
                 try:
                     async with self.pace.holding(chat_id, since=board.since):
                         await self._catch_up(board)  # what the game is now, as the edit goes
@@ -106,7 +109,11 @@ class BoardEdits:
                     self._settle(board, failed=True)
                     break
                 board.shown = max(board.shown, snapshot.version)
-                self._settle(board)
+                if not board.changed and await self.version(snapshot.game_id) > snapshot.version:
+                    # moved on through another process while this edit was drawn and sent: that process's edit
+                    # may have reached the chat first, and this one drew over it; drawn again at its next turn
+                    self._changed(board)
+                self._settle(board)  # the taps shown are answered once their board knows whether it is behind
         except Exception as error:  # the taps waiting get it: each handler reports it as its own
             for _, done in board.waiting:
                 if not done.done():
