@@ -153,6 +153,7 @@ async def test_a_member_not_in_the_round_watches_it_live(service: App) -> None:
         moved = await board_now(service, round_id, "bob")
         assert moved != before
         await until(env, lambda: moved in boards_in(seen), "the watcher's view to show bob's move")
+        assert "No longer updated" not in text_of(seen)
 
         standings, sent = await click(env, alice, round_message(channel), watch)  # alice's game goes on
         assert sent.ephemeral and "bob" in text_of(standings) and boards_in(standings) == []
@@ -162,3 +163,30 @@ async def test_a_member_not_in_the_round_watches_it_live(service: App) -> None:
         forged, sent = await click_seen_before(env, carol, other, f"tp:w:{round_id}")
         assert sent.ephemeral and "That round does not exist" in text_of(forged) + str(forged.content)
         assert "alice" not in text_of(forged) + str(forged.content)
+
+
+async def test_a_watchers_view_says_when_it_is_no_longer_updated(service: App) -> None:
+    """Discord takes edits through the Watch click's interaction for 15 minutes: after 13 of a 30-minute round the
+    view is edited a last time, saying so (a later move no longer reaches it); a new Watch sees the round live
+    again."""
+    async with simcord.run(make_bot(service)) as env:
+        guild = env.create_guild()
+        channel = guild.create_text_channel("general")
+        alice, carol = (guild.add_member(env.create_user(name)) for name in ("alice", "carol"))
+        posted, _ = await slash(env, alice, channel, "tripeaks round", minutes=30)
+        round_id = int(button(posted, label="Join")["custom_id"].rpartition(":")[2])
+        board, _ = await click(env, alice, posted, button(posted, label="Join"))
+        seen, _ = await click(env, carol, round_message(channel), button(posted, label="👀 Watch"))
+        assert boards_in(seen) == [await board_now(service, round_id, "alice")]
+
+        await env.advance_time(13 * 60)
+        await bot_of(env).ctx.rounds.tick()  # the loop's look: the time left redrawn, the view's last edit with it
+        await until(env, lambda: "No longer updated: tap 👀 Watch under the round" in text_of(seen), "the last edit")
+        last = text_of(seen)
+        board, _ = await click(env, alice, board, button(board, command="d"))
+        await bot_of(env).ctx.rounds.settled()  # the round message's edit for the draw made
+        assert text_of(seen) == last and await board_now(service, round_id, "alice") not in boards_in(seen)
+
+        again, _ = await click(env, carol, round_message(channel), button(posted, label="👀 Watch"))
+        assert boards_in(again) == [await board_now(service, round_id, "alice")]
+        assert "No longer updated" not in text_of(again)

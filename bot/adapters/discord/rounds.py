@@ -16,7 +16,6 @@ the round ends, or until that interaction's 15 minutes are nearly up, when the l
 from __future__ import annotations
 
 import asyncio
-import datetime as dt
 import logging
 from dataclasses import dataclass, replace
 from typing import Any
@@ -39,9 +38,9 @@ DUE_EVERY, EDIT_EVERY, CLOCK_EVERY = 1.0, 1.5, 60.0
 #: What Discord answers an edit through an interaction's webhook whose token ran out (401 Invalid Webhook Token; 404
 #: Unknown Webhook) or whose message is gone (404) or closed (403): no later try can land.
 OUT_OF_REACH = frozenset({401, 403, 404})
-#: How long a watcher's view is kept up to date: Discord takes an interaction's edits for 15 minutes, and the last
+#: Seconds a watcher's view is kept up to date: Discord takes an interaction's edits for 15 minutes, and the last
 #: one (saying so) must land within them, a minute's redraw of the time left at the latest.
-WATCH_FOR = dt.timedelta(minutes=13)
+WATCH_FOR = 13 * 60.0
 #: The most watchers of one round this process keeps up to date (each an edit with each of the round's): past it a
 #: watcher's view is the round as it stands, saying it is not updated.
 WATCHERS_MAX = 25
@@ -55,13 +54,13 @@ def round_view(round: RoundSnapshot) -> View:
 @dataclass
 class Watcher:
     """A member's view of a round (an ephemeral answer to their Watch), edited through their click's interaction
-    (``message_id``: the answer's) until ``until``, in ``locale``."""
+    (``message_id``: the answer's) until ``until`` (the event loop's time), in ``locale``."""
 
     watched: RoundWatched
     interaction: discord.Interaction[Any]
     message_id: int
     locale: str
-    until: dt.datetime
+    until: float
 
 
 class DiscordRounds:
@@ -153,10 +152,10 @@ class DiscordRounds:
         round = watched.round
         if round.ended:
             return
-        until = interaction.created_at + WATCH_FOR
+        now = asyncio.get_running_loop().time()  # moments after the click: its interaction's 15 minutes began then
         self._watchers[round.round_id] = [*self._others(watched),
-                                          Watcher(watched, interaction, message_id, locale, until)]
-        self._clocks.setdefault(round.round_id, asyncio.get_running_loop().time())  # its time left, once a minute
+                                          Watcher(watched, interaction, message_id, locale, now + WATCH_FOR)]
+        self._clocks.setdefault(round.round_id, now)  # its time left, once a minute
 
     def _others(self, watched: RoundWatched) -> list[Watcher]:
         """The round's watchers but the viewer of ``watched``."""
@@ -169,7 +168,7 @@ class DiscordRounds:
         watchers = self._watchers.pop(round.round_id, [])
         if not watchers:
             return
-        now = discord.utils.utcnow()
+        now = asyncio.get_running_loop().time()
         kept = [watcher for watcher in watchers if not round.ended and now < watcher.until]
         if kept:
             self._watchers[round.round_id] = kept
