@@ -120,7 +120,7 @@ def render_watch(watched: RoundWatched, locale: str) -> View:
         if entry.game is None:
             continue
         mark = f" {WON_MARK}" if entry.won else f" {OVER_MARK}" if entry.finished else ""
-        line = f"{owner_name(entry.name)}: " + tr.gettext("{left} left · {score} pts").format(
+        line = f"{owner_name(entry.name)} · " + tr.gettext("{left} left · {score} pts").format(
             left=entry.cards_left, score=entry.score) + mark
         board = narrow_tableau_text(entry.game)
         room -= len(line) + len(board) + 10  # the code block's fences and the line breaks
