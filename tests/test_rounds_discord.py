@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import re
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -17,9 +18,19 @@ from sqlalchemy import update
 
 from bot.adapters.discord.client import TriPeaksBot
 from bot.app.assembly import App
+from bot.render.tableau import narrow_tableau_text
 from bot.store.schema import rounds
 from core.game import Game
-from tests.discord_harness import button, buttons_of, click, make_bot, open_service, slash, text_of
+from tests.discord_harness import (
+    button,
+    buttons_of,
+    click,
+    click_seen_before,
+    make_bot,
+    open_service,
+    slash,
+    text_of,
+)
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -98,3 +109,84 @@ async def test_a_round_on_discord_from_start_to_results(service: App) -> None:
         results = text_of(round_message(channel))
         assert "Winner: alice, score 499" in results and code in results
         assert buttons_of(round_message(channel)) == []  # no Join any more
+
+
+def boards_in(message: Any) -> list[str]:
+    """The code blocks of a message: the boards a watcher sees."""
+    return re.findall(r"```\n(.*?)\n```", text_of(message), re.S)
+
+
+async def board_now(service: App, round_id: int, name: str) -> str:
+    """A player's board of the round as that player sees it (face-down cards as backs), as the watcher's view
+    draws it."""
+    entry = next(e for e in (await service.flow.rounds.read(round_id)).entries if e.name == name)
+    assert entry.game is not None
+    return narrow_tableau_text(entry.game)
+
+
+async def test_a_member_not_in_the_round_watches_it_live(service: App) -> None:
+    """👀 Watch under the round message: carol, who did not join, sees the standings and each player's board as that
+    player sees it, privately, and bob's later move on it without tapping again; alice, who still plays, gets the
+    standings alone; a payload forged in another channel for this round learns nothing of it."""
+    async with simcord.run(make_bot(service)) as env:
+        guild = env.create_guild()
+        channel = guild.create_text_channel("general")
+        elsewhere = guild.create_text_channel("random")
+        alice, bob, carol, dave = (guild.add_member(env.create_user(name)) for name in ("alice", "bob", "carol", "dave"))
+
+        posted, _ = await slash(env, alice, channel, "tripeaks round", minutes=5)
+        watch = button(posted, label="👀 Watch")
+        round_id = int(button(posted, label="Join")["custom_id"].rpartition(":")[2])
+        assert watch["custom_id"] == f"tp:w:{round_id}"
+        code = str((await service.flow.rounds.now(round_id)).code)
+        alice_board, _ = await click(env, alice, posted, button(posted, label="Join"))
+        bob_board, _ = await click(env, bob, round_message(channel), button(posted, label="Join"))
+        bob_board, _ = await click(env, bob, bob_board, button(bob_board, command="d"))
+
+        seen, sent = await click(env, carol, round_message(channel), watch)
+        assert sent.ephemeral and "TriPeaks round" in text_of(seen) and "alice" in text_of(seen)
+        assert boards_in(seen) == [await board_now(service, round_id, "alice"), await board_now(service, round_id, "bob")]
+        assert "▒▒" in boards_in(seen)[0] and code not in text_of(seen)
+
+        before = boards_in(seen)[1]
+        bob_board, _ = await click(env, bob, bob_board, button(bob_board, command="d"))  # a later move, shown live
+        moved = await board_now(service, round_id, "bob")
+        assert moved != before
+        await until(env, lambda: moved in boards_in(seen), "the watcher's view to show bob's move")
+        assert "No longer updated" not in text_of(seen)
+
+        standings, sent = await click(env, alice, round_message(channel), watch)  # alice's game goes on
+        assert sent.ephemeral and "bob" in text_of(standings) and boards_in(standings) == []
+        assert "the others' boards show once it ends" in text_of(standings)
+
+        other, _ = await slash(env, dave, elsewhere, "tripeaks round", minutes=5)
+        forged, sent = await click_seen_before(env, carol, other, f"tp:w:{round_id}")
+        assert sent.ephemeral and "That round does not exist" in text_of(forged) + str(forged.content)
+        assert "alice" not in text_of(forged) + str(forged.content)
+
+
+async def test_a_watchers_view_says_when_it_is_no_longer_updated(service: App) -> None:
+    """Discord takes edits through the Watch click's interaction for 15 minutes: after 13 of a 30-minute round the
+    view is edited a last time, saying so (a later move no longer reaches it); a new Watch sees the round live
+    again."""
+    async with simcord.run(make_bot(service)) as env:
+        guild = env.create_guild()
+        channel = guild.create_text_channel("general")
+        alice, carol = (guild.add_member(env.create_user(name)) for name in ("alice", "carol"))
+        posted, _ = await slash(env, alice, channel, "tripeaks round", minutes=30)
+        round_id = int(button(posted, label="Join")["custom_id"].rpartition(":")[2])
+        board, _ = await click(env, alice, posted, button(posted, label="Join"))
+        seen, _ = await click(env, carol, round_message(channel), button(posted, label="👀 Watch"))
+        assert boards_in(seen) == [await board_now(service, round_id, "alice")]
+
+        await env.advance_time(13 * 60)
+        await bot_of(env).ctx.rounds.tick()  # the loop's look: the time left redrawn, the view's last edit with it
+        await until(env, lambda: "No longer updated: tap 👀 Watch under the round" in text_of(seen), "the last edit")
+        last = text_of(seen)
+        board, _ = await click(env, alice, board, button(board, command="d"))
+        await bot_of(env).ctx.rounds.settled()  # the round message's edit for the draw made
+        assert text_of(seen) == last and await board_now(service, round_id, "alice") not in boards_in(seen)
+
+        again, _ = await click(env, carol, round_message(channel), button(posted, label="👀 Watch"))
+        assert boards_in(again) == [await board_now(service, round_id, "alice")]
+        assert "No longer updated" not in text_of(again)

@@ -74,6 +74,7 @@ from bot.app.effects import (
     Reply,
     ReviewOf,
     RoundOf,
+    RoundWatched,
     RulesOf,
     SendBoard,
     Settings,
@@ -282,7 +283,7 @@ class ConsoleChat:
             content = ShareOf(dataclasses.replace(content.snapshot, challenge_key=None))
         match content:
             case Board() | Kept() | ReviewOf() | ShareOf() | WelcomeOf() | LeaderboardOf() | ChallengeAnswered() \
-                    | RoundOf():
+                    | RoundOf() | RoundWatched():
                 self._show(draw(content, self.locale, CONSOLE, replay=_replay_of(content)),
                            numbered=not isinstance(content, ShareOf))
             case Problem() | NoticeOf() | PointerOf() | OwnerAnswer():

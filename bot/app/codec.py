@@ -16,6 +16,8 @@ ConfirmStart(abandon=42, request=DealByCode(code='TP1-E-AAAAAAB'))
 Begin(request=ChallengeDeal(game_id=42, key='byzbw5c72yfvwb4m'))
 >>> decode("tp:bk:42")
 BackToBoard(game_id=42)
+>>> encode(WatchRound(7)), decode("tp:w:7")
+('tp:w:7', WatchRound(round_id=7))
 >>> decode("tp:y:42:r:41")
 ConfirmStart(abandon=42, request=ReplayDeal(game_id=41))
 >>> decode("tp:g:42:7:99")
@@ -60,6 +62,7 @@ from bot.app.commands import (
     Share,
     ShowRules,
     StartRequest,
+    WatchRound,
     WinnableOnly,
 )
 from bot.app.errors import BadPayload as BadPayload  # what decoding a tampered payload raises
@@ -83,6 +86,7 @@ _REQUEST = (rf"(?:n:([ec-]):([01-])|c:(TP1-[A-Z]-[A-Z]{{1,7}})|d:(\d{{4}}-\d{{2}
 _CONFIRM_RE = re.compile(rf"^tp:y:(\d{{1,18}}):{_REQUEST}$")
 _KEEP_RE = re.compile(r"^tp:k:(\d{1,18})$")
 _BACK_RE = re.compile(r"^tp:bk:(\d{1,18})$")
+_WATCH_RE = re.compile(r"^tp:w:(\d{1,18})$")
 _BEGIN_RE = re.compile(rf"^tp:b:{_REQUEST}$")
 _RULES = "tp:rules"
 _RESUME = "tp:resume"
@@ -136,6 +140,8 @@ def encode(command: ButtonCommand) -> str:
             return f"{PREFIX}:k:{game_id}"
         case BackToBoard(game_id):
             return f"{PREFIX}:bk:{game_id}"
+        case WatchRound(round_id):
+            return f"{PREFIX}:w:{round_id}"
         case Begin(request):
             return f"{PREFIX}:b:{_request_text(request)}"
         case ShowRules():
@@ -187,6 +193,9 @@ def decode(text: str) -> ButtonCommand:
     match = _BACK_RE.match(text)
     if match:
         return BackToBoard(int(match.group(1)))
+    match = _WATCH_RE.match(text)
+    if match:
+        return WatchRound(int(match.group(1)))
     match = _BEGIN_RE.match(text)
     if match:
         return Begin(_request(match))

@@ -15,6 +15,7 @@ from bot.app.abilities import Abilities
 from bot.app.model import BoardStyle, PlayerKey
 from bot.app.round_commands import RoundDeal as RoundDeal  # a live round's, named here with all the others
 from bot.app.round_commands import StartRound as StartRound
+from bot.app.round_commands import WatchRound as WatchRound
 from core.deal import Rules
 from core.game import Draw, Tap, Undo
 
@@ -231,7 +232,7 @@ SettingChange = ExplainRefusals | DefaultRules | Language | WinnableOnly | Board
 
 #: Anything a button can carry.
 ButtonCommand = GameCommand | PlayDaily | SettingChange | ConfirmStart | KeepPlaying | Begin | ShowRules | Blank | Resume \
-    | BackToBoard
+    | BackToBoard | WatchRound
 
 
 # --- typed commands: what a player types rather than taps ------------------------------------------------------

@@ -77,6 +77,7 @@ from bot.app.round_effects import (
 from bot.app.round_effects import RedrawRound as RedrawRound
 from bot.app.round_effects import RoundAt as RoundAt
 from bot.app.round_effects import RoundOf as RoundOf
+from bot.app.round_effects import RoundWatched as RoundWatched
 from core.cards import Card
 from core.review import Review as GameReview
 
@@ -250,7 +251,7 @@ class PointerOf:
 
 #: A message of its own.
 Shown = Board | Question | Kept | ReviewOf | ShareOf | SettingsOf | StatsOf | RulesOf | HelpOf | WelcomeOf \
-    | LeaderboardOf | ChallengeAnswered | RoundOf
+    | LeaderboardOf | ChallengeAnswered | RoundOf | RoundWatched
 #: A line.
 Note = Problem | PlayAck | NoticeOf | PointerOf | OwnerAnswer
 #: What only one platform asks for, drawn by its executor.
@@ -450,6 +451,8 @@ def settings_of(content: Shown | Note | OffersOf | BoardLinkOf) -> Settings:
             return settings
         case RoundOf(round, settings):
             return settings if settings is not None else Settings(language=round.locale)
+        case RoundWatched(settings=settings):
+            return settings
 
 
 class Executor(Protocol):

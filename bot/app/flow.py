@@ -83,6 +83,7 @@ from bot.app.commands import (
     Surface,
     SwitchWinnable,
     Unreadable,
+    WatchRound,
     Welcome,
     WinnableOnly,
     subject,
@@ -278,6 +279,8 @@ class Flow:
                         return await self._start(actor, RandomDeal(), surface)
                     raise NoActiveGame()
                 return [SendBoard(current)]
+            case WatchRound(round_id):
+                return [Answer(await self.rounds.watched(actor, round_id, await self._settings(actor)))]
             case Blank():  # an empty place among the cards: nothing
                 return []
             case PlayCard(text, loose):

@@ -301,6 +301,11 @@ class RoundSnapshot:
     def winner(self) -> RoundEntry | None:
         return self.entries[0] if self.ended and self.entries else None
 
+    def still_playing(self, player: PlayerKey) -> bool:
+        """Whether ``player`` plays the round and their game of it goes on: they may not watch the others' boards
+        (the same deal) until it ends."""
+        return not self.ended and any(entry.player == player and not entry.finished for entry in self.entries)
+
 
 @dataclass(frozen=True)
 class RoundsTally:

@@ -1,5 +1,5 @@
-"""A live round's commands (:mod:`bot.app.rounds`), with :mod:`bot.app.commands` which names them all: starting one
-and joining one."""
+"""A live round's commands (:mod:`bot.app.rounds`), with :mod:`bot.app.commands` which names them all: starting one,
+joining one and watching one."""
 
 from __future__ import annotations
 
@@ -24,3 +24,12 @@ class StartRound:
     minutes: int = 5
     rules: Rules | None = None
     code: str | None = None
+
+
+@dataclass(frozen=True)
+class WatchRound:
+    """Watch the live round ``round_id`` from its chat (Discord's 👀 Watch under the round message), read only: the
+    standings and each player's board as that player sees it; a player of it still playing gets the standings
+    alone."""
+
+    round_id: int

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from bot.app.model import BoardRef, RoundSnapshot, Settings
+from bot.app.model import BoardRef, PlayerKey, RoundSnapshot, Settings
 
 
 @dataclass(frozen=True)
@@ -15,6 +15,27 @@ class RoundOf:
 
     round: RoundSnapshot
     settings: Settings | None = None
+
+
+@dataclass(frozen=True)
+class RoundWatched:
+    """A live round as ``viewer`` (a member of its chat) watches it, read only, in their language (``settings``: the
+    viewer's): the standings and, with ``tables``, each player's board as that player sees it (never a face-down
+    card); without (a player of the round still playing: the others play the same deal), the standings alone.
+    ``stopped``: the platform no longer keeps this view up to date (Discord's 15 minutes for an interaction's
+    answer), said on it."""
+
+    round: RoundSnapshot
+    viewer: PlayerKey
+    tables: bool
+    settings: Settings
+    stopped: bool = False
+
+    @classmethod
+    def of(cls, round: RoundSnapshot, viewer: PlayerKey, settings: Settings) -> RoundWatched:
+        """``round`` as ``viewer`` watches it: every player's board, unless the viewer still plays it (the standings
+        alone then, until their game ends)."""
+        return cls(round, viewer, not round.still_playing(viewer), settings)
 
 
 @dataclass(frozen=True)

@@ -25,7 +25,7 @@ from bot.app.effects import Answer, Problem
 from bot.app.errors import NoSuchRound, RoundMinutes, RoundMinutesCut, RoundsInGroupsOnly
 from bot.app.model import BoardRef, GameSnapshot, PlayerKey, RoundEntry, RoundSnapshot, Settings, Stats
 from bot.app.records import parse_code
-from bot.app.round_effects import PostRound, RedrawRound
+from bot.app.round_effects import PostRound, RedrawRound, RoundWatched
 from bot.app.solving import Verdicts
 from bot.i18n import resolve_locale
 from bot.store import games as stored_games
@@ -175,6 +175,15 @@ class Rounds:
         """The round as it stands (:class:`NoSuchRound` for none), for a watcher: its message is not drawn by it."""
         async with self.db.reading() as tx:
             return await _loaded(tx, round_id)
+
+    async def watched(self, actor: Actor, round_id: int, settings: Settings) -> RoundWatched:
+        """The round ``round_id`` as ``actor`` watches it from their chat (:meth:`RoundWatched.of`): a round of another chat
+        (a forged payload) is :class:`NoSuchRound`, as one that does not exist, so it tells nothing of it."""
+        async with self.db.reading() as tx:
+            record = await stored_rounds.load_round(tx, round_id)
+            if record is None or actor.chat_id is None or record.chat_id != actor.chat_id:
+                raise NoSuchRound()
+            return RoundWatched.of(await read_round(tx, record), actor.player, settings)
 
     async def shown(self, round_id: int, where: BoardRef, reply_token: str | None = None) -> None:
         """The round's message is at ``where`` (reported by the executor that posted it); ``reply_token``: the

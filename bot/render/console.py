@@ -37,6 +37,7 @@ from bot.app.commands import (
     Review,
     Share,
     ShowRules,
+    WatchRound,
     WinnableOnly,
 )
 from bot.app.errors import BadPayload
@@ -98,9 +99,9 @@ def console_key(button: Button) -> str:
             return rules.value
         case Language(locale):
             return (locale or "auto").lower()
-        case Move() | Blank() | BackToBoard() | None:
-            # a card's button without its card, a blank place, Back (the console's screens replace each other) and
-            # a link: nothing a player types (the console shows none of them)
+        case Move() | Blank() | BackToBoard() | WatchRound() | None:
+            # a card's button without its card, a blank place, Back (the console's screens replace each other), a
+            # round's Watch (no round in a terminal) and a link: nothing a player types (the console shows none)
             raise BadPayload(f"no console key for {button.command!r}")
         case unhandled:
             assert_never(unhandled)

@@ -25,6 +25,7 @@ from bot.app.effects import (
     Question,
     ReviewOf,
     RoundOf,
+    RoundWatched,
     RulesOf,
     SettingsOf,
     ShareOf,
@@ -47,7 +48,7 @@ from bot.render.replies import (
     render_stats,
     text_pointer,
 )
-from bot.render.rounds import render_round
+from bot.render.rounds import render_round, render_watch
 from bot.render.view import View
 
 
@@ -99,6 +100,8 @@ def draw(content: Shown, locale: str, abilities: Abilities = PLAIN, *, named: bo
             return render_answered(shared, answer, locale)
         case RoundOf(round):
             return render_round(round, locale)
+        case RoundWatched():
+            return render_watch(content, locale)
         case unhandled:
             assert_never(unhandled)
 

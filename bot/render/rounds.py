@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import assert_never
 
-from bot.app.commands import Begin, RoundDeal
+from bot.app.commands import Begin, RoundDeal, WatchRound
 from bot.app.errors import (
     NoSuchRound,
     NoUndoInRound,
@@ -16,9 +16,11 @@ from bot.app.errors import (
     RoundsInGroupsOnly,
 )
 from bot.app.model import RoundEntry, RoundSnapshot
+from bot.app.round_effects import RoundWatched
 from bot.i18n import Translator, translator
 from bot.render.game import RULE_NAMES
 from bot.render.table_button import open_table_label
+from bot.render.tableau import narrow_tableau_text
 from bot.render.view import Button, ButtonStyle, View, owner_name
 from core.layout import SLOT_COUNT
 
@@ -26,14 +28,18 @@ from core.layout import SLOT_COUNT
 LISTED = 50
 #: The marks of an entry that has ended: won, or over without a win.
 WON_MARK, OVER_MARK = "✓", "■"
+#: The most boards a watched round shows (best first), and the most characters of text its message holds (Discord's
+#: Components V2 allow 4,000 a message): the standings list everyone.
+BOARDS_SHOWN, WATCH_TEXT_MAX = 10, 3800
 
 
 def render_round(round: RoundSnapshot, locale: str, *, join: str | None = None, table: str | None = None,
-                 watch: str | None = None, command: str = "/tripeaks") -> View:
+                 watch: str | WatchRound | None = None, command: str = "/tripeaks") -> View:
     """The round's message in ``locale``: while it runs, with a Join button (``join``: the link that deals the
     round to a player; None: a button that joins where it is tapped) and, where set up, one that opens the table
-    (``table``) and one that opens it watching the round (``watch``, on a row of its own); ``command``: how a
-    player deals a code here (the results say how to play the deal again)."""
+    (``table``) and a Watch button on a row of its own (``watch``: the link that opens the table watching the round,
+    or the command that shows it where it is tapped); ``command``: how a player deals a code here (the results say
+    how to play the deal again)."""
     tr = translator(locale)
     rules = tr.gettext(RULE_NAMES[round.code.rules])
     # TRANSLATORS: the title of a live round's message in a group: {rules} the rule set (Easy or Classic),
@@ -86,8 +92,42 @@ def render_round(round: RoundSnapshot, locale: str, *, join: str | None = None, 
         if watch is not None:  # every player's board live, read only, at the table
             # TRANSLATORS: the button under a live round's message that opens the board in the app watching every
             # player's board live (read only). Short: at most 16 columns
-            buttons += ((Button(tr.pgettext("button", "👀 Watch"), None, url=watch),),)
+            label = tr.pgettext("button", "👀 Watch")
+            buttons += ((Button(label, watch) if isinstance(watch, WatchRound) else Button(label, None, url=watch),),)
     return View(header=header, status="\n".join(lines).strip(), buttons=buttons)
+
+
+def render_watch(watched: RoundWatched, locale: str) -> View:
+    """A live round as a member of its chat watches it, read only, in ``locale``: its message's header and standings
+    (the results once it ended), then each player's board as that player sees it (face-down cards as backs, the
+    stock as a count), best first, as many as the message holds; a player of it still playing is told why they see
+    the standings alone."""
+    tr = translator(locale)
+    round = watched.round
+    shown = render_round(round, locale)
+    status = shown.status or ""
+    if not watched.tables:
+        # TRANSLATORS: watching a live round from its chat (Discord's 👀 Watch) while the watcher's own game of the
+        # round goes on: they see the standings but not the others' boards (the same deal) until it ends
+        status += "\n\n" + tr.gettext("Your game of this round goes on: the others' boards show once it ends")
+    if watched.stopped:
+        # TRANSLATORS: at the end of a live round watched from its chat, once Discord no longer lets the bot update
+        # it (after about 15 minutes): how to follow the round again
+        status += "\n\n" + tr.gettext("No longer updated: tap 👀 Watch under the round to see it live again")
+    boards: list[tuple[str, str]] = []
+    room = WATCH_TEXT_MAX - len(shown.header) - len(status)
+    for entry in round.entries[:BOARDS_SHOWN] if watched.tables else ():
+        if entry.game is None:
+            continue
+        mark = f" {WON_MARK}" if entry.won else f" {OVER_MARK}" if entry.finished else ""
+        line = f"{owner_name(entry.name)} · " + tr.gettext("{left} left · {score} pts").format(
+            left=entry.cards_left, score=entry.score) + mark
+        board = narrow_tableau_text(entry.game)
+        room -= len(line) + len(board) + 10  # the code block's fences and the line breaks
+        if room < 0:
+            break
+        boards.append((line, board))
+    return View(header=shown.header, status=status, boards=tuple(boards))
 
 
 def _standing(at: int, entry: RoundEntry, tr: Translator) -> str:

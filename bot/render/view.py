@@ -107,6 +107,9 @@ class View:
     #: a game's undo and hint counters where the header leaves them out, to show under the buttons
     #: (:func:`bot.render.game.render_game` with ``fixed_header``)
     tally: str | None = None
+    #: the boards of a watched round (:func:`bot.render.rounds.render_watch`), each a player's line and their board
+    #: in :data:`~bot.render.tableau.NARROW_COLUMNS` columns, shown after the status
+    boards: tuple[tuple[str, str], ...] = ()
 
     def all_buttons(self) -> tuple[Button, ...]:
         return tuple(button for row in self.buttons for button in row)

@@ -18,6 +18,7 @@ reported back (:class:`~bot.app.effects.BoardAt`: the message that now shows a g
 from __future__ import annotations
 
 import logging
+from dataclasses import replace
 from typing import assert_never
 
 import discord
@@ -73,6 +74,7 @@ from bot.app.effects import (
     Reply,
     Report,
     RoundAt,
+    RoundWatched,
     SendBoard,
     Settings,
     ShareOf,
@@ -141,6 +143,13 @@ class DiscordExecutor:
                             reports.append(BoardAt(snapshot.game_id, here(interaction, message_id)))
                 case Answer(BoardLinkOf(settings)):
                     await show_new(interaction, self.board_link(settings), ephemeral=True)
+                case Answer(RoundWatched() as watched):  # Watch under a round: privately, then kept up to date
+                    locale = locale_for(interaction, watched.settings)
+                    room = self.ctx.rounds.room_for(watched)
+                    told = watched if room else replace(watched, stopped=True)
+                    message_id = await show_new(interaction, draw(told, locale), ephemeral=True)
+                    if room and message_id is not None:
+                        self.ctx.rounds.follow(watched, interaction, message_id, locale)
                 case Answer(content) | Reply(content):
                     if isinstance(content, Data):
                         continue  # autocomplete reads its choices itself

@@ -7,19 +7,26 @@ Where the bot is no member of the chat (a group DM, or a server, where the app i
 only) it cannot edit a channel's message: the round message is the command's response, edited through the
 interaction's webhook with the interaction's token (kept with the round in the database, so any process can make
 the edit; Discord takes it for 15 minutes, so such a round lasts at most 10: :data:`bot.app.rounds.REPLY_MINUTES_MAX`).
+
+A member's 👀 Watch answers with the round as they may watch it (:class:`~bot.app.round_effects.RoundWatched`),
+ephemeral, which this process then edits with each edit of the round message, through the click's interaction: until
+the round ends, or until that interaction's 15 minutes are nearly up, when the last edit says it is no longer updated.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+from dataclasses import dataclass, replace
+from typing import Any
 
 import discord
 
 from bot.adapters.discord.views import layout
-from bot.app.effects import BoardRef, RedrawRound, RoundSnapshot
+from bot.app.commands import WatchRound
+from bot.app.effects import BoardRef, RedrawRound, RoundSnapshot, RoundWatched
 from bot.app.flow import Flow
-from bot.render.rounds import render_round
+from bot.render.rounds import render_round, render_watch
 from bot.render.view import View
 
 log = logging.getLogger(__name__)
@@ -31,11 +38,29 @@ DUE_EVERY, EDIT_EVERY, CLOCK_EVERY = 1.0, 1.5, 60.0
 #: What Discord answers an edit through an interaction's webhook whose token ran out (401 Invalid Webhook Token; 404
 #: Unknown Webhook) or whose message is gone (404) or closed (403): no later try can land.
 OUT_OF_REACH = frozenset({401, 403, 404})
+#: Seconds a watcher's view is kept up to date: Discord takes an interaction's edits for 15 minutes, and the last
+#: one (saying so) must land within them, a minute's redraw of the time left at the latest.
+WATCH_FOR = 13 * 60.0
+#: The most watchers of one round this process keeps up to date (each an edit with each of the round's): past it a
+#: watcher's view is the round as it stands, saying it is not updated.
+WATCHERS_MAX = 25
 
 
 def round_view(round: RoundSnapshot) -> View:
-    """The round's message: its Join button joins where it is clicked."""
-    return render_round(round, round.locale, command="/tripeaks new")
+    """The round's message: its Join button joins where it is clicked, its Watch button shows the round privately."""
+    return render_round(round, round.locale, watch=WatchRound(round.round_id), command="/tripeaks new")
+
+
+@dataclass
+class Watcher:
+    """A member's view of a round (an ephemeral answer to their Watch), edited through their click's interaction
+    (``message_id``: the answer's) until ``until`` (the event loop's time), in ``locale``."""
+
+    watched: RoundWatched
+    interaction: discord.Interaction[Any]
+    message_id: int
+    locale: str
+    until: float
 
 
 class DiscordRounds:
@@ -45,6 +70,8 @@ class DiscordRounds:
         self.flow = flow
         self.client = client
         self._stale: set[int] = set()
+        #: each round's watchers, kept up to date with its message
+        self._watchers: dict[int, list[Watcher]] = {}
         self._writers: dict[int, asyncio.Task[None]] = {}
         self._clocks: dict[int, float] = {}
         self._loop: asyncio.Task[None] | None = None
@@ -66,6 +93,7 @@ class DiscordRounds:
             while round_id in self._stale:
                 self._stale.discard(round_id)
                 round = await self.flow.rounds.now(round_id)
+                await self._show_watchers(round)
                 if round.message is None:
                     break  # not posted yet: the post draws it as it stands
                 await self._show(round.message, round)
@@ -111,6 +139,59 @@ class DiscordRounds:
                 return
         if round.ended:
             await self.flow.rounds.results_shown(round.round_id)
+
+    def room_for(self, watched: RoundWatched) -> bool:
+        """Whether this process can keep the view ``watched`` up to date (a viewer's new Watch takes the place of
+        their older one), or need not: the round has ended."""
+        return watched.round.ended or len(self._others(watched)) < WATCHERS_MAX
+
+    def follow(self, watched: RoundWatched, interaction: discord.Interaction[Any], message_id: int,
+               locale: str) -> None:
+        """Keep the view ``watched``, which answered ``interaction`` as the message ``message_id``, up to date with
+        the round (:meth:`room_for` said there is room)."""
+        round = watched.round
+        if round.ended:
+            return
+        now = asyncio.get_running_loop().time()  # moments after the click: its interaction's 15 minutes began then
+        self._watchers[round.round_id] = [*self._others(watched),
+                                          Watcher(watched, interaction, message_id, locale, now + WATCH_FOR)]
+        self._clocks.setdefault(round.round_id, now)  # its time left, once a minute
+
+    def _others(self, watched: RoundWatched) -> list[Watcher]:
+        """The round's watchers but the viewer of ``watched``."""
+        return [kept for kept in self._watchers.get(watched.round.round_id, [])
+                if kept.watched.viewer != watched.viewer]
+
+    async def _show_watchers(self, round: RoundSnapshot) -> None:
+        """Each watcher's view of ``round`` brought up to date; a watcher whose interaction's time is nearly up is
+        told the view is no longer updated, and let go, as every one once the round has ended."""
+        watchers = self._watchers.pop(round.round_id, [])
+        if not watchers:
+            return
+        now = asyncio.get_running_loop().time()
+        kept = [watcher for watcher in watchers if not round.ended and now < watcher.until]
+        if kept:
+            self._watchers[round.round_id] = kept
+        await asyncio.gather(*(self._show_watcher(watcher, round, stopped=watcher not in kept)
+                               for watcher in watchers))
+
+    async def _show_watcher(self, watcher: Watcher, round: RoundSnapshot, *, stopped: bool) -> None:
+        watched = replace(RoundWatched.of(round, watcher.watched.viewer, watcher.watched.settings),
+                          stopped=stopped and not round.ended)
+        try:
+            await watcher.interaction.followup.edit_message(watcher.message_id,
+                                                            view=layout(render_watch(watched, watcher.locale)))
+        except discord.HTTPException as error:  # its text never holds the token
+            log.info("could not bring a watcher's view of round %s up to date: %s", round.round_id, error)
+            if error.status in OUT_OF_REACH:
+                self._let_go(watcher, round.round_id)
+
+    def _let_go(self, watcher: Watcher, round_id: int) -> None:
+        watchers = [kept for kept in self._watchers.get(round_id, []) if kept is not watcher]
+        if watchers:
+            self._watchers[round_id] = watchers
+        else:
+            self._watchers.pop(round_id, None)
 
     def start(self) -> None:
         """Start the loop that ends rounds whose time is up and keeps the time left of running ones current (the

@@ -174,6 +174,8 @@ def layout(view: View) -> discord.ui.LayoutView:
         container.add_item(discord.ui.TextDisplay(code_block(tableau)))
     if view.status and not is_board(view):
         container.add_item(discord.ui.TextDisplay(status_text(view.status)))
+    for line, board in view.boards:  # a watched round's boards, each under its player's line
+        container.add_item(discord.ui.TextDisplay(f"**{plain(line)}**\n{code_block(board)}"))
     menus = 0
     for row in discord_rows(view):
         action_row: discord.ui.ActionRow[discord.ui.LayoutView] = discord.ui.ActionRow()

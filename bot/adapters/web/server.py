@@ -297,7 +297,7 @@ class TableServer:
             round = await self.flow.rounds.read(round_id)
         except BadPayload:
             raise web.HTTPNotFound(text="no such round") from None
-        if not standings and _still_playing(round, user.player):
+        if not standings and round.still_playing(user.player):
             raise web.HTTPForbidden(text="finish your own game of the round first")
         return round
 
@@ -325,7 +325,7 @@ class TableServer:
             now = (round.ended, len(round.entries), sum(entry.version for entry in round.entries))
             if now != shown:
                 # a watcher who joined the round meanwhile sees the standings alone until they finish
-                tables = not standings and not _still_playing(round, user.player)
+                tables = not standings and not round.still_playing(user.player)
                 await stream.write(round_event(round, locale, tables=tables, viewer=user.player))
             return now
 
@@ -448,12 +448,6 @@ def _round_id(request: web.Request) -> int:
         return int(request.query.get("id", ""))
     except ValueError:
         raise web.HTTPNotFound(text="no such round") from None
-
-
-def _still_playing(round: RoundSnapshot, player: PlayerKey) -> bool:
-    """Whether ``player`` plays in ``round``, which runs, and has not finished (the others' tables show cards of
-    their deal)."""
-    return not round.ended and any(entry.player == player and not entry.finished for entry in round.entries)
 
 
 def _start_param(request: web.Request) -> str:
