@@ -166,6 +166,7 @@ E2E_MODULES = frozenset({
     "test_rounds_discord", "test_rounds_discord_group", "test_rounds_telegram", "test_telegram_taps",
     "test_boards_across_processes",
     "test_telegram_owner", "test_discord_owner", "test_cli_owner", "test_polling_stop", "test_web_rounds_browser",
+    "test_deploy",
 })
 
 

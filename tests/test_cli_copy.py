@@ -84,13 +84,14 @@ def deployment(tmp_path: Path, sqlite_template: Path, monkeypatch: pytest.Monkey
 
 async def _share_and_keep(url: URL) -> None:
     """What the fill leaves out: a game shared, and one kept on under the question (the once-only marks), a
-    board waiting in the outbox to be redrawn, and a round."""
+    board waiting in the outbox to be redrawn, a round, and an account the owner blocked."""
     db = await open_database(url, migrate=False)
     try:
         async with App(db, hint_function=fake_hint, verdict_function=fake_verdict) as app:
             assert await app.once.claim_share(1, within=60)
             await app.once.keep(2)
             await app.outbox.ask_boards([(1, None)], "en")  # a table's move waiting for the chat's board
+            await app.owners.block(PlayerKey("discord", "666"), True)
             # a live round in a group, joined by a player (its game names it)
             host = Actor(PlayerKey("telegram", "t1"), "t1", "-100", "-100")
             (posted,) = await app.flow.handle(host, StartRound(code="TP1-E-AAAAAAB"), Surface(platform="telegram"))

@@ -115,7 +115,8 @@ async def test_the_sync_carries_the_entry_point_and_it_launches_the_activity(
         game_service: App, monkeypatch: pytest.MonkeyPatch, activities: Launches) -> None:
     async with table(game_service, monkeypatch, **ACTIVITY) as t:
         commands = synced(t.env)
-        assert sorted((c["name"], c.get("type", 1)) for c in commands) == [("launch", 4), ("tripeaks", 1)]
+        assert sorted((c["name"], c.get("type", 1)) for c in commands) == [
+            ("launch", 4), ("tripeaks", 1), ("tripeaks-owner", 1)]
         (entry,) = [c for c in commands if c.get("type") == PRIMARY_ENTRY_POINT]
         assert entry["handler"] == 1  # APP_HANDLER: the interaction comes to the bot, which launches
         assert entry["description"] == "Play TriPeaks solitaire"
@@ -144,7 +145,7 @@ async def test_without_the_activity_there_is_no_entry_point_and_the_board_is_a_l
         game_service: App, monkeypatch: pytest.MonkeyPatch, activities: Launches) -> None:
     settings: dict[str, Any] = {key: ACTIVITY[key] for key in ("public_url", "web_secret")}
     async with table(game_service, monkeypatch, **settings) as t:
-        assert [(c["name"], c.get("type", 1)) for c in synced(t.env)] == [("tripeaks", 1)]
+        assert [(c["name"], c.get("type", 1)) for c in synced(t.env)] == [("tripeaks", 1), ("tripeaks-owner", 1)]
         assert t.env.backend.find_command("launch", t.channel.guild.id, type=PRIMARY_ENTRY_POINT) is None
         response, sent = await slash(t.env, t.alice, t.channel, "tripeaks board")
         assert sent.ephemeral and sent.type != LAUNCH_ACTIVITY
@@ -164,7 +165,7 @@ async def test_activities_enabled_in_the_portal_alone_keep_discords_own_entry_po
             "id": "99", "application_id": str(t.env.backend.application_id), "name": "launch",
             "description": "Launch an activity", "type": PRIMARY_ENTRY_POINT, "handler": 2, "options": []}
         mark = len(t.env.http_requests)
-        assert await sync_commands(t.env.bot.tree, Config(**settings)) == 2  # as at the bot's next start
+        assert await sync_commands(t.env.bot.tree, Config(**settings)) == 3  # as at the bot's next start
         kept = t.env.backend.find_command("launch", None, type=PRIMARY_ENTRY_POINT)
         assert kept is not None and kept["handler"] == 2 and kept["description"] == "Launch an activity"
         assert t.env.backend.find_command("tripeaks", None) is not None
