@@ -8,11 +8,13 @@ import argparse
 import dataclasses
 import json
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from bot.app.commands import OwnerBlock, OwnerCommand, OwnerNotice, OwnerStats
 from bot.cli_deals import UsageError
 from bot.config import Config
+
+if TYPE_CHECKING:  # every tripeaks command imports this module: the commands only when the owner's are run
+    from bot.app.commands import OwnerCommand
 
 
 def add_owner_parser(sub: Any, handler: Callable[[argparse.Namespace], int]) -> None:
@@ -33,6 +35,8 @@ def owner_command(action: str, words: list[str]) -> OwnerCommand:
     >>> owner_command("notice", ["off"]), owner_command("block", ["telegram:1"])
     (OwnerNotice(text=None), OwnerBlock(account='telegram:1', on=True))
     """
+    from bot.app.commands import OwnerBlock, OwnerNotice, OwnerStats
+
     if action == "stats" and not words:
         return OwnerStats()
     if action == "notice" and words:

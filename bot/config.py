@@ -17,10 +17,12 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
-from bot.app.model import PlayerKey, account_key
 from bot.i18n import SUPPORTED_LOCALES, supported_locale
+
+if TYPE_CHECKING:  # every tripeaks command reads the settings: the engine's types only when owners are named
+    from bot.app.model import PlayerKey
 
 DEFAULT_DATABASE_URL = "sqlite+aiosqlite:///data/tripeaks.db"
 #: The folder relative SQLite paths are resolved against (see the module docstring).
@@ -316,6 +318,8 @@ def owner_ids(text: str) -> frozenset[PlayerKey]:
     >>> sorted(key.user_id for key in owner_ids(" telegram:123, discord:456 "))
     ['123', '456']
     """
+    from bot.app.model import account_key
+
     owners = set()
     for part in filter(None, (part.strip() for part in text.split(","))):
         key = account_key(part)
