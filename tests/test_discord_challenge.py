@@ -9,6 +9,7 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 import simcord
@@ -203,6 +204,32 @@ async def test_a_challenger_who_set_no_language_is_told_in_their_discords(
         assert compared_line(alice_score, "bob", bob_score, ru) in text_of(told)
 
 
+async def shared_at_the_table(env: Any, game_service: App) -> Any:
+    """Alice wins a game in a server's channel and shares it at the table: the result waits in the outbox, to be
+    posted in that channel; the channel."""
+    guild = env.create_guild()
+    channel = guild.create_text_channel("general")
+    alice = guild.add_member(env.create_user("alice"))
+    board, _ = await slash(env, alice, channel, "tripeaks new", code=WIN_CODE)
+    await play_line(env, alice, board, winning_line(WIN_CODE))
+    won = await game_service.games.latest_game(PlayerKey("discord", str(alice.id)))
+    assert won is not None and won.game.is_over
+    assert await game_service.outbox.ask_share(won, "en", within=0)
+    return channel
+
+
+def after_the_lease(game_service: App) -> Outbox:
+    """The outbox as another process sees it once the lease on a claimed row has run out."""
+    return Outbox(game_service.db, game_service.daily_codes.today, sign=game_service.outbox.sign,
+                  clock=lambda: dt.datetime.now(dt.UTC) + dt.timedelta(seconds=LEASE + 1))
+
+
+def posts_since(env: Any, mark: int, channel: Any) -> list[dict[str, Any]]:
+    """The bodies of the messages the bot posted in ``channel`` since request ``mark``, failed tries included."""
+    return [entry.json or {} for entry in env.http_requests[mark:]
+            if entry.method == "POST" and entry.path == f"/channels/{channel.id}/messages"]
+
+
 async def test_a_result_sent_again_after_a_stop_carries_the_same_nonce(
         game_service: App, monkeypatch: pytest.MonkeyPatch) -> None:
     """A result shared at the table, taken by Discord, whose process stopped before the outbox marked it delivered,
@@ -211,14 +238,7 @@ async def test_a_result_sent_again_after_a_stop_carries_the_same_nonce(
     is what Discord dedups by."""
     Locales(monkeypatch)
     async with simcord.run(make_bot(game_service)) as env:
-        guild = env.create_guild()
-        channel = guild.create_text_channel("general")
-        alice = guild.add_member(env.create_user("alice"))
-        board, _ = await slash(env, alice, channel, "tripeaks new", code=WIN_CODE)
-        await play_line(env, alice, board, winning_line(WIN_CODE))
-        won = await game_service.games.latest_game(PlayerKey("discord", str(alice.id)))
-        assert won is not None and won.game.is_over
-        assert await game_service.outbox.ask_share(won, "en", within=0)  # Share at the table: posted in the channel
+        channel = await shared_at_the_table(env, game_service)
         executor_for = outbox_executor(env.bot.ctx)
 
         def stopping(locale: str | None) -> Executor:
@@ -231,11 +251,8 @@ async def test_a_result_sent_again_after_a_stop_carries_the_same_nonce(
 
         mark = len(env.http_requests)
         assert await game_service.outbox.deliver({"discord": stopping}) == 0
-        after_the_lease = Outbox(game_service.db, game_service.daily_codes.today, sign=game_service.outbox.sign,
-                                 clock=lambda: dt.datetime.now(dt.UTC) + dt.timedelta(seconds=LEASE + 1))
-        assert await after_the_lease.deliver({"discord": executor_for}) == 1
-        sent = [entry.json or {} for entry in env.http_requests[mark:]
-                if entry.method == "POST" and entry.path == f"/channels/{channel.id}/messages"]
+        assert await after_the_lease(game_service).deliver({"discord": executor_for}) == 1
+        sent = posts_since(env, mark, channel)
         assert len(sent) == 2
         assert sent[0]["nonce"] == sent[1]["nonce"] and sent[0]["enforce_nonce"] is True
         assert sent[0]["components"] == sent[1]["components"]  # the same message
@@ -248,25 +265,15 @@ async def test_a_result_discord_failed_to_take_is_sent_again_with_its_nonce(
     the outbox's next delivery sends it, with the same nonce (one message, should the first have been taken)."""
     Locales(monkeypatch)
     async with simcord.run(make_bot(game_service)) as env:
-        guild = env.create_guild()
-        channel = guild.create_text_channel("general")
-        alice = guild.add_member(env.create_user("alice"))
-        board, _ = await slash(env, alice, channel, "tripeaks new", code=WIN_CODE)
-        await play_line(env, alice, board, winning_line(WIN_CODE))
-        won = await game_service.games.latest_game(PlayerKey("discord", str(alice.id)))
-        assert won is not None and won.game.is_over
-        assert await game_service.outbox.ask_share(won, "en", within=0)
+        channel = await shared_at_the_table(env, game_service)
         executor_for = outbox_executor(env.bot.ctx)
         mark, posted = len(env.http_requests), len(channel.history())
         env.inject_error("POST", f"/channels/{channel.id}/messages", status=500, times=None)
         assert await game_service.outbox.deliver({"discord": executor_for}) == 0
         assert len(await game_service.outbox.undelivered()) == 1
         env.backend.faults.clear()
-        after_the_lease = Outbox(game_service.db, game_service.daily_codes.today, sign=game_service.outbox.sign,
-                                 clock=lambda: dt.datetime.now(dt.UTC) + dt.timedelta(seconds=LEASE + 1))
-        assert await after_the_lease.deliver({"discord": executor_for}) == 1
-        sent = [entry.json or {} for entry in env.http_requests[mark:]
-                if entry.method == "POST" and entry.path == f"/channels/{channel.id}/messages"]
+        assert await after_the_lease(game_service).deliver({"discord": executor_for}) == 1
+        sent = posts_since(env, mark, channel)
         assert len(sent) >= 2 and len({entry["nonce"] for entry in sent}) == 1  # every try, one key
         assert len(channel.history()) == posted + 1
         assert await game_service.outbox.undelivered() == []
